@@ -1,0 +1,65 @@
+# pgwalk — GNU Make.  `make` builds build/pgwalk; `make check` runs the
+# suite; `make SAN=1 check` runs it under ASan+UBSan in build-asan/.
+CC      ?= cc
+SAN     ?=
+O        = $(if $(SAN),build-asan,build)
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wno-missing-field-initializers
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP
+LDLIBS  += -lelf -lz
+ifneq ($(SAN),)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+# Optional codecs (kdump pages): found with pkg-config, or absent.
+include mk/codecs.mk
+
+LIB_SRC  = $(wildcard src/lib/*.c src/formats/*.c src/arch/*.c src/walk/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c)
+LIB_OBJ  = $(LIB_SRC:%.c=$(O)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(O)/%.o)
+LIB      = $(O)/libpgwalk.a
+BIN      = $(O)/pgwalk
+
+TEST_C    = $(wildcard tests/unit/*.c)
+TEST_BIN  = $(TEST_C:tests/unit/%.c=$(O)/tests/%)
+TOOL_C    = $(wildcard tests/tools/*.c)
+TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
+
+.PHONY: all check bench clean sample
+all: $(BIN)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# prove runs the C unit tests (TAP) and the shell tests of the CLI.
+check: $(BIN) $(TEST_BIN) $(TOOL_BIN)
+	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests \
+	  prove -f $(TEST_BIN) tests/cli/*.t
+
+bench: $(BIN) $(TOOL_BIN)
+	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools sh bench/run.sh
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

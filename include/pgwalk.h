@@ -1,0 +1,395 @@
+/*
+ * pgwalk: walk x86 page tables inside memory dumps.
+ *
+ * The library is everything but src/cli/.  It never prints and never exits:
+ * every fallible call returns an enum pgw_status and fills a caller-owned
+ * struct pgw_err whose message reads like a backtrace ("kdump: pfn 0x1f:
+ * zlib: data error").
+ *
+ * Layers, bottom up:
+ *   image   a physical address space read from a dump file (src/formats/)
+ *   mode    a paging mode as data: five logical levels, some folded (src/arch/)
+ *   walker  translate one address or walk a range (src/walk/)
+ */
+#ifndef PGWALK_H
+#define PGWALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PGW_PAGE_SHIFT 12
+#define PGW_PAGE_SIZE  (UINT64_C(1) << PGW_PAGE_SHIFT)
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum pgw_status {
+	PGW_OK = 0,
+	PGW_E_ARG,          /* caller passed something impossible */
+	PGW_E_IO,           /* the operating system refused a read/open/map */
+	PGW_E_FORMAT,       /* the image is malformed or truncated */
+	PGW_E_UNSUPPORTED,  /* valid input this build cannot handle */
+	PGW_E_NOMEM,
+	PGW_E_NODATA,       /* the physical page is not in the image */
+	PGW_E_NOTFOUND,     /* a looked-up item (CPU, note, key) is absent */
+	PGW_E_LIMIT,        /* a safety bound (entry budget) stopped the work */
+};
+
+struct pgw_err {
+	enum pgw_status status;
+	int errnum;              /* errno where the OS said no, else 0 */
+	char msg[512];
+};
+
+/* Set err and return status; printf-checked. */
+enum pgw_status pgw_err_set(struct pgw_err *err, enum pgw_status status,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Prepend "context: " to the message already in err; returns err->status. */
+enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *pgw_status_name(enum pgw_status status);
+
+/* ---- images: physical memory ------------------------------------------- */
+
+struct pgw_image;
+struct pgw_space;
+
+/* A contiguous stretch of physical memory the image holds (for `info`). */
+struct pgw_phys_range {
+	uint64_t start;
+	uint64_t size;
+};
+
+/* CPU state from the image's notes.  Fields are valid where has_* says so. */
+struct pgw_cpu {
+	bool has_cr;        /* cr0, cr2, cr3, cr4 */
+	bool has_efer;
+	uint64_t cr0, cr2, cr3, cr4, efer;
+	bool has_cs;        /* QEMU note: code segment selector and flags */
+	uint32_t cs_selector, cs_flags;
+	bool has_rip;
+	uint64_t rip;
+};
+
+struct pgw_image_open_opts {
+	const char *format;  /* NULL: probe; else an image format name */
+	uint64_t raw_base;   /* raw images: physical address of byte 0 */
+};
+
+enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
+			       const struct pgw_image_open_opts *opts,
+			       struct pgw_err *err);
+void pgw_image_close(struct pgw_image *img);
+
+/*
+ * Pointer to the 4 KiB page of physical frame pfn.  The pointer stays valid
+ * until the next PGW_IMAGE_PAGE_SLOTS calls of pgw_image_page on the same
+ * image (formats that decompress keep a bounded cache).  A frame outside the
+ * image, or left out by a filtered dump, is PGW_E_NODATA: never zeros.
+ */
+#define PGW_IMAGE_PAGE_SLOTS 8
+enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
+			       const uint8_t **page_ret, struct pgw_err *err);
+/* Copy len bytes of physical memory; fails whole if any page is absent. */
+enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
+			       size_t len, struct pgw_err *err);
+/* Cheap check without decompressing: is this frame's data in the image? */
+bool pgw_image_has_page(struct pgw_image *img, uint64_t pfn);
+
+const char *pgw_image_path(const struct pgw_image *img);
+const char *pgw_image_format(const struct pgw_image *img);
+/* ELF e_machine (EM_386 = 3, EM_X86_64 = 62) and class (32/64); 0 if none. */
+unsigned pgw_image_machine(const struct pgw_image *img);
+unsigned pgw_image_class(const struct pgw_image *img);
+size_t pgw_image_ranges(const struct pgw_image *img,
+			const struct pgw_phys_range **ranges_ret);
+size_t pgw_image_cpus(const struct pgw_image *img,
+		      const struct pgw_cpu **cpus_ret);
+/* NT_PRSTATUS notes seen (a CPU count that does not need QEMU notes). */
+size_t pgw_image_prstatus_count(const struct pgw_image *img);
+/* Format-specific facts for `info` as "key", "value" pairs; may be 0. */
+size_t pgw_image_facts(const struct pgw_image *img,
+		       const char *const **keys_ret,
+		       const char *const **values_ret);
+
+/* VMCOREINFO as parsed key=value lines; NULL when absent. */
+const char *pgw_vmcoreinfo_get(const struct pgw_image *img, const char *key);
+/* Numeric value: hex for SYMBOL()/KERNELOFFSET, decimal (signed) otherwise. */
+bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
+			uint64_t *val_ret);
+size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
+
+/* ---- paging modes ------------------------------------------------------ */
+
+/* The five logical levels, top down, as Linux names them. */
+enum pgw_level {
+	PGW_PGD = 0,
+	PGW_P4D,
+	PGW_PUD,
+	PGW_PMD,
+	PGW_PTE,
+	PGW_NLEVELS
+};
+
+/* Decoded entry flags (hardware bits, named once). */
+enum pgw_flag {
+	PGW_F_PRESENT  = 1u << 0,
+	PGW_F_RW       = 1u << 1,
+	PGW_F_USER     = 1u << 2,
+	PGW_F_PWT      = 1u << 3,
+	PGW_F_PCD      = 1u << 4,
+	PGW_F_ACCESSED = 1u << 5,
+	PGW_F_DIRTY    = 1u << 6,
+	PGW_F_PS       = 1u << 7,   /* large page (upper levels) */
+	PGW_F_GLOBAL   = 1u << 8,
+	PGW_F_PAT      = 1u << 9,   /* bit 7 in a PTE, bit 12 in a large page */
+	PGW_F_NX       = 1u << 10,
+};
+#define PGW_NFLAGS 11
+/* Short lower-case names in bit order: "present", "rw", "user", ... */
+const char *pgw_flag_name(unsigned bit_index);
+
+/* What a non-present entry means, as Linux writes them. */
+enum pgw_np_kind {
+	PGW_NP_NONE = 0,     /* all zero: nothing there */
+	PGW_NP_PROTNONE,     /* PROT_NONE mapping: frame known, access denied */
+	PGW_NP_SWAP,         /* swap entry: type and offset */
+	PGW_NP_MIGRATION,    /* migration entry (a swap type above MAX_SWAPFILES) */
+	PGW_NP_DEVICE,       /* device-private / exclusive entry */
+	PGW_NP_HWPOISON,
+	PGW_NP_OTHER,        /* non-zero, not present, none of the above */
+};
+
+enum pgw_entry_kind {
+	PGW_ENT_NOT_PRESENT = 0,
+	PGW_ENT_TABLE,       /* points to the next level's table */
+	PGW_ENT_LEAF,        /* maps a frame of the level's size */
+};
+
+struct pgw_entry {
+	uint64_t raw;
+	enum pgw_entry_kind kind;
+	uint64_t addr;       /* table or frame physical base (masked) */
+	uint32_t flags;      /* enum pgw_flag bits */
+	uint8_t pkey;        /* protection key (bits 59..62), 0 if none */
+	uint64_t reserved;   /* reserved bits that are set (an anomaly) */
+	uint32_t perm;       /* RW/USER/NX as they count for effective permission
+	                        (a PAE PDPTE restricts nothing: RW|USER) */
+	/* non-present entries */
+	enum pgw_np_kind np_kind;
+	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion undone) */
+	unsigned swap_type;
+	uint64_t swap_offset;
+};
+
+struct pgw_level_desc {
+	const char *name;     /* "pgd", "p4d", "pud", "pmd", "pte" */
+	const char *hw_name;  /* Intel's: "PML4", "PDPT", "PD", "PT" */
+	uint8_t shift;        /* lowest VA bit of this level's index */
+	uint8_t bits;         /* index width; 0 = folded (passes through) */
+	bool leaf_ok;         /* a PS entry may map a page here */
+};
+
+enum pgw_mode_quirk {
+	PGW_Q_NX          = 1u << 0,  /* bit 63 is NX */
+	PGW_Q_PSE36       = 1u << 1,  /* 4 MiB PDEs carry PA bits 32..39 in 13..20 */
+	PGW_Q_PDPTE_NOPERM = 1u << 2, /* PAE PDPTEs: no RW/US/A/NX, bits reserved */
+	PGW_Q_CANONICAL   = 1u << 3,  /* VA is sign-extended from va_bits-1 */
+};
+
+struct pgw_mode {
+	const char *name;      /* "i386", "pae", "x86-64", "la57" */
+	const char *desc;
+	uint8_t entry_size;    /* 4 or 8 bytes */
+	uint8_t va_bits;       /* 32, 48, 57 */
+	uint8_t phys_bits;     /* highest physical address bits an entry holds */
+	uint64_t root_mask;    /* CR3 bits that address the top table */
+	unsigned quirks;       /* enum pgw_mode_quirk */
+	struct pgw_level_desc level[PGW_NLEVELS];
+	/* Decode a raw entry at level lvl.  Pure; no image access. */
+	void (*decode)(const struct pgw_mode *mode, enum pgw_level lvl,
+		       uint64_t raw, struct pgw_entry *out);
+};
+
+const struct pgw_mode *pgw_mode_by_name(const char *name);
+/* All modes, NULL-terminated. */
+const struct pgw_mode *const *pgw_modes(void);
+/* Highest virtual address + 1 of the mode (2^32, 2^64 for canonical). */
+bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);
+/* Size mapped by one entry at lvl (a leaf there, or the span of a table). */
+uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl);
+
+/* Mode detection: which mode, and the rule that decided (static text). */
+struct pgw_mode_choice {
+	const struct pgw_mode *mode;
+	char why[160];
+};
+enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
+				bool have_root_hint,
+				struct pgw_mode_choice *choice_ret,
+				struct pgw_err *err);
+
+/*
+ * Find the kernel direct map: the linear mapping of physical 0 upward at a
+ * 2 MiB-aligned base in the upper half, confirmed by sample addresses.
+ * Used to validate a guessed mode and to infer page_offset_base (KASLR).
+ */
+bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
+			 unsigned *matches_ret);
+
+/* PTI: does `table` look like the user copy of a top table? */
+struct pgw_pti {
+	bool is_user_root;
+	uint64_t kernel_table;      /* the kernel copy paired with it */
+	unsigned user_kernel_half;  /* present kernel-half entries: user copy */
+	unsigned kernel_kernel_half;/* and kernel copy */
+};
+void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
+		   uint64_t table, struct pgw_pti *pti_ret);
+
+/* ---- roots ------------------------------------------------------------- */
+
+enum pgw_root_source {
+	PGW_ROOT_CR3_OPTION,   /* --cr3 */
+	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
+	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
+	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
+};
+
+struct pgw_root {
+	uint64_t cr3;          /* value as given or read (PCID etc. intact) */
+	uint64_t table;        /* physical address of the top table */
+	enum pgw_root_source source;
+	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
+	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
+};
+
+struct pgw_root_request {
+	bool have_cr3;
+	uint64_t cr3;
+	int cpu;               /* -1: none requested */
+	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
+};
+
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root_ret, struct pgw_err *err);
+/* Top-table address a CR3 value selects in this mode (PCID, bit 63 masked). */
+uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3);
+
+/* ---- the walker -------------------------------------------------------- */
+
+/* One address space: an image, a mode and a root table. */
+struct pgw_space {
+	struct pgw_image *img;
+	const struct pgw_mode *mode;
+	uint64_t root;          /* physical address of the top table */
+};
+
+/* Why a translation stopped short of a frame. */
+enum pgw_xlat_status {
+	PGW_X_OK = 0,
+	PGW_X_NONCANONICAL,    /* VA outside the mode's address space */
+	PGW_X_NOT_PRESENT,     /* an entry on the path is not present */
+	PGW_X_RESERVED,        /* an entry on the path has reserved bits set */
+	PGW_X_TABLE_NODATA,    /* a table page is not in the image */
+	PGW_X_BAD_LEAF,        /* a PS bit where the mode allows no leaf */
+	PGW_X_IO,              /* the image could not be read */
+};
+const char *pgw_xlat_status_text(enum pgw_xlat_status status);
+
+/* One level as the walk saw it. */
+struct pgw_step {
+	enum pgw_level level;
+	uint64_t table;         /* physical address of the table read */
+	unsigned index;
+	uint64_t entry_pa;      /* physical address of the entry */
+	bool read_ok;           /* false: the table page is not in the image */
+	struct pgw_entry entry; /* valid when read_ok */
+};
+
+struct pgw_xlat {
+	uint64_t va;
+	enum pgw_xlat_status status;
+	enum pgw_level level;   /* leaf level, or where the walk stopped */
+	uint64_t pa;            /* physical address of va (OK only) */
+	uint64_t page_size;     /* size of the leaf page (OK only) */
+	bool data_in_image;     /* the final frame's data is in the image */
+	uint32_t eff_flags;     /* effective permissions: USER/RW ANDed, NX ORed */
+	unsigned nsteps;
+	struct pgw_step step[PGW_NLEVELS];
+	struct pgw_err io;      /* detail when status is PGW_X_IO/TABLE_NODATA */
+};
+
+/* Translate one address.  Always fills out; returns out->status. */
+enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
+				   struct pgw_xlat *out);
+
+/* ---- range walk -------------------------------------------------------- */
+
+/* A present leaf mapping found by a range walk. */
+struct pgw_leaf {
+	uint64_t va;            /* start of the page */
+	uint64_t pa;
+	uint64_t size;
+	enum pgw_level level;
+	struct pgw_entry entry; /* the leaf entry itself */
+	uint32_t eff_flags;     /* effective permissions down the levels */
+	uint64_t reserved;      /* reserved bits set on any entry of the path */
+};
+
+/* Why a range has nothing mapped. */
+enum pgw_hole_kind {
+	PGW_HOLE_NOT_PRESENT = 0, /* entry at `level` not present (or none) */
+	PGW_HOLE_NONCANONICAL,    /* the x86-64 canonical gap */
+	PGW_HOLE_TABLE_NODATA,    /* the table below `level` is not in the image */
+	PGW_HOLE_RESERVED,        /* entry at `level` has reserved bits set */
+	PGW_HOLE_CYCLE,           /* entry points at a table already on the path */
+	PGW_HOLE_BAD_LEAF,
+};
+const char *pgw_hole_kind_text(enum pgw_hole_kind kind);
+
+struct pgw_hole {
+	uint64_t va;
+	uint64_t end;           /* exclusive; 0 means 2^64 */
+	enum pgw_level level;   /* where nothing was found */
+	enum pgw_hole_kind kind;
+	uint64_t entry_pa;      /* the entry responsible (not for NONCANONICAL) */
+	struct pgw_entry entry; /* that entry, decoded (np_kind for evidence) */
+};
+
+/* Return 0 to go on, non-zero to stop the walk (returned by pgw_walk_range). */
+struct pgw_walk_ops {
+	int (*leaf)(void *arg, const struct pgw_leaf *leaf);
+	/* Holes are reported per entry; callers coalesce. */
+	int (*hole)(void *arg, const struct pgw_hole *hole);
+};
+
+struct pgw_walk_opts {
+	uint64_t start;         /* inclusive */
+	uint64_t end;           /* exclusive; 0 means 2^64 (or the mode's top) */
+	uint64_t max_entries;   /* entry budget; 0 = default */
+};
+#define PGW_DEFAULT_MAX_ENTRIES (UINT64_C(1) << 32)
+
+struct pgw_walk_stats {
+	uint64_t entries;       /* entries examined */
+	uint64_t tables;        /* tables read */
+	uint64_t leaves;
+	uint64_t cycles;
+};
+
+/*
+ * Walk [start, end) in address order, calling ops for every leaf and hole.
+ * Returns PGW_OK, PGW_E_LIMIT when the budget ran out, or the callback's
+ * stop as PGW_E_ARG with *stopped_ret set to its value.
+ */
+enum pgw_status pgw_walk_range(const struct pgw_space *space,
+			       const struct pgw_walk_opts *opts,
+			       const struct pgw_walk_ops *ops, void *arg,
+			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
+			       struct pgw_err *err);
+
+#endif /* PGWALK_H */

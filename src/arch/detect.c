@@ -1,0 +1,276 @@
+/*
+ * Which paging mode an image uses, decided by the strongest evidence it
+ * has: CPU registers, then VMCOREINFO, then the ELF machine, then a
+ * validation walk that keeps the mode under which the kernel's direct map
+ * is a consistent linear mapping.  Also the PTI user-root test.
+ */
+#include "x86.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *mode_name_for_cpu(const struct pgw_cpu *c, bool long_mode)
+{
+	if (long_mode)
+		return (c->cr4 & X86_CR4_LA57) ? "la57" : "x86-64";
+	return (c->cr4 & X86_CR4_PAE) ? "pae" : "i386";
+}
+
+static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
+{
+	const struct pgw_cpu *cpus;
+	size_t n = pgw_image_cpus(img, &cpus);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pgw_cpu *c = &cpus[i];
+		if (!c->has_cr || !(c->cr0 & X86_CR0_PG))
+			continue;
+		/* QEMU's note has no EFER; a 64-bit code segment on any CPU,
+		 * or the ELF machine QEMU picks from LMA, says long mode. */
+		bool lm, any_l = false;
+		const char *how;
+		for (size_t k = 0; k < n; k++)
+			any_l |= cpus[k].has_cs && (cpus[k].cs_flags & X86_DESC_L);
+		if (c->has_efer) {
+			lm = c->efer & X86_EFER_LMA;
+			how = lm ? "long mode (EFER.LMA=1)" :
+				   "not long mode (EFER.LMA=0)";
+		} else if (any_l) {
+			lm = true;
+			how = "long mode (a 64-bit code segment, CS.L=1)";
+		} else {
+			lm = pgw_image_machine(img) == EM_X86_64_ID;
+			how = lm ? "long mode (ELF machine x86-64)" :
+				   "not long mode (no 64-bit code segment, "
+				   "ELF machine not x86-64)";
+		}
+		ch->mode = pgw_mode_by_name(mode_name_for_cpu(c, lm));
+		snprintf(ch->why, sizeof(ch->why),
+			 "CPU %zu registers: CR0.PG=1 CR4.PAE=%d CR4.PSE=%d "
+			 "CR4.LA57=%d, %s", i,
+			 !!(c->cr4 & X86_CR4_PAE), !!(c->cr4 & X86_CR4_PSE),
+			 !!(c->cr4 & X86_CR4_LA57), how);
+		return true;
+	}
+	return false;
+}
+
+static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
+{
+	uint64_t v, sym;
+	const char *pae = pgw_vmcoreinfo_get(img, "CONFIG_X86_PAE");
+
+	if (pgw_vmcoreinfo_u64(img, "NUMBER(pgtable_l5_enabled)", &v)) {
+		ch->mode = pgw_mode_by_name(v ? "la57" : "x86-64");
+		snprintf(ch->why, sizeof(ch->why),
+			 "VMCOREINFO NUMBER(pgtable_l5_enabled)=%llu",
+			 (unsigned long long)v);
+		return true;
+	}
+	if (pae && strcmp(pae, "y") == 0) {
+		ch->mode = pgw_mode_by_name("pae");
+		snprintf(ch->why, sizeof(ch->why),
+			 "VMCOREINFO CONFIG_X86_PAE=y");
+		return true;
+	}
+	if (pgw_vmcoreinfo_u64(img, "SYMBOL(init_top_pgt)", &sym) ||
+	    pgw_vmcoreinfo_u64(img, "SYMBOL(init_level4_pgt)", &sym) ||
+	    pgw_vmcoreinfo_u64(img, "SYMBOL(swapper_pg_dir)", &sym)) {
+		bool k64 = sym >= X86_64_START_KERNEL_MAP;
+		ch->mode = pgw_mode_by_name(k64 ? "x86-64" : "i386");
+		snprintf(ch->why, sizeof(ch->why),
+			 "VMCOREINFO kernel symbols are %s-bit%s",
+			 k64 ? "64" : "32",
+			 k64 ? " (no pgtable_l5_enabled: 4-level)" :
+			       " and CONFIG_X86_PAE is absent");
+		return true;
+	}
+	return false;
+}
+
+struct dm_find {
+	uint64_t base;
+	bool found;
+};
+
+static int dm_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct dm_find *f = arg;
+
+	if (leaf->pa == 0 && (leaf->va & ((UINT64_C(1) << 21) - 1)) == 0) {
+		f->base = leaf->va;
+		f->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
+			 unsigned *matches_ret)
+{
+	static const uint64_t samples[] = {
+		0x1000, 0x100000, 0x3ff000, 0x1000000 + 0x5000, 0x2000000,
+	};
+	const struct pgw_mode *mode = space->mode;
+	struct dm_find f = { 0 };
+	struct pgw_walk_ops ops = { .leaf = dm_leaf };
+	struct pgw_walk_opts opts = {
+		.start = (mode->quirks & PGW_Q_CANONICAL) ?
+				 ~((UINT64_C(1) << (mode->va_bits - 1)) - 1) :
+				 UINT64_C(1) << (mode->va_bits - 1),
+		.end = 0,
+		.max_entries = 1u << 21,
+	};
+	struct pgw_err err;
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(space->img, &ranges);
+	uint64_t top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
+	unsigned matches = 0;
+
+	*matches_ret = 0;
+	(void)pgw_walk_range(space, &opts, &ops, &f, NULL, NULL, &err);
+	if (!f.found)
+		return false;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		struct pgw_xlat x;
+		if (samples[i] >= top)
+			continue;
+		if (pgw_translate(space, f.base + samples[i], &x) == PGW_X_OK &&
+		    x.pa == samples[i])
+			matches++;
+	}
+	*base_ret = f.base;
+	*matches_ret = matches;
+	return matches >= 3;
+}
+
+static bool from_validation(struct pgw_image *img, uint64_t root,
+			    const char *const *names,
+			    struct pgw_mode_choice *ch)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; names[i]; i++) {
+		const struct pgw_mode *m = pgw_mode_by_name(names[i]);
+		struct pgw_space sp = { img, m, pgw_cr3_table(m, root) };
+		uint64_t base;
+		unsigned matches;
+		if (pgw_find_direct_map(&sp, &base, &matches) &&
+		    matches > best) {
+			best = matches;
+			ch->mode = m;
+			snprintf(ch->why, sizeof(ch->why),
+				 "validation walk: %s maps a linear "
+				 "direct map (0x%llx -> physical 0, %u/5 "
+				 "samples)", m->name, (unsigned long long)base,
+				 matches);
+		}
+	}
+	return best > 0;
+}
+
+enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
+				bool have_root_hint,
+				struct pgw_mode_choice *ch,
+				struct pgw_err *err)
+{
+	static const char *const all[] = { "la57", "x86-64", "pae", "i386",
+					   NULL };
+	static const char *const m32[] = { "pae", "i386", NULL };
+	unsigned machine = pgw_image_machine(img);
+
+	memset(ch, 0, sizeof(*ch));
+	if (from_cpus(img, ch) || from_vmcoreinfo(img, ch))
+		return PGW_OK;
+	if (machine == EM_X86_64_ID) {
+		ch->mode = pgw_mode_by_name("x86-64");
+		snprintf(ch->why, sizeof(ch->why),
+			 "ELF machine x86-64 (4-level assumed: no CPU state "
+			 "or VMCOREINFO says LA57)");
+		return PGW_OK;
+	}
+	if (have_root_hint &&
+	    from_validation(img, root_hint, machine == EM_386_ID ? m32 : all,
+			    ch))
+		return PGW_OK;
+	if (machine == EM_386_ID) {
+		ch->mode = pgw_mode_by_name("i386");
+		snprintf(ch->why, sizeof(ch->why),
+			 "ELF machine i386 (2-level assumed: no CPU state, "
+			 "VMCOREINFO or root to validate PAE)");
+		return PGW_OK;
+	}
+	return pgw_err_set(err, PGW_E_NOTFOUND,
+			   "cannot tell the paging mode: the image has no CPU "
+			   "state, VMCOREINFO or ELF machine%s; give --mode",
+			   have_root_hint ? ", and no mode maps a consistent "
+					    "direct map from that root" :
+					    " (with --cr3 a validation walk "
+					    "can decide)");
+}
+
+static unsigned count_present(struct pgw_image *img,
+			      const struct pgw_mode *mode, uint64_t table,
+			      unsigned from, unsigned to, const uint64_t *cmp,
+			      bool *same_ret)
+{
+	enum pgw_level top = PGW_PGD;
+	unsigned count = 0;
+	struct pgw_err err;
+
+	for (unsigned i = from; i < to; i++) {
+		uint64_t raw = 0;
+		const uint8_t *page;
+		uint64_t pa = table + (uint64_t)i * mode->entry_size;
+		if (pgw_image_page(img, pa >> PGW_PAGE_SHIFT, &page, &err))
+			return count;
+		memcpy(&raw, page + (pa & (PGW_PAGE_SIZE - 1)),
+		       mode->entry_size);
+		struct pgw_entry e;
+		mode->decode(mode, top, raw, &e);
+		count += e.kind != PGW_ENT_NOT_PRESENT;
+		if (cmp && same_ret) {
+			uint64_t nx = UINT64_C(1) << 63;
+			if ((raw & ~nx) != (cmp[i - from] & ~nx))
+				*same_ret = false;
+		}
+	}
+	return count;
+}
+
+void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
+		   uint64_t table, struct pgw_pti *pti)
+{
+	unsigned n = 1u << mode->level[PGW_PGD].bits;
+	unsigned half = n / 2;
+	uint64_t kt = table & ~X86_PTI_USER_BIT;
+	uint64_t user[1024];
+	struct pgw_err err;
+
+	memset(pti, 0, sizeof(*pti));
+	/* The user copy is the odd page of an 8 KiB-aligned pair. */
+	if (!(table & X86_PTI_USER_BIT) || n > 1024 || n <= 4)
+		return;
+	if (pgw_image_read(img, table, user, (size_t)half * mode->entry_size,
+			   &err) != PGW_OK)
+		return;
+	/* Unpack 4-byte entries for comparison. */
+	uint64_t cmp[512];
+	for (unsigned i = 0; i < half; i++) {
+		uint64_t v = 0;
+		memcpy(&v, (uint8_t *)user + (size_t)i * mode->entry_size,
+		       mode->entry_size);
+		cmp[i] = v;
+	}
+	bool same = true;
+	(void)count_present(img, mode, kt, 0, half, cmp, &same);
+	pti->user_kernel_half = count_present(img, mode, table, half, n, NULL,
+					      NULL);
+	pti->kernel_kernel_half = count_present(img, mode, kt, half, n, NULL,
+						NULL);
+	/* Same user half (modulo the NX PTI adds to the kernel copy), and a
+	 * kernel half that is a sparse subset of the kernel copy's. */
+	pti->is_user_root = same &&
+			    pti->user_kernel_half < pti->kernel_kernel_half;
+	pti->kernel_table = kt;
+}

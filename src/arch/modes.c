@@ -1,0 +1,118 @@
+/*
+ * The paging modes as data.  Every mode runs the same five logical levels;
+ * a level with bits == 0 is folded and passes straight through, as Linux's
+ * pgtable-nop4d.h/-nopud.h/-nopmd.h fold them.  Adding a mode is adding a
+ * table here.
+ */
+#include "x86.h"
+
+#include <string.h>
+
+#define FOLDED(n) { .name = n, .hw_name = NULL, .shift = 0, .bits = 0 }
+
+static const struct pgw_mode mode_i386 = {
+	.name = "i386",
+	.desc = "i386 2-level (4 KiB and 4 MiB pages, PSE-36)",
+	.entry_size = 4, .va_bits = 32, .phys_bits = 40,
+	.root_mask = UINT64_C(0xfffff000),
+	.quirks = PGW_Q_PSE36,
+	.level = {
+		[PGW_PGD] = { "pgd", "PD", 22, 10, true },
+		[PGW_P4D] = FOLDED("p4d"),
+		[PGW_PUD] = FOLDED("pud"),
+		[PGW_PMD] = FOLDED("pmd"),
+		[PGW_PTE] = { "pte", "PT", 12, 10, true },
+	},
+	.decode = pgw_x86_decode,
+};
+
+static const struct pgw_mode mode_pae = {
+	.name = "pae",
+	.desc = "i386 PAE 3-level (4 KiB and 2 MiB pages, NX)",
+	.entry_size = 8, .va_bits = 32, .phys_bits = 52,
+	.root_mask = UINT64_C(0xffffffe0),
+	.quirks = PGW_Q_NX | PGW_Q_PDPTE_NOPERM,
+	.level = {
+		[PGW_PGD] = { "pgd", "PDPT", 30, 2, false },
+		[PGW_P4D] = FOLDED("p4d"),
+		[PGW_PUD] = FOLDED("pud"),
+		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
+		[PGW_PTE] = { "pte", "PT", 12, 9, true },
+	},
+	.decode = pgw_x86_decode,
+};
+
+static const struct pgw_mode mode_x86_64 = {
+	.name = "x86-64",
+	.desc = "x86-64 4-level (4 KiB, 2 MiB and 1 GiB pages)",
+	.entry_size = 8, .va_bits = 48, .phys_bits = 52,
+	.root_mask = UINT64_C(0x000ffffffffff000),
+	.quirks = PGW_Q_NX | PGW_Q_CANONICAL,
+	.level = {
+		[PGW_PGD] = { "pgd", "PML4", 39, 9, false },
+		[PGW_P4D] = FOLDED("p4d"),
+		[PGW_PUD] = { "pud", "PDPT", 30, 9, true },
+		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
+		[PGW_PTE] = { "pte", "PT", 12, 9, true },
+	},
+	.decode = pgw_x86_decode,
+};
+
+static const struct pgw_mode mode_la57 = {
+	.name = "la57",
+	.desc = "x86-64 5-level, LA57 (4 KiB, 2 MiB and 1 GiB pages)",
+	.entry_size = 8, .va_bits = 57, .phys_bits = 52,
+	.root_mask = UINT64_C(0x000ffffffffff000),
+	.quirks = PGW_Q_NX | PGW_Q_CANONICAL,
+	.level = {
+		[PGW_PGD] = { "pgd", "PML5", 48, 9, false },
+		[PGW_P4D] = { "p4d", "PML4", 39, 9, false },
+		[PGW_PUD] = { "pud", "PDPT", 30, 9, true },
+		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
+		[PGW_PTE] = { "pte", "PT", 12, 9, true },
+	},
+	.decode = pgw_x86_decode,
+};
+
+static const struct pgw_mode *const all_modes[] = {
+	&mode_i386, &mode_pae, &mode_x86_64, &mode_la57, NULL,
+};
+
+const struct pgw_mode *const *pgw_modes(void)
+{
+	return all_modes;
+}
+
+const struct pgw_mode *pgw_mode_by_name(const char *name)
+{
+	for (size_t i = 0; all_modes[i]; i++)
+		if (strcmp(all_modes[i]->name, name) == 0)
+			return all_modes[i];
+	/* Accepted spellings users bring from other tools. */
+	if (strcmp(name, "x86_64") == 0 || strcmp(name, "4level") == 0)
+		return &mode_x86_64;
+	if (strcmp(name, "5level") == 0)
+		return &mode_la57;
+	if (strcmp(name, "2level") == 0 || strcmp(name, "ia32") == 0)
+		return &mode_i386;
+	return NULL;
+}
+
+uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl)
+{
+	return UINT64_C(1) << mode->level[lvl].shift;
+}
+
+bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va)
+{
+	if (!(mode->quirks & PGW_Q_CANONICAL))
+		return mode->va_bits >= 64 || va < (UINT64_C(1) << mode->va_bits);
+	/* Bits va_bits-1 .. 63 must all be equal. */
+	int64_t s = (int64_t)(va << (64 - mode->va_bits)) >> (64 - mode->va_bits);
+	return (uint64_t)s == va;
+}
+
+uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3)
+{
+	return cr3 & mode->root_mask;
+}

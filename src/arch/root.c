@@ -1,0 +1,143 @@
+/*
+ * Where a walk starts: --cr3, a CPU's CR3 from the notes, the kernel's own
+ * top table from VMCOREINFO, or CPU 0.  Also PTI: a user-mode CPU's CR3
+ * names the user copy of the top table; the kernel copy is 4 KiB below.
+ */
+#include "x86.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* i386 PAGE_OFFSET choices (VMSPLIT_3G is the default, then 2G, 1G). */
+static const uint64_t i386_page_offsets[] = {
+	UINT64_C(0xc0000000), UINT64_C(0x80000000), UINT64_C(0x40000000),
+};
+
+/* Does translating `va` through root `table` land on `expect`? */
+static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
+		      uint64_t table, uint64_t va, uint64_t expect)
+{
+	struct pgw_space sp = { img, mode, table };
+	struct pgw_xlat x;
+
+	return pgw_translate(&sp, va, &x) == PGW_X_OK && x.pa == expect;
+}
+
+/*
+ * The kernel's top table from VMCOREINFO.  x86-64 exports init_top_pgt
+ * (4.13+) or swapper_pg_dir in the kernel text mapping: physical is
+ * va - __START_KERNEL_map + phys_base.  i386 exports swapper_pg_dir in the
+ * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
+ * the one under which the table maps itself.
+ */
+static bool root_from_vmcoreinfo(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 struct pgw_root *root)
+{
+	static const char *const syms[] = {
+		"SYMBOL(init_top_pgt)", "SYMBOL(init_level4_pgt)",
+		"SYMBOL(swapper_pg_dir)",
+	};
+	uint64_t va = 0;
+	const char *sym = NULL;
+
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]) && !sym; i++)
+		if (pgw_vmcoreinfo_u64(img, syms[i], &va))
+			sym = syms[i];
+	if (!sym)
+		return false;
+	if (mode->va_bits > 32) {
+		uint64_t phys_base = 0;
+		bool have_pb = pgw_vmcoreinfo_u64(img, "NUMBER(phys_base)",
+						  &phys_base);
+		if (va < X86_64_START_KERNEL_MAP)
+			return false;
+		root->table = (va - X86_64_START_KERNEL_MAP + phys_base) &
+			      mode->root_mask;
+		root->cr3 = root->table;
+		snprintf(root->why, sizeof(root->why),
+			 "VMCOREINFO %s=0x%llx, phys_base 0x%llx%s", sym,
+			 (unsigned long long)va, (unsigned long long)phys_base,
+			 have_pb ? "" : " (absent, assumed 0)");
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(i386_page_offsets) /
+				       sizeof(i386_page_offsets[0]); i++) {
+		uint64_t po = i386_page_offsets[i];
+		if (va < po)
+			continue;
+		uint64_t table = (va - po) & mode->root_mask;
+		if (!self_maps(img, mode, table, va, va - po))
+			continue;
+		root->table = table;
+		root->cr3 = table;
+		snprintf(root->why, sizeof(root->why),
+			 "VMCOREINFO %s=0x%llx, PAGE_OFFSET 0x%llx (the table "
+			 "maps itself there)", sym, (unsigned long long)va,
+			 (unsigned long long)po);
+		return true;
+	}
+	return false;
+}
+
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	const struct pgw_cpu *cpus;
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+
+	memset(root, 0, sizeof(*root));
+	root->cpu = -1;
+	if (req->have_cr3) {
+		root->source = PGW_ROOT_CR3_OPTION;
+		root->cr3 = req->cr3;
+		root->table = pgw_cr3_table(mode, req->cr3);
+		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
+			 (unsigned long long)req->cr3);
+	} else if (req->cpu >= 0) {
+		if ((size_t)req->cpu >= ncpus || !cpus[req->cpu].has_cr)
+			return pgw_err_set(err, PGW_E_NOTFOUND,
+					   "CPU %d: the image has CR3 for %zu "
+					   "CPU%s", req->cpu, ncpus,
+					   ncpus == 1 ? "" : "s");
+		root->source = PGW_ROOT_CPU;
+		root->cpu = req->cpu;
+		root->cr3 = cpus[req->cpu].cr3;
+		root->table = pgw_cr3_table(mode, root->cr3);
+		snprintf(root->why, sizeof(root->why),
+			 "CPU %d CR3 0x%llx from the image's notes", req->cpu,
+			 (unsigned long long)root->cr3);
+	} else if (root_from_vmcoreinfo(img, mode, root)) {
+		root->source = PGW_ROOT_VMCOREINFO;
+	} else if (ncpus > 0 && cpus[0].has_cr) {
+		root->source = PGW_ROOT_CPU0;
+		root->cpu = 0;
+		root->cr3 = cpus[0].cr3;
+		root->table = pgw_cr3_table(mode, root->cr3);
+		snprintf(root->why, sizeof(root->why),
+			 "CPU 0 CR3 0x%llx (no kernel root in VMCOREINFO)",
+			 (unsigned long long)root->cr3);
+	} else {
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "no root: the image has neither VMCOREINFO "
+				   "with a kernel page-table symbol nor CPU "
+				   "registers; give --cr3");
+	}
+	if (req->kernel_half) {
+		struct pgw_pti pti;
+		pgw_pti_check(img, mode, root->table, &pti);
+		if (!pti.is_user_root)
+			return pgw_err_set(err, PGW_E_ARG,
+					   "--kernel-root: table 0x%llx does "
+					   "not look like a PTI user root",
+					   (unsigned long long)root->table);
+		root->table = pti.kernel_table;
+		size_t n = strlen(root->why);
+		snprintf(root->why + n, sizeof(root->why) - n,
+			 ", PTI kernel half 0x%llx",
+			 (unsigned long long)root->table);
+	}
+	return PGW_OK;
+}

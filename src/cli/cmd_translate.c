@@ -1,0 +1,193 @@
+/* pgwalk translate: virtual to physical, every level shown. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "output.h"
+#include "session.h"
+
+struct translate_args {
+	struct session_opts opts;
+	char *image;
+	char **addrs;
+	int naddrs;
+	bool verbose;
+};
+
+static const struct argp_option options[] = {
+	{ "verbose", 'v', NULL, 0,
+	  "Say on stderr which mode and root were used (text output says it "
+	  "on stdout)", 0 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct translate_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->opts;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (!a->image) {
+			a->image = arg;
+			break;
+		}
+		return ARGP_ERR_UNKNOWN;
+	case ARGP_KEY_ARGS:
+		a->addrs = state->argv + state->next;
+		a->naddrs = state->argc - state->next;
+		break;
+	case ARGP_KEY_NO_ARGS:
+		argp_usage(state);
+		break;
+	case ARGP_KEY_END:
+		if (!a->image || a->naddrs == 0)
+			argp_error(state, "give an IMAGE and at least one "
+				   "ADDR (or - to read addresses from stdin)");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &session_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"Translate virtual addresses to physical, showing every level of the "
+	"walk.\v"
+	"ADDR is hex (0x optional) or decimal with a 0d prefix; - reads one "
+	"address per line from stdin.  Exit status: 0 all translated, 1 some "
+	"did not, 3 no root or mode, 64 usage, 65 bad image, 66 cannot open.";
+
+static const struct argp translate_argp = {
+	options, parse_opt, "IMAGE ADDR...", doc, children, NULL, NULL
+};
+
+struct batch {
+	const struct pgw_space *space;
+	struct out *out;
+	unsigned long failed;
+	unsigned long bad_lines;
+};
+
+static void one(struct batch *b, uint64_t va)
+{
+	struct pgw_xlat x;
+
+	if (pgw_translate(b->space, va, &x) != PGW_X_OK)
+		b->failed++;
+	b->out->fmt->xlat(b->out, &x);
+}
+
+static void bad(struct batch *b, const char *text, unsigned long lineno)
+{
+	b->failed++;
+	if (++b->bad_lines <= 10)
+		pgw_cli_error("stdin line %lu: '%.80s' is not an address",
+			      lineno, text);
+	if (b->out->fmt->bad_addr)
+		b->out->fmt->bad_addr(b->out, text);
+}
+
+static void from_stdin(struct batch *b)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		uint64_t va;
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n == 0 || line[0] == '#')
+			continue;
+		if (pgw_parse_u64(line, &va))
+			one(b, va);
+		else
+			bad(b, line, lineno);
+	}
+	free(line);
+}
+
+static void say_root(FILE *f, const char *prefix, const struct session *s)
+{
+	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
+		s->mode.why);
+	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
+		(unsigned long long)s->root.table, s->root.why);
+}
+
+int cmd_translate(int argc, char **argv)
+{
+	struct translate_args a = { 0 };
+	struct session s = { 0 };
+	int rc;
+
+	session_opts_init(&a.opts);
+	argp_parse(&translate_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	if (!fmt || !fmt->xlat) {
+		pgw_cli_error("translate: no output format '%s'",
+			      a.opts.output_format);
+		return PGW_EXIT_USAGE;
+	}
+	/* Reject bad addresses before any work, so nothing half-prints. */
+	for (int i = 0; i < a.naddrs; i++) {
+		uint64_t v;
+		if (strcmp(a.addrs[i], "-") != 0 &&
+		    !pgw_parse_u64(a.addrs[i], &v)) {
+			pgw_cli_error("'%s' is not an address (hex, 0x "
+				      "optional, or decimal as 0d...)",
+				      a.addrs[i]);
+			return PGW_EXIT_USAGE;
+		}
+	}
+	s.opts = a.opts;
+	rc = session_open_image(&s, a.image);
+	if (rc == 0)
+		rc = session_choose(&s);
+	if (rc) {
+		session_close(&s);
+		return rc;
+	}
+
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, s.space.mode };
+	struct batch b = { &s.space, &out, 0, 0 };
+	if (fmt == formatter_by_name("text"))
+		say_root(stdout, "# ", &s);
+	else if (a.verbose)
+		say_root(stderr, "pgwalk: ", &s);
+	if (fmt->xlat_begin)
+		fmt->xlat_begin(&out);
+	for (int i = 0; i < a.naddrs; i++) {
+		uint64_t va;
+		if (strcmp(a.addrs[i], "-") == 0)
+			from_stdin(&b);
+		else if (pgw_parse_u64(a.addrs[i], &va))
+			one(&b, va);
+	}
+	if (b.bad_lines > 10)
+		pgw_cli_error("%lu lines on stdin were not addresses",
+			      b.bad_lines);
+	rc = b.failed ? PGW_EXIT_PARTIAL : PGW_EXIT_OK;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		pgw_cli_error("cannot write output");
+		rc = PGW_EXIT_OUTPUT;
+	}
+	session_close(&s);
+	return rc;
+}

@@ -1,0 +1,9 @@
+#ifndef PGW_COMMANDS_H
+#define PGW_COMMANDS_H
+
+/* Each subcommand parses its own argv (argv[0] is the command name) and
+ * returns an exit status from exit_codes.h. */
+int cmd_info(int argc, char **argv);
+int cmd_translate(int argc, char **argv);
+
+#endif

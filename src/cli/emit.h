@@ -1,0 +1,93 @@
+/*
+ * Small writers into a caller's line buffer: formatters build a whole line
+ * and fwrite it once, because translate prints millions of lines and printf
+ * costs more than the walk.
+ */
+#ifndef PGW_EMIT_H
+#define PGW_EMIT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "pgwalk.h"
+
+struct line {
+	char buf[8192];
+	size_t len;
+};
+
+static inline void emit_str(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > sizeof(l->buf) - l->len)
+		n = sizeof(l->buf) - l->len;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+}
+
+static inline void emit_char(struct line *l, char c)
+{
+	if (l->len < sizeof(l->buf))
+		l->buf[l->len++] = c;
+}
+
+/* Lower-case hex with 0x, no padding: the one address spelling. */
+static inline void emit_hex(struct line *l, uint64_t v)
+{
+	char tmp[18];
+	int i = 18;
+
+	do {
+		tmp[--i] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	if ((size_t)(18 - i) <= sizeof(l->buf) - l->len) {
+		memcpy(l->buf + l->len, tmp + i, (size_t)(18 - i));
+		l->len += (size_t)(18 - i);
+	}
+}
+
+/* Zero-padded hex without 0x, `width` digits (raw entries). */
+static inline void emit_hex_w(struct line *l, uint64_t v, int width)
+{
+	for (int s = (width - 1) * 4; s >= 0; s -= 4)
+		emit_char(l, "0123456789abcdef"[(v >> s) & 0xf]);
+}
+
+static inline void emit_u64(struct line *l, uint64_t v)
+{
+	char tmp[20];
+	int i = 20;
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if ((size_t)(20 - i) <= sizeof(l->buf) - l->len) {
+		memcpy(l->buf + l->len, tmp + i, (size_t)(20 - i));
+		l->len += (size_t)(20 - i);
+	}
+}
+
+/* Flag names joined by sep, in bit order. */
+static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
+			      const char *quote)
+{
+	bool first = true;
+
+	for (unsigned b = 0; b < PGW_NFLAGS; b++) {
+		if (!(flags & (1u << b)))
+			continue;
+		if (!first)
+			emit_str(l, sep);
+		emit_str(l, quote);
+		emit_str(l, pgw_flag_name(b));
+		emit_str(l, quote);
+		first = false;
+	}
+}
+
+#endif

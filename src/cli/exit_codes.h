@@ -1,0 +1,23 @@
+/* pgwalk's exit statuses: documented in man/pgwalk.1 and README.md. */
+#ifndef PGW_EXIT_CODES_H
+#define PGW_EXIT_CODES_H
+
+#include "pgwalk.h"
+
+enum pgw_exit {
+	PGW_EXIT_OK = 0,
+	PGW_EXIT_PARTIAL = 1,     /* some addresses did not translate */
+	PGW_EXIT_NOROOT = 3,      /* no mode/root could be chosen; no such CPU */
+	PGW_EXIT_LIMIT = 4,       /* a safety bound stopped the walk */
+	PGW_EXIT_USAGE = 64,      /* bad option or argument (EX_USAGE) */
+	PGW_EXIT_BADIMAGE = 65,   /* malformed, truncated or unknown (EX_DATAERR) */
+	PGW_EXIT_NOINPUT = 66,    /* cannot open or read the image (EX_NOINPUT) */
+	PGW_EXIT_UNSUPPORTED = 69,/* needs a feature this build lacks */
+	PGW_EXIT_INTERNAL = 70,   /* out of memory, internal error */
+	PGW_EXIT_OUTPUT = 74,     /* cannot write the output (EX_IOERR) */
+};
+
+/* Exit status for a library failure. */
+int pgw_exit_for(enum pgw_status status);
+
+#endif

@@ -1,0 +1,37 @@
+#include "output.h"
+
+#include <string.h>
+
+extern const struct formatter fmt_text, fmt_json, fmt_tsv, fmt_csv;
+
+static const struct formatter *const all[] = {
+	&fmt_text, &fmt_json, &fmt_tsv, &fmt_csv,
+};
+
+const struct formatter *formatter_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl)
+{
+	return mode->level[lvl].name;
+}
+
+const char *out_np_kind_name(enum pgw_np_kind kind)
+{
+	static const char *const names[] = {
+		[PGW_NP_NONE] = "none",
+		[PGW_NP_PROTNONE] = "protnone",
+		[PGW_NP_SWAP] = "swap",
+		[PGW_NP_MIGRATION] = "migration",
+		[PGW_NP_DEVICE] = "device",
+		[PGW_NP_HWPOISON] = "hwpoison",
+		[PGW_NP_OTHER] = "other",
+	};
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ?
+		       names[kind] : "other";
+}

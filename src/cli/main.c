@@ -1,0 +1,63 @@
+/* pgwalk: dispatch to a subcommand.  Only src/cli/ prints or exits. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+
+#ifndef PGW_VERSION
+#define PGW_VERSION "0.1"
+#endif
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "info", cmd_info, "describe an image: format, ranges, CPUs, mode, root" },
+	{ "translate", cmd_translate, "virtual to physical, every level shown" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: pgwalk COMMAND [OPTION...] IMAGE [ARG...]\n"
+		   "Walk x86 page tables inside memory dumps.\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\n'pgwalk COMMAND --help' lists a command's options.\n"
+		   "Exit status: 0 ok, 1 some addresses did not translate, "
+		   "3 no root or mode,\n4 a walk limit was reached, 64 usage, "
+		   "65 bad image, 66 cannot open,\n69 unsupported, 70 internal "
+		   "error, 74 cannot write output.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return PGW_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return PGW_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("pgwalk %s\n", PGW_VERSION);
+		return PGW_EXIT_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		/* argp names the program after argv[0]: "pgwalk translate". */
+		char name[64];
+		snprintf(name, sizeof(name), "pgwalk %s", commands[i].name);
+		argv[1] = name;
+		return commands[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "pgwalk: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return PGW_EXIT_USAGE;
+}

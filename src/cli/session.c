@@ -1,0 +1,201 @@
+#include "session.h"
+#include "exit_codes.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
+	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Image:", 1 },
+	{ "format", 'f', "FMT", 0,
+	  "Output format (text, json, tsv, csv) or image format (elf, raw, "
+	  "...); give it twice to set both", 1 },
+	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
+	  "Image format, skipping the probe: elf, raw", 1 },
+	{ "base", OPT_BASE, "ADDR", 0,
+	  "Raw images: physical address of the file's first byte", 1 },
+	{ NULL, 0, NULL, 0, "Address space:", 2 },
+	{ "cr3", OPT_CR3, "ADDR", 0,
+	  "Walk from this CR3 (PCID bits and bit 63 are ignored)", 2 },
+	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 2 },
+	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
+	  "PTI: walk the kernel half paired with a user CR3", 2 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "Paging mode: i386, pae, x86-64, la57 (default: detected)", 2 },
+	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
+	  "Entry budget for whole-range walks", 2 },
+	{ 0 }
+};
+
+static bool is_output_format(const char *s)
+{
+	static const char *const out[] = { "text", "json", "tsv", "csv" };
+	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		if (strcmp(s, out[i]) == 0)
+			return true;
+	return false;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct session_opts *o = state->input;
+	uint64_t v;
+
+	switch (key) {
+	case 'f':
+		if (is_output_format(arg))
+			o->output_format = arg;
+		else
+			o->image_format = arg;
+		break;
+	case OPT_IMAGE_FORMAT:
+		o->image_format = arg;
+		break;
+	case OPT_BASE:
+		if (!pgw_parse_u64(arg, &v))
+			argp_error(state, "--base: '%s' is not an address", arg);
+		o->open.raw_base = v;
+		break;
+	case OPT_CR3:
+		if (!pgw_parse_u64(arg, &v))
+			argp_error(state, "--cr3: '%s' is not an address", arg);
+		o->root.have_cr3 = true;
+		o->root.cr3 = v;
+		break;
+	case OPT_CPU: {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end || n < 0 || n > 65535)
+			argp_error(state, "--cpu: '%s' is not a CPU number",
+				   arg);
+		o->root.cpu = (int)n;
+		break;
+	}
+	case OPT_KERNEL_ROOT:
+		o->root.kernel_half = true;
+		break;
+	case OPT_MODE:
+		if (!pgw_mode_by_name(arg))
+			argp_error(state, "--mode: unknown mode '%s' (i386, "
+				   "pae, x86-64, la57)", arg);
+		o->mode_name = arg;
+		break;
+	case OPT_MAX_ENTRIES: {
+		char *end;
+		unsigned long long n = strtoull(arg, &end, 0);
+		if (*arg == '\0' || *end || *arg == '-' || n == 0)
+			argp_error(state, "--max-entries: '%s' is not a "
+				   "positive count", arg);
+		o->max_entries = n;
+		break;
+	}
+	case ARGP_KEY_END:
+		if (o->root.have_cr3 && o->root.cpu >= 0)
+			argp_error(state, "--cr3 and --cpu choose the root "
+				   "twice; give one");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp session_argp = { options, parse_opt, NULL, NULL, NULL,
+				   NULL, NULL };
+
+void session_opts_init(struct session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->root.cpu = -1;
+	o->output_format = "text";
+}
+
+void pgw_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pgwalk: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pgw_exit_for(enum pgw_status status)
+{
+	switch (status) {
+	case PGW_OK:
+		return PGW_EXIT_OK;
+	case PGW_E_ARG:
+		return PGW_EXIT_USAGE;
+	case PGW_E_IO:
+		return PGW_EXIT_NOINPUT;
+	case PGW_E_FORMAT:
+	case PGW_E_NODATA:
+		return PGW_EXIT_BADIMAGE;
+	case PGW_E_UNSUPPORTED:
+		return PGW_EXIT_UNSUPPORTED;
+	case PGW_E_NOTFOUND:
+		return PGW_EXIT_NOROOT;
+	case PGW_E_LIMIT:
+		return PGW_EXIT_LIMIT;
+	case PGW_E_NOMEM:
+	default:
+		return PGW_EXIT_INTERNAL;
+	}
+}
+
+int session_open_image(struct session *s, const char *path)
+{
+	struct pgw_err err = { 0 };
+	enum pgw_status st;
+
+	s->path = path;
+	s->opts.open.format = s->opts.image_format;
+	st = pgw_image_open(&s->img, path, &s->opts.open, &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s", err.msg);
+		return pgw_exit_for(st);
+	}
+	return 0;
+}
+
+int session_choose(struct session *s)
+{
+	struct pgw_err err = { 0 };
+	enum pgw_status st;
+
+	if (s->opts.mode_name) {
+		s->mode.mode = pgw_mode_by_name(s->opts.mode_name);
+		snprintf(s->mode.why, sizeof(s->mode.why), "--mode=%s",
+			 s->opts.mode_name);
+	} else {
+		st = pgw_detect_mode(s->img, s->opts.root.cr3,
+				     s->opts.root.have_cr3, &s->mode, &err);
+		if (st != PGW_OK) {
+			pgw_cli_error("%s: %s", s->path, err.msg);
+			return pgw_exit_for(st);
+		}
+	}
+	st = pgw_root_resolve(s->img, s->mode.mode, &s->opts.root, &s->root,
+			      &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s->path, err.msg);
+		return pgw_exit_for(st);
+	}
+	s->space.img = s->img;
+	s->space.mode = s->mode.mode;
+	s->space.root = s->root.table;
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	pgw_image_close(s->img);
+	s->img = NULL;
+}

@@ -1,0 +1,216 @@
+/*
+ * ELF note contents every dump format carries: VMCOREINFO text, QEMU's
+ * per-CPU state, NT_PRSTATUS.  ELF cores and kdump sub-headers both hold
+ * notes in this layout, so the parsing lives here once.
+ */
+#include "format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NT_PRSTATUS_TYPE 1
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static enum pgw_status add_kv(struct pgw_image *img, const char *k, size_t klen,
+			      const char *v, size_t vlen, struct pgw_err *err)
+{
+	if ((img->nvmcoreinfo & (img->nvmcoreinfo - 1)) == 0) {
+		size_t cap = img->nvmcoreinfo ? img->nvmcoreinfo * 2 : 64;
+		void *p = realloc(img->vmcoreinfo, cap * sizeof(struct pgw_kv));
+		if (!p)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		img->vmcoreinfo = p;
+	}
+	struct pgw_kv *kv = &img->vmcoreinfo[img->nvmcoreinfo];
+	kv->key = strndup(k, klen);
+	kv->value = strndup(v, vlen);
+	if (!kv->key || !kv->value) {
+		free(kv->key);
+		free(kv->value);
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	}
+	img->nvmcoreinfo++;
+	return PGW_OK;
+}
+
+enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
+					   const char *text, size_t len,
+					   struct pgw_err *err)
+{
+	const char *p = text, *end = text + len;
+
+	/* A second VMCOREINFO (kdump header and ELF note) would duplicate. */
+	if (img->nvmcoreinfo)
+		return PGW_OK;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *eq = memchr(p, '=', (size_t)(le - p));
+		/* The note may be NUL-padded; stop at the first NUL. */
+		const char *nul = memchr(p, '\0', (size_t)(le - p));
+		if (nul)
+			le = nul;
+		if (eq && eq < le && eq > p) {
+			enum pgw_status st = add_kv(img, p, (size_t)(eq - p),
+						    eq + 1,
+						    (size_t)(le - eq - 1), err);
+			if (st != PGW_OK)
+				return st;
+		}
+		if (nul || !nl)
+			break;
+		p = nl + 1;
+	}
+	return PGW_OK;
+}
+
+const char *pgw_vmcoreinfo_get(const struct pgw_image *img, const char *key)
+{
+	for (size_t i = 0; i < img->nvmcoreinfo; i++)
+		if (strcmp(img->vmcoreinfo[i].key, key) == 0)
+			return img->vmcoreinfo[i].value;
+	return NULL;
+}
+
+size_t pgw_vmcoreinfo_count(const struct pgw_image *img)
+{
+	return img->nvmcoreinfo;
+}
+
+bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
+			uint64_t *val_ret)
+{
+	const char *v = pgw_vmcoreinfo_get(img, key);
+	char *end;
+
+	if (!v || !*v)
+		return false;
+	/* SYMBOL() and KERNELOFFSET are hex without 0x; NUMBER() is signed
+	 * decimal (phys_base is printed as a negative number). */
+	if (strncmp(key, "SYMBOL(", 7) == 0 ||
+	    strcmp(key, "KERNELOFFSET") == 0) {
+		*val_ret = strtoull(v, &end, 16);
+	} else if (*v == '-') {
+		*val_ret = (uint64_t)strtoll(v, &end, 10);
+	} else {
+		*val_ret = strtoull(v, &end, 0);
+	}
+	return *end == '\0';
+}
+
+/*
+ * QEMU's x86 CPU-state note (target/i386/arch_dump.c): version 1, then its
+ * own size, 18 registers, 10 segment records of 24 bytes, cr[0..4], and
+ * fields added later that only `size` tells about.
+ */
+enum {
+	QEMU_NOTE_VERSION = 1,
+	QEMU_OFF_RIP = 8 + 16 * 8,
+	QEMU_OFF_CS = 8 + 18 * 8,
+	QEMU_SEG_SIZE = 24,
+	QEMU_OFF_CR = QEMU_OFF_CS + 10 * QEMU_SEG_SIZE,
+	QEMU_MIN_SIZE = QEMU_OFF_CR + 5 * 8,
+};
+
+enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
+				       const uint8_t *desc, size_t len,
+				       struct pgw_err *err)
+{
+	struct pgw_cpu cpu = { 0 };
+
+	if (len < 8)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "QEMU CPU note too short (%zu bytes)", len);
+	uint32_t version = get32(desc), size = get32(desc + 4);
+	if (version != QEMU_NOTE_VERSION)
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "QEMU CPU note version %u (know 1)", version);
+	if (size > len || size < QEMU_MIN_SIZE)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "QEMU CPU note claims %u bytes, has %zu, "
+				   "needs at least %d", size, len,
+				   QEMU_MIN_SIZE);
+	cpu.has_rip = true;
+	cpu.rip = get64(desc + QEMU_OFF_RIP);
+	cpu.has_cs = true;
+	cpu.cs_selector = get32(desc + QEMU_OFF_CS);
+	cpu.cs_flags = get32(desc + QEMU_OFF_CS + 8);
+	cpu.has_cr = true;
+	cpu.cr0 = get64(desc + QEMU_OFF_CR);
+	cpu.cr2 = get64(desc + QEMU_OFF_CR + 16);
+	cpu.cr3 = get64(desc + QEMU_OFF_CR + 24);
+	cpu.cr4 = get64(desc + QEMU_OFF_CR + 32);
+
+	if ((img->ncpus & (img->ncpus - 1)) == 0) {
+		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
+		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
+		if (!p)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		img->cpus = p;
+	}
+	img->cpus[img->ncpus++] = cpu;
+	return PGW_OK;
+}
+
+static size_t align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
+				      const uint8_t *notes, size_t len,
+				      struct pgw_err *err)
+{
+	size_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t namesz = get32(notes + off);
+		uint32_t descsz = get32(notes + off + 4);
+		uint32_t type = get32(notes + off + 8);
+		size_t name_off = off + 12;
+		if (namesz > len - name_off)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "note at offset %zu: name size %u "
+					   "past the end of the notes", off,
+					   namesz);
+		size_t desc_off = name_off + align4(namesz);
+		if (desc_off > len || descsz > len - desc_off)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "note at offset %zu: descriptor "
+					   "size %u past the end of the notes",
+					   off, descsz);
+		const char *name = (const char *)notes + name_off;
+		size_t nlen = namesz ? strnlen(name, namesz) : 0;
+		const uint8_t *desc = notes + desc_off;
+		enum pgw_status st = PGW_OK;
+
+		if (nlen == 10 && memcmp(name, "VMCOREINFO", 10) == 0)
+			st = pgw_image_parse_vmcoreinfo(img,
+							(const char *)desc,
+							descsz, err);
+		else if (nlen == 4 && memcmp(name, "QEMU", 4) == 0)
+			st = pgw_image_add_qemu_cpu(img, desc, descsz, err);
+		else if (nlen == 4 && memcmp(name, "CORE", 4) == 0 &&
+			 type == NT_PRSTATUS_TYPE)
+			img->nprstatus++;
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "note %zu bytes in", off);
+		off = desc_off + align4(descsz);
+		if (off > len)
+			break;
+	}
+	return PGW_OK;
+}

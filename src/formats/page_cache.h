@@ -1,0 +1,23 @@
+/*
+ * A small bounded cache of decoded 4 KiB pages for formats that must copy or
+ * decompress (kdump, flattened records that split a page).  FIFO eviction:
+ * a page handed out stays valid for the next (slots - 1) lookups, which is
+ * what pgw_image_page() promises.  Memory is fixed at creation, so peak RSS
+ * does not grow with the dump.
+ */
+#ifndef PGW_PAGE_CACHE_H
+#define PGW_PAGE_CACHE_H
+
+#include "pgwalk.h"
+
+struct pgw_page_cache;
+
+struct pgw_page_cache *pgw_page_cache_new(unsigned slots);
+void pgw_page_cache_free(struct pgw_page_cache *cache);
+/* Cached data of pfn, or NULL. */
+const uint8_t *pgw_page_cache_get(struct pgw_page_cache *cache, uint64_t pfn);
+/* A slot to fill for pfn (evicting the oldest); commit makes it findable. */
+uint8_t *pgw_page_cache_slot(struct pgw_page_cache *cache, uint64_t pfn);
+void pgw_page_cache_commit(struct pgw_page_cache *cache, uint64_t pfn);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * Raw physical images: byte N of the file is physical address base + N
+ * (pmemsave, /dev/mem copies, LiME's padded output).  No magic, so never
+ * probed: chosen with --format=raw.
+ */
+#include "format.h"
+
+static enum pgw_status raw_open(struct pgw_image *img, struct pgw_err *err)
+{
+	enum pgw_status st;
+
+	if (img->opts.raw_base & (PGW_PAGE_SIZE - 1))
+		return pgw_err_set(err, PGW_E_ARG,
+				   "base 0x%llx is not page aligned",
+				   (unsigned long long)img->opts.raw_base);
+	st = pgw_image_add_segment(img, img->opts.raw_base, img->src.size, 0,
+				   err);
+	if (st == PGW_OK)
+		st = pgw_image_seal_segments(img, err);
+	if (st != PGW_OK)
+		return st;
+	img->zero_copy = !img->src.flattened && pgw_segments_page_aligned(img);
+	return PGW_OK;
+}
+
+const struct pgw_format pgw_format_raw = {
+	.name = "raw",
+	.probe = NULL,
+	.open = raw_open,
+	.page = pgw_segments_page,
+	.has_page = pgw_segments_has_page,
+};

@@ -1,0 +1,161 @@
+#include "source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
+				struct pgw_err *err)
+{
+	struct stat st;
+
+	memset(src, 0, sizeof(*src));
+	src->fd = -1;
+	/* O_RDONLY and PROT_READ: pgwalk never writes to an image. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err->errnum = errno;
+		return pgw_err_set(err, PGW_E_IO, "cannot open: %s",
+				   strerror(errno));
+	}
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		err->errnum = e;
+		return pgw_err_set(err, PGW_E_IO, "cannot stat: %s",
+				   strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		err->errnum = EISDIR;
+		return pgw_err_set(err, PGW_E_IO, "is a directory");
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		close(fd);
+		return pgw_err_set(err, PGW_E_IO,
+				   "not a regular file (pipes and sockets "
+				   "cannot be mapped; save the dump to a file)");
+	}
+	uint64_t size = (uint64_t)st.st_size;
+	if (S_ISBLK(st.st_mode)) {
+		off_t end = lseek(fd, 0, SEEK_END);
+		size = end > 0 ? (uint64_t)end : 0;
+	}
+	if (size == 0) {
+		close(fd);
+		return pgw_err_set(err, PGW_E_FORMAT, "empty file");
+	}
+	if (size > SIZE_MAX) {
+		close(fd);
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "file too large to map");
+	}
+	void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		int e = errno;
+		close(fd);
+		err->errnum = e;
+		return pgw_err_set(err, PGW_E_IO, "cannot map: %s",
+				   strerror(e));
+	}
+	/* Page tables are read sparsely; do not let the kernel read ahead. */
+	(void)madvise(map, (size_t)size, MADV_RANDOM);
+	src->fd = fd;
+	src->map = map;
+	src->file_size = size;
+	src->size = size;
+	return PGW_OK;
+}
+
+void pgw_source_close(struct pgw_source *src)
+{
+	if (src->map)
+		munmap((void *)src->map, (size_t)src->file_size);
+	if (src->fd >= 0)
+		close(src->fd);
+	free(src->recs);
+	memset(src, 0, sizeof(*src));
+	src->fd = -1;
+}
+
+/* Index of the record holding logical offset off, or nrecs. */
+static size_t flat_find(const struct pgw_source *src, uint64_t off)
+{
+	size_t lo = 0, hi = src->nrecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pgw_flat_rec *r = &src->recs[mid];
+		if (off < r->offset)
+			hi = mid;
+		else if (off - r->offset >= r->size)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return src->nrecs;
+}
+
+enum pgw_status pgw_source_get(const struct pgw_source *src, uint64_t off,
+			       size_t len, void *buf, const uint8_t **ptr_ret,
+			       struct pgw_err *err)
+{
+	if (off > src->size || len > src->size - off)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "read of %zu bytes at offset 0x%llx is past "
+				   "the end (0x%llx)", len,
+				   (unsigned long long)off,
+				   (unsigned long long)src->size);
+	if (!src->flattened) {
+		*ptr_ret = src->map + off;
+		return PGW_OK;
+	}
+	size_t i = flat_find(src, off);
+	if (i == src->nrecs)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "flattened stream has no data at offset "
+				   "0x%llx", (unsigned long long)off);
+	const struct pgw_flat_rec *r = &src->recs[i];
+	if (len <= r->size - (off - r->offset)) {
+		*ptr_ret = src->map + r->file + (off - r->offset);
+		return PGW_OK;
+	}
+	if (!buf)
+		return pgw_err_set(err, PGW_E_ARG,
+				   "read at 0x%llx spans flattened records",
+				   (unsigned long long)off);
+	uint8_t *out = buf;
+	size_t done = 0;
+	while (done < len) {
+		if (i == src->nrecs || src->recs[i].offset > off + done)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "flattened stream has no data at "
+					   "offset 0x%llx",
+					   (unsigned long long)(off + done));
+		r = &src->recs[i];
+		uint64_t in = off + done - r->offset;
+		uint64_t n = r->size - in;
+		if (n > len - done)
+			n = len - done;
+		memcpy(out + done, src->map + r->file + in, (size_t)n);
+		done += (size_t)n;
+		i++;
+	}
+	*ptr_ret = out;
+	return PGW_OK;
+}
+
+enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
+				void *buf, size_t len, struct pgw_err *err)
+{
+	const uint8_t *p;
+	enum pgw_status st = pgw_source_get(src, off, len, buf, &p, err);
+
+	if (st == PGW_OK && p != buf)
+		memcpy(buf, p, len);
+	return st;
+}

@@ -1,0 +1,47 @@
+/*
+ * A read-only byte stream: the image file, mapped PROT_READ, seen either as
+ * it is or, for makedumpfile's flattened format, through an index of its
+ * (offset, size) records.  Formats read their headers and pages through
+ * this and never care which.
+ */
+#ifndef PGW_SOURCE_H
+#define PGW_SOURCE_H
+
+#include "pgwalk.h"
+
+/* One flattened record: `size` logical bytes at `offset` come from `file`. */
+struct pgw_flat_rec {
+	uint64_t offset;   /* logical offset */
+	uint64_t size;
+	uint64_t file;     /* where the bytes are in the mapped file */
+};
+
+struct pgw_source {
+	int fd;
+	const uint8_t *map;       /* whole file, PROT_READ, MAP_PRIVATE */
+	uint64_t file_size;
+	uint64_t size;            /* logical size */
+	/* Flattened view; NULL when the stream is the file itself. */
+	struct pgw_flat_rec *recs;   /* sorted by offset, non-overlapping */
+	size_t nrecs;
+	bool flattened;
+};
+
+/* Open and map path read-only.  Refuses directories, FIFOs, empty files. */
+enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
+				struct pgw_err *err);
+void pgw_source_close(struct pgw_source *src);
+
+/*
+ * Bytes [off, off+len) of the logical stream.  Points *ptr_ret into the map
+ * when they are contiguous there; otherwise copies into buf (which must hold
+ * len bytes; NULL buf then fails).  Reading past the end is PGW_E_FORMAT.
+ */
+enum pgw_status pgw_source_get(const struct pgw_source *src, uint64_t off,
+			       size_t len, void *buf, const uint8_t **ptr_ret,
+			       struct pgw_err *err);
+/* Copy bytes [off, off+len) into buf. */
+enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
+				void *buf, size_t len, struct pgw_err *err);
+
+#endif /* PGW_SOURCE_H */

@@ -1,0 +1,278 @@
+/*
+ * Walk a virtual range in address order and report every leaf and every
+ * hole.  Tables are read once per visit into a per-level buffer (as drgn
+ * does: a 4 KiB read costs about what one entry costs); a table already on
+ * the current path is a cycle and is not descended; an entry budget bounds
+ * hostile images.
+ *
+ * The walk runs in "linear" VA space [0, 2^va_bits); for canonical modes
+ * the upper half is mapped back to the sign-extended addresses only when
+ * calling back, and the gap between the halves is one NONCANONICAL hole.
+ */
+#include "entry_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TABLE_ENTRIES 1024
+
+struct range_walk {
+	const struct pgw_space *space;
+	const struct pgw_walk_ops *ops;
+	void *arg;
+	struct pgw_walk_stats stats;
+	uint64_t budget;
+	uint64_t upper_off;     /* added to linear VAs of the upper half */
+	uint64_t half;          /* 2^(va_bits-1) for canonical modes, else 0 */
+	uint64_t path[PGW_NLEVELS];
+	unsigned depth;
+	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];
+	int stopped;
+	struct pgw_err *err;
+};
+
+const char *pgw_hole_kind_text(enum pgw_hole_kind kind)
+{
+	static const char *const text[] = {
+		[PGW_HOLE_NOT_PRESENT] = "not present",
+		[PGW_HOLE_NONCANONICAL] = "non-canonical",
+		[PGW_HOLE_TABLE_NODATA] = "page table not in image",
+		[PGW_HOLE_RESERVED] = "reserved bits set",
+		[PGW_HOLE_CYCLE] = "page-table cycle",
+		[PGW_HOLE_BAD_LEAF] = "bad leaf",
+	};
+	return (unsigned)kind < sizeof(text) / sizeof(text[0]) ? text[kind] :
+								 "unknown";
+}
+
+/* Linear VA to the real (sign-extended) VA; end 2^64 comes back as 0. */
+static uint64_t real_va(const struct range_walk *w, uint64_t lin)
+{
+	if (w->half && lin >= w->half)
+		return lin + w->upper_off;
+	return lin;
+}
+
+static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
+		       enum pgw_level lvl, enum pgw_hole_kind kind,
+		       uint64_t entry_pa, const struct pgw_entry *e)
+{
+	struct pgw_hole h = {
+		.va = real_va(w, lin),
+		.end = real_va(w, lin_end),
+		.level = lvl,
+		.kind = kind,
+		.entry_pa = entry_pa,
+	};
+	/* The end of the lower half is the start of the gap, not upper. */
+	if (w->half && lin_end == w->half)
+		h.end = w->half;
+	if (e)
+		h.entry = *e;
+	if (!w->ops->hole)
+		return 0;
+	return w->ops->hole(w->arg, &h);
+}
+
+static enum pgw_level next_level(const struct pgw_mode *mode,
+				 enum pgw_level lvl)
+{
+	while (lvl < PGW_NLEVELS && mode->level[lvl].bits == 0)
+		lvl++;
+	return lvl;
+}
+
+/* Walk the table at `table` for level lvl, covering linear VAs
+ * [base, base + entries*span) clipped to [start, end). */
+static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
+				  uint64_t table, uint64_t base,
+				  uint64_t start, uint64_t end, uint32_t eff)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	const struct pgw_level_desc *d = &mode->level[lvl];
+	unsigned n = 1u << d->bits;
+	uint64_t span = UINT64_C(1) << d->shift;
+	unsigned esize = mode->entry_size;
+	const uint8_t *page;
+	enum pgw_status st;
+
+	st = pgw_image_page(w->space->img, table >> PGW_PAGE_SHIFT, &page,
+			    w->err);
+	if (st != PGW_OK)
+		return st;
+	/* Copy: the cache may evict this page while children are read. */
+	uint64_t *ent = w->buf[w->depth];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = 0;
+		memcpy(&v, page + (table & (PGW_PAGE_SIZE - 1)) + i * esize,
+		       esize);
+		ent[i] = v;
+	}
+	w->stats.tables++;
+	w->path[w->depth++] = table;
+
+	unsigned first = (unsigned)((start - base) / span);
+	for (unsigned i = first; i < n; i++) {
+		uint64_t va = base + (uint64_t)i * span;
+		uint64_t va_end = va + span;
+		uint64_t entry_pa = table + (uint64_t)i * esize;
+		struct pgw_entry e;
+		int r = 0;
+
+		if (va >= end)
+			break;
+		if (++w->stats.entries > w->budget) {
+			w->depth--;
+			return pgw_err_set(w->err, PGW_E_LIMIT,
+					   "entry budget of %llu exhausted at "
+					   "va 0x%llx (raise --max-entries)",
+					   (unsigned long long)w->budget,
+					   (unsigned long long)real_va(w, va));
+		}
+		uint64_t lo = va < start ? start : va;
+		uint64_t hi = va_end > end ? end : va_end;
+		mode->decode(mode, lvl, ent[i], &e);
+		if (e.kind == PGW_ENT_NOT_PRESENT) {
+			r = report_hole(w, lo, hi, lvl, PGW_HOLE_NOT_PRESENT,
+					entry_pa, &e);
+		} else if (e.reserved) {
+			r = report_hole(w, lo, hi, lvl, PGW_HOLE_RESERVED,
+					entry_pa, &e);
+		} else if (e.kind == PGW_ENT_LEAF) {
+			struct pgw_leaf leaf = {
+				.va = real_va(w, va),
+				.pa = e.addr,
+				.size = span,
+				.level = lvl,
+				.entry = e,
+				.eff_flags = pgw_eff_apply(eff, e.perm),
+			};
+			w->stats.leaves++;
+			if (w->ops->leaf)
+				r = w->ops->leaf(w->arg, &leaf);
+		} else {
+			bool cycle = false;
+			for (unsigned k = 0; k < w->depth; k++)
+				cycle |= w->path[k] == e.addr;
+			enum pgw_level child = next_level(mode, lvl + 1);
+			if (cycle || child >= PGW_NLEVELS) {
+				w->stats.cycles += cycle;
+				r = report_hole(w, lo, hi, lvl,
+						cycle ? PGW_HOLE_CYCLE :
+							PGW_HOLE_BAD_LEAF,
+						entry_pa, &e);
+			} else {
+				st = walk_table(w, child, e.addr, va, lo, hi,
+						pgw_eff_apply(eff, e.perm));
+				if (st == PGW_E_NODATA)
+					r = report_hole(w, lo, hi, lvl,
+							PGW_HOLE_TABLE_NODATA,
+							entry_pa, &e);
+				else if (st != PGW_OK) {
+					w->depth--;
+					return st;
+				}
+			}
+		}
+		if (r) {
+			w->stopped = r;
+			w->depth--;
+			return pgw_err_set(w->err, PGW_E_ARG,
+					   "walk stopped by caller");
+		}
+	}
+	w->depth--;
+	return PGW_OK;
+}
+
+static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
+				 uint64_t end)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	enum pgw_level top = next_level(mode, PGW_PGD);
+	uint64_t top_base = 0;
+	enum pgw_status st;
+
+	if (start >= end)
+		return PGW_OK;
+	st = walk_table(w, top, w->space->root, top_base, start, end,
+			PGW_EFF_START);
+	if (st == PGW_E_NODATA) {
+		/* The root itself is missing: one hole over the part. */
+		pgw_err_prefix(w->err, "root table 0x%llx",
+			       (unsigned long long)w->space->root);
+		int r = report_hole(w, start, end, top, PGW_HOLE_TABLE_NODATA,
+				    w->space->root, NULL);
+		if (r) {
+			w->stopped = r;
+			return pgw_err_set(w->err, PGW_E_ARG,
+					   "walk stopped by caller");
+		}
+		return PGW_OK;
+	}
+	return st;
+}
+
+enum pgw_status pgw_walk_range(const struct pgw_space *space,
+			       const struct pgw_walk_opts *opts,
+			       const struct pgw_walk_ops *ops, void *arg,
+			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
+			       struct pgw_err *err)
+{
+	const struct pgw_mode *mode = space->mode;
+	struct range_walk *w;
+	uint64_t top = UINT64_C(1) << mode->va_bits;  /* linear size */
+	uint64_t start = opts->start, end = opts->end;
+	enum pgw_status st = PGW_OK;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	w->space = space;
+	w->ops = ops;
+	w->arg = arg;
+	w->err = err;
+	w->budget = opts->max_entries ? opts->max_entries :
+					PGW_DEFAULT_MAX_ENTRIES;
+
+	if (!(mode->quirks & PGW_Q_CANONICAL)) {
+		if (end == 0 || end > top)
+			end = top;
+		if (start < end)
+			st = walk_part(w, start, end);
+	} else {
+		uint64_t half = top / 2;
+		uint64_t high = ~(half - 1);   /* first upper-half VA */
+		w->half = half;
+		w->upper_off = high - half;
+		/* Lower half, in linear = real VA. */
+		if (start < half)
+			st = walk_part(w, start, end && end < half ? end : half);
+		/* The canonical gap, reported once. */
+		uint64_t gs = start > half ? start : half;
+		uint64_t ge = end && end < high ? end : high;
+		if (st == PGW_OK && gs < ge && ops->hole) {
+			struct pgw_hole h = {
+				.va = gs, .end = ge, .level = next_level(mode, 0),
+				.kind = PGW_HOLE_NONCANONICAL,
+			};
+			int r = ops->hole(arg, &h);
+			if (r) {
+				w->stopped = r;
+				st = pgw_err_set(err, PGW_E_ARG,
+						 "walk stopped by caller");
+			}
+		}
+		/* Upper half, shifted into linear space. */
+		uint64_t us = start > high ? start : high;
+		if (st == PGW_OK && (end == 0 || end > us))
+			st = walk_part(w, us - w->upper_off,
+				       end == 0 ? top : end - w->upper_off);
+	}
+	if (stats_ret)
+		*stats_ret = w->stats;
+	if (stopped_ret)
+		*stopped_ret = w->stopped;
+	free(w);
+	return st;
+}
