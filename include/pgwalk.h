@@ -365,6 +365,9 @@ struct pgw_walk_ops {
 	int (*leaf)(void *arg, const struct pgw_leaf *leaf);
 	/* Holes are reported per entry; callers coalesce. */
 	int (*hole)(void *arg, const struct pgw_hole *hole);
+	/* A table about to be walked for level lvl, covering VAs from va. */
+	int (*table)(void *arg, enum pgw_level lvl, uint64_t table_pa,
+		     uint64_t va);
 };
 
 struct pgw_walk_opts {

@@ -109,6 +109,14 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		ent[i] = v;
 	}
 	w->stats.tables++;
+	if (w->ops->table) {
+		int r = w->ops->table(w->arg, lvl, table, real_va(w, base));
+		if (r) {
+			w->stopped = r;
+			return pgw_err_set(w->err, PGW_E_ARG,
+					   "walk stopped by caller");
+		}
+	}
 	w->path[w->depth++] = table;
 
 	unsigned first = (unsigned)((start - base) / span);
