@@ -24,7 +24,7 @@ static const struct pgw_format *format_by_name(const char *name)
 static const struct pgw_format *probe(const struct pgw_source *src)
 {
 	uint8_t head[4096];
-	size_t n = src->size < sizeof(head) ? (size_t)src->size : sizeof(head);
+	size_t n = pgw_source_avail(src, 0, sizeof(head));
 	struct pgw_err ignored;
 
 	if (pgw_source_read(src, 0, head, n, &ignored) != PGW_OK)
@@ -33,6 +33,22 @@ static const struct pgw_format *probe(const struct pgw_source *src)
 		if (pgw_formats[i]->probe && pgw_formats[i]->probe(head, n))
 			return pgw_formats[i];
 	return NULL;
+}
+
+static void add_flat_facts(struct pgw_image *img,
+			   const struct pgw_flat_info *f)
+{
+	pgw_image_add_fact(img, "flattened_records", "%zu", f->records);
+	if (f->superseded)
+		pgw_image_add_fact(img, "flattened_overwritten",
+				   "%zu records partly or wholly replaced by "
+				   "later ones (later wins, as makedumpfile -R)",
+				   f->superseded);
+	if (f->truncated || f->no_end_marker)
+		pgw_image_add_fact(img, "flattened_incomplete",
+				   "%s", f->truncated ?
+				   "the last record is cut short" :
+				   "no end record: the file stops early");
 }
 
 enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
@@ -56,6 +72,11 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 	st = pgw_source_open(&img->src, path, err);
 	if (st != PGW_OK)
 		goto fail;
+	/* Flattening is a view of the bytes, below every format. */
+	struct pgw_flat_info flat;
+	st = pgw_source_flatten(&img->src, &flat, err);
+	if (st != PGW_OK)
+		goto fail;
 	if (img->opts.format) {
 		img->format = format_by_name(img->opts.format);
 		if (!img->format) {
@@ -68,15 +89,22 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		img->format = probe(&img->src);
 		if (!img->format) {
 			st = pgw_err_set(err, PGW_E_FORMAT,
+					 img->src.flattened ?
+					 "makedumpfile flattened file, but "
+					 "what it holds is no known image "
+					 "(is it cut short?)" :
 					 "not a recognised memory image (no "
 					 "known magic; use --format=raw for "
 					 "a flat physical image)");
 			goto fail;
 		}
 	}
+	if (img->src.flattened)
+		add_flat_facts(img, &flat);
 	st = img->format->open(img, err);
 	if (st != PGW_OK) {
-		pgw_err_prefix(err, "%s", img->format->name);
+		pgw_err_prefix(err, "%s%s", img->format->name,
+			       img->src.flattened ? " (flattened)" : "");
 		goto fail;
 	}
 	if (!img->zero_copy) {
