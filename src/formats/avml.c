@@ -14,9 +14,10 @@
  * 0x80-0xfe are skipped.
  *
  * At open we hop over the chunk headers (no decoding) and keep every 16th
- * chunk as a checkpoint, so the index stays small; a page is found by
- * hopping at most 15 headers from its checkpoint, and its chunk is decoded
- * into a small cache of decoded chunks.
+ * chunk as a checkpoint, so the index stays small (16 bytes per 1 MiB of
+ * AVML's 64 KiB chunks); a page is found by hopping at most 15 headers from
+ * its checkpoint, and its chunk is decoded into a small cache of decoded
+ * chunks.
  */
 #include "codecs.h"
 #include "format.h"
@@ -223,20 +224,18 @@ static enum pgw_status index_range(const struct pgw_source *src,
 					   "snappy stream at 0x%llx does not "
 					   "start with its identifier",
 					   (unsigned long long)pos);
-		if (c.ulen) {
-			if (c.ulen > r->size - ustart)
-				return pgw_err_set(err, PGW_E_FORMAT,
-						   "snappy data decodes past the "
-						   "range's 0x%llx bytes",
-						   (unsigned long long)r->size);
-			if ((a->ncps - r->first_cp) * CHECKPOINT_EVERY <=
-			    nchunks) {
-				st = add_checkpoint(a, pos, ustart, err);
-				if (st != PGW_OK)
-					return st;
-			}
-			ustart += c.ulen;
+		if (c.ulen > r->size - ustart)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "snappy data decodes past the "
+					   "range's 0x%llx bytes",
+					   (unsigned long long)r->size);
+		/* Counting every chunk, padding too, bounds the hops. */
+		if (nchunks % CHECKPOINT_EVERY == 0) {
+			st = add_checkpoint(a, pos, ustart, err);
+			if (st != PGW_OK)
+				return st;
 		}
+		ustart += c.ulen;
 		nchunks++;
 		pos += 4 + (uint64_t)c.len;
 	}
@@ -517,6 +516,7 @@ static enum pgw_status copy_out(struct pgw_image *img, struct avml *a,
 			st = decode_chunk(&img->src, a, &c, &data, err);
 		if (st != PGW_OK)
 			return st;
+		/* find_chunk guarantees in < ustart + ulen: k >= 1. */
 		size_t k = (size_t)(ustart + c.ulen - in);
 		if (k > n)
 			k = n;

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 #ifdef PGW_HAVE_SNAPPY
 		dw_write_avml(&b, &m, avml_block, 65536);
 #else
+		(void)avml_block;
 		fprintf(stderr, "pgw-mkdump: built without snappy\n");
 		return 77;
 #endif

@@ -140,6 +140,34 @@ static void avml_tests(const struct dw_mem *m, const bool *present)
 	}
 	dw_free(&b);
 
+	/* Padding and skippable chunks between uncompressed ones, as the
+	 * framing format allows: skipped, and never many hops per page. */
+	static const uint8_t id[] = { 0xff, 6, 0, 0, 's', 'N', 'a', 'P', 'p',
+				      'Y' };
+	memset(&b, 0, sizeof(b));
+	dw_lime_header(&b, 0x4C4D5641u, 2, 0, 32 * DW_PAGE - 1);
+	size_t start = b.len;
+	dw_append(&b, id, sizeof(id));
+	for (unsigned pg = 0; pg < 32; pg++) {
+		static const uint8_t pad[] = { 0xfe, 0, 0, 0 };
+		static const uint8_t skip[] = { 0x80, 3, 0, 0, 1, 2, 3 };
+		for (int k = 0; k < 100; k++)
+			dw_append(&b, k % 2 ? pad : skip,
+				  k % 2 ? sizeof(pad) : sizeof(skip));
+		uint8_t h[8] = { 0x01, (4 + DW_PAGE) & 0xff, (4 + DW_PAGE) >> 8 };
+		uint32_t crc = dw_crc32c_masked(m->data + pg * DW_PAGE, DW_PAGE);
+		for (int i = 0; i < 4; i++)
+			h[4 + i] = (uint8_t)(crc >> (8 * i));
+		dw_append(&b, h, 8);
+		dw_append(&b, m->data + pg * DW_PAGE, DW_PAGE);
+	}
+	dw_le(&b, b.len, b.len - start, 8);
+	bool first32[NPAGES] = { false };
+	for (int pg = 0; pg < 32; pg++)
+		first32[pg] = true;
+	expect_pages("avml padding chunks", &b, "avml", m, first32);
+	dw_free(&b);
+
 	dw_write_avml(&b, m, 1u << 20, 65536);
 	/* A flipped bit in the first chunk's stored CRC: caught when a page
 	 * of the chunk is read. */
