@@ -174,9 +174,16 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				struct pgw_mode_choice *ch,
 				struct pgw_err *err)
 {
-	static const char *const all[] = { "la57", "x86-64", "pae", "i386",
+	/*
+	 * Shallowest first, and a later mode must match strictly more: a
+	 * deeper mode reading a shallower mode's tables sees every leaf one
+	 * level up, as a bigger page that still looks linear at the small
+	 * sample offsets (la57 reading a 2 MiB x86-64 direct map, x86-64
+	 * reading a PAE one), so ties must go to the shallower mode.
+	 */
+	static const char *const all[] = { "i386", "pae", "x86-64", "la57",
 					   NULL };
-	static const char *const m32[] = { "pae", "i386", NULL };
+	static const char *const m32[] = { "i386", "pae", NULL };
 	unsigned machine = pgw_image_machine(img);
 
 	memset(ch, 0, sizeof(*ch));
