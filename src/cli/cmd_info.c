@@ -21,12 +21,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		if (a->image)
-			argp_error(state, "info takes one IMAGE");
+			pgw_usage_error(state, "info takes one IMAGE");
 		a->image = arg;
 		break;
 	case ARGP_KEY_END:
 		if (!a->image)
-			argp_error(state, "give an IMAGE");
+			pgw_usage_error(state, "give an IMAGE");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

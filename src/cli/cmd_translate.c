@@ -43,12 +43,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->addrs = state->argv + state->next;
 		a->naddrs = state->argc - state->next;
 		break;
-	case ARGP_KEY_NO_ARGS:
-		argp_usage(state);
-		break;
 	case ARGP_KEY_END:
 		if (!a->image || a->naddrs == 0)
-			argp_error(state, "give an IMAGE and at least one "
+			pgw_usage_error(state, "give an IMAGE and at least one "
 				   "ADDR (or - to read addresses from stdin)");
 		break;
 	default:
@@ -136,7 +133,7 @@ int cmd_translate(int argc, char **argv)
 	int rc;
 
 	session_opts_init(&a.opts);
-	argp_parse(&translate_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	argp_parse(&translate_argp, argc, argv, 0, NULL, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
 	if (!fmt || !fmt->xlat) {
 		pgw_cli_error("translate: no output format '%s'",
