@@ -6,20 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-# kernel_root DUMP: the kernel's top table by the oracles.
-kernel_root() {
-	if [ -f "$SHARED/$1/process-roots.txt" ]; then
-		sed -n 's/^kernel .*pgd_phys=\(0x[0-9a-fA-F]*\).*/\1/p' \
-			"$SHARED/$1/process-roots.txt" | hexnorm
-	else
-		sym=$(sed -n 's/^SYMBOL(swapper_pg_dir)=//p' \
-			"$SHARED/$1/vmcoreinfo.txt" | tr -d '\r')
-		po=$(sed -n 's/^PAGE_OFFSET = \(0x[0-9a-f]*\).*/\1/p' \
-			"$SHARED/$1/README.txt")
-		printf '0x%x' $((0x$sym - po))
-	fi
-}
-
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}
 	elf=$UNPACKED/$d/vmcore.elf
@@ -27,11 +13,11 @@ for dm in $DUMPS; do
 	is "$rc" 0 "$d: info exits 0"
 	like "^mode: +$mode \\(CPU 0 registers: CR0.PG=1 " \
 		"$d: info picks $mode with no options and says why"
-	kr=$(kernel_root "$d")
+	kr=$(kernel_root "$SHARED/$d")
 	like "^root: +$kr \\(VMCOREINFO SYMBOL\\((init_top_pgt|swapper_pg_dir)\\)=" \
 		"$d: kernel root $kr from VMCOREINFO, as the oracles say"
-	for c in $(cpus_of "$d"); do
-		like "^  cpu$c: CR0=0x[0-9a-f]+ CR3=$(cr3_of "$d" "$c") " \
+	for c in $(cpus_of "$SHARED/$d"); do
+		like "^  cpu$c: CR0=0x[0-9a-f]+ CR3=$(cr3_of "$SHARED/$d" "$c") " \
 			"$d: cpu$c CR3 as QEMU's info registers"
 	done
 	unlike 'PTI user root' "$d: no PTI user root (PTI is off in these guests)"
@@ -51,8 +37,8 @@ for dm in $DUMPS; do
 	x64*) kern='length($2) == 18 && substr($2, 3, 1) ~ /[89a-f]/' ;;
 	*) kern='length($2) == 10 && substr($2, 3, 1) ~ /[c-f]/' ;;
 	esac
-	for c in $(cpus_of "$d"); do
-		qemu_answers "$d" "$c" | awk -F '\t' '{ print "x " $1 "\t" $2 }' |
+	for c in $(cpus_of "$SHARED/$d"); do
+		qemu_answers "$SHARED/$d" "$c" | awk -F '\t' '{ print "x " $1 "\t" $2 }' |
 			awk "$kern" | cut -c3- >"$TMP/want"
 		cut -f1 "$TMP/want" | "$PGWALK" translate --format=tsv "$elf" - |
 			cut -f1,2 >"$TMP/got"

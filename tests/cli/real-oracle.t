@@ -10,10 +10,10 @@
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}
 	elf=$UNPACKED/$d/vmcore.elf raw=$UNPACKED/$d/mem.raw
-	for c in $(cpus_of "$d"); do
-		qemu_answers "$d" "$c" >"$TMP/want"
+	for c in $(cpus_of "$SHARED/$d"); do
+		qemu_answers "$SHARED/$d" "$c" >"$TMP/want"
 		cut -f1 "$TMP/want" >"$TMP/va"
-		cr3=$(cr3_of "$d" "$c")
+		cr3=$(cr3_of "$SHARED/$d" "$c")
 		"$PGWALK" translate --format=tsv --cpu="$c" "$elf" - \
 			<"$TMP/va" | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c vmcore.elf --cpu=$c" "$TMP/want" "$TMP/got"
