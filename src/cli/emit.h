@@ -11,19 +11,19 @@
 
 #include "pgwalk.h"
 
+/* Start one with `struct line l; l.len = 0;`: an initializer would clear
+ * the whole buffer for every line printed. */
 struct line {
 	char buf[8192];
 	size_t len;
 };
 
+/* Byte by byte: the strings are short (flag names, keys), and strlen plus
+ * memcpy calls cost more than the copy. */
 static inline void emit_str(struct line *l, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (n > sizeof(l->buf) - l->len)
-		n = sizeof(l->buf) - l->len;
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
+	while (*s && l->len < sizeof(l->buf))
+		l->buf[l->len++] = *s++;
 }
 
 static inline void emit_char(struct line *l, char c)

@@ -445,9 +445,16 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 		*page_ret = zero_page;
 		return PGW_OK;
 	}
-	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE)
+	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE) {
+		/* The hot path of every walk: a plain file's bytes are in
+		 * the map, and add_segment checked they are in the file. */
+		if (!img->src.flattened) {
+			*page_ret = img->src.map + s->offset + (pa - s->pa);
+			return PGW_OK;
+		}
 		return pgw_source_get(&img->src, s->offset + (pa - s->pa),
 				      PGW_PAGE_SIZE, buf, page_ret, err);
+	}
 	if (!buf)
 		return pgw_err_set(err, PGW_E_NODATA,
 				   "physical 0x%llx is not in the image",
