@@ -66,11 +66,18 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		}
 	} else {
 		img->format = probe(&img->src);
+		/* No magic: a file of whole pages is taken as a raw physical
+		 * image (pmemsave, /dev/mem copies); anything else is not a
+		 * memory image. */
+		if (!img->format && img->src.size % PGW_PAGE_SIZE == 0) {
+			img->format = format_by_name("raw");
+			img->raw_by_size = true;
+		}
 		if (!img->format) {
 			st = pgw_err_set(err, PGW_E_FORMAT,
 					 "not a recognised memory image (no "
-					 "known magic; use --format=raw for "
-					 "a flat physical image)");
+					 "known magic, and not a whole number "
+					 "of pages for a raw image)");
 			goto fail;
 		}
 	}
