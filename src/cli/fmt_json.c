@@ -42,7 +42,9 @@ static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 
 static void json_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_str(&l, "{\"va\":\"");
 	emit_hex(&l, x->va);
@@ -96,7 +98,9 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 
 static void json_bad(struct out *o, const char *text)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_str(&l, "{\"input\":\"");
 	/* Echo only characters that need no JSON escaping. */

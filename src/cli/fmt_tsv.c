@@ -4,7 +4,9 @@
 
 static void tsv_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_hex(&l, x->va);
 	emit_char(&l, '\t');
