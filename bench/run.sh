@@ -1,12 +1,10 @@
 #!/bin/sh
-# make bench: run every bench/*.sh (each prints its own report).
-# Environment from make: PGWALK (the binary), PGW_TOOLS (test tools).
+# make bench: every bench/*.sh, each printing its own table.  Benchmarks
+# measure; they never fail the build on a number.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-status=0
 for b in "$here"/*.sh; do
 	[ "$(basename "$b")" = run.sh ] && continue
-	echo "== $(basename "$b")"
-	sh "$b" || status=1
+	echo "== $(basename "$b" .sh)"
+	sh "$b" || echo "(benchmark $(basename "$b") failed: $?)"
 done
-exit $status

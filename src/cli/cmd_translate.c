@@ -136,7 +136,7 @@ int cmd_translate(int argc, char **argv)
 	int rc;
 
 	session_opts_init(&a.opts);
-	argp_parse(&translate_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	argp_parse(&translate_argp, argc, argv, 0, NULL, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
 	if (!fmt || !fmt->xlat) {
 		pgw_cli_error("translate: no output format '%s'",

@@ -85,9 +85,11 @@ static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 			continue;
 		if (!first)
 			emit_str(l, sep);
-		emit_str(l, quote);
+		if (*quote)
+			emit_str(l, quote);
 		emit_str(l, pgw_flag_name(b));
-		emit_str(l, quote);
+		if (*quote)
+			emit_str(l, quote);
 		first = false;
 	}
 }

@@ -10,6 +10,7 @@ static void csv_xlat_begin(struct out *o)
 static void csv_xlat(struct out *o, const struct pgw_xlat *x)
 {
 	struct line l;
+
 	l.len = 0;
 
 	emit_hex(&l, x->va);

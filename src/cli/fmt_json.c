@@ -43,6 +43,7 @@ static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 static void json_xlat(struct out *o, const struct pgw_xlat *x)
 {
 	struct line l;
+
 	l.len = 0;
 
 	emit_str(&l, "{\"va\":\"");
@@ -98,6 +99,7 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 static void json_bad(struct out *o, const char *text)
 {
 	struct line l;
+
 	l.len = 0;
 
 	emit_str(&l, "{\"input\":\"");

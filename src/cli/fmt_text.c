@@ -78,6 +78,7 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 static void text_xlat(struct out *o, const struct pgw_xlat *x)
 {
 	struct line l;
+
 	l.len = 0;
 
 	emit_str(&l, "VIRTUAL ");

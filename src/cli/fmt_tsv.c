@@ -1,12 +1,13 @@
-/* Tab-separated, no header: translate prints va, pa, size, flags; dump
- * prints the CSV columns with "-" for an empty cell.  "-" for every column
- * an unmapped VA lacks. */
+/* Tab-separated, no header.  translate: va, pa, size, flags, with "-" for
+ * every column an unmapped VA lacks.  dump: the CSV columns, "-" for an
+ * empty cell, map and hole rows only. */
 #include "emit.h"
 #include "output.h"
 
 static void tsv_xlat(struct out *o, const struct pgw_xlat *x)
 {
 	struct line l;
+
 	l.len = 0;
 
 	emit_hex(&l, x->va);

@@ -7,19 +7,23 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Digit values, 0xff for non-digits: a table, as this runs per stdin line. */
+static const uint8_t digit_value[256] = {
+	['0'] = 0, ['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5,
+	['6'] = 6, ['7'] = 7, ['8'] = 8, ['9'] = 9,
+	['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13, ['e'] = 14, ['f'] = 15,
+	['A'] = 10, ['B'] = 11, ['C'] = 12, ['D'] = 13, ['E'] = 14, ['F'] = 15,
+};
+
 static int digit(char c, unsigned base)
 {
-	int d;
+	unsigned char u = (unsigned char)c;
+	unsigned d = digit_value[u];
 
-	if (c >= '0' && c <= '9')
-		d = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		d = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		d = c - 'A' + 10;
-	else
+	/* The table's zero default is a real value only for '0'. */
+	if (d == 0 && u != '0')
 		return -1;
-	return (unsigned)d < base ? d : -1;
+	return d < base ? (int)d : -1;
 }
 
 bool pgw_parse_u64(const char *s, uint64_t *v)

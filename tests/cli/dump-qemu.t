@@ -5,7 +5,9 @@
 #  - coalesced ranges, merged by user/write like `info mem`, must equal
 #    mem-cpuN.txt (QEMU 7.2 prints nothing there for 5-level: those ranges
 #    are rebuilt from tlb-cpuN.txt instead);
-#  - the raw image (mem.raw, --cr3) gives the same leaves as the ELF core.
+#  - the raw image (mem.raw, --cr3) gives the same leaves as the ELF core;
+#  - with --non-present, the PROT_NONE page of the process on CPU 1 is a
+#    hole carrying the frame the guest's /proc/PID/pagemap reported.
 . "$(dirname "$0")/lib.sh"
 
 if ! unpack_shared; then
@@ -162,6 +164,24 @@ for dump in x64-4l-a x64-5l-a i386-pae-a i386-2l-a; do
 		fi
 		same "$dump cpu$cpu: ranges by user/write = $what" \
 			"$TMP/ours" "$TMP/qemu"
+
+		if [ $cpu = 1 ]; then
+			# The process on CPU 1 is pgw-spin; its PROT_NONE page
+			# (written, then mprotect'ed) keeps its frame.
+			m=$(grep -a -E '^PGWALK(-FINAL)? .*name=pgw-spin kind=protnone-(touched|populated) ' \
+				"$dir/console.log" | tail -1 | tr -d '\r')
+			va=$(printf '%s\n' "$m" | sed -n 's/.*marker_va=0x\([0-9a-f]*\).*/\1/p')
+			pa=$(printf '%s\n' "$m" | sed -n 's/.* pa=0x\([0-9a-f]*\)000 .*/\1/p')
+			run "$PGWALK" dump --cpu=1 --non-present --format=json "$elf"
+			got=$(printf '%s\n' "$out" | grep "\"va\":\"0x$va\"")
+			case $got in
+			*'"type":"hole"'*'"non_present":{"kind":"protnone","pfn":"0x'$pa'"}'*)
+				ok 0 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping pfn 0x$pa" ;;
+			*)
+				ok 1 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping pfn 0x$pa"
+				echo "#   got: $got" ;;
+			esac
+		fi
 
 		cr3=$(sed -n 's/.*CR3=\([0-9a-f]*\).*/\1/p' "$dir/registers-cpu$cpu.txt")
 		run "$PGWALK" dump --image-format=raw --mode=$mode --cr3=0x$cr3 \
