@@ -192,6 +192,21 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct merger *m = arg;
 	const struct pgw_entry *e = &h->entry;
+	bool plain = h->kind == PGW_HOLE_NOT_PRESENT &&
+		     (!m->opts->non_present || e->np_kind == PGW_NP_NONE);
+
+	/* Fast path: an empty entry continuing the open plain hole (most
+	 * entries of a sparse address space are these). */
+	if (plain && m->open && m->run.kind == PGW_RUN_HOLE &&
+	    m->run.hole_kind == PGW_HOLE_NOT_PRESENT &&
+	    m->run.np_kind == PGW_NP_NONE && m->run.end == h->va &&
+	    h->end != 0 && (m->region_end == 0 || h->end <= m->region_end)) {
+		m->run.end = h->end;
+		m->run.entries++;
+		if (h->level < m->run.level)
+			m->run.level = h->level;
+		return 0;
+	}
 	struct pgw_run p = {
 		.kind = PGW_RUN_HOLE,
 		.va = h->va,
@@ -204,8 +219,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 		.entry_raw = e->raw,
 	};
 
-	if (m->opts->non_present && h->kind == PGW_HOLE_NOT_PRESENT &&
-	    e->np_kind != PGW_NP_NONE) {
+	if (!plain && h->kind == PGW_HOLE_NOT_PRESENT) {
 		p.np_kind = e->np_kind;
 		p.np_pfn = e->np_pfn;
 		p.swap_type = e->swap_type;
