@@ -1,5 +1,6 @@
 #include "session.h"
 #include "exit_codes.h"
+#include "output.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,13 +33,10 @@ static const struct argp_option options[] = {
 	{ 0 }
 };
 
+/* Output formats are whatever formatters exist (formatters.c). */
 static bool is_output_format(const char *s)
 {
-	static const char *const out[] = { "text", "json", "tsv", "csv" };
-	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
-		if (strcmp(s, out[i]) == 0)
-			return true;
-	return false;
+	return formatter_by_name(s) != NULL;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)

@@ -35,7 +35,10 @@ le64() {
 mkimg x "$SPECS/x86-64.spec"
 good=$TMP/x.elf
 : >"$TMP/empty"
-head -c 65536 /dev/urandom | tr -d '\177' >"$TMP/garbage"
+# Random bytes, no ELF magic, not a whole number of pages (a whole number
+# of magic-less pages is taken as a raw image).
+head -c 70000 /dev/urandom | tr -d '\177' | head -c 5001 >"$TMP/garbage"
+head -c 70000 /dev/urandom | tr -d '\177' | head -c 8192 >"$TMP/garbage-pages"
 mkdir "$TMP/dir"
 mkfifo "$TMP/fifo" 2>/dev/null
 
@@ -43,6 +46,8 @@ bad "empty file" 65 translate "$TMP/empty" 0x1000
 bad "empty file, --format=raw" 65 translate --format=raw --cr3=0 "$TMP/empty" 0
 bad "garbage (no magic)" 65 translate "$TMP/garbage" 0x1000
 bad "garbage, info" 65 info "$TMP/garbage"
+bad "garbage of whole pages: raw, but no mode to walk with" 3 \
+	translate "$TMP/garbage-pages" 0x1000
 bad "a directory" 66 translate "$TMP/dir" 0x1000
 bad "a missing file" 66 info "$TMP/no-such-file"
 if [ -p "$TMP/fifo" ]; then

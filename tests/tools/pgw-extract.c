@@ -1,11 +1,11 @@
 /*
  * pgw-extract: cut a small test sample out of a big ELF dump.  Keeps every
  * page-table page reachable from each CPU's CR3 and from the kernel root
- * (found with the library's range walk and its table callback), plus the
- * data pages of chosen virtual addresses, and writes them as a sparse
- * ELF64 core: one PT_LOAD per run of adjacent pages, the original notes
- * (QEMU CPU state, VMCOREINFO, NT_PRSTATUS) copied verbatim, the original
- * ELF machine.  Everything else is left out, so translations still work
+ * (found with the library's range walk and its table callback), the code
+ * page at each CPU's RIP, and the data pages of chosen virtual addresses,
+ * and writes them as a sparse ELF64 core: one PT_LOAD per run of adjacent
+ * pages, the original notes (QEMU CPU state, VMCOREINFO, NT_PRSTATUS)
+ * copied verbatim, the original ELF machine.  Everything else is left out, so translations still work
  * while most frames are "not in image".  Output is deterministic.
  *
  * Usage: pgw-extract [-m MODE] [-a VAFILE] IMAGE OUT
@@ -255,6 +255,12 @@ int main(int argc, char **argv)
 		walk_root(&sp, &set);
 		if (vafile)
 			data_pages(&sp, vafile, &set);
+		/* The code page each CPU was running, through its own root. */
+		struct pgw_xlat x;
+		if (c >= 0 && cpus[c].has_rip &&
+		    pgw_translate(&sp, cpus[c].rip, &x) == PGW_X_OK &&
+		    x.data_in_image)
+			pfn_add(&set, x.pa >> PGW_PAGE_SHIFT);
 	}
 	pfn_sort_unique(&set);
 
