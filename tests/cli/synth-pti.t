@@ -42,4 +42,19 @@ like '"pa":"0x3100000".*"effective":\["user","nx"\]' \
 run "$PGWALK" translate --cpu=0 --kernel-root "$img" 0x400000
 one_error "--kernel-root on a CPU whose CR3 is not a user copy" 64
 
+# PAE: the same pairing, counted through the page directories below the
+# PDPT's kernel entries.
+spec=$SPECS/pae-pti.spec
+"$MKIMAGE" -e "$TMP/pae.elf" -x "$TMP/pae-kernel.exp" "$spec"
+"$MKIMAGE" -x "$TMP/pae-user.exp" -R 0x101000 "$spec"
+run "$PGWALK" info "$TMP/pae.elf"
+like '^mode: +pae ' "pae: detected"
+like '^  cpu1: .*user mode, PTI user root \(kernel root 0x100000\)$' \
+	"pae: info pairs CPU 1's user PDPT with the kernel one"
+unlike '^  cpu0: .*PTI' "pae: CPU 0 is on the kernel PDPT"
+expect_tsv "pae --cpu=1: the user copy, as built" "$TMP/pae-user.exp" \
+	--cpu=1 "$TMP/pae.elf"
+expect_tsv "pae --cpu=1 --kernel-root: the kernel half, as built" \
+	"$TMP/pae-kernel.exp" --cpu=1 --kernel-root "$TMP/pae.elf"
+
 done_testing
