@@ -73,7 +73,7 @@ static enum pgw_status read_notes(struct pgw_image *img, const GElf_Phdr *ph,
 		return PGW_OK;
 	if (ph->p_filesz > MAX_NOTES_SIZE)
 		return pgw_err_set(err, PGW_E_FORMAT,
-				   "PT_NOTE of %llu bytes is implausibly large",
+				   "%llu bytes of notes is implausibly large",
 				   (unsigned long long)ph->p_filesz);
 	if (img->src.flattened) {
 		buf = malloc(ph->p_filesz);
@@ -145,6 +145,16 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 				   "ELF type %u is not a core file", eh.e_type);
 	img->machine = eh.e_machine;
 	img->elf_class = ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+	/* Check the header's own count: libelf quietly shortens phnum to
+	 * the program headers that fit in a truncated file. */
+	if (eh.e_phnum != PN_XNUM &&
+	    (eh.e_phoff > img->src.size ||
+	     (uint64_t)eh.e_phnum * eh.e_phentsize >
+		     img->src.size - eh.e_phoff))
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "%u program headers at 0x%llx run past the "
+				   "end of the file: truncated?", eh.e_phnum,
+				   (unsigned long long)eh.e_phoff);
 	if (elf_getphdrnum(priv->elf, &phnum) != 0)
 		return pgw_err_set(err, PGW_E_FORMAT, "program headers: %s",
 				   elf_errmsg(-1));
@@ -163,7 +173,7 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 		if (ph.p_type == PT_NOTE) {
 			st = read_notes(img, &ph, err);
 			if (st != PGW_OK)
-				return st;
+				return pgw_err_prefix(err, "PT_NOTE %zu", i);
 		} else if (ph.p_type == PT_LOAD) {
 			/* The part past p_filesz is zero by the ELF rules;
 			 * makedumpfile -E uses that for zero pages. */

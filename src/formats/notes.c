@@ -121,9 +121,24 @@ enum {
 	QEMU_OFF_RIP = 8 + 16 * 8,
 	QEMU_OFF_CS = 8 + 18 * 8,
 	QEMU_SEG_SIZE = 24,
+	QEMU_OFF_IDT_BASE = QEMU_OFF_CS + 9 * QEMU_SEG_SIZE + 16,
 	QEMU_OFF_CR = QEMU_OFF_CS + 10 * QEMU_SEG_SIZE,
 	QEMU_MIN_SIZE = QEMU_OFF_CR + 5 * 8,
 };
+
+static enum pgw_status push_cpu(struct pgw_image *img,
+				const struct pgw_cpu *cpu, struct pgw_err *err)
+{
+	if ((img->ncpus & (img->ncpus - 1)) == 0) {
+		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
+		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
+		if (!p)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		img->cpus = p;
+	}
+	img->cpus[img->ncpus++] = *cpu;
+	return PGW_OK;
+}
 
 enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 				       const uint8_t *desc, size_t len,
@@ -148,21 +163,33 @@ enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 	cpu.has_cs = true;
 	cpu.cs_selector = get32(desc + QEMU_OFF_CS);
 	cpu.cs_flags = get32(desc + QEMU_OFF_CS + 8);
+	cpu.has_idt = true;
+	cpu.idt_base = get64(desc + QEMU_OFF_IDT_BASE);
 	cpu.has_cr = true;
 	cpu.cr0 = get64(desc + QEMU_OFF_CR);
 	cpu.cr2 = get64(desc + QEMU_OFF_CR + 16);
 	cpu.cr3 = get64(desc + QEMU_OFF_CR + 24);
 	cpu.cr4 = get64(desc + QEMU_OFF_CR + 32);
 
-	if ((img->ncpus & (img->ncpus - 1)) == 0) {
-		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
-		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->cpus = p;
-	}
-	img->cpus[img->ncpus++] = cpu;
-	return PGW_OK;
+	return push_cpu(img, &cpu, err);
+}
+
+/*
+ * A CPU note pgwalk cannot read must not make the memory unreadable: the
+ * CPU keeps its place (so --cpu=N still names the right one) with no
+ * registers, and `info` says why.
+ */
+static enum pgw_status qemu_note(struct pgw_image *img, const uint8_t *desc,
+				 size_t len, struct pgw_err *err)
+{
+	enum pgw_status st = pgw_image_add_qemu_cpu(img, desc, len, err);
+
+	if (st == PGW_OK || st == PGW_E_NOMEM)
+		return st;
+	pgw_image_add_fact(img, "cpu_note_skipped", "CPU %zu: %s", img->ncpus,
+			   err->msg);
+	struct pgw_cpu none = { 0 };
+	return push_cpu(img, &none, err);
 }
 
 static size_t align4(size_t n)
@@ -202,12 +229,12 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 							(const char *)desc,
 							descsz, err);
 		else if (nlen == 4 && memcmp(name, "QEMU", 4) == 0)
-			st = pgw_image_add_qemu_cpu(img, desc, descsz, err);
+			st = qemu_note(img, desc, descsz, err);
 		else if (nlen == 4 && memcmp(name, "CORE", 4) == 0 &&
 			 type == NT_PRSTATUS_TYPE)
 			img->nprstatus++;
 		if (st != PGW_OK)
-			return pgw_err_prefix(err, "note %zu bytes in", off);
+			return pgw_err_prefix(err, "note at offset %zu", off);
 		off = desc_off + align4(descsz);
 		if (off > len)
 			break;

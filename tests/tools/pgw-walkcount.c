@@ -1,6 +1,6 @@
 /*
- * pgw-walkcount IMAGE CPU: walk CPU's whole address space through the
- * library and print what was found and how long it took:
+ * pgw-walkcount IMAGE CPU|0xCR3: walk CPU's (or that CR3's) whole address
+ * space through the library and print what was found and how long it took:
  *   leaves=N holes=N tables=N entries=N mapped=BYTES seconds=S
  * For benchmarks (bench/kdump.sh) and for comparing formats: the same
  * guest state must give the same counts in every format.
@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "pgwalk.h"
@@ -41,12 +42,18 @@ int main(int argc, char **argv)
 	struct pgw_root_request req = { .cpu = -1 };
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: pgw-walkcount IMAGE CPU\n");
+		fprintf(stderr, "usage: pgw-walkcount IMAGE CPU|0xCR3\n");
 		return 64;
 	}
-	req.cpu = atoi(argv[2]);
+	if (strncmp(argv[2], "0x", 2) == 0) {
+		req.have_cr3 = true;
+		req.cr3 = strtoull(argv[2], NULL, 16);
+	} else {
+		req.cpu = atoi(argv[2]);
+	}
 	if (pgw_image_open(&img, argv[1], NULL, &err) != PGW_OK ||
-	    pgw_detect_mode(img, 0, false, &mode, &err) != PGW_OK ||
+	    pgw_detect_mode(img, req.cr3, req.have_cr3, &mode, &err) !=
+		    PGW_OK ||
 	    pgw_root_resolve(img, mode.mode, &req, &root, &err) != PGW_OK) {
 		fprintf(stderr, "pgw-walkcount: %s\n", err.msg);
 		return 1;

@@ -199,6 +199,35 @@ static void old_headers(const struct dw_mem *m)
 	dw_free(&b);
 }
 
+/*
+ * Pages served straight from the map (stored uncompressed) must not push
+ * decoded pages out of the image's cache: a walk over such tables would
+ * otherwise decompress the same pages again and again.
+ */
+static void cache_test(const struct dw_mem *m)
+{
+	struct dw_kdump_opts o = { .codec = DW_ZLIB };
+	struct dw_buf b;
+	struct pgw_image *img;
+	struct pgw_err err;
+	const uint8_t *p1, *p2, *q;
+	unsigned served = 0;
+
+	dw_write_kdump(&b, m, &o, NULL);
+	if (!ok(open_buf(&b, NULL, &img, &err) == PGW_OK, "cache: opens"))
+		return;
+	/* pfn 66 is a compressible pattern; pfn % 4 == 1 pages are random
+	 * bytes, stored whole. */
+	ok(pgw_image_page(img, 66, &p1, &err) == PGW_OK, "cache: decode one");
+	for (uint64_t pfn = 65; pfn < m->npages && served < 2000; pfn += 4)
+		served += pgw_image_page(img, pfn, &q, &err) == PGW_OK;
+	ok(pgw_image_page(img, 66, &p2, &err) == PGW_OK && p1 == p2 &&
+	   memcmp(p2, m->data + 66 * DW_PAGE, DW_PAGE) == 0,
+	   "cache: still cached after %u pages read in place", served);
+	pgw_image_close(img);
+	dw_free(&b);
+}
+
 int main(void)
 {
 	struct dw_mem plain, filtered;
@@ -247,6 +276,7 @@ int main(void)
 
 	notes_test(&plain);
 	old_headers(&plain);
+	cache_test(&plain);
 	free(plain.data);
 	free(plain.kind);
 	free(filtered.data);
