@@ -500,12 +500,16 @@ static enum pgw_status find_desc(const struct pgw_image *img,
 					   (unsigned long long)pa,
 					   (unsigned long long)k->s.start_pfn,
 					   (unsigned long long)k->s.end_pfn);
-		if (bit_at(&img->src, k->bitmap1, pfn))
+		if (bit_at(&img->src, k->bitmap1, pfn)) {
+			char lvl[32] = "";
+			if (k->s.dump_level >= 0)
+				snprintf(lvl, sizeof(lvl), ", dump level %d",
+					 (int)k->s.dump_level);
 			return pgw_err_set(err, PGW_E_NODATA,
 					   "physical 0x%llx: page excluded from "
-					   "the dump (filtered, dump level %d)",
-					   (unsigned long long)pa,
-					   (int)k->s.dump_level);
+					   "the dump (filtered%s)",
+					   (unsigned long long)pa, lvl);
+		}
 		return pgw_err_set(err, PGW_E_NODATA,
 				   "physical 0x%llx is not in the image (not "
 				   "RAM in the dump's bitmap)",
@@ -740,9 +744,13 @@ static void add_facts(struct pgw_image *img, const struct kdump *k,
 	char buf[160];
 	char uts[UTS_LEN + 1];
 
-	pgw_image_add_fact(img, "kdump_header", "%s version %u, %s layout",
-			   k->h.kdump ? "KDUMP" : "DISKDUMP", k->h.version,
-			   k->lay->name);
+	/* The sub-header has no version of its own: header_version says
+	 * which of its fields exist. */
+	pgw_image_add_fact(img, "kdump_header", "%s, %s version %u, %s layout",
+			   k->h.kdump ? "KDUMP" : "DISKDUMP",
+			   k->s.have ? "header and sub-header" :
+				       "header (no kdump sub-header)",
+			   k->h.version, k->lay->name);
 	memcpy(uts, hb + UTS_MACHINE, UTS_LEN);
 	uts[UTS_LEN] = '\0';
 	if (uts[0])

@@ -53,6 +53,13 @@ check() {
 	done
 	run "$CMP" "$elf" "$kd"
 	is "$rc" 0 "$dir/$file: every page it holds equals the ELF ($out)"
+	# `dump` and `regions` see the same address space.
+	for c in dump regions; do
+		"$PGWALK" $c --cpu=1 "$elf" >"$TMP/e.$c" 2>&1
+		"$PGWALK" $c --cpu=1 "$kd" >"$TMP/k.$c" 2>&1
+		cmp -s "$TMP/e.$c" "$TMP/k.$c"
+		ok $? "$dir/$file: $c --cpu=1 prints what it prints for the ELF"
+	done
 	# Whole address spaces: the same leaves, holes and tables.
 	for cpu in 0 1; do
 		e=$("$PGW_TOOLS/pgw-walkcount" "$elf" $cpu | sed 's/ seconds=.*//')
