@@ -2,7 +2,7 @@
  * Peer for `make bench`: translate kernel virtual addresses from stdin with
  * libkdumpfile's addrxlat (the kernel page tables it finds from
  * VMCOREINFO), printing "va<TAB>pa" or "va<TAB>-" like pgwalk's tsv.
- * Built by bench/translate-peers.sh only when libkdumpfile-dev is there.
+ * Built by bench/peers.sh only when libkdumpfile-dev is there.
  */
 #include <fcntl.h>
 #include <inttypes.h>

@@ -52,7 +52,7 @@ static const char doc[] =
 	"the page tables map.\v"
 	"KASLR moves page_offset_base, vmalloc_base and vmemmap_base (4.8+) "
 	"and VMCOREINFO does not say where; they are inferred from the page "
-	"tables of the kernel's root (see docs).  Exit status: 0, 3 no root "
+	"tables of the kernel's root (see man pgwalk).  Exit status: 0, 3 no root "
 	"or mode, 4 the entry budget ran out, 64 usage, 65 bad image, 66 "
 	"cannot open.";
 
@@ -68,19 +68,36 @@ struct usage_walk {
 
 /* Leaves arrive in address order: advance through the regions, splitting
  * a leaf's bytes where it crosses a boundary. */
+static uint64_t div_up(uint64_t n, uint64_t d)
+{
+	return n / d + (n % d != 0);
+}
+
+/* Leaves of a (possibly repeated) leaf that start in [a, b), where b == 0
+ * means 2^64: the starts are va + k * size for k < count. */
+static uint64_t starts_in(const struct pgw_leaf *leaf, uint64_t a, uint64_t b)
+{
+	uint64_t lo = div_up(a - leaf->va, leaf->size);
+	uint64_t hi = div_up(b - leaf->va, leaf->size);  /* wraps right */
+
+	if (hi > leaf->count)
+		hi = leaf->count;
+	return hi > lo ? hi - lo : 0;
+}
+
 static int usage_leaf(void *arg, const struct pgw_leaf *leaf)
 {
 	struct usage_walk *u = arg;
 	const struct pgw_layout *lay = u->layout;
-	uint64_t va = leaf->va, end = leaf->va + leaf->size;
+	uint64_t va = leaf->va, end = leaf->va + leaf->size * leaf->count;
 
 	u->cur = pgw_layout_find(lay, va);
-	u->use[u->cur].leaves++;
 	for (size_t i = u->cur; i < lay->nregions; i++) {
 		uint64_t rend = lay->region[i].end;
 		uint64_t cut = rend != 0 && (end == 0 || end > rend) ? rend :
 								       end;
 		u->use[i].mapped += cut - va;
+		u->use[i].leaves += starts_in(leaf, va, cut);
 		if (cut == end)
 			break;
 		va = cut;

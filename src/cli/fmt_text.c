@@ -352,6 +352,8 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 		emit_char(&n, '-');
 	for (size_t i = n.len; i < 9; i++)
 		emit_char(&l, ' ');
+	if (n.len >= 9)
+		emit_char(&l, ' ');  /* shared tables: counts past the column */
 	memcpy(l.buf + l.len, n.buf, n.len);
 	l.len += n.len;
 	emit_str(&l, "  ");

@@ -14,7 +14,8 @@ enum {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Image:", 1 },
 	{ "format", 'f', "FMT", 0,
-	  "Output format (text, json, tsv, csv) or image format (elf, "
+	  "Output format (text, json, tsv, csv; info: text, json) or image "
+	  "format (elf, "
 	  "kdump, lime, avml, raw); give it twice to set both", 1 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
 	  "Image format, skipping the probe: elf, kdump, lime, avml, raw "

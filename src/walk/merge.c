@@ -164,6 +164,12 @@ static int feed(struct merger *m, struct pgw_run *p, uint32_t attrs)
 		struct pgw_run head = *p;
 		uint64_t cut = re - p->va;
 		head.end = re;
+		/* A repeated leaf's pages divide between the pieces. */
+		if (p->kind == PGW_RUN_MAP && p->same_frame) {
+			uint64_t n = (cut + p->page_size - 1) / p->page_size;
+			head.entries = n;
+			p->entries -= n < p->entries ? n : p->entries - 1;
+		}
 		if ((r = add(m, &head, attrs)) != 0)
 			return r;
 		p->va = re;

@@ -53,4 +53,21 @@ run "$PGWALK" translate --format=tsv --mode=x86-64 --cr3=0x1000 "$TMP/one.raw" 0
 is "$out" "$(printf '0x7fffffffff\t0x5fff\t4096\tpresent,user,accessed,dirty,nx\n0x123456789\t0x5789\t4096\tpresent,user,accessed,dirty,nx')" \
 	"translate agrees with the repeated mapping"
 
+# regions counts the repeated pages, not one leaf per report.
+run "$PGWALK" regions --format=tsv --mode=x86-64 --cr3=0x1000 "$TMP/one.raw"
+like '^user	0x0	0x800000000000	140737488355328	549755813888	134217728	' \
+	"regions: User Space has 512 GiB mapped in 2^27 leaves"
+
+# The same tables at the top of the space: the run is cut at every region
+# boundary and the pieces share out the 2^27 leaves.
+sed 's/^entry 0x1000 0x2067$/entry 0x1ff8 0x2067/' "$TMP/one.spec" |
+	"$MKIMAGE" -r "$TMP/top.raw" || echo "# pgw-mkimage failed"
+run "$PGWALK" dump --format=tsv --no-holes --no-summary --mode=x86-64 --cr3=0x1000 "$TMP/top.raw"
+is "$(printf '%s\n' "$out" | awk -F'\t' '{ n += $8 } END { print n }')" 134217728 \
+	"pieces cut at region boundaries add up to 2^27 leaves"
+is "$(printf '%s\n' "$out" | awk -F'\t' '$11 == "vsyscall" { print $8 }')" 1 \
+	"the 4 KiB vsyscall piece holds one leaf"
+is "$(printf '%s\n' "$out" | awk -F'\t' '$11 == "modules" { print $8 }')" 389120 \
+	"the modules piece holds 1520 MiB / 4 KiB leaves"
+
 done_testing
