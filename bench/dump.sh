@@ -4,8 +4,8 @@
 #    CPU 1's whole address space (user and kernel), the target being a full
 #    x86-64 address space in under 20 ms wall;
 #  - over a synthetic address space of 8 Mi leaf PTEs (32 GiB of 4 KiB
-#    pages) built by tests/tools/mkpt: coalesced (walk-bound) and --leaves
-#    in text and JSON (one line per leaf: formatting-bound).
+#    pages) built by tests/tools/pgw-mkimage: coalesced (walk-bound) and
+#    --leaves in text and JSON (one line per leaf: formatting-bound).
 # Wall times are the best of N runs (process start included); peak RSS is
 # GNU time's maximum resident set, which counts the image's pages pgwalk
 # touched (page tables are read through mmap).  The anonymous memory of a
@@ -79,14 +79,14 @@ else
 fi
 
 # 8 Mi leaf PTEs: 16384 page tables (64 MiB) in a 72 MiB raw image.
-cat >"$TMP/big.spec" <<'SPEC'
+"$PGW_TOOLS/pgw-mkimage" -r "$TMP/big.raw" <<'SPEC'
 mode x86-64
-memory 72m
-tables 1m
-fill 0x100000000000 8388608 0x0 4k 4k rw nx a d
+ram 0 72M
+root 0x100000
+upper rw user
+map 0x100000000000 0 32G rw nx a d
 SPEC
-cr3=$("$PGW_TOOLS/mkpt" "$TMP/big.spec" "$TMP/big.raw" | sed -n 's/^cr3 //p')
-big="--image-format=raw --mode=x86-64 --cr3=$cr3"
+big="--image-format=raw --mode=x86-64 --cr3=0x100000"
 RUNS=3
 # shellcheck disable=SC2086
 {

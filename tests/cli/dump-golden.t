@@ -1,21 +1,23 @@
 #!/bin/sh
 # Golden output of `pgwalk dump` and `pgwalk regions` in every format, on
-# synthetic page tables built by tests/tools/mkpt from tests/golden/*.spec.
-# The golden files double as examples of each format.
+# synthetic page tables built by tests/tools/pgw-mkimage from
+# tests/golden/*.spec.  The golden files double as examples of each format.
 # PGW_UPDATE_GOLDEN=1 rewrites them from the current output (review the diff).
 . "$(dirname "$0")/lib.sh"
 
-MKPT=${PGW_TOOLS:+$PGW_TOOLS/mkpt}
+MKIMAGE=${PGW_TOOLS:+$PGW_TOOLS/pgw-mkimage}
 GOLDEN=$REPO/tests/golden
-if [ -z "$MKPT" ] || [ ! -x "$MKPT" ]; then
-	skip "mkpt test tool not built"
+if [ -z "$MKIMAGE" ] || [ ! -x "$MKIMAGE" ]; then
+	skip "pgw-mkimage test tool not built"
 	done_testing
 fi
 
-# image SPEC MODE: build $TMP/SPEC.raw, set $base_args for pgwalk.
+# image SPEC MODE: build $TMP/SPEC.raw, set $base_args for pgwalk (the
+# root is the spec's `root`).
 image() {
-	cr3=$("$MKPT" "$GOLDEN/$1.spec" "$TMP/$1.raw" | sed -n 's/^cr3 //p')
-	ok $? "mkpt builds $1.spec"
+	"$MKIMAGE" -r "$TMP/$1.raw" "$GOLDEN/$1.spec"
+	ok $? "pgw-mkimage builds $1.spec"
+	cr3=$(awk '$1 == "root" { print $2; exit }' "$GOLDEN/$1.spec")
 	base_args="--image-format=raw --mode=$2 --cr3=$cr3"
 }
 

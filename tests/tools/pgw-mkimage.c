@@ -28,7 +28,10 @@
  *                                filesz < SIZE gives p_memsz > p_filesz
  *   map VA PA SIZE [flags]       map with leaves of page=4k|2m|4m|1g
  *                                (default 4k); flags: rw user pwt pcd a d g
- *                                pat nx pkey=N; tables get P|RW|US|A
+ *                                pat nx pkey=N
+ *   upper [flags]                flags of the table entries created from
+ *                                here on, P implied (rw user pwt pcd a d g
+ *                                nx; default rw user a)
  *   raw VA LEVEL VALUE           tables down to LEVEL (pgd p4d pud pmd pte)
  *                                for VA, then VALUE in its slot
  *   entry PA VALUE               VALUE (entry-sized) at physical PA
@@ -241,6 +244,24 @@ static const char *const flag_names[] = {
 	"global", "pat", "nx",
 };
 
+/* Flags of the table entries walk_to creates (`upper`). */
+static uint32_t upper_flags = F_P | F_RW | F_US | F_A;
+
+/* The F_ flag a spec word names, or 0. */
+static uint32_t flag_by_word(const char *w)
+{
+	static const struct { const char *n; uint32_t f; } fl[] = {
+		{ "rw", F_RW }, { "user", F_US }, { "pwt", F_PWT },
+		{ "pcd", F_PCD }, { "a", F_A }, { "d", F_D }, { "g", F_G },
+		{ "pat", F_PAT }, { "nx", F_NX },
+	};
+
+	for (size_t k = 0; k < sizeof(fl) / sizeof(fl[0]); k++)
+		if (strcmp(w, fl[k].n) == 0)
+			return fl[k].f;
+	return 0;
+}
+
 static uint64_t flags_to_bits(uint32_t f, bool large)
 {
 	static const struct { uint32_t f; unsigned bit; } map[] = {
@@ -285,8 +306,7 @@ static struct table *walk_to(uint64_t va, unsigned lvl)
 			/* PAE PDPTEs hold only P (RW/US are reserved there). */
 			bool pdpte = mode->nlev == 3 && l == 0;
 			uint64_t e = tables[c]->pa |
-				     (pdpte ? 1 : flags_to_bits(F_P | F_RW |
-								F_US | F_A,
+				     (pdpte ? 1 : flags_to_bits(upper_flags,
 								false));
 			phys_write(entry_pa(t, i), &e, mode->esize);
 			t->kind[i] = S_TABLE;
@@ -355,14 +375,9 @@ static void cmd_map(char **arg, int n)
 	uint64_t psize = 4096;
 	uint32_t f = F_P;
 	unsigned pkey = 0;
-	static const struct { const char *n; uint32_t f; } fl[] = {
-		{ "rw", F_RW }, { "user", F_US }, { "pwt", F_PWT },
-		{ "pcd", F_PCD }, { "a", F_A }, { "d", F_D }, { "g", F_G },
-		{ "pat", F_PAT }, { "nx", F_NX },
-	};
 
 	for (int i = 4; i < n; i++) {
-		size_t k;
+		uint32_t k;
 		if (strncmp(arg[i], "page=", 5) == 0) {
 			psize = num(arg[i] + 5);
 			continue;
@@ -373,12 +388,10 @@ static void cmd_map(char **arg, int n)
 				die("pkey is 0..15, 64-bit entries only");
 			continue;
 		}
-		for (k = 0; k < sizeof(fl) / sizeof(fl[0]); k++)
-			if (strcmp(arg[i], fl[k].n) == 0)
-				break;
-		if (k == sizeof(fl) / sizeof(fl[0]))
+		k = flag_by_word(arg[i]);
+		if (!k)
 			die("unknown flag '%s'", arg[i]);
-		f |= fl[k].f;
+		f |= k;
 	}
 	if ((f & F_NX) && !mode->nx)
 		die("mode %s has no NX (use raw for that)", mode->name);
@@ -419,6 +432,22 @@ static void cmd_map(char **arg, int n)
 		t->leaf_pa[i] = p;
 		t->leaf_flags[i] = f | (large ? F_PS : 0);
 	}
+}
+
+static void cmd_upper(char **arg, int n)
+{
+	uint32_t f = F_P, k;
+
+	for (int i = 1; i < n; i++) {
+		k = flag_by_word(arg[i]);
+		/* PAT is bit 7 of a 4 KiB leaf: PS in a table entry. */
+		if (!k || k == F_PAT)
+			die("upper: unknown flag '%s'", arg[i]);
+		f |= k;
+	}
+	if ((f & F_NX) && !mode->nx)
+		die("mode %s has no NX", mode->name);
+	upper_flags = f;
 }
 
 static void mark_raw(uint64_t pa)
@@ -578,6 +607,10 @@ static void run_line(char *line)
 	if (strcmp(c, "alloc") == 0 && n == 2) {
 		alloc_next = num(arg[1]) & ~(uint64_t)(PAGE - 1);
 		alloc_set = true;
+		return;
+	}
+	if (strcmp(c, "upper") == 0) {
+		cmd_upper(arg, n);
 		return;
 	}
 	if (strcmp(c, "entry") == 0 && n == 3) {
