@@ -20,9 +20,8 @@ enum {
 };
 
 struct dump_args {
-	struct session_opts opts;
+	struct image_args in;
 	struct pgw_layout_request layout;
-	char *image;
 	uint64_t start, end;
 	bool no_holes, leaves, non_present, verbose, no_summary;
 	unsigned filters;
@@ -88,11 +87,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return 0;
 		}
 	}
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->opts;
+	/* Child 1 of layout_children; session_parse_image sets child 0. */
+	if (key == ARGP_KEY_INIT)
 		state->child_inputs[1] = &a->layout;
-		break;
+	switch (key) {
 	case OPT_RANGE:
 		if (!parse_range(arg, &a->start, &a->end))
 			pgw_usage_error(state, "--range: '%s' is not START-END with "
@@ -113,29 +111,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		a->verbose = true;
 		break;
-	case ARGP_KEY_ARG:
-		if (a->image)
-			pgw_usage_error(state, "dump takes one IMAGE");
-		a->image = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->image)
-			pgw_usage_error(state, "give an IMAGE");
+	case ARGP_KEY_SUCCESS:     /* after ARGP_KEY_END required an IMAGE */
 		if ((a->filters & F_USER) && (a->filters & F_KERNEL))
 			pgw_usage_error(state, "--user and --kernel exclude each "
 				   "other");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return session_parse_image(&a->in, "dump", key, arg, state);
 	}
 	return 0;
 }
-
-static const struct argp_child children[] = {
-	{ &session_argp, 0, NULL, 0 },
-	{ &layout_argp, 0, NULL, 0 },
-	{ 0 }
-};
 
 static const char doc[] =
 	"List every mapping of an address space as coalesced ranges, with the "
@@ -153,7 +138,7 @@ static const char doc[] =
 	"65 bad image, 66 cannot open, 74 cannot write.";
 
 static const struct argp dump_argp = {
-	options, parse_opt, "IMAGE", doc, children, NULL, NULL
+	options, parse_opt, "IMAGE", doc, layout_children, NULL, NULL
 };
 
 struct dump_state {
@@ -233,10 +218,7 @@ static int on_run(void *arg, const struct pgw_run *run)
 static void say(FILE *f, const char *prefix, const struct session *s,
 		const struct pgw_layout *lay)
 {
-	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
-		s->mode.why);
-	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
-		(unsigned long long)s->root.table, s->root.why);
+	session_say(f, prefix, s);
 	fprintf(f, "%slayout %s (%s)\n", prefix, lay->name, lay->why);
 }
 
@@ -248,18 +230,15 @@ int cmd_dump(int argc, char **argv)
 	struct pgw_err err = { 0 };
 	int rc;
 
-	session_opts_init(&a.opts);
 	argp_parse(&dump_argp, argc, argv, 0, NULL, &a);
-	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
 	if (!fmt || !fmt->dump_map) {
 		pgw_cli_error("dump: no output format '%s'",
-			      a.opts.output_format);
+			      a.in.opts.output_format);
 		return PGW_EXIT_USAGE;
 	}
-	s.opts = a.opts;
-	rc = session_open_image(&s, a.image);
-	if (rc == 0)
-		rc = session_choose(&s);
+	rc = session_start(&s, &a.in);
 	if (rc == 0 && !(layout = malloc(sizeof(*layout)))) {
 		pgw_cli_error("out of memory");
 		rc = PGW_EXIT_INTERNAL;
@@ -283,7 +262,7 @@ int cmd_dump(int argc, char **argv)
 	};
 	struct pgw_run_opts ro = {
 		.walk = { .start = a.start, .end = a.end,
-			  .max_entries = a.opts.max_entries },
+			  .max_entries = a.in.opts.max_entries },
 		.leaves = a.leaves,
 		.non_present = a.non_present,
 		.layout = layout,
@@ -308,10 +287,7 @@ int cmd_dump(int argc, char **argv)
 		pgw_cli_error("%s: %s", s.path, err.msg);
 		rc = pgw_exit_for(st);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pgw_cli_error("cannot write output");
-		rc = PGW_EXIT_OUTPUT;
-	}
+	rc = pgw_cli_flush(rc);
 	free(layout);
 	session_close(&s);
 	return rc;

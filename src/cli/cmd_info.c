@@ -6,38 +6,10 @@
 #include "output.h"
 #include "session.h"
 
-struct info_args {
-	struct session_opts opts;
-	char *image;
-};
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct info_args *a = state->input;
-
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->opts;
-		break;
-	case ARGP_KEY_ARG:
-		if (a->image)
-			pgw_usage_error(state, "info takes one IMAGE");
-		a->image = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->image)
-			pgw_usage_error(state, "give an IMAGE");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
+	return session_parse_image(state->input, "info", key, arg, state);
 }
-
-static const struct argp_child children[] = {
-	{ &session_argp, 0, NULL, 0 },
-	{ 0 }
-};
 
 static const char doc[] =
 	"Describe IMAGE: format, physical ranges, CPUs and their control "
@@ -48,7 +20,7 @@ static const char doc[] =
 	"usage, 65 bad image, 66 cannot open.";
 
 static const struct argp info_argp = {
-	NULL, parse_opt, "IMAGE", doc, children, NULL, NULL
+	NULL, parse_opt, "IMAGE", doc, session_children, NULL, NULL
 };
 
 #define INFO_TEXT_RANGES 8
@@ -245,11 +217,10 @@ static void json_info(const struct session *s, int choose_rc,
 
 int cmd_info(int argc, char **argv)
 {
-	struct info_args a = { 0 };
+	struct image_args a = { 0 };
 	struct session s = { 0 };
 	int rc;
 
-	session_opts_init(&a.opts);
 	argp_parse(&info_argp, argc, argv, 0, NULL, &a);
 	bool json = strcmp(a.opts.output_format, "json") == 0;
 	if (!json && strcmp(a.opts.output_format, "text") != 0) {

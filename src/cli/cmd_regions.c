@@ -9,40 +9,19 @@
 #include "session.h"
 
 struct regions_args {
-	struct session_opts opts;
+	struct image_args in;
 	struct pgw_layout_request layout;
-	char *image;
 };
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct regions_args *a = state->input;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->opts;
+	/* Child 1 of layout_children; session_parse_image sets child 0. */
+	if (key == ARGP_KEY_INIT)
 		state->child_inputs[1] = &a->layout;
-		break;
-	case ARGP_KEY_ARG:
-		if (a->image)
-			pgw_usage_error(state, "regions takes one IMAGE");
-		a->image = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->image)
-			pgw_usage_error(state, "give an IMAGE");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
+	return session_parse_image(&a->in, "regions", key, arg, state);
 }
-
-static const struct argp_child children[] = {
-	{ &session_argp, 0, NULL, 0 },
-	{ &layout_argp, 0, NULL, 0 },
-	{ 0 }
-};
 
 static const char doc[] =
 	"Show the kernel's virtual memory map for IMAGE: the layout of its "
@@ -57,7 +36,7 @@ static const char doc[] =
 	"cannot open.";
 
 static const struct argp regions_argp = {
-	NULL, parse_opt, "IMAGE", doc, children, NULL, NULL
+	NULL, parse_opt, "IMAGE", doc, layout_children, NULL, NULL
 };
 
 struct usage_walk {
@@ -114,18 +93,15 @@ int cmd_regions(int argc, char **argv)
 	struct pgw_err err = { 0 };
 	int rc;
 
-	session_opts_init(&a.opts);
 	argp_parse(&regions_argp, argc, argv, 0, NULL, &a);
-	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
 	if (!fmt || !fmt->regions_row) {
 		pgw_cli_error("regions: no output format '%s'",
-			      a.opts.output_format);
+			      a.in.opts.output_format);
 		return PGW_EXIT_USAGE;
 	}
-	s.opts = a.opts;
-	rc = session_open_image(&s, a.image);
-	if (rc == 0)
-		rc = session_choose(&s);
+	rc = session_start(&s, &a.in);
 	if (rc == 0 && (!(layout = malloc(sizeof(*layout))) ||
 			!(use = calloc(PGW_LAYOUT_MAX_REGIONS,
 				       sizeof(*use))))) {
@@ -143,7 +119,7 @@ int cmd_regions(int argc, char **argv)
 
 	struct usage_walk u = { layout, use, 0 };
 	struct pgw_walk_ops ops = { .leaf = usage_leaf };
-	struct pgw_walk_opts wo = { .max_entries = a.opts.max_entries };
+	struct pgw_walk_opts wo = { .max_entries = a.in.opts.max_entries };
 	enum pgw_status st = pgw_walk_range(&s.space, &wo, &ops, &u, NULL,
 					    NULL, &err);
 	struct out out = { stdout, fmt, s.space.mode, layout };
@@ -162,10 +138,7 @@ int cmd_regions(int argc, char **argv)
 			      err.msg);
 		rc = pgw_exit_for(st);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pgw_cli_error("cannot write output");
-		rc = PGW_EXIT_OUTPUT;
-	}
+	rc = pgw_cli_flush(rc);
 	free(use);
 	free(layout);
 	session_close(&s);

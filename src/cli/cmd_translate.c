@@ -10,8 +10,7 @@
 #include "session.h"
 
 struct translate_args {
-	struct session_opts opts;
-	char *image;
+	struct image_args in;
 	char **addrs;
 	int naddrs;
 	bool verbose;
@@ -29,37 +28,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct translate_args *a = state->input;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &a->opts;
-		break;
 	case 'v':
 		a->verbose = true;
 		break;
 	case ARGP_KEY_ARG:
-		if (!a->image) {
-			a->image = arg;
+		if (!a->in.image) {
+			a->in.image = arg;
 			break;
 		}
-		return ARGP_ERR_UNKNOWN;
+		return ARGP_ERR_UNKNOWN;   /* the ADDRs: ARGP_KEY_ARGS */
 	case ARGP_KEY_ARGS:
 		a->addrs = state->argv + state->next;
 		a->naddrs = state->argc - state->next;
 		break;
 	case ARGP_KEY_END:
-		if (!a->image || a->naddrs == 0)
+		if (!a->in.image || a->naddrs == 0)
 			pgw_usage_error(state, "give an IMAGE and at least one "
 				   "ADDR (or - to read addresses from stdin)");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return session_parse_image(&a->in, "translate", key, arg,
+					   state);
 	}
 	return 0;
 }
-
-static const struct argp_child children[] = {
-	{ &session_argp, 0, NULL, 0 },
-	{ 0 }
-};
 
 static const char doc[] =
 	"Translate virtual addresses to physical, showing every level of the "
@@ -69,7 +61,8 @@ static const char doc[] =
 	"did not, 3 no root or mode, 64 usage, 65 bad image, 66 cannot open.";
 
 static const struct argp translate_argp = {
-	options, parse_opt, "IMAGE ADDR...", doc, children, NULL, NULL
+	options, parse_opt, "IMAGE ADDR...", doc, session_children, NULL,
+	NULL
 };
 
 struct batch {
@@ -164,26 +157,18 @@ static void from_stdin(struct batch *b)
 	}
 }
 
-static void say_root(FILE *f, const char *prefix, const struct session *s)
-{
-	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
-		s->mode.why);
-	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
-		(unsigned long long)s->root.table, s->root.why);
-}
-
 int cmd_translate(int argc, char **argv)
 {
 	struct translate_args a = { 0 };
 	struct session s = { 0 };
 	int rc;
 
-	session_opts_init(&a.opts);
 	argp_parse(&translate_argp, argc, argv, 0, NULL, &a);
-	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
 	if (!fmt || !fmt->xlat) {
 		pgw_cli_error("translate: no output format '%s'",
-			      a.opts.output_format);
+			      a.in.opts.output_format);
 		return PGW_EXIT_USAGE;
 	}
 	/* Reject bad addresses before any work, so nothing half-prints. */
@@ -197,10 +182,7 @@ int cmd_translate(int argc, char **argv)
 			return PGW_EXIT_USAGE;
 		}
 	}
-	s.opts = a.opts;
-	rc = session_open_image(&s, a.image);
-	if (rc == 0)
-		rc = session_choose(&s);
+	rc = session_start(&s, &a.in);
 	if (rc) {
 		session_close(&s);
 		return rc;
@@ -211,9 +193,9 @@ int cmd_translate(int argc, char **argv)
 	struct out out = { stdout, fmt, s.space.mode };
 	struct batch b = { &s.space, &out, 0, 0 };
 	if (fmt == formatter_by_name("text"))
-		say_root(stdout, "# ", &s);
+		session_say(stdout, "# ", &s);
 	else if (a.verbose)
-		say_root(stderr, "pgwalk: ", &s);
+		session_say(stderr, "pgwalk: ", &s);
 	if (fmt->xlat_begin)
 		fmt->xlat_begin(&out);
 	for (int i = 0; i < a.naddrs; i++) {
@@ -226,11 +208,7 @@ int cmd_translate(int argc, char **argv)
 	if (b.bad_lines > 10)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
-	rc = b.failed ? PGW_EXIT_PARTIAL : PGW_EXIT_OK;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pgw_cli_error("cannot write output");
-		rc = PGW_EXIT_OUTPUT;
-	}
+	rc = pgw_cli_flush(b.failed ? PGW_EXIT_PARTIAL : PGW_EXIT_OK);
 	session_close(&s);
 	return rc;
 }

@@ -73,6 +73,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 const struct argp layout_argp = { options, parse_opt, NULL, NULL, NULL,
 				  NULL, NULL };
 
+const struct argp_child layout_children[] = {
+	{ &session_argp, 0, NULL, 0 },
+	{ &layout_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
 int cli_layout(struct session *s, const struct pgw_layout_request *req,
 	       struct pgw_layout *layout)
 {

@@ -11,6 +11,9 @@
 
 /* argp child; its input is a struct pgw_layout_request. */
 extern const struct argp layout_argp;
+/* The children of a subcommand with the shared and the layout options:
+ * session_argp (child 0), layout_argp (child 1). */
+extern const struct argp_child layout_children[];
 
 /* Resolve the layout for s (mode and root chosen).  Bases are inferred
  * from the kernel's own page tables when VMCOREINFO names them, else from

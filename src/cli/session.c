@@ -109,11 +109,39 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 const struct argp session_argp = { options, parse_opt, NULL, NULL, NULL,
 				   NULL, NULL };
 
-void session_opts_init(struct session_opts *o)
+const struct argp_child session_children[] = {
+	{ &session_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static void session_opts_init(struct session_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->root.cpu = -1;
 	o->output_format = "text";
+}
+
+error_t session_parse_image(struct image_args *a, const char *cmd, int key,
+			    char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		session_opts_init(&a->opts);
+		state->child_inputs[0] = &a->opts;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->image)
+			pgw_usage_error(state, "%s takes one IMAGE", cmd);
+		a->image = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->image)
+			pgw_usage_error(state, "give an IMAGE");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
 
 void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
@@ -138,6 +166,15 @@ void pgw_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int pgw_cli_flush(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		pgw_cli_error("cannot write output");
+		return PGW_EXIT_OUTPUT;
+	}
+	return rc;
 }
 
 int pgw_exit_for(enum pgw_status status)
@@ -206,6 +243,23 @@ int session_choose(struct session *s)
 	s->space.mode = s->mode.mode;
 	s->space.root = s->root.table;
 	return 0;
+}
+
+int session_start(struct session *s, const struct image_args *a)
+{
+	int rc;
+
+	s->opts = a->opts;
+	rc = session_open_image(s, a->image);
+	return rc ? rc : session_choose(s);
+}
+
+void session_say(FILE *f, const char *prefix, const struct session *s)
+{
+	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
+		s->mode.why);
+	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
+		(unsigned long long)s->root.table, s->root.why);
 }
 
 void session_close(struct session *s)

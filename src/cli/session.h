@@ -31,13 +31,36 @@ struct session {
 
 /* The argp child with the shared options; its input is a session_opts. */
 extern const struct argp session_argp;
-void session_opts_init(struct session_opts *o);
+/* The children of a subcommand with the shared options alone. */
+extern const struct argp_child session_children[];
+
+/* A subcommand's argp input starts with these. */
+struct image_args {
+	struct session_opts opts;
+	char *image;
+};
+
+/*
+ * The parser keys every subcommand handles alike, for the default case of
+ * its parse_opt: ARGP_KEY_INIT sets the option defaults and hands them to
+ * child 0 (session_argp); ARGP_KEY_ARG takes one IMAGE and ARGP_KEY_END
+ * requires it, `cmd` naming the subcommand in the errors.  Other keys are
+ * ARGP_ERR_UNKNOWN.
+ */
+error_t session_parse_image(struct image_args *a, const char *cmd, int key,
+			    char *arg, struct argp_state *state);
 
 /* Open the image only (for info, which reports failures per part). */
 int session_open_image(struct session *s, const char *path);
 /* Choose mode and root; 0 or an exit status (message printed). */
 int session_choose(struct session *s);
+/* Both, from the parsed arguments. */
+int session_start(struct session *s, const struct image_args *a);
 void session_close(struct session *s);
+
+/* The mode and root lines ("mode NAME (why)", "root 0x.. (why)"), each
+ * after prefix. */
+void session_say(FILE *f, const char *prefix, const struct session *s);
 
 /* A usage error inside an argp parser: one line on stderr, "pgwalk
  * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
@@ -46,6 +69,9 @@ void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 /* Print "pgwalk: <msg>" to stderr. */
 void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr) when the output
+ * could not be written. */
+int pgw_cli_flush(int rc);
 
 /* Parse a number: 0x-prefixed or bare hex, or decimal with a 0d prefix. */
 bool pgw_parse_u64(const char *s, uint64_t *v);
