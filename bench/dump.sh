@@ -10,49 +10,14 @@
 # GNU time's maximum resident set, which counts the image's pages pgwalk
 # touched (page tables are read through mmap).  The anonymous memory of a
 # streaming dump is sampled mid-run to show it stays flat.
-set -u
-: "${PGWALK:?run through make bench}"
-: "${PGW_TOOLS:?run through make bench}"
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$here/.." && pwd)
-SHARED=${PGW_SHARED:-$REPO/../shared/testdata}
-UNPACKED=${PGW_UNPACKED:-$REPO/build/unpacked}
+. "$(dirname "$0")/lib/measure.sh"
 RUNS=${PGW_BENCH_RUNS:-20}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-now_ns() { date +%s%N; }
-
-# best_ms CMD...: best wall time of $RUNS runs, in ms with 2 decimals.
-best_ms() {
-	best=
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		t0=$(now_ns)
-		"$@" >/dev/null 2>&1
-		t1=$(now_ns)
-		d=$((t1 - t0))
-		if [ -z "$best" ] || [ $d -lt "$best" ]; then best=$d; fi
-		i=$((i + 1))
-	done
-	awk -v ns="$best" 'BEGIN { printf "%.2f", ns / 1e6 }'
-}
-
-# peak_kb CMD...: maximum RSS in KiB (GNU time), or "?" without it.
-peak_kb() {
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>&1
-		cat "$TMP/rss"
-	else
-		echo "?"
-	fi
-}
 
 report() {  # report WHAT CMD...
 	what=$1
 	shift
-	ms=$(best_ms "$@")
-	kb=$(peak_kb "$@")
+	ms=$(best_ms "$RUNS" "$@")
+	kb=$(measure /dev/null /dev/null "$@" | cut -d' ' -f3)
 	lines=$("$@" 2>/dev/null | wc -l)
 	printf '%-44s %9s ms %8s KiB %9s lines\n' "$what" "$ms" "$kb" "$lines"
 }
