@@ -143,6 +143,16 @@ static void kv_str(struct line *l, const char *key, const char *val)
 	emit_char(l, '"');
 }
 
+/* ,"level":"pte","entries":N of a map or hole record. */
+static void level_entries(struct line *l, const struct out *o,
+			  const struct pgw_run *run)
+{
+	emit_str(l, ",\"level\":\"");
+	emit_str(l, out_level_name(o->mode, run->level));
+	emit_str(l, "\",\"entries\":");
+	emit_u64(l, run->entries);
+}
+
 static void json_dump_region(struct out *o, const struct pgw_region *r)
 {
 	struct line l;
@@ -166,10 +176,7 @@ static void json_dump_map(struct out *o, const struct pgw_run *run)
 	emit_hex(&l, run->pa);
 	emit_str(&l, "\",\"page_size\":");
 	emit_u64(&l, run->page_size);
-	emit_str(&l, ",\"level\":\"");
-	emit_str(&l, out_level_name(o->mode, run->level));
-	emit_str(&l, "\",\"entries\":");
-	emit_u64(&l, run->entries);
+	level_entries(&l, o, run);
 	emit_str(&l, ",\"flags\":[");
 	emit_flags(&l, run->flags, ",", "\"");
 	emit_str(&l, "],\"effective\":[");
@@ -188,10 +195,7 @@ static void json_dump_hole(struct out *o, const struct pgw_run *run)
 
 	emit_str(&l, "{\"type\":\"hole\",");
 	span(&l, run->va, run->end);
-	emit_str(&l, ",\"level\":\"");
-	emit_str(&l, out_level_name(o->mode, run->level));
-	emit_str(&l, "\",\"entries\":");
-	emit_u64(&l, run->entries);
+	level_entries(&l, o, run);
 	kv_str(&l, "kind", out_hole_kind_key(run->hole_kind));
 	if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ",\"non_present\":{\"kind\":\"");
