@@ -348,6 +348,9 @@ enum pgw_hole_kind {
 	PGW_HOLE_RESERVED,        /* entry at `level` has reserved bits set */
 	PGW_HOLE_CYCLE,           /* entry points at a table already on the path */
 	PGW_HOLE_BAD_LEAF,
+	PGW_HOLE_BEYOND_MEMORY,   /* the table below `level` lies past the end of
+	                             physical memory: a corrupt entry, not a
+	                             filtered page (never read) */
 };
 const char *pgw_hole_kind_text(enum pgw_hole_kind kind);
 
@@ -375,7 +378,7 @@ struct pgw_walk_opts {
 	uint64_t end;           /* exclusive; 0 means 2^64 (or the mode's top) */
 	uint64_t max_entries;   /* entry budget; 0 = default */
 };
-#define PGW_DEFAULT_MAX_ENTRIES (UINT64_C(1) << 32)
+#define PGW_DEFAULT_MAX_ENTRIES (UINT64_C(1) << 22)
 
 struct pgw_walk_stats {
 	uint64_t entries;       /* entries examined */

@@ -88,6 +88,14 @@ static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
 	return false;
 }
 
+/*
+ * Entries the direct-map search may examine.  On real kernels the direct
+ * map is the first thing mapped in the upper half (a few hundred entries
+ * in); a hostile root that maps everything but physical 0 must not cost
+ * more than milliseconds per candidate mode.
+ */
+#define DIRECT_MAP_BUDGET (1u << 14)
+
 struct dm_find {
 	uint64_t base;
 	bool found;
@@ -119,7 +127,7 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 				 ~((UINT64_C(1) << (mode->va_bits - 1)) - 1) :
 				 UINT64_C(1) << (mode->va_bits - 1),
 		.end = 0,
-		.max_entries = 1u << 21,
+		.max_entries = DIRECT_MAP_BUDGET,
 	};
 	struct pgw_err err;
 	const struct pgw_phys_range *ranges;
@@ -216,16 +224,19 @@ static unsigned count_present(struct pgw_image *img,
 {
 	enum pgw_level top = PGW_PGD;
 	unsigned count = 0;
+	uint8_t buf[PGW_PAGE_SIZE];
+	size_t esize = mode->entry_size;
 	struct pgw_err err;
 
+	/* One read of the entries, not page pointers: `table` is the
+	 * caller's and need not be aligned, so entries may straddle pages. */
+	if (to <= from || (size_t)(to - from) * esize > sizeof(buf) ||
+	    pgw_image_read(img, table + from * esize, buf, (to - from) * esize,
+			   &err) != PGW_OK)
+		return 0;
 	for (unsigned i = from; i < to; i++) {
 		uint64_t raw = 0;
-		const uint8_t *page;
-		uint64_t pa = table + (uint64_t)i * mode->entry_size;
-		if (pgw_image_page(img, pa >> PGW_PAGE_SHIFT, &page, &err))
-			return count;
-		memcpy(&raw, page + (pa & (PGW_PAGE_SIZE - 1)),
-		       mode->entry_size);
+		memcpy(&raw, buf + (i - from) * esize, esize);
 		struct pgw_entry e;
 		mode->decode(mode, top, raw, &e);
 		count += e.kind != PGW_ENT_NOT_PRESENT;

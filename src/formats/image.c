@@ -11,7 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cache slots: enough for a walk's working set on big dumps; small files
+ * get fewer (never below what pgw_image_page promises), since a cache
+ * larger than the data it can hold is memory for nothing. */
 #define CACHE_SLOTS 512
+#define CACHE_SLOTS_MIN (4 * PGW_IMAGE_PAGE_SLOTS)
+
+static unsigned cache_slots(const struct pgw_source *src)
+{
+	uint64_t pages = src->size / PGW_PAGE_SIZE * 2;
+
+	if (pages < CACHE_SLOTS_MIN)
+		return CACHE_SLOTS_MIN;
+	return pages < CACHE_SLOTS ? (unsigned)pages : CACHE_SLOTS;
+}
 
 static const struct pgw_format *format_by_name(const char *name)
 {
@@ -80,7 +93,7 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		goto fail;
 	}
 	if (!img->zero_copy) {
-		img->cache = pgw_page_cache_new(CACHE_SLOTS);
+		img->cache = pgw_page_cache_new(cache_slots(&img->src));
 		if (!img->cache) {
 			st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 			goto fail;

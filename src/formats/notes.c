@@ -207,7 +207,7 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 			 type == NT_PRSTATUS_TYPE)
 			img->nprstatus++;
 		if (st != PGW_OK)
-			return pgw_err_prefix(err, "note %zu bytes in", off);
+			return pgw_err_prefix(err, "note at offset %zu", off);
 		off = desc_off + align4(descsz);
 		if (off > len)
 			break;
