@@ -62,7 +62,9 @@ bench: $(BIN) $(TOOL_BIN)
 clean:
 	rm -rf build build-asan build-fuzz build-afl
 
-# Fuzz targets and their replay drivers (after `all`: not the default goal).
+# Fuzz targets and their replay drivers, and `make valgrind` (after `all`,
+# so neither is the default goal).
 include mk/fuzz.mk
+include mk/valgrind.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -232,8 +232,10 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 
 /*
  * Find the kernel direct map: the linear mapping of physical 0 upward at a
- * 2 MiB-aligned base in the upper half, confirmed by sample addresses.
- * Used to validate a guessed mode and to infer page_offset_base (KASLR).
+ * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
+ * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
+ * sample addresses.  Used to validate a guessed mode and to infer
+ * page_offset_base (KASLR).
  */
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret);

@@ -186,6 +186,23 @@ int main(int argc, char **argv)
 	patched("qemu-note-version", EX_UNSUPPORTED, "QEMU CPU note version",
 		&elf, lay.note_off[0] + 20, 9, 4);
 
+	/* A VMCOREINFO of 100000 lines: opens, keeps a bounded number. */
+	{
+		struct iw_buf text = { 0 }, out = { 0 };
+		char line[32];
+		for (int i = 0; i < 100000; i++) {
+			int n = snprintf(line, sizeof(line), "KEY%d=%d\n", i, i);
+			iw_put(&text, line, (size_t)n);
+		}
+		iw_put(&text, "", 1);
+		struct iw_elf big = e;
+		big.vmcoreinfo = (const char *)text.p;
+		iw_elf_build(&big, &m, &out, NULL);
+		emit("vmcoreinfo-100000-lines", 0, "", out.p, out.len);
+		iw_free(&text);
+		iw_free(&out);
+	}
+
 	/* Not files. */
 	snprintf(path, sizeof(path), "%s/a-directory", dir);
 	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
