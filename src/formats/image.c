@@ -160,6 +160,12 @@ enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 {
 	uint8_t *out = buf;
 
+	/* A read running past 2^64 would wrap to physical 0: not data. */
+	if (len && pa + (len - 1) < pa)
+		return pgw_err_set(err, PGW_E_NODATA,
+				   "read of %zu bytes at physical 0x%llx runs "
+				   "past the top of the address space", len,
+				   (unsigned long long)pa);
 	while (len) {
 		const uint8_t *page;
 		uint64_t in = pa & (PGW_PAGE_SIZE - 1);
