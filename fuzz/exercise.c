@@ -163,6 +163,91 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 		fz_fail("table count", stats.tables, c.tables);
 }
 
+/* ---- runs (coalesced walks, as dump prints them) ---- */
+
+struct run_check {
+	const struct pgw_layout *layout;
+	uint64_t last_end;
+	bool any, at_top;
+	size_t last_region;
+};
+
+static int on_run(void *arg, const struct pgw_run *run)
+{
+	struct run_check *c = arg;
+
+	if (run->end != 0 && run->end <= run->va)
+		fz_fail("empty or inverted run", run->va, run->end);
+	if (c->any && (c->at_top || run->va < c->last_end))
+		fz_fail("runs out of order", run->va, c->last_end);
+	if (c->layout && run->region >= c->layout->nregions)
+		fz_fail("run region out of range", run->region,
+			c->layout->nregions);
+	if (run->kind == PGW_RUN_MAP &&
+	    (run->page_size == 0 || run->entries == 0))
+		fz_fail("map run without pages", run->va, run->entries);
+	if (!pgw_hole_kind_text(run->hole_kind)[0])
+		fz_fail("run hole kind", run->hole_kind, 0);
+	c->any = true;
+	c->last_end = run->end;
+	c->at_top = run->end == 0;
+	return 0;
+}
+
+static int on_region(void *arg, size_t idx)
+{
+	struct run_check *c = arg;
+
+	if (c->layout && idx >= c->layout->nregions)
+		fz_fail("region index out of range", idx, 0);
+	c->last_region = idx;
+	return 0;
+}
+
+/* Layout inference from the tables, then a coalesced walk of a window in
+ * every mode of reporting. */
+void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
+		      uint64_t end)
+{
+	struct pgw_layout layout;
+	struct pgw_layout_request req = { 0 };
+	struct pgw_err err = { 0 };
+	bool have = pgw_layout_resolve(sp, &req, &layout, &err) == PGW_OK;
+
+	if (have) {
+		uint64_t prev = 0;
+		if (layout.nregions == 0 ||
+		    layout.nregions > PGW_LAYOUT_MAX_REGIONS ||
+		    layout.nbases > PGW_LAYOUT_MAX_BASES)
+			fz_fail("layout sizes", layout.nregions, layout.nbases);
+		for (size_t i = 0; i < layout.nregions; i++) {
+			if (i && layout.region[i].start < prev)
+				fz_fail("layout regions unsorted", i, prev);
+			prev = layout.region[i].start;
+			if (pgw_layout_find(&layout, layout.region[i].start) >
+			    i)
+				fz_fail("layout find", i, prev);
+		}
+	} else if (!err.msg[0]) {
+		fz_fail("layout error without a message", 0, 0);
+	}
+	for (int mode = 0; mode < 3; mode++) {
+		struct pgw_run_opts o = {
+			.walk = { start, end, FZ_MAX_ENTRIES },
+			.leaves = mode == 1,
+			.non_present = mode == 2,
+			.layout = have ? &layout : NULL,
+		};
+		struct run_check c = { .layout = o.layout };
+		struct pgw_run_ops ops = { on_run, on_region };
+		struct pgw_walk_stats st;
+		int stopped = 0;
+		(void)pgw_walk_runs(sp, &o, &ops, &c, &st, &stopped, &err);
+		if (st.entries > FZ_MAX_ENTRIES + 1)
+			fz_fail("runs: entry budget overrun", st.entries, 0);
+	}
+}
+
 /* ---- images ---- */
 
 static void check_page(struct pgw_image *img, uint64_t pfn)
@@ -289,6 +374,7 @@ static void walk_root(struct pgw_image *img, const struct pgw_mode *mode,
 	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
 		fz_exercise_space(&sp, windows[i], windows[i] + 0x10000,
 				  i ? NULL : probe_vas, i ? 0 : NPROBE, 0);
+	fz_exercise_runs(&sp, windows[2], windows[2] + 0x400000);
 }
 
 void fz_exercise_image(struct pgw_image *img)

@@ -35,6 +35,11 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 		       uint64_t end, const uint64_t *vas, size_t nvas,
 		       unsigned stop_after);
 
+/* Infer the kernel memory-map layout from the space's tables, then walk
+ * [start, end) as coalesced runs (as `dump` does), every reporting mode. */
+void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
+		      uint64_t end);
+
 /* Abort with a message: an invariant the library promises is broken. */
 void fz_fail(const char *what, uint64_t a, uint64_t b)
 	__attribute__((noreturn));

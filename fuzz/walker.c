@@ -4,6 +4,7 @@
  *   0      mode index (modulo the number of modes)
  *   1      flags: bit 0 root used as given (not masked like a CR3),
  *          bit 1 walk [start, end) instead of everything,
+ *          bit 2 also infer the memory-map layout and walk runs,
  *          bits 4..7 physical base of the memory in pages
  *   2      stop the walk after this many callbacks (0: never)
  *   3..10  root (a CR3 value, or a table address with flag bit 0)
@@ -66,6 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	fz_exercise_space(&sp, start, end, vas, sizeof(vas) / sizeof(vas[0]),
 			  data[2]);
+	if (flags & 4)
+		fz_exercise_runs(&sp, start, end);
 	pgw_image_close(img);
 	close(fd);
 	return 0;

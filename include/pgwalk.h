@@ -70,6 +70,8 @@ struct pgw_cpu {
 	uint32_t cs_selector, cs_flags;
 	bool has_rip;
 	uint64_t rip;
+	bool has_idt;        /* QEMU note: IDTR base (the CPU entry area on 4.15+) */
+	uint64_t idt_base;
 };
 
 struct pgw_image_open_opts {
@@ -380,7 +382,14 @@ struct pgw_walk_opts {
 	uint64_t end;           /* exclusive; 0 means 2^64 (or the mode's top) */
 	uint64_t max_entries;   /* entry budget; 0 = default */
 };
-#define PGW_DEFAULT_MAX_ENTRIES (UINT64_C(1) << 22)
+/*
+ * Default entry budget: 2^20 + 2^12 = 1052672, just above the largest walk
+ * a 32-bit space can need (a fully populated PAE space is 1050628 entries,
+ * i386 1049600), so no 32-bit walk ever hits it, while 64-bit tables that
+ * share or loop to 2^27 and more entries stop in well under a second, with
+ * their output (docs/limits.md).  Real kernels' whole walks are 10-60 K.
+ */
+#define PGW_DEFAULT_MAX_ENTRIES ((UINT64_C(1) << 20) + (UINT64_C(1) << 12))
 
 struct pgw_walk_stats {
 	uint64_t entries;       /* entries examined */
@@ -399,5 +408,136 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       const struct pgw_walk_ops *ops, void *arg,
 			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
 			       struct pgw_err *err);
+
+/* ---- memory-map regions ------------------------------------------------ */
+
+/*
+ * A kernel era's virtual memory map with this image's bases filled in.
+ * Regions tile [0, top of the VA space) in address order; stretches the
+ * kernel leaves unused are regions too (key "unused"), so every address
+ * has exactly one region.
+ */
+struct pgw_region {
+	const char *key;        /* stable short name: "vmalloc", "unused" */
+	const char *name;       /* ptdump-style label: "vmalloc() Area" */
+	uint64_t start;
+	uint64_t end;           /* exclusive; 0 means 2^64 */
+};
+
+/* Where a base address came from. */
+enum pgw_base_source {
+	PGW_BASE_LAYOUT = 0,    /* fixed by the kernel era (not randomized) */
+	PGW_BASE_VMCOREINFO,    /* read from VMCOREINFO */
+	PGW_BASE_CPU,           /* read from CPU state in the image */
+	PGW_BASE_OPTION,        /* given on the command line */
+	PGW_BASE_INFERRED,      /* inferred from the page tables */
+	PGW_BASE_DEFAULT,       /* could not be read or inferred: era default */
+};
+const char *pgw_base_source_name(enum pgw_base_source src);
+
+struct pgw_layout_base {
+	const char *name;       /* "page_offset_base", "vmalloc_base", ... */
+	uint64_t value;
+	enum pgw_base_source source;
+	char why[200];
+};
+
+#define PGW_LAYOUT_MAX_REGIONS 48
+#define PGW_LAYOUT_MAX_BASES   10
+
+struct pgw_layout {
+	const char *name;       /* "x86-64-4.20", "i386", ... */
+	const char *desc;
+	char why[200];          /* how the layout was chosen */
+	size_t nregions;
+	struct pgw_region region[PGW_LAYOUT_MAX_REGIONS];
+	size_t nbases;
+	struct pgw_layout_base base[PGW_LAYOUT_MAX_BASES];
+};
+
+/* Bases the caller already knows (command line); value 0 = not given. */
+struct pgw_layout_request {
+	const char *name;       /* layout name, NULL: choose by OSRELEASE/mode */
+	uint64_t page_offset_base;
+	uint64_t vmalloc_base;
+	uint64_t vmemmap_base;
+};
+
+/* Layout names, NULL-terminated, and a one-line description of each. */
+const char *const *pgw_layout_names(void);
+const char *pgw_layout_describe(const char *name);
+
+/*
+ * Choose the layout for space->mode and fill in its bases: read from
+ * VMCOREINFO, the request or CPU state where the image says them, else
+ * inferred from the page tables of `space` (see src/arch/layout.c).
+ */
+enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
+				   const struct pgw_layout_request *req,
+				   struct pgw_layout *layout_ret,
+				   struct pgw_err *err);
+/* Index of the region holding va. */
+size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va);
+
+/* ---- runs: coalesced mappings and holes (like the kernel's ptdump) ----- */
+
+enum pgw_run_kind {
+	PGW_RUN_MAP = 0,
+	PGW_RUN_HOLE,
+};
+
+/*
+ * A map run is leaves with contiguous VA and PA, one page size, the same
+ * effective permissions (RW/USER/NX down the levels) and the same GLOBAL,
+ * PCD, PWT and PAT bits, inside one region.  A hole run is adjacent
+ * unmapped entries of one hole kind inside one region; its level is the
+ * highest (closest to the root) level at which nothing was found.
+ */
+struct pgw_run {
+	enum pgw_run_kind kind;
+	uint64_t va;
+	uint64_t end;           /* exclusive; 0 means 2^64 */
+	enum pgw_level level;
+	size_t region;          /* index into the layout; 0 without one */
+	uint64_t entries;       /* leaves (maps) or entries (holes) merged */
+	/* maps */
+	uint64_t pa;            /* physical address of va */
+	uint64_t page_size;
+	uint32_t flags;         /* flags every leaf of the run has (AND) */
+	uint32_t eff_flags;     /* effective RW/USER/NX */
+	/* holes */
+	enum pgw_hole_kind hole_kind;
+	enum pgw_np_kind np_kind;  /* non-present entries with meaning (only
+				      with non_present; else PGW_NP_NONE) */
+	uint64_t np_pfn;        /* PROTNONE: frame of va */
+	unsigned swap_type;     /* swap family: of the first entry */
+	uint64_t swap_offset;
+	uint64_t entry_pa;      /* first responsible entry (0: none) */
+	uint64_t entry_raw;
+};
+
+struct pgw_run_ops {
+	int (*run)(void *arg, const struct pgw_run *run);
+	/* Entering region idx (before its first run); may be NULL. */
+	int (*region)(void *arg, size_t idx);
+};
+
+struct pgw_run_opts {
+	struct pgw_walk_opts walk;
+	bool leaves;            /* one map run per leaf, no coalescing */
+	bool non_present;       /* PROT_NONE/swap/... entries as their own
+				   hole runs (never as maps) */
+	const struct pgw_layout *layout;  /* region breaks; may be NULL */
+};
+
+/*
+ * Walk like pgw_walk_range and report runs in address order.  Streams:
+ * one open run at a time, so memory stays flat however large the space.
+ */
+enum pgw_status pgw_walk_runs(const struct pgw_space *space,
+			      const struct pgw_run_opts *opts,
+			      const struct pgw_run_ops *ops, void *arg,
+			      struct pgw_walk_stats *stats_ret,
+			      int *stopped_ret, struct pgw_err *err);
 
 #endif /* PGWALK_H */

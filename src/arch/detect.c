@@ -197,9 +197,16 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				struct pgw_mode_choice *ch,
 				struct pgw_err *err)
 {
-	static const char *const all[] = { "la57", "x86-64", "pae", "i386",
+	/*
+	 * Shallowest first, and a later mode must match strictly more: a
+	 * deeper mode reading a shallower mode's tables sees every leaf one
+	 * level up, as a bigger page that still looks linear at the small
+	 * sample offsets (la57 reading a 2 MiB x86-64 direct map, x86-64
+	 * reading a PAE one), so ties must go to the shallower mode.
+	 */
+	static const char *const all[] = { "i386", "pae", "x86-64", "la57",
 					   NULL };
-	static const char *const m32[] = { "pae", "i386", NULL };
+	static const char *const m32[] = { "i386", "pae", NULL };
 	unsigned machine = pgw_image_machine(img);
 
 	memset(ch, 0, sizeof(*ch));
@@ -232,33 +239,63 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 					    "can decide)");
 }
 
-static unsigned count_present(struct pgw_image *img,
-			      const struct pgw_mode *mode, uint64_t table,
-			      unsigned from, unsigned to, const uint64_t *cmp,
-			      bool *same_ret)
+/* Raw entry i of the table at `table`; false when the page is absent. */
+static bool read_raw(struct pgw_image *img, const struct pgw_mode *mode,
+		     uint64_t table, unsigned i, uint64_t *raw)
+{
+	const uint8_t *page;
+	struct pgw_err err;
+	uint64_t pa = table + (uint64_t)i * mode->entry_size;
+	uint64_t in = pa & (PGW_PAGE_SIZE - 1);
+
+	*raw = 0;
+	/* `table` is the caller's and need not be aligned: an entry that
+	 * straddles two pages is read, not indexed past the first. */
+	if (in + mode->entry_size > PGW_PAGE_SIZE)
+		return pgw_image_read(img, pa, raw, mode->entry_size, &err) ==
+		       PGW_OK;
+	if (pgw_image_page(img, pa >> PGW_PAGE_SHIFT, &page, &err) != PGW_OK)
+		return false;
+	memcpy(raw, page + in, mode->entry_size);
+	return true;
+}
+
+/*
+ * How much of the kernel half a top table maps, counted at the first level
+ * wide enough to tell a full kernel mapping from PTI's sparse user copy:
+ * the top level itself, or for PAE's 4-entry PDPT the page directories
+ * below its kernel entries.
+ */
+static unsigned kernel_population(struct pgw_image *img,
+				  const struct pgw_mode *mode, uint64_t table)
 {
 	enum pgw_level top = PGW_PGD;
+	unsigned n = 1u << mode->level[top].bits;
 	unsigned count = 0;
-	uint8_t buf[PGW_PAGE_SIZE];
-	size_t esize = mode->entry_size;
-	struct pgw_err err;
 
-	/* One read of the entries, not page pointers: `table` is the
-	 * caller's and need not be aligned, so entries may straddle pages. */
-	if (to <= from || (size_t)(to - from) * esize > sizeof(buf) ||
-	    pgw_image_read(img, table + from * esize, buf, (to - from) * esize,
-			   &err) != PGW_OK)
-		return 0;
-	for (unsigned i = from; i < to; i++) {
-		uint64_t raw = 0;
-		memcpy(&raw, buf + (i - from) * esize, esize);
+	for (unsigned i = n / 2; i < n; i++) {
+		uint64_t raw;
 		struct pgw_entry e;
+		if (!read_raw(img, mode, table, i, &raw))
+			continue;
 		mode->decode(mode, top, raw, &e);
-		count += e.kind != PGW_ENT_NOT_PRESENT;
-		if (cmp && same_ret) {
-			uint64_t nx = UINT64_C(1) << 63;
-			if ((raw & ~nx) != (cmp[i - from] & ~nx))
-				*same_ret = false;
+		if (e.kind == PGW_ENT_NOT_PRESENT)
+			continue;
+		if (n >= 512 || e.kind != PGW_ENT_TABLE) {
+			count++;
+			continue;
+		}
+		enum pgw_level next = top + 1;
+		while (next < PGW_NLEVELS && mode->level[next].bits == 0)
+			next++;
+		if (next == PGW_NLEVELS)
+			continue;
+		for (unsigned k = 0; k < (1u << mode->level[next].bits); k++) {
+			struct pgw_entry c;
+			if (!read_raw(img, mode, e.addr, k, &raw))
+				break;
+			mode->decode(mode, next, raw, &c);
+			count += c.kind != PGW_ENT_NOT_PRESENT;
 		}
 	}
 	return count;
@@ -268,35 +305,27 @@ void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 		   uint64_t table, struct pgw_pti *pti)
 {
 	unsigned n = 1u << mode->level[PGW_PGD].bits;
-	unsigned half = n / 2;
 	uint64_t kt = table & ~X86_PTI_USER_BIT;
-	uint64_t user[1024];
-	struct pgw_err err;
+	uint64_t nx = UINT64_C(1) << 63;
+	bool same = true, any_user = false;
 
 	memset(pti, 0, sizeof(*pti));
-	/* The user copy is the odd page of an 8 KiB-aligned pair. */
-	if (!(table & X86_PTI_USER_BIT) || n > 1024 || n <= 4)
+	/* The user copy is the odd page of an 8 KiB-aligned pair (x86-64,
+	 * i386 and PAE alike: PTI allocates the top table as two pages). */
+	if (!(table & X86_PTI_USER_BIT))
 		return;
-	if (pgw_image_read(img, table, user, (size_t)half * mode->entry_size,
-			   &err) != PGW_OK)
-		return;
-	/* Unpack 4-byte entries for comparison. */
-	uint64_t cmp[512];
-	for (unsigned i = 0; i < half; i++) {
-		uint64_t v = 0;
-		memcpy(&v, (uint8_t *)user + (size_t)i * mode->entry_size,
-		       mode->entry_size);
-		cmp[i] = v;
+	for (unsigned i = 0; i < n / 2; i++) {
+		uint64_t u, k;
+		if (!read_raw(img, mode, table, i, &u) ||
+		    !read_raw(img, mode, kt, i, &k))
+			return;
+		/* PTI sets NX on the kernel copy's user entries. */
+		same &= (u & ~nx) == (k & ~nx);
+		any_user |= u != 0;
 	}
-	bool same = true;
-	(void)count_present(img, mode, kt, 0, half, cmp, &same);
-	pti->user_kernel_half = count_present(img, mode, table, half, n, NULL,
-					      NULL);
-	pti->kernel_kernel_half = count_present(img, mode, kt, half, n, NULL,
-						NULL);
-	/* Same user half (modulo the NX PTI adds to the kernel copy), and a
-	 * kernel half that is a sparse subset of the kernel copy's. */
-	pti->is_user_root = same &&
+	pti->user_kernel_half = kernel_population(img, mode, table);
+	pti->kernel_kernel_half = kernel_population(img, mode, kt);
+	pti->is_user_root = same && any_user &&
 			    pti->user_kernel_half < pti->kernel_kernel_half;
 	pti->kernel_table = kt;
 }

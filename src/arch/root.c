@@ -140,5 +140,11 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 			 ", PTI kernel half 0x%llx",
 			 (unsigned long long)root->table);
 	}
+	/* Nothing can translate from a top table the image lacks: say so
+	 * once instead of failing every address. */
+	if (!pgw_image_has_page(img, root->table >> PGW_PAGE_SHIFT))
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "root table 0x%llx (%s) is not in the image",
+				   (unsigned long long)root->table, root->why);
 	return PGW_OK;
 }

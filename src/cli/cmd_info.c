@@ -21,12 +21,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		if (a->image)
-			argp_error(state, "info takes one IMAGE");
+			pgw_usage_error(state, "info takes one IMAGE");
 		a->image = arg;
 		break;
 	case ARGP_KEY_END:
 		if (!a->image)
-			argp_error(state, "give an IMAGE");
+			pgw_usage_error(state, "give an IMAGE");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -130,12 +130,18 @@ static void text_info(const struct session *s, int choose_rc,
 		if (v)
 			printf("  %s=%s\n", highlights[i], v);
 	}
-	if (choose_rc == 0) {
+	/* The mode may be known when the root is not (the error says why
+	 * on stderr). */
+	if (s->mode.mode)
 		printf("mode:        %s (%s)\n", s->mode.mode->name,
 		       s->mode.why);
+	else
+		printf("mode:        unknown\n");
+	if (choose_rc == 0)
 		printf("root:        0x%llx (%s)\n",
 		       (unsigned long long)s->root.table, s->root.why);
-	}
+	else
+		printf("root:        none\n");
 }
 
 static void json_str(const char *key, const char *v, bool comma)
@@ -213,14 +219,19 @@ static void json_info(const struct session *s, int choose_rc,
 		first = false;
 	}
 	printf("}");
-	if (choose_rc == 0) {
+	if (s->mode.mode) {
 		printf(",");
 		json_str("mode", s->mode.mode->name, true);
-		json_str("mode_reason", s->mode.why, true);
-		printf("\"root\":\"0x%llx\",", (unsigned long long)s->root.table);
+		json_str("mode_reason", s->mode.why, false);
+	} else {
+		printf(",\"mode\":null");
+	}
+	if (choose_rc == 0) {
+		printf(",\"root\":\"0x%llx\",",
+		       (unsigned long long)s->root.table);
 		json_str("root_reason", s->root.why, false);
 	} else {
-		printf(",\"mode\":null,\"root\":null");
+		printf(",\"root\":null");
 	}
 	printf("}\n");
 }
@@ -243,7 +254,7 @@ int cmd_info(int argc, char **argv)
 	if (rc)
 		return rc;
 	int choose_rc = session_choose(&s);
-	const struct pgw_mode *m = choose_rc == 0 ? s.mode.mode : NULL;
+	const struct pgw_mode *m = s.mode.mode;
 	if (json)
 		json_info(&s, choose_rc, m);
 	else

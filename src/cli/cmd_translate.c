@@ -1,6 +1,8 @@
 /* pgwalk translate: virtual to physical, every level shown. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "exit_codes.h"
@@ -43,12 +45,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->addrs = state->argv + state->next;
 		a->naddrs = state->argc - state->next;
 		break;
-	case ARGP_KEY_NO_ARGS:
-		argp_usage(state);
-		break;
 	case ARGP_KEY_END:
 		if (!a->image || a->naddrs == 0)
-			argp_error(state, "give an IMAGE and at least one "
+			pgw_usage_error(state, "give an IMAGE and at least one "
 				   "ADDR (or - to read addresses from stdin)");
 		break;
 	default:
@@ -99,26 +98,70 @@ static void bad(struct batch *b, const char *text, unsigned long lineno)
 		b->out->fmt->bad_addr(b->out, text);
 }
 
+/* One input line (NUL-terminated, newline removed). */
+static void stdin_line(struct batch *b, char *line, size_t n,
+		       unsigned long lineno)
+{
+	uint64_t va;
+
+	while (n > 0 && line[n - 1] == '\r')
+		line[--n] = '\0';
+	if (n == 0 || line[0] == '#')
+		return;
+	if (pgw_parse_u64(line, &va))
+		one(b, va);
+	else
+		bad(b, line, lineno);
+}
+
+/*
+ * Addresses from stdin, read in blocks and split with memchr: for
+ * millions of lines getline's per-call cost shows.  A line longer than the
+ * buffer cannot be an address; it is reported by its start and skipped.
+ */
 static void from_stdin(struct batch *b)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	static char buf[1 << 16];
+	size_t have = 0;
+	bool skipping = false;
 	unsigned long lineno = 0;
 
-	while ((n = getline(&line, &cap, stdin)) > 0) {
-		uint64_t va;
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (n == 0 || line[0] == '#')
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf + have,
+				 sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (pgw_parse_u64(line, &va))
-			one(b, va);
-		else
-			bad(b, line, lineno);
+		if (n < 0) {
+			pgw_cli_error("cannot read stdin: %s", strerror(errno));
+			b->failed++;
+			break;
+		}
+		if (n == 0)
+			break;
+		char *p = buf, *end = buf + have + n, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			*nl = '\0';
+			lineno++;
+			if (!skipping)
+				stdin_line(b, p, (size_t)(nl - p), lineno);
+			skipping = false;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		memmove(buf, p, have);
+		if (have == sizeof(buf) - 1) {
+			if (!skipping) {
+				buf[80] = '\0';
+				bad(b, buf, lineno + 1);
+			}
+			skipping = true;
+			have = 0;
+		}
 	}
-	free(line);
+	if (have && !skipping) {
+		buf[have] = '\0';
+		stdin_line(b, buf, have, lineno + 1);
+	}
 }
 
 static void say_root(FILE *f, const char *prefix, const struct session *s)
@@ -136,7 +179,7 @@ int cmd_translate(int argc, char **argv)
 	int rc;
 
 	session_opts_init(&a.opts);
-	argp_parse(&translate_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	argp_parse(&translate_argp, argc, argv, 0, NULL, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
 	if (!fmt || !fmt->xlat) {
 		pgw_cli_error("translate: no output format '%s'",

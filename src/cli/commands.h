@@ -5,5 +5,7 @@
  * returns an exit status from exit_codes.h. */
 int cmd_info(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_regions(int argc, char **argv);
 
 #endif

@@ -11,19 +11,19 @@
 
 #include "pgwalk.h"
 
+/* Declare as `struct line l; l.len = 0;`: an initializer would clear all
+ * of buf, which costs more than formatting the line. */
 struct line {
 	char buf[8192];
 	size_t len;
 };
 
+/* Byte by byte: the strings are short (flag names, keys), and strlen plus
+ * memcpy calls cost more than the copy. */
 static inline void emit_str(struct line *l, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (n > sizeof(l->buf) - l->len)
-		n = sizeof(l->buf) - l->len;
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
+	while (*s && l->len < sizeof(l->buf))
+		l->buf[l->len++] = *s++;
 }
 
 static inline void emit_char(struct line *l, char c)
@@ -83,11 +83,47 @@ static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 			continue;
 		if (!first)
 			emit_str(l, sep);
-		emit_str(l, quote);
+		if (*quote)
+			emit_str(l, quote);
 		emit_str(l, pgw_flag_name(b));
-		emit_str(l, quote);
+		if (*quote)
+			emit_str(l, quote);
 		first = false;
 	}
+}
+
+/* A JSON string body: quotes, backslashes and control bytes escaped. */
+static inline void emit_json_str(struct line *l, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			emit_char(l, '\\');
+			emit_char(l, (char)c);
+		} else if (c < 0x20) {
+			emit_str(l, "\\u00");
+			emit_char(l, "0123456789abcdef"[c >> 4]);
+			emit_char(l, "0123456789abcdef"[c & 0xf]);
+		} else {
+			emit_char(l, (char)c);
+		}
+	}
+}
+
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */
+static inline void emit_csv_str(struct line *l, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		emit_str(l, s);
+		return;
+	}
+	emit_char(l, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			emit_char(l, '"');
+		emit_char(l, *s);
+	}
+	emit_char(l, '"');
 }
 
 #endif

@@ -9,7 +9,9 @@ static void csv_xlat_begin(struct out *o)
 
 static void csv_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_hex(&l, x->va);
 	emit_char(&l, ',');
@@ -39,9 +41,226 @@ static void csv_bad(struct out *o, const char *text)
 	fputs(",,,,,,not an address\n", o->f);
 }
 
+/* ---- dump and regions ---- */
+
+/* Columns of a dump row; `-` stands for an empty cell in TSV. */
+#define SEP ','
+#define EMPTY ""
+
+static void cell_end(struct line *l, bool last)
+{
+	emit_char(l, last ? '\n' : SEP);
+}
+
+static void empty(struct line *l)
+{
+	emit_str(l, EMPTY);
+	emit_char(l, SEP);
+}
+
+static void span(struct line *l, uint64_t va, uint64_t end)
+{
+	emit_hex(l, va);
+	emit_char(l, SEP);
+	if (end == 0 && va != 0)
+		emit_str(l, "0x10000000000000000");
+	else
+		emit_hex(l, end);
+	emit_char(l, SEP);
+	emit_u64(l, end - va);
+	emit_char(l, SEP);
+}
+
+static void hole_detail(struct line *l, const struct pgw_run *run)
+{
+	emit_str(l, out_hole_kind_key(run->hole_kind));
+	if (run->np_kind == PGW_NP_PROTNONE) {
+		emit_str(l, " protnone pfn=");
+		emit_hex(l, run->np_pfn);
+	} else if (run->np_kind == PGW_NP_OTHER) {
+		emit_str(l, " other entry=");
+		emit_hex(l, run->entry_raw);
+	} else if (run->np_kind != PGW_NP_NONE) {
+		emit_char(l, ' ');
+		emit_str(l, out_np_kind_name(run->np_kind));
+		emit_str(l, " type=");
+		emit_u64(l, run->swap_type);
+		emit_str(l, " offset=");
+		emit_hex(l, run->swap_offset);
+	} else if (run->entry_pa) {
+		emit_str(l, " entry=");
+		emit_hex(l, run->entry_raw);
+		emit_str(l, " at=");
+		emit_hex(l, run->entry_pa);
+	}
+}
+
+static void csv_dump_map(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "map");
+	emit_char(&l, SEP);
+	span(&l, run->va, run->end);
+	emit_hex(&l, run->pa);
+	emit_char(&l, SEP);
+	emit_u64(&l, run->page_size);
+	emit_char(&l, SEP);
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_char(&l, SEP);
+	emit_u64(&l, run->entries);
+	emit_char(&l, SEP);
+	emit_flags(&l, run->flags, "|", "");
+	emit_char(&l, SEP);
+	emit_flags(&l, run->eff_flags, "|", "");
+	emit_char(&l, SEP);
+	emit_str(&l, out_region_key(o, run));
+	emit_char(&l, SEP);
+	emit_str(&l, EMPTY);
+	cell_end(&l, true);
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void csv_dump_hole(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "hole");
+	emit_char(&l, SEP);
+	span(&l, run->va, run->end);
+	empty(&l);
+	empty(&l);
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_char(&l, SEP);
+	emit_u64(&l, run->entries);
+	emit_char(&l, SEP);
+	empty(&l);
+	empty(&l);
+	emit_str(&l, out_region_key(o, run));
+	emit_char(&l, SEP);
+	hole_detail(&l, run);
+	cell_end(&l, true);
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void csv_dump_begin(struct out *o, const struct walk_head *h)
+{
+	(void)h;
+	fputs("type,va,end,size,pa,page_size,level,entries,flags,effective,"
+	      "region,detail\n", o->f);
+}
+
+static void csv_dump_region(struct out *o, const struct pgw_region *r)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "region,");
+	span(&l, r->start, r->end);
+	emit_str(&l, ",,,,,,");
+	emit_str(&l, r->key);
+	emit_char(&l, ',');
+	emit_csv_str(&l, r->name);
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void csv_dump_summary(struct out *o, const struct dump_summary *s)
+{
+	struct line l;
+	l.len = 0;
+
+	/* size: bytes mapped; entries: ranges printed; the rest in detail. */
+	emit_str(&l, "summary,,,");
+	emit_u64(&l, s->mapped);
+	emit_str(&l, ",,,,");
+	emit_u64(&l, s->maps);
+	emit_str(&l, ",,,,holes=");
+	emit_u64(&l, s->holes);
+	emit_str(&l, " non_present=");
+	emit_u64(&l, s->nonpresent);
+	emit_str(&l, " wx=");
+	emit_u64(&l, s->wx);
+	emit_str(&l, " wx_bytes=");
+	emit_u64(&l, s->wx_bytes);
+	for (int lv = 0; lv < PGW_NLEVELS; lv++) {
+		if (!s->level_bytes[lv])
+			continue;
+		emit_str(&l, " mapped_");
+		emit_u64(&l, pgw_level_span(o->mode, (enum pgw_level)lv));
+		emit_char(&l, '=');
+		emit_u64(&l, s->level_bytes[lv]);
+	}
+	emit_str(&l, " entries=");
+	emit_u64(&l, s->stats.entries);
+	emit_str(&l, " tables=");
+	emit_u64(&l, s->stats.tables);
+	emit_str(&l, " leaves=");
+	emit_u64(&l, s->stats.leaves);
+	emit_str(&l, s->complete ? " complete=true\n" : " complete=false\n");
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void csv_regions_begin(struct out *o, const struct walk_head *h)
+{
+	const struct pgw_layout *lay = h->layout;
+	struct line l;
+	l.len = 0;
+
+	fputs("type,key,name,va,end,size,mapped,leaves,source,why\n", o->f);
+	emit_str(&l, "layout,");
+	emit_str(&l, lay->name);
+	emit_char(&l, ',');
+	emit_csv_str(&l, lay->desc);
+	emit_str(&l, ",,,,,,,");
+	emit_csv_str(&l, lay->why);
+	emit_char(&l, '\n');
+	for (size_t i = 0; i < lay->nbases; i++) {
+		const struct pgw_layout_base *b = &lay->base[i];
+		emit_str(&l, "base,");
+		emit_str(&l, b->name);
+		emit_str(&l, ",,");
+		emit_hex(&l, b->value);
+		emit_str(&l, ",,,,,");
+		emit_str(&l, pgw_base_source_name(b->source));
+		emit_char(&l, ',');
+		emit_csv_str(&l, b->why);
+		emit_char(&l, '\n');
+	}
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void csv_regions_row(struct out *o, const struct pgw_region *r,
+			    const struct region_usage *u)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "region,");
+	emit_str(&l, r->key);
+	emit_char(&l, ',');
+	emit_csv_str(&l, r->name);
+	emit_char(&l, ',');
+	span(&l, r->start, r->end);
+	emit_u64(&l, u->mapped);
+	emit_char(&l, ',');
+	emit_u64(&l, u->leaves);
+	emit_str(&l, ",,\n");
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
 const struct formatter fmt_csv = {
 	.name = "csv",
 	.xlat_begin = csv_xlat_begin,
 	.xlat = csv_xlat,
 	.bad_addr = csv_bad,
+	.dump_begin = csv_dump_begin,
+	.dump_region = csv_dump_region,
+	.dump_map = csv_dump_map,
+	.dump_hole = csv_dump_hole,
+	.dump_summary = csv_dump_summary,
+	.regions_begin = csv_regions_begin,
+	.regions_row = csv_regions_row,
 };

@@ -42,7 +42,9 @@ static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 
 static void json_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_str(&l, "{\"va\":\"");
 	emit_hex(&l, x->va);
@@ -96,7 +98,9 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 
 static void json_bad(struct out *o, const char *text)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_str(&l, "{\"input\":\"");
 	/* Echo only characters that need no JSON escaping. */
@@ -108,8 +112,205 @@ static void json_bad(struct out *o, const char *text)
 	fwrite(l.buf, 1, l.len, o->f);
 }
 
+/* ---- dump and regions: one object per line, "type" first ---- */
+
+static void put(struct out *o, struct line *l)
+{
+	emit_str(l, "}\n");
+	fwrite(l->buf, 1, l->len, o->f);
+}
+
+/* "va":"0x..","end":"0x..","size":N; an end of 2^64 is spelled out. */
+static void span(struct line *l, uint64_t va, uint64_t end)
+{
+	emit_str(l, "\"va\":\"");
+	emit_hex(l, va);
+	emit_str(l, "\",\"end\":\"");
+	if (end == 0 && va != 0)
+		emit_str(l, "0x10000000000000000");
+	else
+		emit_hex(l, end);
+	emit_str(l, "\",\"size\":");
+	emit_u64(l, end - va);
+}
+
+static void kv_str(struct line *l, const char *key, const char *val)
+{
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":\"");
+	emit_json_str(l, val);
+	emit_char(l, '"');
+}
+
+static void json_dump_region(struct out *o, const struct pgw_region *r)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"region\",");
+	span(&l, r->start, r->end);
+	kv_str(&l, "region", r->key);
+	kv_str(&l, "name", r->name);
+	put(o, &l);
+}
+
+static void json_dump_map(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"map\",");
+	span(&l, run->va, run->end);
+	emit_str(&l, ",\"pa\":\"");
+	emit_hex(&l, run->pa);
+	emit_str(&l, "\",\"page_size\":");
+	emit_u64(&l, run->page_size);
+	emit_str(&l, ",\"level\":\"");
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_str(&l, "\",\"entries\":");
+	emit_u64(&l, run->entries);
+	emit_str(&l, ",\"flags\":[");
+	emit_flags(&l, run->flags, ",", "\"");
+	emit_str(&l, "],\"effective\":[");
+	emit_flags(&l, run->eff_flags, ",", "\"");
+	emit_char(&l, ']');
+	kv_str(&l, "region", out_region_key(o, run));
+	put(o, &l);
+}
+
+static void json_dump_hole(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"hole\",");
+	span(&l, run->va, run->end);
+	emit_str(&l, ",\"level\":\"");
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_str(&l, "\",\"entries\":");
+	emit_u64(&l, run->entries);
+	kv_str(&l, "kind", out_hole_kind_key(run->hole_kind));
+	if (run->np_kind != PGW_NP_NONE) {
+		emit_str(&l, ",\"non_present\":{\"kind\":\"");
+		emit_str(&l, out_np_kind_name(run->np_kind));
+		if (run->np_kind == PGW_NP_PROTNONE) {
+			emit_str(&l, "\",\"pfn\":\"");
+			emit_hex(&l, run->np_pfn);
+		} else if (run->np_kind != PGW_NP_OTHER) {
+			emit_str(&l, "\",\"swap_type\":");
+			emit_u64(&l, run->swap_type);
+			emit_str(&l, ",\"swap_offset\":\"");
+			emit_hex(&l, run->swap_offset);
+		}
+		emit_str(&l, "\"}");
+	}
+	if (run->entry_pa) {
+		emit_str(&l, ",\"entry_pa\":\"");
+		emit_hex(&l, run->entry_pa);
+		emit_str(&l, "\",\"entry\":\"");
+		emit_hex(&l, run->entry_raw);
+		emit_char(&l, '"');
+	}
+	kv_str(&l, "region", out_region_key(o, run));
+	put(o, &l);
+}
+
+static void json_dump_summary(struct out *o, const struct dump_summary *s)
+{
+	struct line l;
+	l.len = 0;
+	bool first = true;
+
+	emit_str(&l, "{\"type\":\"summary\",\"maps\":");
+	emit_u64(&l, s->maps);
+	emit_str(&l, ",\"mapped\":");
+	emit_u64(&l, s->mapped);
+	emit_str(&l, ",\"mapped_by_page_size\":{");
+	for (int lv = 0; lv < PGW_NLEVELS; lv++) {
+		if (!s->level_bytes[lv])
+			continue;
+		if (!first)
+			emit_char(&l, ',');
+		first = false;
+		emit_char(&l, '"');
+		emit_u64(&l, pgw_level_span(o->mode, (enum pgw_level)lv));
+		emit_str(&l, "\":");
+		emit_u64(&l, s->level_bytes[lv]);
+	}
+	emit_str(&l, "},\"holes\":");
+	emit_u64(&l, s->holes);
+	emit_str(&l, ",\"non_present\":");
+	emit_u64(&l, s->nonpresent);
+	emit_str(&l, ",\"wx\":");
+	emit_u64(&l, s->wx);
+	emit_str(&l, ",\"wx_bytes\":");
+	emit_u64(&l, s->wx_bytes);
+	emit_str(&l, ",\"entries\":");
+	emit_u64(&l, s->stats.entries);
+	emit_str(&l, ",\"tables\":");
+	emit_u64(&l, s->stats.tables);
+	emit_str(&l, ",\"leaves\":");
+	emit_u64(&l, s->stats.leaves);
+	emit_str(&l, s->complete ? ",\"complete\":true" :
+				   ",\"complete\":false");
+	put(o, &l);
+}
+
+static void json_regions_begin(struct out *o, const struct walk_head *h)
+{
+	const struct pgw_layout *lay = h->layout;
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"layout\"");
+	kv_str(&l, "name", lay->name);
+	kv_str(&l, "desc", lay->desc);
+	kv_str(&l, "why", lay->why);
+	kv_str(&l, "mode", o->mode->name);
+	emit_str(&l, ",\"root\":\"");
+	emit_hex(&l, h->root);
+	emit_char(&l, '"');
+	put(o, &l);
+	for (size_t i = 0; i < lay->nbases; i++) {
+		const struct pgw_layout_base *b = &lay->base[i];
+		l.len = 0;
+		emit_str(&l, "{\"type\":\"base\"");
+		kv_str(&l, "name", b->name);
+		emit_str(&l, ",\"value\":\"");
+		emit_hex(&l, b->value);
+		emit_char(&l, '"');
+		kv_str(&l, "source", pgw_base_source_name(b->source));
+		kv_str(&l, "why", b->why);
+		put(o, &l);
+	}
+}
+
+static void json_regions_row(struct out *o, const struct pgw_region *r,
+			     const struct region_usage *u)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"region\",");
+	span(&l, r->start, r->end);
+	kv_str(&l, "region", r->key);
+	kv_str(&l, "name", r->name);
+	emit_str(&l, ",\"mapped\":");
+	emit_u64(&l, u->mapped);
+	emit_str(&l, ",\"leaves\":");
+	emit_u64(&l, u->leaves);
+	put(o, &l);
+}
+
 const struct formatter fmt_json = {
 	.name = "json",
 	.xlat = json_xlat,
 	.bad_addr = json_bad,
+	.dump_region = json_dump_region,
+	.dump_map = json_dump_map,
+	.dump_hole = json_dump_hole,
+	.dump_summary = json_dump_summary,
+	.regions_begin = json_regions_begin,
+	.regions_row = json_regions_row,
 };

@@ -77,7 +77,9 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 
 static void text_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l = { .len = 0 };
+	struct line l;
+
+	l.len = 0;
 
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
@@ -122,8 +124,246 @@ static void text_bad(struct out *o, const char *text)
 	fprintf(o->f, "INPUT '%.200s' -> not an address\n\n", text);
 }
 
+/* ---- dump and regions ---- */
+
+/* ptdump's size spelling: the largest unit that divides evenly. */
+static void human(struct line *l, uint64_t size, int width)
+{
+	static const char unit[] = "KMGTPE";
+	char t[24];
+	int n = 0, u = -1;
+
+	if (size && !(size & 1023)) {
+		size >>= 10;
+		u = 0;
+		while (!(size & 1023) && u + 1 < (int)sizeof(unit) - 1) {
+			size >>= 10;
+			u++;
+		}
+	}
+	if (u >= 0 || size)
+		t[n++] = u >= 0 ? unit[u] : 'B';
+	do {
+		t[n++] = (char)('0' + size % 10);
+		size /= 10;
+	} while (size);
+	/* Right-aligned; a value wider than the column still gets a blank
+	 * before it (except in running text, width 0). */
+	for (int i = n; i < width; i++)
+		emit_char(l, ' ');
+	if (width && n >= width)
+		emit_char(l, ' ');
+	while (n)
+		emit_char(l, t[--n]);
+}
+
+/* Zero-padded to `digits`, wider when the value needs it (2^32, the end
+ * of a 32-bit space). */
+static void hexw(struct line *l, uint64_t v, int digits)
+{
+	while (digits < 16 && (v >> (4 * digits)) != 0)
+		digits++;
+	emit_str(l, "0x");
+	emit_hex_w(l, v, digits);
+}
+
+/* start-end, with an end of 2^64 spelled out. */
+static void span(struct line *l, const struct out *o, uint64_t va,
+		 uint64_t end)
+{
+	int w = out_va_digits(o->mode);
+
+	hexw(l, va, w);
+	emit_char(l, '-');
+	if (end == 0 && va != 0)
+		emit_str(l, "0x10000000000000000");
+	else
+		hexw(l, end, w);
+}
+
+/* Drop trailing blanks, end the line, write it. */
+static void put(struct out *o, struct line *l)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	emit_char(l, '\n');
+	fwrite(l->buf, 1, l->len, o->f);
+}
+
+static void text_dump_begin(struct out *o, const struct walk_head *h)
+{
+	const struct pgw_layout *lay = h->layout;
+
+	fprintf(o->f, "# mode %s (%s)\n", o->mode->name, h->mode_why);
+	fprintf(o->f, "# root 0x%llx (%s)\n", (unsigned long long)h->root,
+		h->root_why);
+	if (!lay)
+		return;
+	fprintf(o->f, "# layout %s (%s)\n", lay->name, lay->why);
+	for (size_t i = 0; i < lay->nbases; i++)
+		fprintf(o->f, "# %s 0x%llx %s: %s\n", lay->base[i].name,
+			(unsigned long long)lay->base[i].value,
+			pgw_base_source_name(lay->base[i].source),
+			lay->base[i].why);
+}
+
+static void text_dump_region(struct out *o, const struct pgw_region *r)
+{
+	fprintf(o->f, "---[ %s ]---\n", r->name);
+}
+
+static void text_dump_map(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+	uint32_t e = run->eff_flags, f = run->flags;
+
+	span(&l, o, run->va, run->end);
+	human(&l, run->end - run->va, 10);
+	emit_char(&l, ' ');
+	hexw(&l, run->pa, out_pa_digits(o->mode));
+	human(&l, run->page_size, 4);
+	emit_char(&l, ' ');
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_str(&l, (e & PGW_F_USER) ? " USR" : "    ");
+	emit_str(&l, (e & PGW_F_RW) ? " RW" : " ro");
+	emit_str(&l, (f & PGW_F_PWT) ? " PWT" : "    ");
+	emit_str(&l, (f & PGW_F_PCD) ? " PCD" : "    ");
+	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
+	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
+	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x");
+	put(o, &l);
+}
+
+static void text_dump_hole(struct out *o, const struct pgw_run *run)
+{
+	struct line l;
+	l.len = 0;
+
+	span(&l, o, run->va, run->end);
+	human(&l, run->end - run->va, 10);
+	emit_str(&l, " hole ");
+	emit_str(&l, out_level_name(o->mode, run->level));
+	emit_char(&l, ' ');
+	emit_str(&l, pgw_hole_kind_text(run->hole_kind));
+	if (run->np_kind == PGW_NP_PROTNONE) {
+		emit_str(&l, ": protnone frame ");
+		emit_hex(&l, run->np_pfn << PGW_PAGE_SHIFT);
+	} else if (run->np_kind == PGW_NP_OTHER) {
+		emit_str(&l, ": entry ");
+		emit_hex(&l, run->entry_raw);
+	} else if (run->np_kind != PGW_NP_NONE) {
+		emit_str(&l, ": ");
+		emit_str(&l, out_np_kind_name(run->np_kind));
+		emit_str(&l, " type ");
+		emit_u64(&l, run->swap_type);
+		emit_str(&l, " offset ");
+		emit_hex(&l, run->swap_offset);
+	} else if (run->hole_kind != PGW_HOLE_NOT_PRESENT &&
+		   run->hole_kind != PGW_HOLE_NONCANONICAL) {
+		emit_str(&l, ": entry ");
+		emit_hex(&l, run->entry_raw);
+		emit_str(&l, " at ");
+		emit_hex(&l, run->entry_pa);
+	}
+	put(o, &l);
+}
+
+static void text_dump_summary(struct out *o, const struct dump_summary *s)
+{
+	struct line l;
+	l.len = 0;
+	bool first = true;
+
+	emit_str(&l, "# mapped: ");
+	human(&l, s->mapped, 0);
+	emit_str(&l, " in ");
+	emit_u64(&l, s->maps);
+	emit_str(&l, s->maps == 1 ? " range" : " ranges");
+	for (int lv = 0; lv < PGW_NLEVELS; lv++) {
+		if (!s->level_bytes[lv])
+			continue;
+		emit_str(&l, first ? ": " : ", ");
+		first = false;
+		human(&l, pgw_level_span(o->mode, (enum pgw_level)lv), 0);
+		emit_str(&l, " pages ");
+		human(&l, s->level_bytes[lv], 0);
+	}
+	put(o, &l);
+	l.len = 0;
+	emit_str(&l, "# holes: ");
+	emit_u64(&l, s->holes);
+	if (s->nonpresent) {
+		emit_str(&l, " (");
+		emit_u64(&l, s->nonpresent);
+		emit_str(&l, " of non-present entries with meaning)");
+	}
+	put(o, &l);
+	l.len = 0;
+	emit_str(&l, "# W+X: ");
+	emit_u64(&l, s->wx);
+	emit_str(&l, s->wx == 1 ? " range, " : " ranges, ");
+	human(&l, s->wx_bytes, 0);
+	put(o, &l);
+	l.len = 0;
+	emit_str(&l, "# walk: ");
+	emit_u64(&l, s->stats.entries);
+	emit_str(&l, " entries in ");
+	emit_u64(&l, s->stats.tables);
+	emit_str(&l, " tables, ");
+	emit_u64(&l, s->stats.leaves);
+	emit_str(&l, " leaves");
+	if (!s->complete)
+		emit_str(&l, "; INCOMPLETE: the entry budget ran out (raise "
+			     "--max-entries)");
+	put(o, &l);
+}
+
+static void text_regions_begin(struct out *o, const struct walk_head *h)
+{
+	text_dump_begin(o, h);
+	fprintf(o->f, "# %-*s %10s %10s %8s  REGION\n",
+		2 * out_va_digits(o->mode) + 3, "START-END", "SIZE", "MAPPED",
+		"LEAVES");
+}
+
+static void text_regions_row(struct out *o, const struct pgw_region *r,
+			     const struct region_usage *u)
+{
+	struct line l;
+	l.len = 0;
+	struct line n;
+	n.len = 0;
+
+	emit_str(&l, "  ");
+	span(&l, o, r->start, r->end);
+	human(&l, r->end - r->start, 11);
+	if (u->mapped)
+		human(&l, u->mapped, 11);
+	else
+		emit_str(&l, "          -");
+	if (u->leaves)
+		emit_u64(&n, u->leaves);
+	else
+		emit_char(&n, '-');
+	for (size_t i = n.len; i < 9; i++)
+		emit_char(&l, ' ');
+	memcpy(l.buf + l.len, n.buf, n.len);
+	l.len += n.len;
+	emit_str(&l, "  ");
+	emit_str(&l, r->name);
+	put(o, &l);
+}
+
 const struct formatter fmt_text = {
 	.name = "text",
 	.xlat = text_xlat,
 	.bad_addr = text_bad,
+	.dump_begin = text_dump_begin,
+	.dump_region = text_dump_region,
+	.dump_map = text_dump_map,
+	.dump_hole = text_dump_hole,
+	.dump_summary = text_dump_summary,
+	.regions_begin = text_regions_begin,
+	.regions_row = text_regions_row,
 };

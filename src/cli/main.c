@@ -16,6 +16,8 @@ static const struct {
 } commands[] = {
 	{ "info", cmd_info, "describe an image: format, ranges, CPUs, mode, root" },
 	{ "translate", cmd_translate, "virtual to physical, every level shown" },
+	{ "dump", cmd_dump, "every mapping and hole of an address space" },
+	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -14,6 +14,34 @@ struct out {
 	FILE *f;
 	const struct formatter *fmt;
 	const struct pgw_mode *mode;
+	const struct pgw_layout *layout;   /* dump, regions */
+};
+
+/* What a dump or region listing walked, for headers. */
+struct walk_head {
+	const char *mode_why;
+	uint64_t root;
+	const char *root_why;
+	const struct pgw_layout *layout;
+};
+
+/* Totals at the end of a dump.  Maps are the ones printed (filters
+ * apply); holes are counted whether printed or not. */
+struct dump_summary {
+	uint64_t maps, mapped;
+	uint64_t level_bytes[PGW_NLEVELS];   /* mapped bytes by page level */
+	uint64_t holes, hole_bytes;
+	uint64_t nonpresent;                 /* hole runs of meaningful
+						non-present entries */
+	uint64_t wx, wx_bytes;               /* writable and executable */
+	struct pgw_walk_stats stats;
+	bool complete;                       /* false: a limit cut the walk */
+};
+
+/* How much of a region the page tables map. */
+struct region_usage {
+	uint64_t mapped;
+	uint64_t leaves;                     /* leaves starting in it */
 };
 
 struct formatter {
@@ -23,6 +51,19 @@ struct formatter {
 	void (*xlat)(struct out *o, const struct pgw_xlat *x);
 	/* An input line that is not an address (stdin batches go on). */
 	void (*bad_addr)(struct out *o, const char *text);
+	/* dump: begin, then runs in address order with a region record
+	 * before the first run printed in each region, then the summary. */
+	void (*dump_begin)(struct out *o, const struct walk_head *h);
+	void (*dump_region)(struct out *o, const struct pgw_region *r);
+	void (*dump_map)(struct out *o, const struct pgw_run *run);
+	void (*dump_hole)(struct out *o, const struct pgw_run *run);
+	void (*dump_summary)(struct out *o, const struct dump_summary *s);
+	void (*dump_end)(struct out *o);
+	/* regions: the layout and its bases, then one row per region */
+	void (*regions_begin)(struct out *o, const struct walk_head *h);
+	void (*regions_row)(struct out *o, const struct pgw_region *r,
+			    const struct region_usage *u);
+	void (*regions_end)(struct out *o);
 };
 
 /* NULL for an unknown name. */
@@ -32,5 +73,12 @@ const struct formatter *formatter_by_name(const char *name);
 const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl);
 /* "none", "protnone", "swap", ... */
 const char *out_np_kind_name(enum pgw_np_kind kind);
+/* Stable one-word hole kind: "not-present", "non-canonical", ... */
+const char *out_hole_kind_key(enum pgw_hole_kind kind);
+/* Region key of a run ("unused" without a layout). */
+const char *out_region_key(const struct out *o, const struct pgw_run *run);
+/* Hex digits for VAs and PAs of this mode (16/8, 13/10). */
+int out_va_digits(const struct pgw_mode *mode);
+int out_pa_digits(const struct pgw_mode *mode);
 
 #endif

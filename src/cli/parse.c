@@ -2,45 +2,45 @@
  * parses millions of them. */
 #include "session.h"
 
+/* Digit value + 1 for every character that is a hex digit, else 0. */
+static const uint8_t digit1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14,
+	['E'] = 15, ['F'] = 16,
+};
+
 static bool is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static int digit(char c, unsigned base)
-{
-	int d;
-
-	if (c >= '0' && c <= '9')
-		d = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		d = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		d = c - 'A' + 10;
-	else
-		return -1;
-	return (unsigned)d < base ? d : -1;
-}
-
 bool pgw_parse_u64(const char *s, uint64_t *v)
 {
-	unsigned base = 16;
 	uint64_t n = 0;
 	const char *start;
+	unsigned d;
 
 	while (is_space(*s))
 		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
 		s += 2;
-	} else if (s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-		s += 2;
-		base = 10;
-	}
-	start = s;
-	for (int d; (d = digit(*s, base)) >= 0; s++) {
-		if (n > (UINT64_MAX - (unsigned)d) / base)
-			return false;  /* does not fit in 64 bits */
-		n = n * base + (unsigned)d;
+		start = s;
+		for (; (d = digit1[(uint8_t)*s]) >= 1 && d <= 10; s++) {
+			if (n > (UINT64_MAX - (d - 1)) / 10)
+				return false;  /* does not fit in 64 bits */
+			n = n * 10 + (d - 1);
+		}
+	} else {
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			s += 2;
+		start = s;
+		for (; (d = digit1[(uint8_t)*s]) != 0; s++) {
+			if (n >> 60)
+				return false;  /* a 17th significant digit */
+			n = n << 4 | (d - 1);
+		}
 	}
 	if (s == start)
 		return false;

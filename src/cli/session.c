@@ -1,5 +1,6 @@
 #include "session.h"
 #include "exit_codes.h"
+#include "output.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,18 +30,16 @@ static const struct argp_option options[] = {
 	  "Paging mode: i386, pae, x86-64, la57 (default: detected)", 2 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
-	  "examining N page-table entries (default 4194304, 2^22; cycles "
+	  "examining N page-table entries (default 1052672: every 32-bit "
+	  "space fits; cycles "
 	  "and shared tables cannot make a walk longer)", 2 },
 	{ 0 }
 };
 
+/* Output formats are whatever formatters exist (formatters.c). */
 static bool is_output_format(const char *s)
 {
-	static const char *const out[] = { "text", "json", "tsv", "csv" };
-	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
-		if (strcmp(s, out[i]) == 0)
-			return true;
-	return false;
+	return formatter_by_name(s) != NULL;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -60,12 +59,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BASE:
 		if (!pgw_parse_u64(arg, &v))
-			argp_error(state, "--base: '%s' is not an address", arg);
+			pgw_usage_error(state, "--base: '%s' is not an address", arg);
 		o->open.raw_base = v;
 		break;
 	case OPT_CR3:
 		if (!pgw_parse_u64(arg, &v))
-			argp_error(state, "--cr3: '%s' is not an address", arg);
+			pgw_usage_error(state, "--cr3: '%s' is not an address", arg);
 		o->root.have_cr3 = true;
 		o->root.cr3 = v;
 		break;
@@ -73,7 +72,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		char *end;
 		long n = strtol(arg, &end, 10);
 		if (*arg == '\0' || *end || n < 0 || n > 65535)
-			argp_error(state, "--cpu: '%s' is not a CPU number",
+			pgw_usage_error(state, "--cpu: '%s' is not a CPU number",
 				   arg);
 		o->root.cpu = (int)n;
 		break;
@@ -83,7 +82,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
-			argp_error(state, "--mode: unknown mode '%s' (i386, "
+			pgw_usage_error(state, "--mode: unknown mode '%s' (i386, "
 				   "pae, x86-64, la57)", arg);
 		o->mode_name = arg;
 		break;
@@ -91,14 +90,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		char *end;
 		unsigned long long n = strtoull(arg, &end, 0);
 		if (*arg == '\0' || *end || *arg == '-' || n == 0)
-			argp_error(state, "--max-entries: '%s' is not a "
+			pgw_usage_error(state, "--max-entries: '%s' is not a "
 				   "positive count", arg);
 		o->max_entries = n;
 		break;
 	}
 	case ARGP_KEY_END:
 		if (o->root.have_cr3 && o->root.cpu >= 0)
-			argp_error(state, "--cr3 and --cpu choose the root "
+			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
 		break;
 	default:
@@ -115,6 +114,19 @@ void session_opts_init(struct session_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->root.cpu = -1;
 	o->output_format = "text";
+}
+
+void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
+{
+	const char *name = state && state->name ? state->name : "pgwalk";
+	va_list ap;
+
+	fprintf(stderr, "%s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s --help')\n", name);
+	exit(PGW_EXIT_USAGE);
 }
 
 void pgw_cli_error(const char *fmt, ...)

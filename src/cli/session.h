@@ -39,6 +39,11 @@ int session_open_image(struct session *s, const char *path);
 int session_choose(struct session *s);
 void session_close(struct session *s);
 
+/* A usage error inside an argp parser: one line on stderr, "pgwalk
+ * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
+ * argp_error's own hint wraps onto further lines. */
+void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
 /* Print "pgwalk: <msg>" to stderr. */
 void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

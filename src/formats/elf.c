@@ -67,6 +67,8 @@ static enum pgw_status header_span(const struct pgw_source *src,
  * so that a truncated or lying header gets a message that says what is
  * wrong.  Nothing here allocates: counts are checked against the file.
  */
+/* (libelf also quietly shortens phnum to the program headers that fit in a
+ * truncated file: the header's own count is what must be checked.) */
 static enum pgw_status check_header(const struct pgw_source *src,
 				    bool is64, struct pgw_err *err)
 {

@@ -63,6 +63,7 @@ struct pgw_image {
 	 * page() gets a cache slot to fill.
 	 */
 	bool zero_copy;
+	bool raw_by_size;            /* raw chosen for lack of magic */
 
 	/* Physical memory, for segment-based formats (ELF, raw, LiME ...). */
 	struct pgw_segment *segs;    /* sorted by pa, non-overlapping */

@@ -79,11 +79,18 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		}
 	} else {
 		img->format = probe(&img->src);
+		/* No magic: a file of whole pages is taken as a raw physical
+		 * image (pmemsave, /dev/mem copies); anything else is not a
+		 * memory image. */
+		if (!img->format && img->src.size % PGW_PAGE_SIZE == 0) {
+			img->format = format_by_name("raw");
+			img->raw_by_size = true;
+		}
 		if (!img->format) {
 			st = pgw_err_set(err, PGW_E_FORMAT,
 					 "not a recognised memory image (no "
-					 "known magic; use --format=raw for "
-					 "a flat physical image)");
+					 "known magic, and not a whole number "
+					 "of pages for a raw image)");
 			goto fail;
 		}
 	}
@@ -338,30 +345,55 @@ enum pgw_status pgw_image_add_segment(struct pgw_image *img, uint64_t pa,
 	return push_segment(img, pa, size, offset, false, err);
 }
 
+/* By start; for equal starts the larger first, so a container precedes
+ * what it contains. */
 static int seg_cmp(const void *a, const void *b)
 {
 	const struct pgw_segment *x = a, *y = b;
 
-	return x->pa < y->pa ? -1 : x->pa > y->pa;
+	if (x->pa != y->pa)
+		return x->pa < y->pa ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;
 }
 
 enum pgw_status pgw_image_seal_segments(struct pgw_image *img,
 					struct pgw_err *err)
 {
 	enum pgw_status st;
+	size_t kept = 0, dropped = 0;
 
 	if (img->nsegs == 0)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "no physical memory in the image");
 	qsort(img->segs, img->nsegs, sizeof(*img->segs), seg_cmp);
-	for (size_t i = 1; i < img->nsegs; i++) {
-		const struct pgw_segment *p = &img->segs[i - 1];
-		if (p->pa + p->size > img->segs[i].pa)
-			return pgw_err_set(err, PGW_E_FORMAT,
-					   "segments overlap at physical "
-					   "0x%llx",
-					   (unsigned long long)img->segs[i].pa);
+	/*
+	 * The kernel's /proc/vmcore describes the kernel text twice: once in
+	 * its own PT_LOAD and once inside the RAM range that holds it.  A
+	 * segment wholly inside another is that duplicate and is dropped; a
+	 * partial overlap has no such reading and is an error.
+	 */
+	for (size_t i = 0; i < img->nsegs; i++) {
+		const struct pgw_segment *s = &img->segs[i];
+		if (kept) {
+			const struct pgw_segment *p = &img->segs[kept - 1];
+			uint64_t pend = p->pa + p->size;
+			if (s->pa < pend && s->pa + s->size <= pend) {
+				dropped++;
+				continue;
+			}
+			if (s->pa < pend)
+				return pgw_err_set(err, PGW_E_FORMAT,
+						   "segments overlap at physical "
+						   "0x%llx",
+						   (unsigned long long)s->pa);
+		}
+		img->segs[kept++] = *s;
 	}
+	img->nsegs = kept;
+	if (dropped)
+		pgw_image_add_fact(img, "duplicate_segments",
+				   "%zu (contained in another; ignored)",
+				   dropped);
 	for (size_t i = 0; i < img->nsegs; i++) {
 		st = pgw_image_add_range(img, img->segs[i].pa,
 					 img->segs[i].size, err);
@@ -464,9 +496,16 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 		*page_ret = zero_page;
 		return PGW_OK;
 	}
-	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE)
+	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE) {
+		/* The hot path of every walk: a plain file's bytes are in
+		 * the map, and add_segment checked they are in the file. */
+		if (!img->src.flattened) {
+			*page_ret = img->src.map + s->offset + (pa - s->pa);
+			return PGW_OK;
+		}
 		return pgw_source_get(&img->src, s->offset + (pa - s->pa),
 				      PGW_PAGE_SIZE, buf, page_ret, err);
+	}
 	if (!buf)
 		return pgw_err_set(err, PGW_E_NODATA,
 				   "physical 0x%llx is not in the image",

@@ -131,6 +131,7 @@ enum {
 	QEMU_OFF_RIP = 8 + 16 * 8,
 	QEMU_OFF_CS = 8 + 18 * 8,
 	QEMU_SEG_SIZE = 24,
+	QEMU_OFF_IDT_BASE = QEMU_OFF_CS + 9 * QEMU_SEG_SIZE + 16,
 	QEMU_OFF_CR = QEMU_OFF_CS + 10 * QEMU_SEG_SIZE,
 	QEMU_MIN_SIZE = QEMU_OFF_CR + 5 * 8,
 };
@@ -158,6 +159,8 @@ enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 	cpu.has_cs = true;
 	cpu.cs_selector = get32(desc + QEMU_OFF_CS);
 	cpu.cs_flags = get32(desc + QEMU_OFF_CS + 8);
+	cpu.has_idt = true;
+	cpu.idt_base = get64(desc + QEMU_OFF_IDT_BASE);
 	cpu.has_cr = true;
 	cpu.cr0 = get64(desc + QEMU_OFF_CR);
 	cpu.cr2 = get64(desc + QEMU_OFF_CR + 16);

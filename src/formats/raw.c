@@ -20,6 +20,9 @@ static enum pgw_status raw_open(struct pgw_image *img, struct pgw_err *err)
 	if (st != PGW_OK)
 		return st;
 	img->zero_copy = !img->src.flattened && pgw_segments_page_aligned(img);
+	if (img->raw_by_size)
+		pgw_image_add_fact(img, "probe", "no magic; a whole number of "
+				   "pages, so taken as raw physical memory");
 	return PGW_OK;
 }
 

@@ -16,7 +16,8 @@ fi
 LIMIT=
 [ -z "${PGW_SAN:-}" ] && [ -z "${PGW_VALGRIND:-}" ] && LIMIT="ulimit -v 262144;"
 T=${PGW_TIMEOUT:-10}
-ADDR=0xffff888000001000
+# A 2 MiB page whose tables lie in the first PT_LOAD (frames 1-3).
+ADDR=0xffff888000200000
 
 tab=$(printf '\t')
 while IFS=$tab read -r name code text; do

@@ -396,4 +396,81 @@ static inline uint64_t iw_tables_pae(struct iw_mem *m)
 	return 1u << 12;
 }
 
+/* ---- hostile page tables (tests/unit/hostile_walk.c, mkhostile) ---- */
+
+/* Every entry of the table at frame pfn holds val. */
+static inline void iw_fill(struct iw_mem *m, uint64_t pfn, unsigned n,
+			   unsigned esize, uint64_t val)
+{
+	for (unsigned i = 0; i < n; i++)
+		iw_entry(m, pfn, i, esize, val);
+}
+
+struct iw_hostile {
+	const char *name;
+	const char *mode;
+	const char *what;
+	void (*build)(struct iw_mem *m);   /* root table at 0x1000 */
+};
+
+/* A PML4 whose every entry points at itself. */
+static inline void iw_h_self_pml4(struct iw_mem *m)
+{
+	iw_fill(m, 1, 512, 8, 0x1000 | IW_TBL);
+	iw_frame(m, 3);
+}
+
+/* i386: a PD whose 1024 entries all point at one PT mapping one frame. */
+static inline void iw_h_i386_shared_pt(struct iw_mem *m)
+{
+	iw_fill(m, 1, 1024, 4, 0x2000 | IW_TBL);
+	iw_fill(m, 2, 1024, 4, 0x3000 | IW_P | IW_RW);
+	iw_frame(m, 3);
+}
+
+/* A ring through four levels: PML4 -> A -> B -> PT, all entries present,
+ * the PT mapping the PML4's frame (no table repeats on a path). */
+static inline void iw_h_ring4(struct iw_mem *m)
+{
+	iw_fill(m, 1, 512, 8, 0x2000 | IW_TBL);
+	iw_fill(m, 2, 512, 8, 0x3000 | IW_TBL);
+	iw_fill(m, 3, 512, 8, 0x4000 | IW_TBL);
+	iw_fill(m, 4, 512, 8, 0x1000 | IW_P | IW_RW);
+}
+
+/* A chain looping back through the levels: PML4 -> A -> B -> PML4. */
+static inline void iw_h_loop_back(struct iw_mem *m)
+{
+	iw_fill(m, 1, 512, 8, 0x2000 | IW_TBL);
+	iw_fill(m, 2, 512, 8, 0x3000 | IW_TBL);
+	iw_fill(m, 3, 512, 8, 0x1000 | IW_TBL);
+}
+
+/* 512 GiB of 4 KiB pages all mapping one frame, through shared tables. */
+static inline void iw_h_512g_one_frame(struct iw_mem *m)
+{
+	iw_entry(m, 1, 0, 8, 0x2000 | IW_TBL);
+	iw_fill(m, 2, 512, 8, 0x3000 | IW_TBL);
+	iw_fill(m, 3, 512, 8, 0x4000 | IW_TBL);
+	iw_fill(m, 4, 512, 8, 0x5000 | IW_P | IW_RW | IW_NX);
+	iw_frame(m, 5);
+}
+
+/* A PML4 entry pointing past the end of physical memory, one valid. */
+static inline void iw_h_beyond_memory(struct iw_mem *m)
+{
+	iw_entry(m, 1, 0, 8, UINT64_C(0x7fff000000) | IW_TBL);
+	iw_entry(m, 1, 1, 8, 0x2000 | IW_TBL);
+	iw_frame(m, 2);
+}
+
+static const struct iw_hostile iw_hostiles[] = {
+	{ "self-pml4", "x86-64", "cycles", iw_h_self_pml4 },
+	{ "i386-shared-pt", "i386", "complete", iw_h_i386_shared_pt },
+	{ "ring4", "x86-64", "budget", iw_h_ring4 },
+	{ "loop-back", "x86-64", "budget", iw_h_loop_back },
+	{ "512g-one-frame", "x86-64", "budget", iw_h_512g_one_frame },
+	{ "beyond-memory", "x86-64", "beyond", iw_h_beyond_memory },
+};
+
 #endif

@@ -162,8 +162,9 @@ int main(int argc, char **argv)
 		ph_load0 + PH_FILESZ, UINT64_C(1) << 62, 8);
 	patched("load-overlap", EX_BAD, "overlap", &elf, ph_load1 + PH_PADDR,
 		0x2000, 8);
-	patched("load-same-pa", EX_BAD, "overlap", &elf, ph_load1 + PH_PADDR,
-		0, 8);
+	/* A PT_LOAD wholly inside another is a duplicate (kernel vmcores
+	 * list the kernel text twice): dropped, and `info` says so. */
+	patched("load-same-pa", 0, "", &elf, ph_load1 + PH_PADDR, 0, 8);
 	patched("load-wraps", EX_BAD, "wraps", &elf, ph_load1 + PH_PADDR,
 		UINT64_MAX - 0x1000, 8);
 	patched("load-memsz-wraps", EX_BAD, "wraps", &elf,

@@ -144,6 +144,10 @@ int main(int argc, char **argv)
 		    &m64);
 	save_walker("i386-unmasked-root", 0, 1, r32 + 0x10, 0xbfff0000,
 		    0xc0800000, &m32);
+	/* Flag 4: layout inference and coalesced runs as well. */
+	save_walker("x86-64-runs", 2, 2 | 4, r64, UINT64_C(0xffff800000000000),
+		    UINT64_C(0xffff888000400000), &m64);
+	save_walker("i386-runs", 0, 2 | 4, r32, 0xc0000000, 0xc1000000, &m32);
 	iw_free(&m64.b);
 	iw_free(&m57.b);
 	iw_free(&m32.b);

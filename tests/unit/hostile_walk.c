@@ -117,14 +117,6 @@ static bool budget_msg(const struct result *r)
 	       strstr(r->err.msg, "--max-entries");
 }
 
-/* Every entry of the table at frame pfn holds val. */
-static void fill(struct iw_mem *m, uint64_t pfn, unsigned n, unsigned esize,
-		 uint64_t val)
-{
-	for (unsigned i = 0; i < n; i++)
-		iw_entry(m, pfn, i, esize, val);
-}
-
 int main(void)
 {
 	struct result r;
@@ -133,8 +125,7 @@ int main(void)
 	 * descent, done at once. */
 	{
 		struct iw_mem m = { 0 };
-		fill(&m, 1, 512, 8, 0x1000 | IW_TBL);
-		iw_frame(&m, 3);
+		iw_h_self_pml4(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(r.st == PGW_OK, "self-pointing PML4: walk completes (%s)",
 		   r.err.msg);
@@ -149,7 +140,7 @@ int main(void)
 	/* The same in LA57: the PML5 points at itself everywhere. */
 	{
 		struct iw_mem m = { 0 };
-		fill(&m, 1, 512, 8, 0x1000 | IW_TBL);
+		iw_fill(&m, 1, 512, 8, 0x1000 | IW_TBL);
 		walk(&m, "la57", 0x1000, 0, &r);
 		ok(r.st == PGW_OK && r.stats.cycles == 512,
 		   "self-pointing PML5: 512 cycles, completes");
@@ -160,9 +151,7 @@ int main(void)
 	 * well inside the default budget. */
 	{
 		struct iw_mem m = { 0 };
-		fill(&m, 1, 1024, 4, 0x2000 | IW_TBL);
-		fill(&m, 2, 1024, 4, 0x3000 | IW_P | IW_RW);
-		iw_frame(&m, 3);
+		iw_h_i386_shared_pt(&m);
 		walk(&m, "i386", 0x1000, 0, &r);
 		ok(r.st == PGW_OK, "i386 shared PT: completes (%s)", r.err.msg);
 		is_u64(r.c.leaves, 1024 * 1024, "i386 shared PT: 2^20 leaves");
@@ -173,15 +162,30 @@ int main(void)
 		ok(r.secs < TIME_LIMIT, "i386 shared PT: %.3f s", r.secs);
 		iw_free(&m.b);
 	}
+	/* PAE fully populated (4 PDPTEs, every PD and PT entry present,
+	 * all shared): 1050628 entries, the most a 32-bit walk can take,
+	 * inside the default budget. */
+	{
+		struct iw_mem m = { 0 };
+		iw_fill(&m, 1, 4, 8, 0x2000 | IW_P);
+		iw_fill(&m, 2, 512, 8, 0x3000 | IW_TBL);
+		iw_fill(&m, 3, 512, 8, 0x4000 | IW_P | IW_RW);
+		iw_frame(&m, 4);
+		walk(&m, "pae", 0x1000, 0, &r);
+		ok(r.st == PGW_OK, "PAE fully populated: completes (%s)",
+		   r.err.msg);
+		is_u64(r.stats.entries, 4 + 4 * 512 + 2048 * 512,
+		       "PAE fully populated: 1050628 entries");
+		ok(r.stats.entries <= PGW_DEFAULT_MAX_ENTRIES,
+		   "the largest 32-bit walk fits the default budget");
+		iw_free(&m.b);
+	}
 	/* A ring through four levels: PML4 -> A -> B -> PT, every entry
 	 * present, the PT mapping the PML4's frame.  No table repeats on a
 	 * path, so no cycle: 512^4 leaves, stopped by the budget. */
 	{
 		struct iw_mem m = { 0 };
-		fill(&m, 1, 512, 8, 0x2000 | IW_TBL);
-		fill(&m, 2, 512, 8, 0x3000 | IW_TBL);
-		fill(&m, 3, 512, 8, 0x4000 | IW_TBL);
-		fill(&m, 4, 512, 8, 0x1000 | IW_P | IW_RW);
+		iw_h_ring4(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(budget_msg(&r), "four-level ring: budget message (%s)",
 		   r.err.msg);
@@ -195,9 +199,7 @@ int main(void)
 	 * not descended), but there are 512^3 of them: the budget ends it. */
 	{
 		struct iw_mem m = { 0 };
-		fill(&m, 1, 512, 8, 0x2000 | IW_TBL);
-		fill(&m, 2, 512, 8, 0x3000 | IW_TBL);
-		fill(&m, 3, 512, 8, 0x1000 | IW_TBL);
+		iw_h_loop_back(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(budget_msg(&r), "loop back to the PML4: budget message (%s)",
 		   r.err.msg);
@@ -208,9 +210,9 @@ int main(void)
 		is_u64(r.c.leaves, 0, "loop back: nothing followed to a leaf");
 		ok(r.secs < TIME_LIMIT, "loop back: %.3f s", r.secs);
 		/* With a small budget the cycles are all there is to see. */
-		fill(&m, 1, 512, 8, 0);
+		iw_fill(&m, 1, 512, 8, 0);
 		iw_entry(&m, 1, 0, 8, 0x2000 | IW_TBL);
-		fill(&m, 2, 512, 8, 0);
+		iw_fill(&m, 2, 512, 8, 0);
 		iw_entry(&m, 2, 0, 8, 0x3000 | IW_TBL);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(r.st == PGW_OK && r.stats.cycles == 512 &&
@@ -222,11 +224,7 @@ int main(void)
 	 * shared, the walk would be 2^27 entries.  The budget stops it. */
 	{
 		struct iw_mem m = { 0 };
-		iw_entry(&m, 1, 0, 8, 0x2000 | IW_TBL);
-		fill(&m, 2, 512, 8, 0x3000 | IW_TBL);
-		fill(&m, 3, 512, 8, 0x4000 | IW_TBL);
-		fill(&m, 4, 512, 8, 0x5000 | IW_P | IW_RW | IW_NX);
-		iw_frame(&m, 5);
+		iw_h_512g_one_frame(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(budget_msg(&r), "512 GiB onto one frame: budget message "
 		   "(%s)", r.err.msg);
@@ -246,9 +244,7 @@ int main(void)
 	{
 		struct iw_mem m = { 0 };
 		struct pgw_xlat x;
-		iw_entry(&m, 1, 0, 8, UINT64_C(0x7fff000000) | IW_TBL);
-		iw_entry(&m, 1, 1, 8, 0x2000 | IW_TBL);
-		iw_frame(&m, 2);
+		iw_h_beyond_memory(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(r.st == PGW_OK, "table past memory: walk completes");
 		is_u64(r.c.kind[PGW_HOLE_BEYOND_MEMORY], 1,

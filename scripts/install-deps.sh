@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install what building and testing pgwalk needs on Debian 12, skipping
+# what is already there.  Needs root (or sudo) only when something is missing.
+set -eu
+pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
+libzstd-dev perl xz-utils binutils"
+# --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
+[ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing" >&2
+if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

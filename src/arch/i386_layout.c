@@ -1,0 +1,205 @@
+/*
+ * i386 Linux virtual memory map (2-level and PAE), after
+ * arch/x86/include/asm/pgtable_32_areas.h (4.15+) and page_32_types.h:
+ *
+ *   [0, PAGE_OFFSET)                   user space (VMSPLIT_3G: 0xc0000000)
+ *   [PAGE_OFFSET, high_memory)         lowmem: the linear map of low RAM
+ *   [VMALLOC_START, VMALLOC_END)       vmalloc, modules too; VMALLOC_START
+ *                                      = high_memory + 8 MiB
+ *   [PKMAP_BASE, + PMD_SIZE)           persistent kmaps (CONFIG_HIGHMEM)
+ *   [LDT_BASE_ADDR, + PMD_SIZE)        LDT remap (4.19+)
+ *   [CPU_ENTRY_AREA_BASE, FIXADDR_TOP) cpu_entry_area, then the fixmap
+ *
+ * with CPU_ENTRY_AREA_BASE PMD-aligned below the fixmap, LDT_BASE_ADDR the
+ * PMD below it, PKMAP_BASE the PMD below that, and VMALLOC_END two pages
+ * under the lowest of them.  Nothing in VMCOREINFO says these, and the
+ * fixmap's size depends on NR_CPUS, so:
+ *   PAGE_OFFSET          the linear mapping of physical 0 (page tables);
+ *   high_memory          the end of that linear mapping (page tables);
+ *   CPU_ENTRY_AREA_BASE  the IDTR base of a CPU in the image: since 4.15
+ *                        the kernel loads the IDT from the read-only page
+ *                        that opens the cpu_entry_area (idt_map_in_cea);
+ *   PKMAP_BASE           present when its page table exists (HIGHMEM).
+ */
+#include "layout.h"
+
+#define MiB(n) ((uint64_t)(n) << 20)
+#define FIXADDR_TOP UINT64_C(0xfffff000)
+#define VMALLOC_OFFSET MiB(8)
+
+static const struct layout_row rows_i386[] = {
+	{ "user", "User Space", 0 },
+	{ "direct_map", "Low Kernel Mapping", 0xc0000000,
+	  .start_var = LV_PAGE_OFFSET, .end_var = LV_HIGH_MEMORY },
+	{ "vmalloc", "vmalloc() Area", 0, .start_var = LV_VMALLOC,
+	  .end_var = LV_VMALLOC_END },
+	{ "pkmap", "Persistent kmap() Area", 0, .start_var = LV_PKMAP,
+	  .size_var = LV_PMD_SIZE },
+	{ "ldt_remap", "LDT remap", 0, .start_var = LV_LDT,
+	  .size_var = LV_PMD_SIZE, .since = KV(4, 19, 0) },
+	{ "cpu_entry_area", "CPU entry Area + Fixmap", 0,
+	  .start_var = LV_CPU_ENTRY },
+	{ "unused", "unused", FIXADDR_TOP, .size = 0x1000 },
+};
+
+struct lowmem {
+	uint64_t page_offset, end;
+};
+
+/* Linear leaves from PAGE_OFFSET; the first other mapping is vmalloc. */
+static int lowmem_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct lowmem *l = arg;
+
+	if (leaf->pa != leaf->va - l->page_offset)
+		return 1;
+	l->end = leaf->va + leaf->size;
+	return 0;
+}
+
+static uint64_t find_high_memory(const struct pgw_space *space, uint64_t po)
+{
+	struct lowmem l = { po, 0 };
+	struct pgw_walk_ops ops = { .leaf = lowmem_leaf };
+	struct pgw_walk_opts opts = {
+		.start = po, .end = 0,
+		/* Lowmem is at most 896 MiB: 229 K leaves in 4 KiB pages. */
+		.max_entries = PGW_DEFAULT_MAX_ENTRIES,
+	};
+	struct pgw_err err;
+
+	(void)pgw_walk_range(space, &opts, &ops, &l, NULL, NULL, &err);
+	return l.end;
+}
+
+/* Is there a page table under va (the walk reaches the PTE level)? */
+static bool has_page_table(const struct pgw_space *space, uint64_t va)
+{
+	struct pgw_xlat x;
+	enum pgw_xlat_status st = pgw_translate(space, va, &x);
+
+	return st == PGW_X_OK ? x.level == PGW_PTE :
+				st == PGW_X_NOT_PRESENT && x.level == PGW_PTE;
+}
+
+static bool cpu_entry_area(const struct pgw_space *space, uint64_t pmd,
+			   uint64_t floor, uint64_t *base_ret, int *cpu_ret)
+{
+	const struct pgw_cpu *cpus;
+	size_t n = pgw_image_cpus(space->img, &cpus);
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = cpus[i].idt_base;
+		/* Before 4.15 the IDT is idt_table in lowmem: not this. */
+		if (cpus[i].has_idt && b % pmd == 0 && b > floor &&
+		    b < FIXADDR_TOP) {
+			*base_ret = b;
+			*cpu_ret = (int)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void set(struct layout_vals *vals, enum lvar var, uint64_t v)
+{
+	vals->v[var] = v;
+	vals->known[var] = true;
+}
+
+static void resolve_i386(const struct layout_era *era,
+			 const struct pgw_space *space,
+			 const struct pgw_layout_request *req,
+			 struct layout_vals *vals, struct pgw_layout *out)
+{
+	uint32_t version = vals->version;
+	uint64_t pmd = space->mode->entry_size == 8 ? MiB(2) : MiB(4);
+	uint64_t po, hm, vs, cea;
+	unsigned matches;
+	int cpu;
+
+	(void)era;
+	for (int i = 0; i < LV_COUNT; i++)
+		vals->known[i] = false;
+	set(vals, LV_PMD_SIZE, pmd);
+
+	if (req->page_offset_base) {
+		po = req->page_offset_base;
+		layout_base(out, "PAGE_OFFSET", po, PGW_BASE_OPTION,
+			    "--page-offset-base");
+	} else if (pgw_find_direct_map(space, &po, &matches)) {
+		layout_base(out, "PAGE_OFFSET", po, PGW_BASE_INFERRED,
+			    "the page tables map physical 0 there, linearly "
+			    "(%u/5 samples)", matches);
+	} else {
+		po = 0xc0000000;
+		layout_base(out, "PAGE_OFFSET", po, PGW_BASE_DEFAULT,
+			    "no linear map of physical 0 found; VMSPLIT_3G");
+	}
+	set(vals, LV_PAGE_OFFSET, po);
+
+	hm = find_high_memory(space, po);
+	if (hm) {
+		set(vals, LV_HIGH_MEMORY, hm);
+		layout_base(out, "high_memory", hm, PGW_BASE_INFERRED,
+			    "end of the linear map from PAGE_OFFSET");
+	}
+
+	if (req->vmalloc_base) {
+		vs = req->vmalloc_base;
+		layout_base(out, "VMALLOC_START", vs, PGW_BASE_OPTION,
+			    "--vmalloc-base");
+	} else if (hm) {
+		vs = hm + VMALLOC_OFFSET;
+		layout_base(out, "VMALLOC_START", vs, PGW_BASE_INFERRED,
+			    "high_memory + VMALLOC_OFFSET (8 MiB)");
+	} else {
+		vs = 0;
+	}
+	if (vs)
+		set(vals, LV_VMALLOC, vs);
+
+	if ((version && version < KV(4, 15, 0)) ||
+	    !cpu_entry_area(space, pmd, vs ? vs : po, &cea, &cpu)) {
+		layout_base(out, "VMALLOC_END", FIXADDR_TOP, PGW_BASE_DEFAULT,
+			    "not located (%s): the vmalloc() Area is shown up "
+			    "to FIXADDR_TOP",
+			    version && version < KV(4, 15, 0) ?
+				    "kernels before 4.15 have no cpu_entry_area" :
+				    "no CPU in the image has an IDTR base in the "
+				    "cpu_entry_area");
+		return;
+	}
+	set(vals, LV_CPU_ENTRY, cea);
+	layout_base(out, "CPU_ENTRY_AREA_BASE", cea, PGW_BASE_CPU,
+		    "CPU %d IDTR base: the read-only IDT opens the "
+		    "cpu_entry_area (4.15+)", cpu);
+	uint64_t below = cea;
+	if (version == 0 || version >= KV(4, 19, 0)) {
+		below = cea - pmd;
+		set(vals, LV_LDT, below);
+		layout_base(out, "LDT_BASE_ADDR", below, PGW_BASE_INFERRED,
+			    "the PMD below CPU_ENTRY_AREA_BASE (4.19+)");
+	}
+	uint64_t vend = below - 2 * PGW_PAGE_SIZE;
+	if (has_page_table(space, below - pmd)) {
+		set(vals, LV_PKMAP, below - pmd);
+		layout_base(out, "PKMAP_BASE", below - pmd, PGW_BASE_INFERRED,
+			    "the PMD below that, whose page table exists "
+			    "(CONFIG_HIGHMEM)");
+		vend = below - pmd - 2 * PGW_PAGE_SIZE;
+	}
+	set(vals, LV_VMALLOC_END, vend);
+	layout_base(out, "VMALLOC_END", vend, PGW_BASE_INFERRED,
+		    "two pages below the next area");
+}
+
+const struct layout_era pgw_era_i386 = {
+	.name = "i386",
+	.desc = "Linux i386, 2-level and PAE (pgtable_32_areas.h): lowmem at "
+		"PAGE_OFFSET, vmalloc, pkmap, cpu_entry_area, fixmap",
+	.mode = "i386", .from = 0, .until = 0,
+	.rows = rows_i386, .nrows = sizeof(rows_i386) / sizeof(rows_i386[0]),
+	.resolve = resolve_i386,
+	.direct_default = 0xc0000000,
+};

@@ -1,0 +1,318 @@
+/* pgwalk dump: every mapping and hole of an address space, streamed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "layout_opts.h"
+#include "output.h"
+#include "session.h"
+
+enum {
+	OPT_RANGE = 1024, OPT_NO_HOLES, OPT_LEAVES, OPT_NON_PRESENT, OPT_USER,
+	OPT_KERNEL, OPT_WRITABLE, OPT_EXECUTABLE, OPT_WX, OPT_NO_SUMMARY,
+};
+
+/* Filters: each one narrows the mappings printed. */
+enum {
+	F_USER = 1u << 0, F_KERNEL = 1u << 1, F_WRITABLE = 1u << 2,
+	F_EXEC = 1u << 3, F_WX = 1u << 4,
+};
+
+struct dump_args {
+	struct session_opts opts;
+	struct pgw_layout_request layout;
+	char *image;
+	uint64_t start, end;
+	bool no_holes, leaves, non_present, verbose, no_summary;
+	unsigned filters;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What to list:", 4 },
+	{ "range", OPT_RANGE, "START-END", 0,
+	  "Only [START, END); END may be left out for the top of the space",
+	  4 },
+	{ "leaves", OPT_LEAVES, NULL, 0,
+	  "One record per leaf entry (va, pa, size, level, the entry's own "
+	  "flags), like QEMU's info tlb, instead of coalesced ranges", 4 },
+	{ "no-holes", OPT_NO_HOLES, NULL, 0, "Do not list holes", 4 },
+	{ "non-present", OPT_NON_PRESENT, NULL, 0,
+	  "List non-present entries that mean something (PROT_NONE, swap, "
+	  "migration, ...) as holes of their own, with their details", 4 },
+	{ "no-summary", OPT_NO_SUMMARY, NULL, 0, "Leave out the summary", 4 },
+	{ NULL, 0, NULL, 0,
+	  "Filters (combine to narrow; holes are not listed with a filter):",
+	  5 },
+	{ "user", OPT_USER, NULL, 0, "Mappings user mode may access", 5 },
+	{ "kernel", OPT_KERNEL, NULL, 0, "Supervisor-only mappings", 5 },
+	{ "writable", OPT_WRITABLE, NULL, 0, "Writable mappings", 5 },
+	{ "executable", OPT_EXECUTABLE, NULL, 0, "Executable mappings", 5 },
+	{ "wx", OPT_WX, NULL, 0, "Writable and executable mappings", 5 },
+	{ "verbose", 'v', NULL, 0,
+	  "Say on stderr which mode, root and layout were used (text output "
+	  "says it on stdout)", 6 },
+	{ 0 }
+};
+
+static bool parse_range(const char *arg, uint64_t *start, uint64_t *end)
+{
+	const char *dash = strchr(arg, '-');
+	char buf[64];
+
+	if (!dash || (size_t)(dash - arg) >= sizeof(buf))
+		return false;
+	memcpy(buf, arg, (size_t)(dash - arg));
+	buf[dash - arg] = '\0';
+	if (!pgw_parse_u64(buf, start))
+		return false;
+	if (dash[1] == '\0') {
+		*end = 0;
+		return true;
+	}
+	return pgw_parse_u64(dash + 1, end) && *end > *start;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct dump_args *a = state->input;
+	static const struct { int key; unsigned flag; } filters[] = {
+		{ OPT_USER, F_USER }, { OPT_KERNEL, F_KERNEL },
+		{ OPT_WRITABLE, F_WRITABLE }, { OPT_EXECUTABLE, F_EXEC },
+		{ OPT_WX, F_WX },
+	};
+
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		if (key == filters[i].key) {
+			a->filters |= filters[i].flag;
+			return 0;
+		}
+	}
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->opts;
+		state->child_inputs[1] = &a->layout;
+		break;
+	case OPT_RANGE:
+		if (!parse_range(arg, &a->start, &a->end))
+			pgw_usage_error(state, "--range: '%s' is not START-END with "
+				   "START < END (hex, 0x optional)", arg);
+		break;
+	case OPT_NO_HOLES:
+		a->no_holes = true;
+		break;
+	case OPT_LEAVES:
+		a->leaves = true;
+		break;
+	case OPT_NON_PRESENT:
+		a->non_present = true;
+		break;
+	case OPT_NO_SUMMARY:
+		a->no_summary = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->image)
+			pgw_usage_error(state, "dump takes one IMAGE");
+		a->image = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->image)
+			pgw_usage_error(state, "give an IMAGE");
+		if ((a->filters & F_USER) && (a->filters & F_KERNEL))
+			pgw_usage_error(state, "--user and --kernel exclude each "
+				   "other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child children[] = {
+	{ &session_argp, 0, NULL, 0 },
+	{ &layout_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static const char doc[] =
+	"List every mapping of an address space as coalesced ranges, with the "
+	"holes between them and the kernel memory-map regions they lie in.\v"
+	"A range continues while virtual and physical addresses stay "
+	"contiguous, the page size is the same and so are the effective "
+	"permissions (USER and RW ANDed down the levels, NX ORed) and the "
+	"GLOBAL/PCD/PWT/PAT bits; it ends at a region boundary.  Holes cover "
+	"the rest, each with the highest level at which nothing was found.  "
+	"The root is chosen as for translate (--cr3, --cpu, else the "
+	"kernel's).  Output streams: text (ptdump-like, region markers "
+	"inline), json (JSON Lines: map, hole, region and summary records), "
+	"csv (with a header row) or tsv.  Exit status: 0, 3 no root or mode, "
+	"4 the entry budget ran out (the output so far is valid), 64 usage, "
+	"65 bad image, 66 cannot open, 74 cannot write.";
+
+static const struct argp dump_argp = {
+	options, parse_opt, "IMAGE", doc, children, NULL, NULL
+};
+
+struct dump_state {
+	struct out *out;
+	const struct pgw_layout *layout;
+	unsigned filters;
+	bool holes;
+	size_t shown_region;    /* last region announced, +1 (0: none) */
+	size_t pending_region;  /* region entered, +1 */
+	struct dump_summary sum;
+};
+
+static bool selected(unsigned filters, uint32_t eff)
+{
+	bool user = eff & PGW_F_USER, rw = eff & PGW_F_RW,
+	     x = !(eff & PGW_F_NX);
+
+	return !((filters & F_USER) && !user) &&
+	       !((filters & F_KERNEL) && user) &&
+	       !((filters & F_WRITABLE) && !rw) &&
+	       !((filters & F_EXEC) && !x) &&
+	       !((filters & F_WX) && !(rw && x));
+}
+
+/* Region markers go out lazily, before the first record printed in a
+ * region, so filtered listings stay short. */
+static void announce(struct dump_state *d)
+{
+	if (!d->pending_region || d->pending_region == d->shown_region)
+		return;
+	d->shown_region = d->pending_region;
+	if (d->out->fmt->dump_region)
+		d->out->fmt->dump_region(
+			d->out, &d->layout->region[d->pending_region - 1]);
+}
+
+static int on_region(void *arg, size_t idx)
+{
+	struct dump_state *d = arg;
+
+	d->pending_region = idx + 1;
+	return 0;
+}
+
+static int on_run(void *arg, const struct pgw_run *run)
+{
+	struct dump_state *d = arg;
+	struct out *o = d->out;
+	uint64_t size = run->end - run->va;
+
+	if (run->kind == PGW_RUN_HOLE) {
+		d->sum.holes++;
+		d->sum.hole_bytes += size;
+		d->sum.nonpresent += run->np_kind != PGW_NP_NONE;
+		bool show = d->holes || (run->np_kind != PGW_NP_NONE &&
+					 !d->filters);
+		if (show && o->fmt->dump_hole) {
+			announce(d);
+			o->fmt->dump_hole(o, run);
+		}
+		return 0;
+	}
+	if (!selected(d->filters, run->eff_flags))
+		return 0;
+	d->sum.maps++;
+	d->sum.mapped += size;
+	d->sum.level_bytes[run->level] += size;
+	if ((run->eff_flags & PGW_F_RW) && !(run->eff_flags & PGW_F_NX)) {
+		d->sum.wx++;
+		d->sum.wx_bytes += size;
+	}
+	announce(d);
+	o->fmt->dump_map(o, run);
+	return 0;
+}
+
+static void say(FILE *f, const char *prefix, const struct session *s,
+		const struct pgw_layout *lay)
+{
+	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
+		s->mode.why);
+	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
+		(unsigned long long)s->root.table, s->root.why);
+	fprintf(f, "%slayout %s (%s)\n", prefix, lay->name, lay->why);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct dump_args a = { 0 };
+	struct session s = { 0 };
+	struct pgw_layout *layout = NULL;
+	struct pgw_err err = { 0 };
+	int rc;
+
+	session_opts_init(&a.opts);
+	argp_parse(&dump_argp, argc, argv, 0, NULL, &a);
+	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	if (!fmt || !fmt->dump_map) {
+		pgw_cli_error("dump: no output format '%s'",
+			      a.opts.output_format);
+		return PGW_EXIT_USAGE;
+	}
+	s.opts = a.opts;
+	rc = session_open_image(&s, a.image);
+	if (rc == 0)
+		rc = session_choose(&s);
+	if (rc == 0 && !(layout = malloc(sizeof(*layout)))) {
+		pgw_cli_error("out of memory");
+		rc = PGW_EXIT_INTERNAL;
+	}
+	if (rc == 0)
+		rc = cli_layout(&s, &a.layout, layout);
+	if (rc) {
+		free(layout);
+		session_close(&s);
+		return rc;
+	}
+
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, s.space.mode, layout };
+	struct walk_head head = { s.mode.why, s.root.table, s.root.why,
+				  layout };
+	struct dump_state d = {
+		.out = &out, .layout = layout, .filters = a.filters,
+		.holes = !a.no_holes && !a.filters,
+	};
+	struct pgw_run_opts ro = {
+		.walk = { .start = a.start, .end = a.end,
+			  .max_entries = a.opts.max_entries },
+		.leaves = a.leaves,
+		.non_present = a.non_present,
+		.layout = layout,
+	};
+	struct pgw_run_ops ops = { .run = on_run, .region = on_region };
+	if (a.verbose && fmt != formatter_by_name("text"))
+		say(stderr, "pgwalk: ", &s, layout);
+	if (fmt->dump_begin)
+		fmt->dump_begin(&out, &head);
+	enum pgw_status st = pgw_walk_runs(&s.space, &ro, &ops, &d,
+					   &d.sum.stats, NULL, &err);
+	d.sum.complete = st == PGW_OK;
+	if (st == PGW_OK || st == PGW_E_LIMIT) {
+		if (!a.no_summary && fmt->dump_summary)
+			fmt->dump_summary(&out, &d.sum);
+		if (fmt->dump_end)
+			fmt->dump_end(&out);
+	}
+	rc = PGW_EXIT_OK;
+	if (st != PGW_OK) {
+		fflush(stdout);
+		pgw_cli_error("%s: %s", s.path, err.msg);
+		rc = pgw_exit_for(st);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		pgw_cli_error("cannot write output");
+		rc = PGW_EXIT_OUTPUT;
+	}
+	free(layout);
+	session_close(&s);
+	return rc;
+}

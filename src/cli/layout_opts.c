@@ -1,0 +1,97 @@
+#include "layout_opts.h"
+#include "exit_codes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_LAYOUT = 512, OPT_PAGE_OFFSET, OPT_VMALLOC, OPT_VMEMMAP,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Memory map:", 3 },
+	{ "layout", OPT_LAYOUT, "NAME", 0,
+	  "Kernel memory-map layout (default: by OSRELEASE in VMCOREINFO); "
+	  "--layout=list names them", 3 },
+	{ "page-offset-base", OPT_PAGE_OFFSET, "ADDR", 0,
+	  "Direct-map base (x86-64 page_offset_base, i386 PAGE_OFFSET) "
+	  "instead of inferring it", 3 },
+	{ "vmalloc-base", OPT_VMALLOC, "ADDR", 0,
+	  "vmalloc area base instead of inferring it", 3 },
+	{ "vmemmap-base", OPT_VMEMMAP, "ADDR", 0,
+	  "vmemmap base (x86-64) instead of inferring it", 3 },
+	{ 0 }
+};
+
+static void list_layouts(void)
+{
+	const char *const *names = pgw_layout_names();
+
+	for (size_t i = 0; names[i]; i++)
+		printf("%-14s %s\n", names[i], pgw_layout_describe(names[i]));
+	exit(PGW_EXIT_OK);
+}
+
+static uint64_t addr_arg(struct argp_state *state, const char *opt,
+			 const char *arg)
+{
+	uint64_t v;
+
+	if (!pgw_parse_u64(arg, &v) || v == 0)
+		pgw_usage_error(state, "--%s: '%s' is not an address", opt, arg);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct pgw_layout_request *r = state->input;
+
+	switch (key) {
+	case OPT_LAYOUT:
+		if (strcmp(arg, "list") == 0)
+			list_layouts();
+		if (!pgw_layout_describe(arg))
+			pgw_usage_error(state, "--layout: no layout '%s' "
+				   "(--layout=list names them)", arg);
+		r->name = arg;
+		break;
+	case OPT_PAGE_OFFSET:
+		r->page_offset_base = addr_arg(state, "page-offset-base", arg);
+		break;
+	case OPT_VMALLOC:
+		r->vmalloc_base = addr_arg(state, "vmalloc-base", arg);
+		break;
+	case OPT_VMEMMAP:
+		r->vmemmap_base = addr_arg(state, "vmemmap-base", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp layout_argp = { options, parse_opt, NULL, NULL, NULL,
+				  NULL, NULL };
+
+int cli_layout(struct session *s, const struct pgw_layout_request *req,
+	       struct pgw_layout *layout)
+{
+	struct pgw_root_request kreq = { .cpu = -1 };
+	struct pgw_root kroot;
+	struct pgw_space space = s->space;
+	struct pgw_err err = { 0 };
+	enum pgw_status st;
+
+	/* A user process's tables may share little of the kernel half (PTI);
+	 * the kernel's own root always has all of it. */
+	if (pgw_root_resolve(s->img, s->space.mode, &kreq, &kroot, &err) ==
+		    PGW_OK &&
+	    kroot.source == PGW_ROOT_VMCOREINFO)
+		space.root = kroot.table;
+	st = pgw_layout_resolve(&space, req, layout, &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s->path, err.msg);
+		return pgw_exit_for(st);
+	}
+	return 0;
+}

@@ -1,0 +1,271 @@
+/*
+ * Coalescing a range walk into runs, the rule the kernel's ptdump uses
+ * (arch/x86/mm/dump_pagetables.c: one open run, closed when the next page
+ * differs), plus physical contiguity: a run is something one can read as
+ * "these VAs are those PAs".  Holes arrive per entry from the walker and
+ * are merged the same way.  Exactly one run is open at any time, so the
+ * memory used does not depend on the size of the address space.
+ */
+#include "pgwalk.h"
+
+#include <string.h>
+
+/* Leaf bits besides the effective permissions that split a run. */
+#define ATTR_MASK (PGW_F_GLOBAL | PGW_F_PCD | PGW_F_PWT | PGW_F_PAT)
+
+struct merger {
+	const struct pgw_run_opts *opts;
+	const struct pgw_run_ops *ops;
+	void *arg;
+	const struct pgw_layout *layout;
+	const struct pgw_mode *mode;
+	bool started;           /* a region has been entered */
+	size_t region;
+	uint64_t region_end;    /* 0 = 2^64 */
+	bool open;
+	uint32_t attrs;         /* ATTR_MASK bits of the open map run */
+	struct pgw_run run;
+};
+
+static void enter_region(struct merger *m, size_t idx)
+{
+	m->region = idx;
+	m->region_end = m->layout ? m->layout->region[idx].end : 0;
+}
+
+static int flush(struct merger *m)
+{
+	if (!m->open)
+		return 0;
+	m->open = false;
+	return m->ops->run ? m->ops->run(m->arg, &m->run) : 0;
+}
+
+/* Move the stream into the region holding va, announcing every region
+ * entered on the way (a --range may start inside one). */
+static int reach(struct merger *m, uint64_t va)
+{
+	int r;
+
+	if (!m->layout) {
+		if (!m->started) {
+			m->started = true;
+			enter_region(m, 0);
+		}
+		return 0;
+	}
+	if (!m->started) {
+		m->started = true;
+		enter_region(m, pgw_layout_find(m->layout, va));
+		return m->ops->region ? m->ops->region(m->arg, m->region) : 0;
+	}
+	while (m->region_end != 0 && va >= m->region_end &&
+	       m->region + 1 < m->layout->nregions) {
+		if ((r = flush(m)) != 0)
+			return r;
+		enter_region(m, m->region + 1);
+		if (m->ops->region && (r = m->ops->region(m->arg, m->region)))
+			return r;
+	}
+	return 0;
+}
+
+static bool map_joins(const struct merger *m, const struct pgw_run *p,
+		      uint32_t attrs)
+{
+	const struct pgw_run *o = &m->run;
+
+	return m->open && o->kind == PGW_RUN_MAP && !m->opts->leaves &&
+	       o->end == p->va && o->pa + (o->end - o->va) == p->pa &&
+	       o->level == p->level && o->eff_flags == p->eff_flags &&
+	       m->attrs == attrs;
+}
+
+static bool hole_joins(const struct merger *m, const struct pgw_run *p)
+{
+	const struct pgw_run *o = &m->run;
+	uint64_t pages = (o->end - o->va) >> PGW_PAGE_SHIFT;
+
+	if (!m->open || o->kind != PGW_RUN_HOLE || o->end != p->va ||
+	    o->hole_kind != p->hole_kind || o->np_kind != p->np_kind)
+		return false;
+	switch (p->np_kind) {
+	case PGW_NP_NONE:
+		return true;
+	case PGW_NP_PROTNONE:
+		return o->level == p->level && o->np_pfn + pages == p->np_pfn;
+	case PGW_NP_OTHER:
+		return false;
+	default:  /* swap family: one type, consecutive offsets */
+		return o->level == p->level && o->swap_type == p->swap_type &&
+		       o->swap_offset + pages == p->swap_offset;
+	}
+}
+
+/* One piece that lies inside the current region. */
+static int add(struct merger *m, const struct pgw_run *p, uint32_t attrs)
+{
+	int r;
+
+	if (p->kind == PGW_RUN_MAP && map_joins(m, p, attrs)) {
+		m->run.end = p->end;
+		m->run.entries += p->entries;
+		m->run.flags &= p->flags;
+		return 0;
+	}
+	if (p->kind == PGW_RUN_HOLE && hole_joins(m, p)) {
+		m->run.end = p->end;
+		m->run.entries += p->entries;
+		if (p->level < m->run.level)
+			m->run.level = p->level;
+		return 0;
+	}
+	if ((r = flush(m)) != 0)
+		return r;
+	m->run = *p;
+	m->run.region = m->region;
+	m->attrs = attrs;
+	m->open = true;
+	return 0;
+}
+
+/* Feed a piece, cut where it crosses region boundaries.  In --leaves mode
+ * a leaf stays whole (one record per leaf) and belongs to the region of
+ * its first byte. */
+static int feed(struct merger *m, struct pgw_run *p, uint32_t attrs)
+{
+	int r;
+
+	for (;;) {
+		if ((r = reach(m, p->va)) != 0)
+			return r;
+		uint64_t re = m->region_end;
+		bool crosses = re != 0 && (p->end == 0 || p->end > re);
+		if (!crosses || (p->kind == PGW_RUN_MAP && m->opts->leaves))
+			return add(m, p, attrs);
+		struct pgw_run head = *p;
+		uint64_t cut = re - p->va;
+		head.end = re;
+		if ((r = add(m, &head, attrs)) != 0)
+			return r;
+		p->va = re;
+		if (p->kind == PGW_RUN_MAP)
+			p->pa += cut;
+		else if (p->np_kind == PGW_NP_PROTNONE)
+			p->np_pfn += cut >> PGW_PAGE_SHIFT;
+	}
+}
+
+static int on_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct merger *m = arg;
+	uint32_t attrs = leaf->entry.flags & ATTR_MASK;
+	uint64_t end = leaf->va + leaf->size;
+
+	/* Fast path: the common 4 KiB page continuing the open run. */
+	if (m->open && (m->region_end == 0 || end <= m->region_end) &&
+	    end != 0 && m->run.kind == PGW_RUN_MAP && !m->opts->leaves &&
+	    m->run.end == leaf->va &&
+	    m->run.pa + (m->run.end - m->run.va) == leaf->pa &&
+	    m->run.level == leaf->level &&
+	    m->run.eff_flags == leaf->eff_flags && m->attrs == attrs) {
+		m->run.end = end;
+		m->run.entries++;
+		m->run.flags &= leaf->entry.flags;
+		return 0;
+	}
+	struct pgw_run p = {
+		.kind = PGW_RUN_MAP,
+		.va = leaf->va,
+		.end = end,
+		.level = leaf->level,
+		.entries = 1,
+		.pa = leaf->pa,
+		.page_size = leaf->size,
+		.flags = leaf->entry.flags,
+		.eff_flags = leaf->eff_flags,
+	};
+	return feed(m, &p, attrs);
+}
+
+static int on_hole(void *arg, const struct pgw_hole *h)
+{
+	struct merger *m = arg;
+	const struct pgw_entry *e = &h->entry;
+	bool plain = h->kind == PGW_HOLE_NOT_PRESENT &&
+		     (!m->opts->non_present || e->np_kind == PGW_NP_NONE);
+
+	/* Fast path: an empty entry continuing the open plain hole (most
+	 * entries of a sparse address space are these). */
+	if (plain && m->open && m->run.kind == PGW_RUN_HOLE &&
+	    m->run.hole_kind == PGW_HOLE_NOT_PRESENT &&
+	    m->run.np_kind == PGW_NP_NONE && m->run.end == h->va &&
+	    h->end != 0 && (m->region_end == 0 || h->end <= m->region_end)) {
+		m->run.end = h->end;
+		m->run.entries++;
+		if (h->level < m->run.level)
+			m->run.level = h->level;
+		return 0;
+	}
+	struct pgw_run p = {
+		.kind = PGW_RUN_HOLE,
+		.va = h->va,
+		.end = h->end,
+		.level = h->level,
+		.entries = 1,
+		.hole_kind = h->kind,
+		.np_kind = PGW_NP_NONE,
+		.entry_pa = h->entry_pa,
+		.entry_raw = e->raw,
+	};
+
+	if (!plain && h->kind == PGW_HOLE_NOT_PRESENT) {
+		p.np_kind = e->np_kind;
+		p.np_pfn = e->np_pfn;
+		p.swap_type = e->swap_type;
+		p.swap_offset = e->swap_offset;
+		/* A walk clipped by --range may start inside the entry. */
+		if (e->np_kind == PGW_NP_PROTNONE) {
+			uint64_t span = pgw_level_span(m->mode, h->level);
+			p.np_pfn += (h->va & (span - 1)) >> PGW_PAGE_SHIFT;
+		}
+	} else if (h->kind == PGW_HOLE_NOT_PRESENT) {
+		/* Plain holes carry no entry: their size is the evidence. */
+		p.entry_pa = 0;
+		p.entry_raw = 0;
+	}
+	return feed(m, &p, 0);
+}
+
+enum pgw_status pgw_walk_runs(const struct pgw_space *space,
+			      const struct pgw_run_opts *opts,
+			      const struct pgw_run_ops *ops, void *arg,
+			      struct pgw_walk_stats *stats_ret,
+			      int *stopped_ret, struct pgw_err *err)
+{
+	struct merger m = {
+		.opts = opts,
+		.ops = ops,
+		.arg = arg,
+		.mode = space->mode,
+		.layout = opts->layout && opts->layout->nregions ?
+				  opts->layout : NULL,
+	};
+	struct pgw_walk_ops wops = { .leaf = on_leaf, .hole = on_hole };
+	int stopped = 0;
+	enum pgw_status st;
+
+	st = pgw_walk_range(space, &opts->walk, &wops, &m, stats_ret, &stopped,
+			    err);
+	/* What was seen before a budget stop is still true: report it. */
+	if (st == PGW_OK || st == PGW_E_LIMIT) {
+		int r = flush(&m);
+		if (r && st == PGW_OK) {
+			stopped = r;
+			st = pgw_err_set(err, PGW_E_ARG, "walk stopped by caller");
+		}
+	}
+	if (stopped_ret)
+		*stopped_ret = stopped;
+	return st;
+}

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Bad input: every case fails with exactly one line on stderr starting
+# "pgwalk", the documented exit status (src/cli/exit_codes.h: 3 no root or
+# mode, 64 usage, 65 bad image, 66 cannot open, 69 unsupported), and
+# never a crash or a hang.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/synth.sh"
+
+# bad DESC RC ARGS...: run pgwalk ARGS (10 s limit), expect one error line.
+bad() {
+	_d=$1 _rc=$2
+	shift 2
+	if command -v timeout >/dev/null 2>&1; then
+		run timeout 10 "$PGWALK" "$@"
+	else
+		run "$PGWALK" "$@"
+	fi
+	one_error "$_d" "$_rc"
+}
+# poke FILE OFFSET BYTES...: overwrite bytes (octal escapes for printf).
+poke() {
+	_f=$1 _o=$2
+	shift 2
+	printf "$@" | dd of="$_f" bs=1 seek="$_o" conv=notrunc 2>/dev/null
+}
+# le64 N: N as 8 little-endian bytes, in printf octal escapes.
+le64() {
+	_v=$1 _s=
+	for _i in 0 1 2 3 4 5 6 7; do
+		_s="$_s\\$(printf '%03o' $(( (_v >> (8 * _i)) & 255 )))"
+	done
+	printf '%s' "$_s"
+}
+
+mkimg x "$SPECS/x86-64.spec"
+good=$TMP/x.elf
+: >"$TMP/empty"
+# Random bytes, no ELF magic, not a whole number of pages (a whole number
+# of magic-less pages is taken as a raw image).
+head -c 70000 /dev/urandom | tr -d '\177' | head -c 5001 >"$TMP/garbage"
+head -c 70000 /dev/urandom | tr -d '\177' | head -c 8192 >"$TMP/garbage-pages"
+mkdir "$TMP/dir"
+mkfifo "$TMP/fifo" 2>/dev/null
+
+bad "empty file" 65 translate "$TMP/empty" 0x1000
+bad "empty file, --format=raw" 65 translate --format=raw --cr3=0 "$TMP/empty" 0
+bad "garbage (no magic)" 65 translate "$TMP/garbage" 0x1000
+bad "garbage, info" 65 info "$TMP/garbage"
+bad "garbage of whole pages: raw, but no mode to walk with" 3 \
+	translate "$TMP/garbage-pages" 0x1000
+bad "a directory" 66 translate "$TMP/dir" 0x1000
+bad "a missing file" 66 info "$TMP/no-such-file"
+if [ -p "$TMP/fifo" ]; then
+	bad "a FIFO (no writer: must not block)" 66 translate "$TMP/fifo" 0x1000
+else
+	skip "mkfifo failed"
+fi
+
+# Truncated ELF: in the identification, the header, the program headers,
+# the notes and the first segment.
+phoff=64 phnum=$(( $(grep -c '^ram' "$SPECS/x86-64.spec") + 1 ))
+noteoff=$(( phoff + phnum * 56 ))
+loadoff=4096
+for cut in 10:identification 40:header $((phoff + 30)):"program headers" \
+	   $((noteoff + 20)):notes $((loadoff + 12345)):"first segment"; do
+	n=${cut%%:*} what=${cut#*:}
+	head -c "$n" "$good" >"$TMP/trunc.elf"
+	bad "ELF truncated in the $what (at $n bytes)" 65 \
+		translate "$TMP/trunc.elf" 0x400000
+	case $what in
+	program*|first*) out=$err
+		like 'truncated\?$' "... and the message says truncated" ;;
+	esac
+done
+
+# ELF with no PT_LOAD: notes only.
+printf 'mode x86-64\ncpu 0x80050033 0x1000 0x20 long\n' |
+	"$MKIMAGE" -e "$TMP/noload.elf"
+bad "ELF with no PT_LOAD" 65 translate "$TMP/noload.elf" 0x1000
+# Not a core file.
+cp "$good" "$TMP/exec.elf"; poke "$TMP/exec.elf" 16 '\002\000'
+bad "ELF executable, not a core" 65 info "$TMP/exec.elf"
+cp "$good" "$TMP/class.elf"; poke "$TMP/class.elf" 4 '\003'
+bad "unknown ELF class" 65 info "$TMP/class.elf"
+cp "$good" "$TMP/be.elf"; poke "$TMP/be.elf" 5 '\002'
+bad "big-endian ELF" 69 info "$TMP/be.elf"
+cp "$good" "$TMP/phoff.elf"; poke "$TMP/phoff.elf" 32 "$(le64 $((1 << 40)))"
+bad "e_phoff far past the end" 65 info "$TMP/phoff.elf"
+cp "$good" "$TMP/bignote.elf"; poke "$TMP/bignote.elf" $((phoff + 32)) \
+	"$(le64 $((1 << 40)))"
+bad "PT_NOTE size past the end" 65 info "$TMP/bignote.elf"
+cp "$good" "$TMP/bigload.elf"; poke "$TMP/bigload.elf" $((phoff + 56 + 32)) \
+	"$(le64 $((1 << 50)))"
+bad "PT_LOAD size past the end" 65 info "$TMP/bigload.elf"
+cp "$good" "$TMP/wrap.elf"; poke "$TMP/wrap.elf" $((phoff + 56 + 24)) \
+	"$(le64 -4096)"
+bad "PT_LOAD wrapping the address space" 65 info "$TMP/wrap.elf"
+printf 'mode x86-64\nram 0 2M\nram 1M 2M\nroot 0x1000\nmap 0x400000 0 4K\n' |
+	"$MKIMAGE" -e "$TMP/overlap.elf"
+bad "overlapping PT_LOADs" 65 info "$TMP/overlap.elf"
+cp "$good" "$TMP/note.elf"; poke "$TMP/note.elf" "$noteoff" '\377\377\377\177'
+bad "a note whose name runs past the notes" 65 info "$TMP/note.elf"
+printf 'mode x86-64\nram 0 1M\ncpu 0x80050033 0x1000 0x20 long size=100\n' |
+	"$MKIMAGE" -e "$TMP/qnote.elf"
+bad "a QEMU CPU note smaller than its registers" 65 info "$TMP/qnote.elf"
+printf 'mode x86-64\nram 0 1M\ncpu 0x80050033 0x1000 0x20 long version=2\n' |
+	"$MKIMAGE" -e "$TMP/qnote.elf"
+bad "a QEMU CPU note of an unknown version" 69 info "$TMP/qnote.elf"
+
+# Arguments.
+bad "an address that is not a number" 64 translate "$good" 0x400000 xyz
+bad "an address beyond 64 bits" 64 translate "$good" 0x1ffffffffffffffff
+bad "an empty address" 64 translate "$good" ""
+bad "--cr3 not a number" 64 translate --cr3=zz "$good" 0x1000
+bad "--cpu not a number" 64 translate --cpu=one "$good" 0x1000
+bad "--cpu negative" 64 translate --cpu=-1 "$good" 0x1000
+bad "--cpu beyond the CPUs" 3 translate --cpu=2 "$good" 0x1000
+bad "--cpu on a raw image (no CPUs)" 3 translate --format=raw --cpu=0 \
+	"$TMP/x.raw" 0x1000
+bad "--cr3 outside the image" 3 translate --cr3=0x40000000 "$good" 0x1000
+bad "--cr3 and --cpu together" 64 translate --cr3=0x1000 --cpu=0 "$good" 0
+bad "--mode unknown" 64 translate --mode=arm64 "$good" 0x1000
+bad "--format unknown" 64 translate --format=xml "$good" 0x1000
+bad "--base not page aligned" 64 translate --format=raw --base=0x123 \
+	"$TMP/x.raw" 0x1000
+bad "--max-entries zero" 64 translate --max-entries=0 "$good" 0x1000
+bad "no address" 64 translate "$good"
+bad "no image" 64 info
+bad "two images to info" 64 info "$good" "$good"
+bad "info in TSV" 64 info --format=tsv "$good"
+
+# stdin: bad lines are reported (at most 10, then a count) and skipped.
+run sh -c "printf '0x400000\nnope\n\n# comment\n0x401000\n' |
+	'$PGWALK' translate --format=tsv --cpu=0 '$good' -"
+is "$rc" 1 "stdin with a bad line: exit 1"
+is "$err" "pgwalk: stdin line 2: 'nope' is not an address" \
+	"... one line on stderr naming it"
+is "$(printf '%s\n' "$out" | cut -f1 | tr '\n' ' ')" "0x400000 - 0x401000 " \
+	"... blank and comment lines skipped, the bad one marked"
+run sh -c "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo nope\$i; done |
+	'$PGWALK' translate --format=tsv --cpu=0 '$good' -"
+is "$(printf '%s\n' "$err" | grep -c '')" 11 \
+	"12 bad stdin lines: 10 named, then one count"
+like_err() { out=$err; like "$@"; }
+like_err '^pgwalk: 12 lines on stdin were not addresses$' "... the count"
+
+done_testing

@@ -1,0 +1,37 @@
+# Helpers for tests on synthetic images (tests/tools/pgw-mkimage); source
+# after lib.sh.
+. "$TESTDIR/assert.sh"
+MKIMAGE=${PGW_TOOLS:+$PGW_TOOLS/pgw-mkimage}
+SPECS=$REPO/tests/specs
+if [ -z "$MKIMAGE" ] || [ ! -x "$MKIMAGE" ]; then
+	echo "1..0 # skip pgw-mkimage is not built (run through make check)"
+	exit 0
+fi
+
+# mkimg NAME [pgw-mkimage options] < SPEC: writes $TMP/NAME.raw,
+# $TMP/NAME.elf and $TMP/NAME.exp (expected translate --format=tsv).
+mkimg() {
+	_name=$1
+	shift
+	"$MKIMAGE" -r "$TMP/$_name.raw" -e "$TMP/$_name.elf" \
+		-x "$TMP/$_name.exp" "$@" || echo "# pgw-mkimage $_name failed"
+}
+
+# expect_tsv DESC EXP PGWALK-ARGS...: translate every address in the first
+# column of EXP (from stdin); the TSV must equal EXP line for line.
+expect_tsv() {
+	_desc=$1 _exp=$2
+	shift 2
+	cut -f1 "$_exp" | "$PGWALK" translate --format=tsv "$@" - \
+		>"$TMP/got.tsv" 2>"$TMP/got.err"
+	_rc=$?
+	if cmp -s "$TMP/got.tsv" "$_exp" && [ "$_rc" -le 1 ]; then
+		ok 0 "$_desc ($(wc -l <"$_exp") addresses)"
+	else
+		ok 1 "$_desc"
+		echo "#   rc=$_rc; first differences (expected < > got):"
+		diff "$_exp" "$TMP/got.tsv" | head -6 | sed 's/^/#   /'
+		head -3 "$TMP/got.err" | sed 's/^/#   /'
+	fi
+}
+
