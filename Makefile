@@ -67,4 +67,4 @@ clean:
 include mk/fuzz.mk
 include mk/valgrind.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(TOOL_BIN:=.d)

@@ -48,7 +48,7 @@ measure() {
 			<"$tmp/addrs" >/dev/null &
 		pid=$! hwm=0
 		while kill -0 "$pid" 2>/dev/null; do
-			v=$(sed -n 's/^VmHWM: *\([0-9]*\).*/\1/p' \
+			v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' \
 				"/proc/$pid/status" 2>/dev/null)
 			[ -n "$v" ] && hwm=$v
 			sleep 0.01

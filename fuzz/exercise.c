@@ -66,19 +66,34 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 	struct pgw_xlat x;
 
 	if (leaf->size == 0 || (leaf->size & (leaf->size - 1)) ||
-	    (leaf->va & (leaf->size - 1)))
-		fz_fail("leaf size or alignment", leaf->va, leaf->size);
-	check_order(c, leaf->va, leaf->va + leaf->size);
+	    (leaf->va & (leaf->size - 1)) || leaf->count == 0)
+		fz_fail("leaf size, alignment or count", leaf->va, leaf->size);
+	/* A shared uniform table reports `count` pages of one frame; the
+	 * span may reach 2^64 exactly (end 0). */
+	uint64_t span = leaf->count * leaf->size;
+	if (span / leaf->size != leaf->count ||
+	    (leaf->va + span != 0 && leaf->va + span < leaf->va))
+		fz_fail("leaf span wraps", leaf->va, leaf->count);
+	check_order(c, leaf->va, leaf->va + span);
 	if (c->checked++ < CHECK_ITEMS) {
 		uint64_t off = leaf->size > 0x1000 ? leaf->size / 2 + 0x123 :
 						     0x123;
-		if (pgw_translate(c->sp, leaf->va + off, &x) != PGW_X_OK)
-			fz_fail("walk leaf does not translate", leaf->va,
-				x.status);
-		if (x.pa != leaf->pa + off || x.page_size != leaf->size ||
-		    x.level != leaf->level || x.eff_flags != leaf->eff_flags)
-			fz_fail("walk leaf and translate disagree", x.pa,
-				leaf->pa + off);
+		/* The first page, and for a repeat one in the middle: each
+		 * maps the same frame. */
+		for (uint64_t k = 0; k < 2 && (k == 0 || leaf->count > 1);
+		     k++) {
+			uint64_t va = leaf->va + k * (leaf->count / 2) *
+							 leaf->size + off;
+			if (pgw_translate(c->sp, va, &x) != PGW_X_OK)
+				fz_fail("walk leaf does not translate", va,
+					x.status);
+			if (x.pa != leaf->pa + off ||
+			    x.page_size != leaf->size ||
+			    x.level != leaf->level ||
+			    x.eff_flags != leaf->eff_flags)
+				fz_fail("walk leaf and translate disagree",
+					x.pa, leaf->pa + off);
+		}
 	}
 	return stop_now(c);
 }

@@ -342,6 +342,13 @@ struct pgw_leaf {
 	struct pgw_entry entry; /* the leaf entry itself */
 	uint32_t eff_flags;     /* effective permissions down the levels */
 	uint64_t reserved;      /* reserved bits set on any entry of the path */
+	/*
+	 * Pages of `size` from va that all map the one frame pa: 1 for an
+	 * ordinary leaf; more when a shared table that maps one frame
+	 * everywhere (KASAN's shadow, a hostile image) is met again and its
+	 * whole span is reported at once (see expand_shared).
+	 */
+	uint64_t count;
 };
 
 /* Why a range has nothing mapped. */
@@ -381,6 +388,9 @@ struct pgw_walk_opts {
 	uint64_t start;         /* inclusive */
 	uint64_t end;           /* exclusive; 0 means 2^64 (or the mode's top) */
 	uint64_t max_entries;   /* entry budget; 0 = default */
+	/* Report every page of a shared uniform table as its own leaf (each
+	 * counting against the budget) instead of one repeated leaf. */
+	bool expand_shared;
 };
 /*
  * Default entry budget: 2^20 + 2^12 = 1052672, just above the largest walk
@@ -396,6 +406,7 @@ struct pgw_walk_stats {
 	uint64_t tables;        /* tables read */
 	uint64_t leaves;
 	uint64_t cycles;
+	uint64_t shared;        /* shared uniform tables reported at once */
 };
 
 /*
@@ -505,6 +516,9 @@ struct pgw_run {
 	uint64_t page_size;
 	uint32_t flags;         /* flags every leaf of the run has (AND) */
 	uint32_t eff_flags;     /* effective RW/USER/NX */
+	bool same_frame;        /* every page maps the one frame pa (a shared
+				   uniform table, or one frame mapped again
+				   and again): pa does not advance */
 	/* holes */
 	enum pgw_hole_kind hole_kind;
 	enum pgw_np_kind np_kind;  /* non-present entries with meaning (only

@@ -98,11 +98,16 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
 	} else if (req->cpu >= 0) {
-		if ((size_t)req->cpu >= ncpus || !cpus[req->cpu].has_cr)
+		if ((size_t)req->cpu >= ncpus)
 			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %d: the image has CR3 for %zu "
-					   "CPU%s", req->cpu, ncpus,
+					   "CPU %d: the image has CPU state for "
+					   "%zu CPU%s", req->cpu, ncpus,
 					   ncpus == 1 ? "" : "s");
+		if (!cpus[req->cpu].has_cr)
+			return pgw_err_set(err, PGW_E_NOTFOUND,
+					   "CPU %d: its CPU note could not be "
+					   "read (see info); give --cr3",
+					   req->cpu);
 		root->source = PGW_ROOT_CPU;
 		root->cpu = req->cpu;
 		root->cr3 = cpus[req->cpu].cr3;

@@ -51,6 +51,8 @@ static const struct argp info_argp = {
 	NULL, parse_opt, "IMAGE", doc, children, NULL, NULL
 };
 
+#define INFO_TEXT_RANGES 8
+
 static const char *const highlights[] = {
 	"OSRELEASE", "KERNELOFFSET", "NUMBER(phys_base)",
 	"NUMBER(pgtable_l5_enabled)", "SYMBOL(init_top_pgt)",
@@ -99,9 +101,14 @@ static void text_info(const struct session *s, int choose_rc,
 	       (double)total / (1 << 20),
 	       nr ? (unsigned long long)(r[nr - 1].start + r[nr - 1].size - 1)
 		  : 0ULL);
-	for (size_t i = 0; i < nr; i++)
+	/* A filtered or sparse dump can have thousands: text shows the
+	 * first few, JSON all of them. */
+	for (size_t i = 0; i < nr && i < INFO_TEXT_RANGES; i++)
 		printf("  0x%llx-0x%llx\n", (unsigned long long)r[i].start,
 		       (unsigned long long)(r[i].start + r[i].size - 1));
+	if (nr > INFO_TEXT_RANGES)
+		printf("  ... %zu more (--format=json lists all)\n",
+		       nr - INFO_TEXT_RANGES);
 	printf("cpus:        %zu with registers (QEMU notes), %zu "
 	       "NT_PRSTATUS\n", nc, pgw_image_prstatus_count(img));
 	for (size_t i = 0; i < nc; i++) {

@@ -175,6 +175,8 @@ static void json_dump_map(struct out *o, const struct pgw_run *run)
 	emit_str(&l, "],\"effective\":[");
 	emit_flags(&l, run->eff_flags, ",", "\"");
 	emit_char(&l, ']');
+	if (run->same_frame)
+		emit_str(&l, ",\"same_frame\":true");
 	kv_str(&l, "region", out_region_key(o, run));
 	put(o, &l);
 }

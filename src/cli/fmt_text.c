@@ -110,7 +110,9 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, (x->eff_flags & PGW_F_USER) ? "user " : "kernel ");
 		emit_str(&l, (x->eff_flags & PGW_F_RW) ? "rw " : "ro ");
 		emit_str(&l, (x->eff_flags & PGW_F_NX) ? "nx\n" : "exec\n");
-	} else if (x->io.msg[0] && x->status == PGW_X_IO) {
+	} else if (x->io.msg[0] && (x->status == PGW_X_IO ||
+				    x->status == PGW_X_TABLE_NODATA)) {
+		/* Why the table is missing: filtered, outside RAM, cut off. */
 		emit_str(&l, "  ");
 		emit_str(&l, x->io.msg);
 		emit_char(&l, '\n');
@@ -232,6 +234,8 @@ static void text_dump_map(struct out *o, const struct pgw_run *run)
 	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
 	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
 	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x");
+	if (run->same_frame)
+		emit_str(&l, "  same frame");
 	put(o, &l);
 }
 

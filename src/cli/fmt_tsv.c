@@ -108,7 +108,8 @@ static void tsv_dump_map(struct out *o, const struct pgw_run *run)
 	emit_char(&l, SEP);
 	emit_str(&l, out_region_key(o, run));
 	emit_char(&l, SEP);
-	emit_str(&l, EMPTY);
+	/* detail: a run whose pages all map one frame says so. */
+	emit_str(&l, run->same_frame ? "same-frame" : EMPTY);
 	cell_end(&l, true);
 	fwrite(l.buf, 1, l.len, o->f);
 }

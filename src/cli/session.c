@@ -14,10 +14,12 @@ enum {
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Image:", 1 },
 	{ "format", 'f', "FMT", 0,
-	  "Output format (text, json, tsv, csv) or image format (elf, raw, "
-	  "...); give it twice to set both", 1 },
+	  "Output format (text, json, tsv, csv) or image format (elf, "
+	  "kdump, lime, avml, raw); give it twice to set both", 1 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
-	  "Image format, skipping the probe: elf, raw", 1 },
+	  "Image format, skipping the probe: elf, kdump, lime, avml, raw "
+	  "(makedumpfile's flattened files are unwrapped first, whatever "
+	  "the format)", 1 },
 	{ "base", OPT_BASE, "ADDR", 0,
 	  "Raw images: physical address of the file's first byte", 1 },
 	{ NULL, 0, NULL, 0, "Address space:", 2 },

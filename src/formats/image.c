@@ -37,7 +37,7 @@ static const struct pgw_format *format_by_name(const char *name)
 static const struct pgw_format *probe(const struct pgw_source *src)
 {
 	uint8_t head[4096];
-	size_t n = src->size < sizeof(head) ? (size_t)src->size : sizeof(head);
+	size_t n = pgw_source_avail(src, 0, sizeof(head));
 	struct pgw_err ignored;
 
 	if (pgw_source_read(src, 0, head, n, &ignored) != PGW_OK)
@@ -46,6 +46,22 @@ static const struct pgw_format *probe(const struct pgw_source *src)
 		if (pgw_formats[i]->probe && pgw_formats[i]->probe(head, n))
 			return pgw_formats[i];
 	return NULL;
+}
+
+static void add_flat_facts(struct pgw_image *img,
+			   const struct pgw_flat_info *f)
+{
+	pgw_image_add_fact(img, "flattened_records", "%zu", f->records);
+	if (f->superseded)
+		pgw_image_add_fact(img, "flattened_overwritten",
+				   "%zu records partly or wholly replaced by "
+				   "later ones (later wins, as makedumpfile -R)",
+				   f->superseded);
+	if (f->truncated || f->no_end_marker)
+		pgw_image_add_fact(img, "flattened_incomplete",
+				   "%s", f->truncated ?
+				   "the last record is cut short" :
+				   "no end record: the file stops early");
 }
 
 enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
@@ -69,6 +85,11 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 	st = pgw_source_open(&img->src, path, err);
 	if (st != PGW_OK)
 		goto fail;
+	/* Flattening is a view of the bytes, below every format. */
+	struct pgw_flat_info flat;
+	st = pgw_source_flatten(&img->src, &flat, err);
+	if (st != PGW_OK)
+		goto fail;
 	if (img->opts.format) {
 		img->format = format_by_name(img->opts.format);
 		if (!img->format) {
@@ -81,22 +102,31 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		img->format = probe(&img->src);
 		/* No magic: a file of whole pages is taken as a raw physical
 		 * image (pmemsave, /dev/mem copies); anything else is not a
-		 * memory image. */
-		if (!img->format && img->src.size % PGW_PAGE_SIZE == 0) {
+		 * memory image.  Nothing writes raw images flattened, so a
+		 * flattened file without a known image inside is an error. */
+		if (!img->format && !img->src.flattened &&
+		    img->src.size % PGW_PAGE_SIZE == 0) {
 			img->format = format_by_name("raw");
 			img->raw_by_size = true;
 		}
 		if (!img->format) {
 			st = pgw_err_set(err, PGW_E_FORMAT,
+					 img->src.flattened ?
+					 "makedumpfile flattened file, but "
+					 "what it holds is no known image "
+					 "(is it cut short?)" :
 					 "not a recognised memory image (no "
 					 "known magic, and not a whole number "
 					 "of pages for a raw image)");
 			goto fail;
 		}
 	}
+	if (img->src.flattened)
+		add_flat_facts(img, &flat);
 	st = img->format->open(img, err);
 	if (st != PGW_OK) {
-		pgw_err_prefix(err, "%s", img->format->name);
+		pgw_err_prefix(err, "%s%s", img->format->name,
+			       img->src.flattened ? " (flattened)" : "");
 		goto fail;
 	}
 	if (!img->zero_copy) {
@@ -150,11 +180,11 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	}
 	uint8_t *slot = pgw_page_cache_slot(img->cache, pfn);
 	st = img->format->page(img, pfn, slot, page_ret, err);
-	if (st != PGW_OK)
-		return st;
-	if (*page_ret == slot)
+	if (st == PGW_OK && *page_ret == slot)
 		pgw_page_cache_commit(img->cache, pfn);
-	return PGW_OK;
+	else
+		pgw_page_cache_unslot(img->cache);
+	return st;
 }
 
 bool pgw_image_has_page(struct pgw_image *img, uint64_t pfn)

@@ -136,6 +136,20 @@ enum {
 	QEMU_MIN_SIZE = QEMU_OFF_CR + 5 * 8,
 };
 
+static enum pgw_status push_cpu(struct pgw_image *img,
+				const struct pgw_cpu *cpu, struct pgw_err *err)
+{
+	if ((img->ncpus & (img->ncpus - 1)) == 0) {
+		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
+		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
+		if (!p)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		img->cpus = p;
+	}
+	img->cpus[img->ncpus++] = *cpu;
+	return PGW_OK;
+}
+
 enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 				       const uint8_t *desc, size_t len,
 				       struct pgw_err *err)
@@ -167,15 +181,25 @@ enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 	cpu.cr3 = get64(desc + QEMU_OFF_CR + 24);
 	cpu.cr4 = get64(desc + QEMU_OFF_CR + 32);
 
-	if ((img->ncpus & (img->ncpus - 1)) == 0) {
-		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
-		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->cpus = p;
-	}
-	img->cpus[img->ncpus++] = cpu;
-	return PGW_OK;
+	return push_cpu(img, &cpu, err);
+}
+
+/*
+ * A CPU note pgwalk cannot read must not make the memory unreadable: the
+ * CPU keeps its place (so --cpu=N still names the right one) with no
+ * registers, and `info` says why.
+ */
+static enum pgw_status qemu_note(struct pgw_image *img, const uint8_t *desc,
+				 size_t len, struct pgw_err *err)
+{
+	enum pgw_status st = pgw_image_add_qemu_cpu(img, desc, len, err);
+
+	if (st == PGW_OK || st == PGW_E_NOMEM)
+		return st;
+	pgw_image_add_fact(img, "cpu_note_skipped", "CPU %zu: %s", img->ncpus,
+			   err->msg);
+	struct pgw_cpu none = { 0 };
+	return push_cpu(img, &none, err);
 }
 
 static size_t align4(size_t n)
@@ -215,7 +239,7 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 							(const char *)desc,
 							descsz, err);
 		else if (nlen == 4 && memcmp(name, "QEMU", 4) == 0)
-			st = pgw_image_add_qemu_cpu(img, desc, descsz, err);
+			st = qemu_note(img, desc, descsz, err);
 		else if (nlen == 4 && memcmp(name, "CORE", 4) == 0 &&
 			 type == NT_PRSTATUS_TYPE)
 			img->nprstatus++;

@@ -112,3 +112,9 @@ void pgw_page_cache_commit(struct pgw_page_cache *c, uint64_t pfn)
 	b = find_bucket(c, pfn);
 	*b = (int32_t)s;
 }
+
+void pgw_page_cache_unslot(struct pgw_page_cache *c)
+{
+	/* slot() emptied it already: the hand simply comes back to it. */
+	c->next = (c->next + c->slots - 1) % c->slots;
+}

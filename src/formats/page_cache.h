@@ -19,5 +19,11 @@ const uint8_t *pgw_page_cache_get(struct pgw_page_cache *cache, uint64_t pfn);
 /* A slot to fill for pfn (evicting the oldest); commit makes it findable. */
 uint8_t *pgw_page_cache_slot(struct pgw_page_cache *cache, uint64_t pfn);
 void pgw_page_cache_commit(struct pgw_page_cache *cache, uint64_t pfn);
+/*
+ * The slot just handed out was not used (the page came straight from the
+ * map, or was not there): give it back, so pages that need no slot do not
+ * push decoded ones out of the cache.
+ */
+void pgw_page_cache_unslot(struct pgw_page_cache *cache);
 
 #endif

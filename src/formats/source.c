@@ -159,3 +159,23 @@ enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
 		memcpy(buf, p, len);
 	return st;
 }
+
+size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
+			size_t max)
+{
+	uint64_t n = 0;
+
+	if (off >= src->size)
+		return 0;
+	if (!src->flattened) {
+		n = src->size - off;
+		return n < max ? (size_t)n : max;
+	}
+	for (size_t i = flat_find(src, off); i < src->nrecs && n < max; i++) {
+		const struct pgw_flat_rec *r = &src->recs[i];
+		if (r->offset > off + n)
+			break;
+		n = r->offset + r->size - off;
+	}
+	return n < max ? (size_t)n : max;
+}

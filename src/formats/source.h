@@ -43,5 +43,32 @@ enum pgw_status pgw_source_get(const struct pgw_source *src, uint64_t off,
 /* Copy bytes [off, off+len) into buf. */
 enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
 				void *buf, size_t len, struct pgw_err *err);
+/*
+ * How many bytes from off can be read without meeting a gap, at most max.
+ * A flattened stream may leave gaps (makedumpfile writes a 464-byte header
+ * into a 4 KiB block), so probes and headers read only what is there.
+ */
+size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
+			size_t max);
+
+/* What indexing a flattened file found (for `info`). */
+struct pgw_flat_info {
+	size_t records;         /* data records indexed */
+	size_t superseded;      /* records (partly) overwritten by later ones */
+	bool no_end_marker;     /* the file stops before the end record */
+	bool truncated;         /* the last record's data is cut short */
+};
+
+/*
+ * makedumpfile's flattened format (makedumpfile -F, QEMU's
+ * dump-guest-memory -z): a 4 KiB header "makedumpfile", then big-endian
+ * (offset, size) records, each followed by its data, until (-1, -1).  If
+ * src is one, index the records once and switch src to the logical view
+ * (src->flattened); otherwise leave it alone.  Records that overlap follow
+ * makedumpfile -R: the later record's bytes win.  Never writes anything.
+ */
+enum pgw_status pgw_source_flatten(struct pgw_source *src,
+				   struct pgw_flat_info *info,
+				   struct pgw_err *err);
 
 #endif /* PGW_SOURCE_H */

@@ -70,15 +70,31 @@ static int reach(struct merger *m, uint64_t va)
 	return 0;
 }
 
+/* One page, or pages that all map one frame: such runs join into a run
+ * that maps pa again and again. */
+static bool one_frame(const struct pgw_run *r)
+{
+	return r->same_frame || r->end - r->va == r->page_size;
+}
+
+static bool same_frame_joins(const struct pgw_run *o, const struct pgw_run *p)
+{
+	return o->pa == p->pa && one_frame(o) && one_frame(p);
+}
+
 static bool map_joins(const struct merger *m, const struct pgw_run *p,
 		      uint32_t attrs)
 {
 	const struct pgw_run *o = &m->run;
 
-	return m->open && o->kind == PGW_RUN_MAP && !m->opts->leaves &&
-	       o->end == p->va && o->pa + (o->end - o->va) == p->pa &&
-	       o->level == p->level && o->eff_flags == p->eff_flags &&
-	       m->attrs == attrs;
+	if (!m->open || o->kind != PGW_RUN_MAP || m->opts->leaves ||
+	    o->end != p->va || o->level != p->level ||
+	    o->eff_flags != p->eff_flags || m->attrs != attrs)
+		return false;
+	if (!o->same_frame && !p->same_frame &&
+	    o->pa + (o->end - o->va) == p->pa)
+		return true;   /* linear: physical follows virtual */
+	return same_frame_joins(o, p);
 }
 
 static bool hole_joins(const struct merger *m, const struct pgw_run *p)
@@ -108,6 +124,8 @@ static int add(struct merger *m, const struct pgw_run *p, uint32_t attrs)
 	int r;
 
 	if (p->kind == PGW_RUN_MAP && map_joins(m, p, attrs)) {
+		if (same_frame_joins(&m->run, p))
+			m->run.same_frame = true;
 		m->run.end = p->end;
 		m->run.entries += p->entries;
 		m->run.flags &= p->flags;
@@ -149,7 +167,7 @@ static int feed(struct merger *m, struct pgw_run *p, uint32_t attrs)
 		if ((r = add(m, &head, attrs)) != 0)
 			return r;
 		p->va = re;
-		if (p->kind == PGW_RUN_MAP)
+		if (p->kind == PGW_RUN_MAP && !p->same_frame)
 			p->pa += cut;
 		else if (p->np_kind == PGW_NP_PROTNONE)
 			p->np_pfn += cut >> PGW_PAGE_SHIFT;
@@ -160,10 +178,11 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 {
 	struct merger *m = arg;
 	uint32_t attrs = leaf->entry.flags & ATTR_MASK;
-	uint64_t end = leaf->va + leaf->size;
+	uint64_t end = leaf->va + leaf->size * leaf->count;
 
 	/* Fast path: the common 4 KiB page continuing the open run. */
-	if (m->open && (m->region_end == 0 || end <= m->region_end) &&
+	if (leaf->count == 1 && !m->run.same_frame &&
+	    m->open && (m->region_end == 0 || end <= m->region_end) &&
 	    end != 0 && m->run.kind == PGW_RUN_MAP && !m->opts->leaves &&
 	    m->run.end == leaf->va &&
 	    m->run.pa + (m->run.end - m->run.va) == leaf->pa &&
@@ -179,7 +198,8 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 		.va = leaf->va,
 		.end = end,
 		.level = leaf->level,
-		.entries = 1,
+		.entries = leaf->count,
+		.same_frame = leaf->count > 1,
 		.pa = leaf->pa,
 		.page_size = leaf->size,
 		.flags = leaf->entry.flags,
@@ -255,7 +275,10 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 	int stopped = 0;
 	enum pgw_status st;
 
-	st = pgw_walk_range(space, &opts->walk, &wops, &m, stats_ret, &stopped,
+	/* --leaves promises one record per leaf entry, shared or not. */
+	struct pgw_walk_opts wopts = opts->walk;
+	wopts.expand_shared |= opts->leaves;
+	st = pgw_walk_range(space, &wopts, &wops, &m, stats_ret, &stopped,
 			    err);
 	/* What was seen before a budget stop is still true: report it. */
 	if (st == PGW_OK || st == PGW_E_LIMIT) {

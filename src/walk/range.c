@@ -10,6 +10,7 @@
  * calling back, and the gap between the halves is one NONCANONICAL hole.
  */
 #include "entry_read.h"
+#include "uniform.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ struct range_walk {
 	unsigned depth;
 	int stopped;
 	struct pgw_err *err;
+	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
 	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
 
@@ -86,6 +88,62 @@ static enum pgw_level next_level(const struct pgw_mode *mode,
 	return lvl;
 }
 
+/* A shared uniform table met again: its part of [lo, hi) in one leaf. */
+static int report_repeat(struct range_walk *w, const struct pgw_uniform *u,
+			 uint64_t lo, uint64_t hi, uint32_t eff)
+{
+	uint64_t size = pgw_level_span(w->space->mode, u->level);
+	uint64_t first = lo & ~(size - 1);
+	struct pgw_leaf leaf = {
+		.va = real_va(w, first),
+		.pa = u->leaf.addr,
+		.size = size,
+		.level = u->level,
+		.entry = u->leaf,
+		.eff_flags = pgw_eff_apply(eff, u->perm),
+		.count = (hi - first + size - 1) / size,
+	};
+
+	w->stats.leaves++;
+	w->stats.shared++;
+	return w->ops->leaf ? w->ops->leaf(w->arg, &leaf) : 0;
+}
+
+/* After a whole table was read: remember it if it maps one frame
+ * everywhere (every entry the same leaf, or the same pointer to a table
+ * already known uniform). */
+static void note_uniform(struct range_walk *w, enum pgw_level lvl,
+			 uint64_t table, const uint64_t *ent, unsigned n)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	struct pgw_uniform u;
+	struct pgw_entry e;
+
+	for (unsigned i = 1; i < n; i++)
+		if (ent[i] != ent[0])
+			return;
+	mode->decode(mode, lvl, ent[0], &e);
+	if (e.reserved)
+		return;
+	if (e.kind == PGW_ENT_LEAF) {
+		u.leaf = e;
+		u.level = lvl;
+		u.perm = e.perm;
+	} else if (e.kind == PGW_ENT_TABLE) {
+		enum pgw_level child = next_level(mode, lvl + 1);
+		const struct pgw_uniform *c =
+			child < PGW_NLEVELS ?
+				pgw_uniform_find(w->memo, e.addr, child) : NULL;
+		if (!c)
+			return;
+		u = *c;
+		u.perm = pgw_eff_apply(e.perm, c->perm);
+	} else {
+		return;
+	}
+	pgw_uniform_add(w->memo, table, lvl, &u);
+}
+
 /* Walk the table at `table` for level lvl, covering linear VAs
  * [base, base + entries*span) clipped to [start, end). */
 static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
@@ -128,6 +186,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		uint64_t va = base + (uint64_t)i * span;
 		uint64_t va_end = va + span;
 		uint64_t entry_pa = table + (uint64_t)i * esize;
+		const struct pgw_uniform *u;
 		struct pgw_entry e;
 		int r = 0;
 
@@ -158,6 +217,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 				.level = lvl,
 				.entry = e,
 				.eff_flags = pgw_eff_apply(eff, e.perm),
+				.count = 1,
 			};
 			w->stats.leaves++;
 			if (w->ops->leaf)
@@ -173,6 +233,11 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 						cycle ? PGW_HOLE_CYCLE :
 							PGW_HOLE_BAD_LEAF,
 						entry_pa, &e);
+			} else if (w->memo &&
+				   (u = pgw_uniform_find(w->memo, e.addr,
+							 child)) != NULL) {
+				r = report_repeat(w, u, lo, hi,
+						  pgw_eff_apply(eff, e.perm));
 			} else {
 				st = walk_table(w, child, e.addr, va, lo, hi,
 						pgw_eff_apply(eff, e.perm));
@@ -196,6 +261,8 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		}
 	}
 	w->depth--;
+	if (w->memo)
+		note_uniform(w, lvl, table, ent, n);
 	return PGW_OK;
 }
 
@@ -259,6 +326,13 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	w->mem_top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
 	if (nr && w->mem_top == 0)
 		w->mem_top = UINT64_MAX;   /* memory up to 2^64 */
+	if (!opts->expand_shared) {
+		w->memo = pgw_uniform_memo_new();
+		if (!w->memo) {
+			free(w);
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		}
+	}
 
 	if (!(mode->quirks & PGW_Q_CANONICAL)) {
 		if (end == 0 || end > top)
@@ -298,6 +372,7 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 		*stats_ret = w->stats;
 	if (stopped_ret)
 		*stopped_ret = w->stopped;
+	pgw_uniform_memo_free(w->memo);
 	free(w);
 	return st;
 }

@@ -102,10 +102,19 @@ cp "$good" "$TMP/note.elf"; poke "$TMP/note.elf" "$noteoff" '\377\377\377\177'
 bad "a note whose name runs past the notes" 65 info "$TMP/note.elf"
 printf 'mode x86-64\nram 0 1M\ncpu 0x80050033 0x1000 0x20 long size=100\n' |
 	"$MKIMAGE" -e "$TMP/qnote.elf"
-bad "a QEMU CPU note smaller than its registers" 65 info "$TMP/qnote.elf"
+bad "--cpu of a QEMU CPU note smaller than its registers" 3 translate --cpu=0 "$TMP/qnote.elf" 0x1000
+# The unreadable note is skipped, the memory still usable with --cr3.
+run "$PGWALK" info "$TMP/qnote.elf"
+case $out in *"cpu_note_skipped: CPU 0: QEMU CPU note claims 100 bytes"*) ok 0 "info says why the short CPU note was skipped" ;;
+*) ok 1 "info says why the short CPU note was skipped"; echo "# $out" ;; esac
+run "$PGWALK" translate --format=tsv --cr3=0x1000 "$TMP/qnote.elf" 0x1000
+is "$rc" 1 "an image with a skipped CPU note still translates with --cr3"
 printf 'mode x86-64\nram 0 1M\ncpu 0x80050033 0x1000 0x20 long version=2\n' |
 	"$MKIMAGE" -e "$TMP/qnote.elf"
-bad "a QEMU CPU note of an unknown version" 69 info "$TMP/qnote.elf"
+bad "--cpu of a QEMU CPU note of an unknown version" 3 translate --cpu=0 "$TMP/qnote.elf" 0x1000
+run "$PGWALK" info "$TMP/qnote.elf"
+case $out in *"cpu_note_skipped: CPU 0: QEMU CPU note version 2"*) ok 0 "info says why the version-2 CPU note was skipped" ;;
+*) ok 1 "info says why the version-2 CPU note was skipped"; echo "# $out" ;; esac
 
 # Arguments.
 bad "an address that is not a number" 64 translate "$good" 0x400000 xyz

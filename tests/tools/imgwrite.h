@@ -467,9 +467,9 @@ static inline void iw_h_beyond_memory(struct iw_mem *m)
 static const struct iw_hostile iw_hostiles[] = {
 	{ "self-pml4", "x86-64", "cycles", iw_h_self_pml4 },
 	{ "i386-shared-pt", "i386", "complete", iw_h_i386_shared_pt },
-	{ "ring4", "x86-64", "budget", iw_h_ring4 },
+	{ "ring4", "x86-64", "shared", iw_h_ring4 },
 	{ "loop-back", "x86-64", "budget", iw_h_loop_back },
-	{ "512g-one-frame", "x86-64", "budget", iw_h_512g_one_frame },
+	{ "512g-one-frame", "x86-64", "shared", iw_h_512g_one_frame },
 	{ "beyond-memory", "x86-64", "beyond", iw_h_beyond_memory },
 };
 

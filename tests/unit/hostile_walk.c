@@ -25,7 +25,7 @@
 #endif
 
 struct counts {
-	uint64_t leaves, holes, kind[16], tables;
+	uint64_t leaves, pages, holes, kind[16], tables;
 	uint64_t last_leaf_pa;
 };
 
@@ -33,6 +33,7 @@ static int on_leaf(void *arg, const struct pgw_leaf *l)
 {
 	struct counts *c = arg;
 	c->leaves++;
+	c->pages += l->count;
 	c->last_leaf_pa = l->pa;
 	return 0;
 }
@@ -90,13 +91,17 @@ struct result {
 	double secs;
 };
 
+/* expand: report every page of a shared uniform table as its own leaf (as
+ * dump --leaves does), so that only the budget bounds the walk. */
+static bool expand;
+
 static void walk(const struct iw_mem *m, const char *mode, uint64_t root,
 		 uint64_t max_entries, struct result *r)
 {
 	struct pgw_image *img = open_mem(m);
 	struct pgw_space sp = { img, pgw_mode_by_name(mode), root };
 	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
-	struct pgw_walk_opts opts = { 0, 0, max_entries };
+	struct pgw_walk_opts opts = { 0, 0, max_entries, expand };
 	double t0;
 
 	memset(r, 0, sizeof(*r));
@@ -147,19 +152,35 @@ int main(void)
 		iw_free(&m.b);
 	}
 	/* i386: a PD whose 1024 entries all point at one PT, whose 1024
-	 * entries map one frame: 2^20 leaves, a legitimate (if odd) space
-	 * well inside the default budget. */
+	 * entries map one frame: 2^20 pages.  The PT is walked once and met
+	 * again 1023 times as a shared uniform table, reported at once. */
 	{
 		struct iw_mem m = { 0 };
 		iw_h_i386_shared_pt(&m);
 		walk(&m, "i386", 0x1000, 0, &r);
 		ok(r.st == PGW_OK, "i386 shared PT: completes (%s)", r.err.msg);
-		is_u64(r.c.leaves, 1024 * 1024, "i386 shared PT: 2^20 leaves");
-		is_u64(r.stats.entries, 1024 + 1024 * 1024,
-		       "i386 shared PT: entries counted once per visit");
-		is_u64(r.c.tables, 1025, "i386 shared PT: PT walked 1024 times");
+		is_u64(r.c.pages, 1024 * 1024, "i386 shared PT: 2^20 pages");
+		is_u64(r.stats.shared, 1023,
+		       "i386 shared PT: met again 1023 times, reported at once");
+		is_u64(r.stats.entries, 1024 + 1024,
+		       "i386 shared PT: walked once");
 		is_u64(r.stats.cycles, 0, "i386 shared PT: no cycles");
 		ok(r.secs < TIME_LIMIT, "i386 shared PT: %.3f s", r.secs);
+		/* Expanded, every visit is walked: 2^20 leaves, inside the
+		 * default budget. */
+		expand = true;
+		walk(&m, "i386", 0x1000, 0, &r);
+		expand = false;
+		ok(r.st == PGW_OK, "i386 shared PT expanded: completes (%s)",
+		   r.err.msg);
+		is_u64(r.c.leaves, 1024 * 1024,
+		       "i386 shared PT expanded: 2^20 leaves");
+		is_u64(r.stats.entries, 1024 + 1024 * 1024,
+		       "i386 shared PT expanded: entries counted per visit");
+		is_u64(r.c.tables, 1025,
+		       "i386 shared PT expanded: PT walked 1024 times");
+		ok(r.secs < TIME_LIMIT, "i386 shared PT expanded: %.3f s",
+		   r.secs);
 		iw_free(&m.b);
 	}
 	/* PAE fully populated (4 PDPTEs, every PD and PT entry present,
@@ -171,7 +192,9 @@ int main(void)
 		iw_fill(&m, 2, 512, 8, 0x3000 | IW_TBL);
 		iw_fill(&m, 3, 512, 8, 0x4000 | IW_P | IW_RW);
 		iw_frame(&m, 4);
+		expand = true;
 		walk(&m, "pae", 0x1000, 0, &r);
+		expand = false;
 		ok(r.st == PGW_OK, "PAE fully populated: completes (%s)",
 		   r.err.msg);
 		is_u64(r.stats.entries, 4 + 4 * 512 + 2048 * 512,
@@ -182,16 +205,28 @@ int main(void)
 	}
 	/* A ring through four levels: PML4 -> A -> B -> PT, every entry
 	 * present, the PT mapping the PML4's frame.  No table repeats on a
-	 * path, so no cycle: 512^4 leaves, stopped by the budget. */
+	 * path, so no cycle: 2^36 pages.  Each table is uniform, so the walk
+	 * reports repeats at once; expanded, the budget stops it. */
 	{
 		struct iw_mem m = { 0 };
 		iw_h_ring4(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
-		ok(budget_msg(&r), "four-level ring: budget message (%s)",
-		   r.err.msg);
-		ok(r.stats.entries <= PGW_DEFAULT_MAX_ENTRIES + 1,
-		   "four-level ring: stops at the budget");
+		ok(r.st == PGW_OK, "four-level ring: completes (%s)", r.err.msg);
+		is_u64(r.c.pages, UINT64_C(1) << 36,
+		       "four-level ring: 2^36 pages, all of frame 0x1000");
+		ok(r.c.last_leaf_pa == 0x1000 && r.stats.entries < 4096,
+		   "four-level ring: %llu entries examined",
+		   (unsigned long long)r.stats.entries);
 		ok(r.secs < TIME_LIMIT, "four-level ring: %.3f s", r.secs);
+		expand = true;
+		walk(&m, "x86-64", 0x1000, 0, &r);
+		expand = false;
+		ok(budget_msg(&r), "four-level ring expanded: budget message "
+		   "(%s)", r.err.msg);
+		ok(r.stats.entries <= PGW_DEFAULT_MAX_ENTRIES + 1,
+		   "four-level ring expanded: stops at the budget");
+		ok(r.secs < TIME_LIMIT, "four-level ring expanded: %.3f s",
+		   r.secs);
 		iw_free(&m.b);
 	}
 	/* A chain that loops back through four levels: PML4 -> A -> B, and
@@ -220,20 +255,31 @@ int main(void)
 		   "one path looping back: 512 cycle holes, completes");
 		iw_free(&m.b);
 	}
-	/* 512 GiB of 4 KiB pages, all mapping one frame: the tables are
-	 * shared, the walk would be 2^27 entries.  The budget stops it. */
+	/* 512 GiB of 4 KiB pages, all mapping one frame through shared
+	 * tables: 2^27 pages, reported at once; expanded, 2^27 entries, so
+	 * the budget stops it. */
 	{
 		struct iw_mem m = { 0 };
 		iw_h_512g_one_frame(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
-		ok(budget_msg(&r), "512 GiB onto one frame: budget message "
-		   "(%s)", r.err.msg);
-		ok(r.c.leaves > 0 && r.c.last_leaf_pa == 0x5000,
-		   "512 GiB onto one frame: leaves reported up to the budget");
+		ok(r.st == PGW_OK, "512 GiB onto one frame: completes (%s)",
+		   r.err.msg);
+		is_u64(r.c.pages, UINT64_C(1) << 27,
+		       "512 GiB onto one frame: 2^27 pages");
+		ok(r.c.last_leaf_pa == 0x5000,
+		   "512 GiB onto one frame: all of frame 0x5000");
 		ok(r.secs < TIME_LIMIT, "512 GiB onto one frame: %.3f s",
 		   r.secs);
+		expand = true;
+		walk(&m, "x86-64", 0x1000, 0, &r);
+		ok(budget_msg(&r), "512 GiB onto one frame expanded: budget "
+		   "message (%s)", r.err.msg);
+		ok(r.c.leaves > 0 && r.c.last_leaf_pa == 0x5000,
+		   "512 GiB expanded: leaves reported up to the budget");
+		ok(r.secs < TIME_LIMIT, "512 GiB expanded: %.3f s", r.secs);
 		/* An explicit budget is honoured and named. */
 		walk(&m, "x86-64", 0x1000, 1000, &r);
+		expand = false;
 		ok(r.st == PGW_E_LIMIT &&
 		   strstr(r.err.msg, "entry budget of 1000 exhausted") &&
 		   r.stats.entries == 1001,

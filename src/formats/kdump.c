@@ -1,0 +1,925 @@
+/*
+ * kdump compressed dumps: "KDUMP   " (makedumpfile -c/-l/-p/-z, QEMU's
+ * dump-guest-memory -z/-l/-s) and the older "DISKDUMP".
+ *
+ * The file is cut into blocks of block_size bytes (the page size):
+ *   block 0                  disk_dump_header
+ *   block 1..                kdump_sub_header, then the ELF notes it points
+ *                            at (sub_hdr_size blocks)
+ *   then bitmap_blocks       1st bitmap (pfns that are RAM) and 2nd bitmap
+ *                            (pfns dumped), half each, bit n = pfn n, LSB
+ *                            first
+ *   then                     one 24-byte page_desc {offset, size, flags,
+ *                            page_flags} per set bit of the 2nd bitmap, in
+ *                            pfn order
+ *   then                     page data, each page compressed on its own or
+ *                            stored whole; zero pages may share one
+ *                            descriptor's data
+ *
+ * The header is the C struct of the writer, so its layout follows the
+ * writer's ABI: a 64-bit writer has an 8-byte-aligned 16-byte struct
+ * timeval and 8-byte longs in the sub-header; a 32-bit writer has neither.
+ * QEMU writes the 64-bit layout for i386 guests too.  We try each layout
+ * and keep the one whose fields make sense (see pick_layout).
+ *
+ * Only headers and bitmaps are read at open.  A pfn finds its descriptor
+ * through a rank table (dumped pages before every 4096-pfn block) plus a
+ * popcount inside the block, and pages are decompressed one at a time into
+ * the image's bounded page cache.
+ */
+#include "codecs.h"
+#include "format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIG_LEN 8
+#define UTS_LEN 65
+#define UTS_RELEASE (12 + 2 * UTS_LEN)
+#define UTS_MACHINE (12 + 4 * UTS_LEN)
+#define DESC_SIZE 24
+#define RANK_BITS 4096              /* pfns per rank-table entry */
+#define MAX_NOTES (64u << 20)       /* notes bigger than this are not notes */
+#define MAX_VMCOREINFO (1u << 20)
+#define MAX_RANGES 65536            /* `info` ranges; runs beyond coalesce */
+
+/* disk_dump_header.status and page_desc.flags */
+enum {
+	DH_ZLIB = 0x1,
+	DH_LZO = 0x2,
+	DH_SNAPPY = 0x4,
+	DH_INCOMPLETE = 0x8,
+	DH_EXCLUDED_VMEMMAP = 0x10,
+	DH_ZSTD = 0x20,
+};
+
+static const struct {
+	unsigned flag;
+	enum pgw_codec codec;
+} codec_flags[] = {
+	{ DH_ZLIB, PGW_CODEC_ZLIB },
+	{ DH_LZO, PGW_CODEC_LZO },
+	{ DH_SNAPPY, PGW_CODEC_SNAPPY },
+	{ DH_ZSTD, PGW_CODEC_ZSTD },
+};
+#define NCODEC_FLAGS (sizeof(codec_flags) / sizeof(codec_flags[0]))
+#define DH_CODECS (DH_ZLIB | DH_LZO | DH_SNAPPY | DH_ZSTD)
+
+/*
+ * Where the writer's compiler put things.  `status` starts the run of ten
+ * 32-bit fields that ends the header; the sub-header offsets are those of
+ * struct kdump_sub_header with `unsigned long` of long_size bytes.
+ */
+struct layout {
+	const char *name;
+	unsigned status;
+	unsigned sub_size;
+	unsigned phys_base, dump_level, split, start_pfn, end_pfn;
+	unsigned off_vmcoreinfo, size_vmcoreinfo, off_note, size_note;
+	unsigned start_pfn_64, end_pfn_64, max_mapnr_64;
+	unsigned long_size;
+};
+
+static const struct layout layouts[] = {
+	/* LP64: timeval is 16 bytes at 408 (aligned to 8). */
+	{ "64-bit", 424, 104, 0, 8, 12, 16, 24, 32, 40, 48, 56, 80, 88, 96, 8 },
+	/* ILP32 (i386 makedumpfile): timeval is 8 bytes at 404. */
+	{ "32-bit", 412, 80, 0, 4, 8, 12, 16, 20, 28, 32, 40, 56, 64, 72, 4 },
+	/* ILP32 with a 64-bit time_t: timeval is 16 bytes at 404. */
+	{ "32-bit (64-bit time_t)", 420, 80, 0, 4, 8, 12, 16, 20, 28, 32, 40,
+	  56, 64, 72, 4 },
+};
+#define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+#define HDR_MAX (424 + 40)
+
+struct hdr {
+	bool kdump;                 /* "KDUMP   " (else "DISKDUMP") */
+	uint32_t version;
+	uint32_t status, block_size, sub_hdr_size, bitmap_blocks, max_mapnr;
+	uint32_t nr_cpus;
+};
+
+struct sub {
+	bool have;
+	uint64_t phys_base;
+	int32_t dump_level;         /* -1: not recorded */
+	bool split;
+	uint64_t start_pfn, end_pfn;
+	uint64_t off_vmcoreinfo, size_vmcoreinfo, off_note, size_note;
+	uint64_t max_mapnr_64;
+};
+
+struct kdump {
+	struct hdr h;
+	struct sub s;
+	const struct layout *lay;
+	uint64_t max_mapnr;
+	uint64_t bitmap1, bitmap2;   /* stream offsets */
+	uint64_t desc_off;
+	uint64_t ndumped;            /* set bits of the 2nd bitmap */
+	uint64_t ndesc;              /* descriptors inside the file */
+	uint64_t *rank;              /* dumped pfns below block i */
+	bool incomplete;             /* header flag */
+	bool truncated;              /* the file ends before its last page */
+	struct pgw_codecs *codecs;
+	uint8_t cbuf[PGW_PAGE_SIZE]; /* compressed bytes split by flattening */
+};
+
+struct desc {
+	uint64_t offset;
+	uint32_t size, flags;
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint64_t le_long(const uint8_t *p, unsigned size)
+{
+	return size == 8 ? le64(p) : le32(p);
+}
+
+static bool kdump_probe(const uint8_t *head, size_t len)
+{
+	return len >= SIG_LEN && (memcmp(head, "KDUMP   ", SIG_LEN) == 0 ||
+				  memcmp(head, "DISKDUMP", SIG_LEN) == 0);
+}
+
+static void read_hdr(const uint8_t *b, const struct layout *l, struct hdr *h)
+{
+	const uint8_t *t = b + l->status;
+
+	h->kdump = memcmp(b, "KDUMP   ", SIG_LEN) == 0;
+	h->version = le32(b + 8);
+	h->status = le32(t);
+	h->block_size = le32(t + 4);
+	h->sub_hdr_size = le32(t + 8);
+	h->bitmap_blocks = le32(t + 12);
+	h->max_mapnr = le32(t + 16);
+	h->nr_cpus = le32(t + 36);
+}
+
+static void read_sub(const uint8_t *b, const struct layout *l,
+		     uint32_t version, struct sub *s)
+{
+	unsigned ls = l->long_size;
+
+	memset(s, 0, sizeof(*s));
+	s->have = true;
+	s->dump_level = -1;
+	s->phys_base = le_long(b + l->phys_base, ls);
+	if (version >= 1)
+		s->dump_level = (int32_t)le32(b + l->dump_level);
+	if (version >= 2) {
+		s->split = le32(b + l->split) != 0;
+		s->start_pfn = le_long(b + l->start_pfn, ls);
+		s->end_pfn = le_long(b + l->end_pfn, ls);
+	}
+	if (version >= 3) {
+		s->off_vmcoreinfo = le64(b + l->off_vmcoreinfo);
+		s->size_vmcoreinfo = le_long(b + l->size_vmcoreinfo, ls);
+	}
+	if (version >= 4) {
+		s->off_note = le64(b + l->off_note);
+		s->size_note = le_long(b + l->size_note, ls);
+	}
+	if (version >= 6) {
+		s->start_pfn = le64(b + l->start_pfn_64);
+		s->end_pfn = le64(b + l->end_pfn_64);
+		s->max_mapnr_64 = le64(b + l->max_mapnr_64);
+	}
+}
+
+static bool pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* The sub-header as this layout would read it (zeros where absent). */
+static void peek_sub(const struct pgw_source *src, const struct layout *l,
+		     const struct hdr *h, struct sub *s)
+{
+	uint8_t b[128] = { 0 };
+	struct pgw_err ignored;
+	size_t n = pgw_source_avail(src, h->block_size, l->sub_size);
+
+	if (n)
+		(void)pgw_source_read(src, h->block_size, b, n, &ignored);
+	read_sub(b, l, h->version, s);
+}
+
+/*
+ * How much sense the header makes under layout l.  A block size that is a
+ * power of two and a small sub-header are required; the bitmaps ending
+ * inside the file and, for version 6, the 64-bit max_mapnr agreeing with
+ * the 32-bit copy, and the notes sitting inside the sub-header blocks, add
+ * confidence.  Read under the wrong layout, these fields are timestamp
+ * bytes or neighbouring counters and fail the tests.
+ */
+static int layout_score(const struct pgw_source *src, const uint8_t *b,
+			size_t blen, const struct layout *l)
+{
+	struct hdr h;
+	struct sub s;
+	int score = 0;
+
+	if (blen < l->status + 40)
+		return -1;
+	read_hdr(b, l, &h);
+	if (!pow2(h.block_size) || h.block_size < 512 ||
+	    h.block_size > (1u << 20))
+		return -1;
+	if (h.sub_hdr_size > (1u << 16) ||
+	    (h.kdump && h.version >= 1 && h.sub_hdr_size == 0))
+		return -1;
+	uint64_t end = (1 + (uint64_t)h.sub_hdr_size + h.bitmap_blocks) *
+		       h.block_size;
+	score += h.bitmap_blocks && end <= src->size;
+	if (!h.kdump || h.version < 1)
+		return score;
+	peek_sub(src, l, &h, &s);
+	uint64_t sub_end = (1 + (uint64_t)h.sub_hdr_size) * h.block_size;
+	if (h.version >= 6) {
+		uint64_t m = s.max_mapnr_64;
+		score += (m > UINT32_MAX ? UINT32_MAX : m) == h.max_mapnr;
+	}
+	if (h.version >= 4 && s.size_note)
+		score += s.off_note >= h.block_size + l->sub_size &&
+			 s.off_note <= sub_end &&
+			 s.size_note <= sub_end - s.off_note;
+	return score;
+}
+
+static enum pgw_status pick_layout(const struct pgw_source *src,
+				   const uint8_t *b, size_t blen,
+				   const struct layout **lay_ret,
+				   struct pgw_err *err)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < NLAYOUTS; i++) {
+		int s = layout_score(src, b, blen, &layouts[i]);
+		if (s > best) {
+			best = s;
+			*lay_ret = &layouts[i];
+		}
+	}
+	if (best >= 0)
+		return PGW_OK;
+	if (blen < layouts[1].status + 40)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "disk_dump_header truncated (%zu bytes)",
+				   blen);
+	return pgw_err_set(err, PGW_E_FORMAT,
+			   "disk_dump_header makes no sense in any known "
+			   "layout (block_size reads 0x%x as 64-bit, 0x%x as "
+			   "32-bit)", le32(b + layouts[0].status + 4),
+			   le32(b + layouts[1].status + 4));
+}
+
+/* ---- bitmaps ---- */
+
+static const uint8_t *stream_bytes(const struct pgw_source *src, uint64_t off,
+				   size_t len, uint8_t *buf,
+				   struct pgw_err *err)
+{
+	const uint8_t *p;
+
+	return pgw_source_get(src, off, len, buf, &p, err) == PGW_OK ? p
+								   : NULL;
+}
+
+static bool bit_at(const struct pgw_source *src, uint64_t bitmap,
+		   uint64_t pfn)
+{
+	uint8_t b;
+	struct pgw_err ignored;
+	const uint8_t *p = stream_bytes(src, bitmap + pfn / 8, 1, &b,
+					&ignored);
+
+	return p && (*p >> (pfn & 7) & 1);
+}
+
+static uint64_t popcount_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t c = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		c += (uint64_t)__builtin_popcountll(w);
+	}
+	for (; i < n; i++)
+		c += (uint64_t)__builtin_popcount(p[i]);
+	return c;
+}
+
+/* Index of pfn's descriptor: dumped pfns before it. */
+static enum pgw_status rank_of(const struct pgw_image *img,
+			       const struct kdump *k, uint64_t pfn,
+			       uint64_t *idx_ret, struct pgw_err *err)
+{
+	uint8_t buf[RANK_BITS / 8];
+	uint64_t blk = pfn / RANK_BITS;
+	size_t nbytes = (size_t)(pfn % RANK_BITS) / 8;
+	uint64_t r = k->rank[blk];
+	const uint8_t *p = stream_bytes(&img->src,
+					k->bitmap2 + blk * (RANK_BITS / 8),
+					nbytes + 1, buf, err);
+
+	if (!p)
+		return pgw_err_prefix(err, "2nd bitmap");
+	r += popcount_bytes(p, nbytes);
+	r += (uint64_t)__builtin_popcount(p[nbytes] &
+					  ((1u << (pfn & 7)) - 1));
+	*idx_ret = r;
+	return PGW_OK;
+}
+
+/*
+ * One pass over both bitmaps: the rank table, page counts and the RAM
+ * ranges for `info`.  Bits at or above max_mapnr are ignored.
+ */
+static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
+				    uint64_t *valid_ret, uint64_t *excluded_ret,
+				    struct pgw_err *err)
+{
+	uint8_t b1buf[RANK_BITS / 8], b2buf[RANK_BITS / 8];
+	uint64_t nblk = (k->max_mapnr + RANK_BITS - 1) / RANK_BITS;
+	uint64_t dumped = 0, valid = 0, excluded = 0;
+	uint64_t run_start = 0;
+	bool in_run = false, coalesced = false;
+	enum pgw_status st;
+
+	/* One u64 per 512 bytes of bitmap: bounded by the file's size. */
+	k->rank = malloc((size_t)(nblk + 1) * sizeof(*k->rank));
+	if (!k->rank)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	for (uint64_t blk = 0; blk < nblk; blk++) {
+		uint64_t first = blk * RANK_BITS;
+		uint64_t nbits = k->max_mapnr - first < RANK_BITS ?
+					 k->max_mapnr - first : RANK_BITS;
+		size_t nbytes = (size_t)(nbits + 7) / 8;
+		uint64_t off = blk * (RANK_BITS / 8);
+		const uint8_t *b1 = stream_bytes(&img->src, k->bitmap1 + off,
+						 nbytes, b1buf, err);
+		if (!b1)
+			return pgw_err_prefix(err, "1st bitmap");
+		if (b1 != b1buf)
+			memcpy(b1buf, b1, nbytes);
+		const uint8_t *b2 = stream_bytes(&img->src, k->bitmap2 + off,
+						 nbytes, b2buf, err);
+		if (!b2)
+			return pgw_err_prefix(err, "2nd bitmap");
+		if (b2 != b2buf)
+			memcpy(b2buf, b2, nbytes);
+		if (nbits % 8) {
+			uint8_t mask = (uint8_t)((1u << (nbits % 8)) - 1);
+			b1buf[nbytes - 1] &= mask;
+			b2buf[nbytes - 1] &= mask;
+		}
+		k->rank[blk] = dumped;
+		dumped += popcount_bytes(b2buf, nbytes);
+		valid += popcount_bytes(b1buf, nbytes);
+		for (size_t i = 0; i < nbytes; i++)
+			excluded += (uint64_t)__builtin_popcount(
+				b1buf[i] & (uint8_t)~b2buf[i]);
+		/* Runs of RAM; whole bytes of 0x00/0xff are skipped fast. */
+		for (size_t i = 0; i < nbytes; i++) {
+			uint8_t v = b1buf[i];
+			if ((v == 0 && !in_run) || (v == 0xff && in_run))
+				continue;
+			for (unsigned bit = 0; bit < 8; bit++) {
+				bool set = v >> bit & 1;
+				uint64_t pfn = first + i * 8 + bit;
+				if (set == in_run)
+					continue;
+				if (set) {
+					run_start = pfn;
+				} else if (img->nranges < MAX_RANGES) {
+					st = pgw_image_add_range(
+						img, run_start << PGW_PAGE_SHIFT,
+						(pfn - run_start)
+							<< PGW_PAGE_SHIFT,
+						err);
+					if (st != PGW_OK)
+						return st;
+				} else {
+					/* Pathological bitmaps: stretch the
+					 * last range instead of growing. */
+					struct pgw_phys_range *r =
+						&img->ranges[img->nranges - 1];
+					r->size = (pfn << PGW_PAGE_SHIFT) -
+						  r->start;
+					coalesced = true;
+				}
+				in_run = set;
+			}
+		}
+	}
+	if (in_run) {
+		st = pgw_image_add_range(img, run_start << PGW_PAGE_SHIFT,
+					 (k->max_mapnr - run_start)
+						 << PGW_PAGE_SHIFT,
+					 err);
+		if (st != PGW_OK)
+			return st;
+	}
+	k->rank[nblk] = dumped;
+	k->ndumped = dumped;
+	*valid_ret = valid;
+	*excluded_ret = excluded;
+	if (coalesced)
+		pgw_image_add_fact(img, "ranges_note",
+				   "more than %d RAM runs; the last range "
+				   "spans the rest", MAX_RANGES);
+	return PGW_OK;
+}
+
+/* ---- page descriptors ---- */
+
+static enum pgw_status read_desc(const struct pgw_image *img,
+				 const struct kdump *k, uint64_t idx,
+				 struct desc *d, struct pgw_err *err)
+{
+	uint8_t b[DESC_SIZE];
+	enum pgw_status st = pgw_source_read(&img->src,
+					     k->desc_off + idx * DESC_SIZE, b,
+					     DESC_SIZE, err);
+
+	if (st != PGW_OK)
+		return st;
+	d->offset = le64(b);
+	d->size = le32(b + 8);
+	d->flags = le32(b + 12);
+	return PGW_OK;
+}
+
+static enum pgw_status missing(const struct kdump *k, uint64_t pfn,
+			       const char *why, struct pgw_err *err)
+{
+	return pgw_err_set(err, PGW_E_NODATA,
+			   "physical 0x%llx: page missing from the dump, which "
+			   "is %s (%s)",
+			   (unsigned long long)(pfn << PGW_PAGE_SHIFT),
+			   k->incomplete ? "marked incomplete" : "truncated",
+			   why);
+}
+
+/* The descriptor of pfn, or why there is none (NODATA) or it is bad. */
+static enum pgw_status find_desc(const struct pgw_image *img,
+				 const struct kdump *k, uint64_t pfn,
+				 struct desc *d, struct pgw_err *err)
+{
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	uint64_t idx;
+	enum pgw_status st;
+
+	if (pfn >= k->max_mapnr)
+		return pgw_err_set(err, PGW_E_NODATA,
+				   "physical 0x%llx is not in the image (the "
+				   "dump ends at pfn 0x%llx)",
+				   (unsigned long long)pa,
+				   (unsigned long long)k->max_mapnr);
+	if (!bit_at(&img->src, k->bitmap2, pfn)) {
+		if (k->s.split && (pfn < k->s.start_pfn ||
+				   pfn >= k->s.end_pfn))
+			return pgw_err_set(err, PGW_E_NODATA,
+					   "physical 0x%llx is in another file "
+					   "of this split dump (this one holds "
+					   "pfns 0x%llx-0x%llx)",
+					   (unsigned long long)pa,
+					   (unsigned long long)k->s.start_pfn,
+					   (unsigned long long)k->s.end_pfn);
+		if (bit_at(&img->src, k->bitmap1, pfn)) {
+			char lvl[32] = "";
+			if (k->s.dump_level >= 0)
+				snprintf(lvl, sizeof(lvl), ", dump level %d",
+					 (int)k->s.dump_level);
+			return pgw_err_set(err, PGW_E_NODATA,
+					   "physical 0x%llx: page excluded from "
+					   "the dump (filtered%s)",
+					   (unsigned long long)pa, lvl);
+		}
+		return pgw_err_set(err, PGW_E_NODATA,
+				   "physical 0x%llx is not in the image (not "
+				   "RAM in the dump's bitmap)",
+				   (unsigned long long)pa);
+	}
+	st = rank_of(img, k, pfn, &idx, err);
+	if (st != PGW_OK)
+		return st;
+	if (idx >= k->ndesc)
+		return missing(k, pfn, "its descriptor is past the end of the "
+				       "file", err);
+	st = read_desc(img, k, idx, d, err);
+	if (st != PGW_OK) {
+		if (k->incomplete || k->truncated)
+			return missing(k, pfn, "its descriptor was never "
+					       "written", err);
+		return pgw_err_prefix(err, "physical 0x%llx: page descriptor "
+				      "%llu", (unsigned long long)pa,
+				      (unsigned long long)idx);
+	}
+	if (d->size == 0 && d->offset == 0 && (k->incomplete || k->truncated))
+		return missing(k, pfn, "its descriptor is empty", err);
+	if (d->size == 0 || d->size > k->h.block_size)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "physical 0x%llx: page descriptor %llu "
+				   "claims %u bytes of data (a page is %u)",
+				   (unsigned long long)pa,
+				   (unsigned long long)idx, d->size,
+				   k->h.block_size);
+	if (d->offset > img->src.size || d->size > img->src.size - d->offset) {
+		if (k->incomplete || k->truncated)
+			return missing(k, pfn, "its data is past the end of "
+					       "the file", err);
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "physical 0x%llx: page data at offset "
+				   "0x%llx (%u bytes) is past the end of the "
+				   "file (0x%llx)", (unsigned long long)pa,
+				   (unsigned long long)d->offset, d->size,
+				   (unsigned long long)img->src.size);
+	}
+	if ((d->flags & DH_CODECS) & ((d->flags & DH_CODECS) - 1))
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "physical 0x%llx: page descriptor flags "
+				   "0x%x name two compressions",
+				   (unsigned long long)pa, d->flags);
+	return PGW_OK;
+}
+
+static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
+				  uint8_t *buf, const uint8_t **page_ret,
+				  struct pgw_err *err)
+{
+	struct kdump *k = img->priv;
+	struct desc d;
+	const uint8_t *data;
+	enum pgw_status st = find_desc(img, k, pfn, &d, err);
+
+	if (st != PGW_OK)
+		return st;
+	if (!(d.flags & DH_CODECS)) {
+		if (d.size != PGW_PAGE_SIZE)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "physical 0x%llx: uncompressed page "
+					   "of %u bytes",
+					   (unsigned long long)(pfn
+								<< PGW_PAGE_SHIFT),
+					   d.size);
+		return pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
+				      page_ret, err);
+	}
+	st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf, &data, err);
+	for (size_t i = 0; st == PGW_OK && i < NCODEC_FLAGS; i++) {
+		if (!(d.flags & codec_flags[i].flag))
+			continue;
+		st = pgw_decompress(k->codecs, codec_flags[i].codec, data,
+				    d.size, buf, PGW_PAGE_SIZE, err);
+		break;
+	}
+	if (st != PGW_OK)
+		return pgw_err_prefix(err, "physical 0x%llx",
+				      (unsigned long long)(pfn
+							   << PGW_PAGE_SHIFT));
+	*page_ret = buf;
+	return PGW_OK;
+}
+
+static bool kdump_has_page(struct pgw_image *img, uint64_t pfn)
+{
+	struct kdump *k = img->priv;
+	struct pgw_err ignored;
+	struct desc d;
+
+	if (pfn >= k->max_mapnr)
+		return false;
+	/* Complete dumps hold every page their bitmap says they do. */
+	if (!k->incomplete && !k->truncated)
+		return bit_at(&img->src, k->bitmap2, pfn);
+	return find_desc(img, k, pfn, &d, &ignored) == PGW_OK;
+}
+
+/* ---- open ---- */
+
+static unsigned machine_from_uts(const char *m)
+{
+	if (strcmp(m, "x86_64") == 0)
+		return 62;  /* EM_X86_64 */
+	if (m[0] == 'i' && m[1] >= '3' && m[1] <= '6' &&
+	    strcmp(m + 2, "86") == 0)
+		return 3;   /* EM_386 */
+	return 0;
+}
+
+static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
+				  struct pgw_err *err)
+{
+	const struct sub *s = &k->s;
+	enum pgw_status st = PGW_OK;
+	const uint8_t *p;
+
+	if (s->size_note) {
+		if (s->size_note > MAX_NOTES)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "ELF notes of %llu bytes are "
+					   "implausibly large",
+					   (unsigned long long)s->size_note);
+		uint8_t *buf = malloc((size_t)s->size_note);
+		if (!buf)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		st = pgw_source_get(&img->src, s->off_note,
+				    (size_t)s->size_note, buf, &p, err);
+		if (st == PGW_OK)
+			st = pgw_image_parse_notes(img, p,
+						   (size_t)s->size_note, err);
+		free(buf);
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "ELF notes at 0x%llx",
+					      (unsigned long long)s->off_note);
+	}
+	/* The notes usually hold VMCOREINFO already; then this is a no-op. */
+	if (s->size_vmcoreinfo && !pgw_vmcoreinfo_count(img)) {
+		if (s->size_vmcoreinfo > MAX_VMCOREINFO)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO of %llu bytes is "
+					   "implausibly large",
+					   (unsigned long long)s->size_vmcoreinfo);
+		char *buf = malloc((size_t)s->size_vmcoreinfo);
+		if (!buf)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		st = pgw_source_read(&img->src, s->off_vmcoreinfo, buf,
+				     (size_t)s->size_vmcoreinfo, err);
+		if (st == PGW_OK)
+			st = pgw_image_parse_vmcoreinfo(
+				img, buf, (size_t)s->size_vmcoreinfo, err);
+		free(buf);
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "VMCOREINFO at 0x%llx",
+					      (unsigned long long)
+						      s->off_vmcoreinfo);
+	}
+	return PGW_OK;
+}
+
+static void compression_names(unsigned status, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < NCODEC_FLAGS; i++)
+		if (status & codec_flags[i].flag)
+			n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+					      "%s%s", n ? ", " : "",
+					      pgw_codec_name(
+						      codec_flags[i].codec));
+	if (!n)
+		snprintf(out, len, "none");
+}
+
+/* makedumpfile -d: which kinds of pages the level leaves out. */
+static void dump_level_text(int level, char *out, size_t len)
+{
+	static const char *const names[] = { "zero", "cache",
+					     "cache-private", "user", "free" };
+	size_t n = (size_t)snprintf(out, len, "%d", level);
+	const char *sep = " (";
+
+	if (level <= 0 || level > 31)
+		return;
+	for (int i = 0; i < 5; i++)
+		if (level & (1 << i)) {
+			n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+					      "%s%s", sep, names[i]);
+			sep = ", ";
+		}
+	snprintf(out + n, n < len ? len - n : 0, " pages excluded)");
+}
+
+/* Is the file cut short, and how many dumped pages lack their data? */
+static uint64_t count_missing(const struct pgw_image *img,
+			      const struct kdump *k)
+{
+	uint64_t miss = k->ndumped - k->ndesc;
+	struct pgw_err ignored;
+
+	for (uint64_t i = 0; i < k->ndesc; i++) {
+		struct desc d;
+		if (read_desc(img, k, i, &d, &ignored) != PGW_OK ||
+		    (d.size == 0 && d.offset == 0) ||
+		    d.offset > img->src.size ||
+		    d.size > img->src.size - d.offset)
+			miss++;
+	}
+	return miss;
+}
+
+static enum pgw_status check_codecs(const struct kdump *k,
+				    struct pgw_err *err)
+{
+	for (size_t i = 0; i < NCODEC_FLAGS; i++) {
+		if (!(k->h.status & codec_flags[i].flag))
+			continue;
+		enum pgw_status st = pgw_codec_require(codec_flags[i].codec,
+						       err);
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "pages");
+	}
+	return PGW_OK;
+}
+
+static void add_facts(struct pgw_image *img, const struct kdump *k,
+		      const uint8_t *hb, uint64_t valid, uint64_t excluded)
+{
+	char buf[160];
+	char uts[UTS_LEN + 1];
+
+	/* The sub-header has no version of its own: header_version says
+	 * which of its fields exist. */
+	pgw_image_add_fact(img, "kdump_header", "%s, %s version %u, %s layout",
+			   k->h.kdump ? "KDUMP" : "DISKDUMP",
+			   k->s.have ? "header and sub-header" :
+				       "header (no kdump sub-header)",
+			   k->h.version, k->lay->name);
+	memcpy(uts, hb + UTS_MACHINE, UTS_LEN);
+	uts[UTS_LEN] = '\0';
+	if (uts[0])
+		pgw_image_add_fact(img, "machine", "%s", uts);
+	memcpy(uts, hb + UTS_RELEASE, UTS_LEN);
+	if (uts[0])
+		pgw_image_add_fact(img, "kernel", "%s", uts);
+	if (k->s.have && k->s.dump_level >= 0) {
+		dump_level_text(k->s.dump_level, buf, sizeof(buf));
+		pgw_image_add_fact(img, "dump_level", "%s", buf);
+	}
+	compression_names(k->h.status, buf, sizeof(buf));
+	pgw_image_add_fact(img, "compression", "%s", buf);
+	pgw_image_add_fact(img, "max_mapnr", "0x%llx (%llu MiB)",
+			   (unsigned long long)k->max_mapnr,
+			   (unsigned long long)(k->max_mapnr >>
+						(20 - PGW_PAGE_SHIFT)));
+	pgw_image_add_fact(img, "pages",
+			   "%llu RAM, %llu dumped, %llu excluded by filtering",
+			   (unsigned long long)valid,
+			   (unsigned long long)k->ndumped,
+			   (unsigned long long)excluded);
+	if (k->s.have)
+		pgw_image_add_fact(img, "phys_base", "0x%llx",
+				   (unsigned long long)k->s.phys_base);
+	if (k->s.split)
+		pgw_image_add_fact(img, "split", "pfns 0x%llx-0x%llx of a "
+				   "split dump", (unsigned long long)
+						 k->s.start_pfn,
+				   (unsigned long long)k->s.end_pfn);
+	if (k->h.status & DH_EXCLUDED_VMEMMAP)
+		pgw_image_add_fact(img, "excluded_vmemmap", "yes");
+	if (k->incomplete || k->truncated)
+		pgw_image_add_fact(img, "incomplete",
+				   "%s%s%s: %llu of %llu dumped pages missing",
+				   k->incomplete ? "marked incomplete" : "",
+				   k->incomplete && k->truncated ? ", " : "",
+				   k->truncated ? "file truncated" : "",
+				   (unsigned long long)count_missing(img, k),
+				   (unsigned long long)k->ndumped);
+}
+
+static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
+{
+	uint8_t hb[HDR_MAX] = { 0 };
+	struct kdump *k;
+	enum pgw_status st;
+	size_t hlen = pgw_source_avail(&img->src, 0, sizeof(hb));
+
+	st = pgw_source_read(&img->src, 0, hb, hlen, err);
+	if (st != PGW_OK)
+		return st;
+	if (!kdump_probe(hb, hlen))
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "no KDUMP or DISKDUMP signature");
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	img->priv = k;
+	st = pick_layout(&img->src, hb, hlen, &k->lay, err);
+	if (st != PGW_OK)
+		return st;
+	read_hdr(hb, k->lay, &k->h);
+	const struct hdr *h = &k->h;
+	if (h->block_size != PGW_PAGE_SIZE)
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "block size %u: x86 dumps have %u-byte "
+				   "pages", h->block_size,
+				   (unsigned)PGW_PAGE_SIZE);
+	if (h->kdump && h->version >= 1) {
+		uint8_t sb[128] = { 0 };
+		size_t n = pgw_source_avail(&img->src, h->block_size,
+					    k->lay->sub_size);
+		if (n < k->lay->sub_size)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "kdump_sub_header truncated (%zu of "
+					   "%u bytes)", n, k->lay->sub_size);
+		st = pgw_source_read(&img->src, h->block_size, sb, n, err);
+		if (st != PGW_OK)
+			return st;
+		read_sub(sb, k->lay, h->version, &k->s);
+	} else {
+		k->s.dump_level = -1;
+	}
+	k->max_mapnr = h->version >= 6 && k->s.have ? k->s.max_mapnr_64 :
+						       h->max_mapnr;
+	k->incomplete = h->status & DH_INCOMPLETE;
+	if (k->s.split && k->s.end_pfn <= k->s.start_pfn)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "split dump with empty pfn range "
+				   "0x%llx-0x%llx",
+				   (unsigned long long)k->s.start_pfn,
+				   (unsigned long long)k->s.end_pfn);
+
+	/* Bitmaps: both must cover max_mapnr and lie inside the file. */
+	uint64_t bs = h->block_size;
+	if (h->bitmap_blocks == 0 || h->bitmap_blocks % 2)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "bitmap_blocks is %u (two equal bitmaps "
+				   "expected)", h->bitmap_blocks);
+	uint64_t half = (uint64_t)h->bitmap_blocks / 2 * bs;
+	k->bitmap1 = (1 + (uint64_t)h->sub_hdr_size) * bs;
+	k->bitmap2 = k->bitmap1 + half;
+	k->desc_off = k->bitmap2 + half;
+	if (k->max_mapnr == 0)
+		return pgw_err_set(err, PGW_E_FORMAT, "max_mapnr is 0");
+	if (k->max_mapnr > half * 8)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "bitmaps of %llu bits are shorter than "
+				   "max_mapnr %llu",
+				   (unsigned long long)(half * 8),
+				   (unsigned long long)k->max_mapnr);
+	if (k->desc_off > img->src.size)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "bitmaps end at 0x%llx, past the end of the "
+				   "file (0x%llx): truncated before any page",
+				   (unsigned long long)k->desc_off,
+				   (unsigned long long)img->src.size);
+
+	st = check_codecs(k, err);
+	if (st != PGW_OK)
+		return st;
+	k->codecs = pgw_codecs_new();
+	if (!k->codecs)
+		return pgw_err_set(err, PGW_E_NOMEM,
+				   "cannot set up decompression");
+	uint64_t valid = 0, excluded = 0;
+	st = scan_bitmaps(img, k, &valid, &excluded, err);
+	if (st != PGW_OK)
+		return st;
+	uint64_t room = (img->src.size - k->desc_off) / DESC_SIZE;
+	k->ndesc = room < k->ndumped ? room : k->ndumped;
+	k->truncated = k->ndesc < k->ndumped;
+	if (!k->truncated && k->ndesc) {
+		/* Data follows the descriptors in pfn order: the last page's
+		 * data ends the file, unless the file was cut. */
+		struct desc d;
+		if (read_desc(img, k, k->ndesc - 1, &d, err) != PGW_OK ||
+		    d.offset > img->src.size ||
+		    d.size > img->src.size - d.offset)
+			k->truncated = true;
+	}
+	char machine[UTS_LEN + 1] = { 0 };
+	memcpy(machine, hb + UTS_MACHINE, UTS_LEN);
+	img->machine = machine_from_uts(machine);
+	st = read_notes(img, k, err);
+	if (st != PGW_OK)
+		return st;
+	add_facts(img, k, hb, valid, excluded);
+	/* Pages are decoded into the image's page cache. */
+	img->zero_copy = false;
+	return PGW_OK;
+}
+
+static void kdump_close(struct pgw_image *img)
+{
+	struct kdump *k = img->priv;
+
+	pgw_codecs_free(k->codecs);
+	free(k->rank);
+	free(k);
+	img->priv = NULL;
+}
+
+const struct pgw_format pgw_format_kdump = {
+	.name = "kdump",
+	.probe = kdump_probe,
+	.open = kdump_open,
+	.page = kdump_page,
+	.has_page = kdump_has_page,
+	.close = kdump_close,
+};
