@@ -12,7 +12,7 @@
 # is adding its name here (plus seeds under fuzz/corpus/image_NAME/).
 # The name "probe" builds a target that opens without naming a format, so
 # the library probes (worth adding once several formats have magic).
-FUZZ_FORMATS  = elf raw
+FUZZ_FORMATS  = elf raw kdump lime avml
 FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker
 
 FUZZ_CC      ?= clang

@@ -139,13 +139,12 @@ int main(int argc, char **argv)
 	save_walker("pae", 1, 0, rpae, 0, 0, &mpae);
 	save_walker("x86-64", 2, 0, r64, 0, 0, &m64);
 	save_walker("la57", 3, 0, r57, 0, 0, &m57);
-	save_walker("x86-64-range", 2, 2 | 0x10, r64 + 0x1000,
-		    UINT64_C(0xffff887fffff0000), UINT64_C(0xffff888000400000),
-		    &m64);
 	save_walker("i386-unmasked-root", 0, 1, r32 + 0x10, 0xbfff0000,
 		    0xc0800000, &m32);
-	/* Flag 4: layout inference and coalesced runs as well. */
-	save_walker("x86-64-runs", 2, 2 | 4, r64, UINT64_C(0xffff800000000000),
+	/* Flag 4: layout inference and coalesced runs as well; base 0x1000
+	 * (flags 0x10) moves memory up a page. */
+	save_walker("x86-64-runs", 2, 2 | 4 | 0x10, r64 + 0x1000,
+		    UINT64_C(0xffff800000000000),
 		    UINT64_C(0xffff888000400000), &m64);
 	save_walker("i386-runs", 0, 2 | 4, r32, 0xc0000000, 0xc1000000, &m32);
 	iw_free(&m64.b);
