@@ -85,11 +85,16 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 	st = pgw_source_open(&img->src, path, err);
 	if (st != PGW_OK)
 		goto fail;
-	/* Flattening is a view of the bytes, below every format. */
-	struct pgw_flat_info flat;
-	st = pgw_source_flatten(&img->src, &flat, err);
-	if (st != PGW_OK)
-		goto fail;
+	/* Flattening is a view of the bytes, below every format but raw:
+	 * nothing writes raw images flattened, and a raw image is its bytes
+	 * whatever they say (physical page 0 may well begin with
+	 * "makedumpfile"; a fuzzer found that it made the image unopenable). */
+	struct pgw_flat_info flat = { 0 };
+	if (!img->opts.format || strcmp(img->opts.format, "raw") != 0) {
+		st = pgw_source_flatten(&img->src, &flat, err);
+		if (st != PGW_OK)
+			goto fail;
+	}
 	if (img->opts.format) {
 		img->format = format_by_name(img->opts.format);
 		if (!img->format) {
