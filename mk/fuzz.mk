@@ -18,7 +18,7 @@ FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker
 FUZZ_CC      ?= clang
 FUZZ_ENGINE  ?= libfuzzer
 FZ           ?= build-fuzz
-FUZZ_SECONDS ?= 15
+FUZZ_SECONDS ?= 10
 FUZZ_MAX_LEN ?= 131072
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
