@@ -398,7 +398,7 @@ struct pgw_walk_opts {
  *    need (a fully populated PAE space is 1050628 entries, i386 1049600),
  *    so no 32-bit walk ever hits it, while small hostile images whose
  *    tables share or loop to 2^27 and more entries stop in well under a
- *    second (docs/limits.md); and
+ *    second (man pgwalk, LIMITS); and
  *  - 512 entries per page of the image: the most a walk can examine that
  *    reads each page as a table at most once, so a big machine's real
  *    address spaces never hit it.  Only tables walked again and again

@@ -3,7 +3,7 @@
  * is: entries, tables, leaves, cycles, holes and the time it took, for
  * every root the image offers (kernel root and each CPU's CR3), plus the
  * entries the direct-map search needs.  The evidence behind
- * PGW_DEFAULT_MAX_ENTRIES (docs/limits.md); used by tests/cli/limits.t.
+ * PGW_DEFAULT_MAX_ENTRIES (man pgwalk, LIMITS); used by tests/cli/limits.t.
  */
 #include <inttypes.h>
 #include <stdio.h>
