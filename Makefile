@@ -53,13 +53,18 @@ $(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB)
 
 # prove runs the C unit tests (TAP) and the shell tests of the CLI.
 check: $(BIN) $(TEST_BIN) $(TOOL_BIN)
-	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests \
+	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
 	  prove -f $(TEST_BIN) tests/cli/*.t
 
 bench: $(BIN) $(TOOL_BIN)
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools sh bench/run.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz build-afl
+
+# Fuzz targets and their replay drivers, and `make valgrind` (after `all`,
+# so neither is the default goal).
+include mk/fuzz.mk
+include mk/valgrind.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(TOOL_BIN:=.d)

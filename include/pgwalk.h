@@ -234,8 +234,10 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 
 /*
  * Find the kernel direct map: the linear mapping of physical 0 upward at a
- * 2 MiB-aligned base in the upper half, confirmed by sample addresses.
- * Used to validate a guessed mode and to infer page_offset_base (KASLR).
+ * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
+ * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
+ * sample addresses.  Used to validate a guessed mode and to infer
+ * page_offset_base (KASLR).
  */
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret);
@@ -357,6 +359,9 @@ enum pgw_hole_kind {
 	PGW_HOLE_RESERVED,        /* entry at `level` has reserved bits set */
 	PGW_HOLE_CYCLE,           /* entry points at a table already on the path */
 	PGW_HOLE_BAD_LEAF,
+	PGW_HOLE_BEYOND_MEMORY,   /* the table below `level` lies past the end of
+	                             physical memory: a corrupt entry, not a
+	                             filtered page (never read) */
 };
 const char *pgw_hole_kind_text(enum pgw_hole_kind kind);
 
@@ -387,7 +392,22 @@ struct pgw_walk_opts {
 	 * counting against the budget) instead of one repeated leaf. */
 	bool expand_shared;
 };
-#define PGW_DEFAULT_MAX_ENTRIES (UINT64_C(1) << 32)
+/*
+ * Default entry budget: the larger of
+ *  - 2^20 + 2^12 = 1052672, just above the largest walk a 32-bit space can
+ *    need (a fully populated PAE space is 1050628 entries, i386 1049600),
+ *    so no 32-bit walk ever hits it, while small hostile images whose
+ *    tables share or loop to 2^27 and more entries stop in well under a
+ *    second (man pgwalk, LIMITS); and
+ *  - 512 entries per page of the image: the most a walk can examine that
+ *    reads each page as a table at most once, so a big machine's real
+ *    address spaces never hit it.  Only tables walked again and again
+ *    (shared, or hostile) can, and shared tables that map one frame
+ *    everywhere are reported at once instead (see pgw_leaf.count).
+ */
+#define PGW_DEFAULT_MAX_ENTRIES ((UINT64_C(1) << 20) + (UINT64_C(1) << 12))
+#define PGW_BUDGET_ENTRIES_PER_PAGE 512
+uint64_t pgw_default_budget(struct pgw_image *img);
 
 struct pgw_walk_stats {
 	uint64_t entries;       /* entries examined */

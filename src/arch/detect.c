@@ -88,6 +88,16 @@ static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
 	return false;
 }
 
+/*
+ * Entries the direct-map search may examine in 64-bit modes.  On real
+ * kernels the direct map is the first thing mapped in the upper half (294
+ * entries in on the 4-level test dumps, 559 on 5-level; a PTI LDT remap
+ * just before it adds a few tables): 2^14 is thirty times that, and a
+ * hostile root that maps everything but physical 0 costs well under a
+ * millisecond per candidate mode.
+ */
+#define DIRECT_MAP_BUDGET (1u << 14)
+
 struct dm_find {
 	uint64_t base;
 	bool found;
@@ -115,11 +125,9 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 	struct dm_find f = { 0 };
 	struct pgw_walk_ops ops = { .leaf = dm_leaf };
 	struct pgw_walk_opts opts = {
-		.start = (mode->quirks & PGW_Q_CANONICAL) ?
-				 ~((UINT64_C(1) << (mode->va_bits - 1)) - 1) :
-				 UINT64_C(1) << (mode->va_bits - 1),
+		.start = ~((UINT64_C(1) << (mode->va_bits - 1)) - 1),
 		.end = 0,
-		.max_entries = 1u << 21,
+		.max_entries = DIRECT_MAP_BUDGET,
 	};
 	struct pgw_err err;
 	const struct pgw_phys_range *ranges;
@@ -128,7 +136,22 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 	unsigned matches = 0;
 
 	*matches_ret = 0;
-	(void)pgw_walk_range(space, &opts, &ops, &f, NULL, NULL, &err);
+	if (mode->quirks & PGW_Q_CANONICAL) {
+		(void)pgw_walk_range(space, &opts, &ops, &f, NULL, NULL, &err);
+	} else {
+		/* 32-bit kernels map physical 0 at one of a few fixed
+		 * PAGE_OFFSETs: look there rather than walk the user half
+		 * that lies before it (or miss a 1G/3G split). */
+		for (size_t i = 0; i < X86_NPAGE_OFFSETS_32 && !f.found; i++) {
+			struct pgw_xlat x;
+			uint64_t po = pgw_x86_page_offsets_32[i];
+			if (pgw_translate(space, po, &x) == PGW_X_OK &&
+			    x.pa == 0) {
+				f.base = po;
+				f.found = true;
+			}
+		}
+	}
 	if (!f.found)
 		return false;
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
@@ -223,11 +246,17 @@ static bool read_raw(struct pgw_image *img, const struct pgw_mode *mode,
 	const uint8_t *page;
 	struct pgw_err err;
 	uint64_t pa = table + (uint64_t)i * mode->entry_size;
+	uint64_t in = pa & (PGW_PAGE_SIZE - 1);
 
 	*raw = 0;
+	/* `table` is the caller's and need not be aligned: an entry that
+	 * straddles two pages is read, not indexed past the first. */
+	if (in + mode->entry_size > PGW_PAGE_SIZE)
+		return pgw_image_read(img, pa, raw, mode->entry_size, &err) ==
+		       PGW_OK;
 	if (pgw_image_page(img, pa >> PGW_PAGE_SHIFT, &page, &err) != PGW_OK)
 		return false;
-	memcpy(raw, page + (pa & (PGW_PAGE_SIZE - 1)), mode->entry_size);
+	memcpy(raw, page + in, mode->entry_size);
 	return true;
 }
 

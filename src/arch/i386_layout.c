@@ -62,7 +62,9 @@ static uint64_t find_high_memory(const struct pgw_space *space, uint64_t po)
 	struct lowmem l = { po, 0 };
 	struct pgw_walk_ops ops = { .leaf = lowmem_leaf };
 	struct pgw_walk_opts opts = {
-		.start = po, .end = 0, .max_entries = UINT64_C(1) << 22,
+		.start = po, .end = 0,
+		/* Lowmem is at most 896 MiB: 229 K leaves in 4 KiB pages. */
+		.max_entries = PGW_DEFAULT_MAX_ENTRIES,
 	};
 	struct pgw_err err;
 

@@ -337,7 +337,8 @@ bool layout_first_leaf(const struct pgw_space *space, uint64_t start,
 	struct first_leaf f = { .found = false };
 	struct pgw_walk_ops ops = { .leaf = first_leaf_cb };
 	struct pgw_walk_opts opts = {
-		.start = start, .end = end, .max_entries = UINT64_C(1) << 22,
+		.start = start, .end = end,
+		.max_entries = PGW_DEFAULT_MAX_ENTRIES,   /* hostile tables */
 	};
 	struct pgw_err err;
 

@@ -9,9 +9,10 @@
 #include <string.h>
 
 /* i386 PAGE_OFFSET choices (VMSPLIT_3G is the default, then 2G, 1G). */
-static const uint64_t i386_page_offsets[] = {
+const uint64_t pgw_x86_page_offsets_32[X86_NPAGE_OFFSETS_32] = {
 	UINT64_C(0xc0000000), UINT64_C(0x80000000), UINT64_C(0x40000000),
 };
+#define i386_page_offsets pgw_x86_page_offsets_32
 
 /* Does translating `va` through root `table` land on `expect`? */
 static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,

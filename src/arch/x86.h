@@ -21,6 +21,10 @@
 /* PTI keeps the user copy of the top table in the next 4 KiB page. */
 #define X86_PTI_USER_BIT (UINT64_C(1) << 12)
 
+/* 32-bit kernels' PAGE_OFFSET choices, most common first (root.c). */
+#define X86_NPAGE_OFFSETS_32 3
+extern const uint64_t pgw_x86_page_offsets_32[X86_NPAGE_OFFSETS_32];
+
 void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 		    uint64_t raw, struct pgw_entry *out);
 

@@ -45,6 +45,7 @@ const char *out_hole_kind_key(enum pgw_hole_kind kind)
 		[PGW_HOLE_RESERVED] = "reserved-bits",
 		[PGW_HOLE_CYCLE] = "cycle",
 		[PGW_HOLE_BAD_LEAF] = "bad-leaf",
+		[PGW_HOLE_BEYOND_MEMORY] = "table-beyond-memory",
 	};
 	return (unsigned)kind < sizeof(keys) / sizeof(keys[0]) ? keys[kind] :
 								"unknown";

@@ -32,7 +32,10 @@ static const struct argp_option options[] = {
 	{ "mode", OPT_MODE, "MODE", 0,
 	  "Paging mode: i386, pae, x86-64, la57 (default: detected)", 2 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
-	  "Entry budget for whole-range walks", 2 },
+	  "Entry budget for range walks: stop with exit status 4 after "
+	  "examining N page-table entries (default: 512 per page of the "
+	  "image, at least 1052672; cycles and shared tables cannot make a "
+	  "walk longer)", 2 },
 	{ 0 }
 };
 

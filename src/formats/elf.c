@@ -62,6 +62,67 @@ static enum pgw_status header_span(const struct pgw_source *src,
 	return PGW_OK;
 }
 
+/*
+ * The header fields libelf would only call "invalid data", checked first
+ * so that a truncated or lying header gets a message that says what is
+ * wrong.  Nothing here allocates: counts are checked against the file.
+ */
+/* (libelf also quietly shortens phnum to the program headers that fit in a
+ * truncated file: the header's own count is what must be checked.) */
+static enum pgw_status check_header(const struct pgw_source *src,
+				    bool is64, struct pgw_err *err)
+{
+	size_t ehsize = is64 ? 64 : 52, phsize = is64 ? 56 : 32;
+	uint8_t eh[64];
+
+	if (src->size < ehsize)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "ELF header truncated: the file has %llu of "
+				   "its %zu bytes",
+				   (unsigned long long)src->size, ehsize);
+	enum pgw_status st = pgw_source_read(src, 0, eh, ehsize, err);
+	if (st != PGW_OK)
+		return pgw_err_prefix(err, "ELF header");
+	uint64_t phoff = is64 ? rd(eh + 32, 8) : rd(eh + 28, 4);
+	uint64_t phentsize = rd(eh + (is64 ? 54 : 42), 2);
+	uint64_t phnum = rd(eh + (is64 ? 56 : 44), 2);
+	if (phnum == 0)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "no program headers: no physical memory");
+	if (phentsize != phsize)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "e_phentsize %llu: ELF%d program headers "
+				   "are %zu bytes", (unsigned long long)phentsize,
+				   is64 ? 64 : 32, phsize);
+	if (phnum == PN_XNUM) {
+		/* The real count is in section 0's sh_info: that header must
+		 * be in the file (the count is checked after libelf). */
+		uint64_t shoff = is64 ? rd(eh + 40, 8) : rd(eh + 32, 4);
+		uint64_t shsize = is64 ? 64 : 40;
+		if (shoff == 0 || shoff > src->size ||
+		    shsize > src->size - shoff)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "e_phnum is PN_XNUM but section "
+					   "header 0, which holds the count, "
+					   "is not in the file (e_shoff "
+					   "0x%llx)", (unsigned long long)shoff);
+		uint8_t info[4];
+		st = pgw_source_read(src, shoff + (is64 ? 44 : 28), info, 4,
+				     err);
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "section header 0");
+		phnum = rd(info, 4);
+	}
+	if (phoff > src->size || phnum * phsize > src->size - phoff)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "%llu program headers at 0x%llx run past "
+				   "the end of the file (0x%llx): truncated?",
+				   (unsigned long long)phnum,
+				   (unsigned long long)phoff,
+				   (unsigned long long)src->size);
+	return PGW_OK;
+}
+
 static enum pgw_status read_notes(struct pgw_image *img, const GElf_Phdr *ph,
 				  struct pgw_err *err)
 {
@@ -75,6 +136,15 @@ static enum pgw_status read_notes(struct pgw_image *img, const GElf_Phdr *ph,
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "%llu bytes of notes is implausibly large",
 				   (unsigned long long)ph->p_filesz);
+	if (ph->p_offset > img->src.size ||
+	    ph->p_filesz > img->src.size - ph->p_offset)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "%llu bytes of notes at offset 0x%llx run "
+				   "past the end of the file (0x%llx): "
+				   "truncated?",
+				   (unsigned long long)ph->p_filesz,
+				   (unsigned long long)ph->p_offset,
+				   (unsigned long long)img->src.size);
 	if (img->src.flattened) {
 		buf = malloc(ph->p_filesz);
 		if (!buf)
@@ -108,6 +178,9 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED, "libelf: %s",
 				   elf_errmsg(-1));
+	st = check_header(&img->src, ident[EI_CLASS] == ELFCLASS64, err);
+	if (st != PGW_OK)
+		return st;
 	priv = calloc(1, sizeof(*priv));
 	if (!priv)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
@@ -145,16 +218,6 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 				   "ELF type %u is not a core file", eh.e_type);
 	img->machine = eh.e_machine;
 	img->elf_class = ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
-	/* Check the header's own count: libelf quietly shortens phnum to
-	 * the program headers that fit in a truncated file. */
-	if (eh.e_phnum != PN_XNUM &&
-	    (eh.e_phoff > img->src.size ||
-	     (uint64_t)eh.e_phnum * eh.e_phentsize >
-		     img->src.size - eh.e_phoff))
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "%u program headers at 0x%llx run past the "
-				   "end of the file: truncated?", eh.e_phnum,
-				   (unsigned long long)eh.e_phoff);
 	if (elf_getphdrnum(priv->elf, &phnum) != 0)
 		return pgw_err_set(err, PGW_E_FORMAT, "program headers: %s",
 				   elf_errmsg(-1));

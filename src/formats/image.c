@@ -11,7 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cache slots: enough for a walk's working set on big dumps; small files
+ * get fewer (never below what pgw_image_page promises), since a cache
+ * larger than the data it can hold is memory for nothing. */
 #define CACHE_SLOTS 512
+#define CACHE_SLOTS_MIN (4 * PGW_IMAGE_PAGE_SLOTS)
+
+static unsigned cache_slots(const struct pgw_source *src)
+{
+	uint64_t pages = src->size / PGW_PAGE_SIZE * 2;
+
+	if (pages < CACHE_SLOTS_MIN)
+		return CACHE_SLOTS_MIN;
+	return pages < CACHE_SLOTS ? (unsigned)pages : CACHE_SLOTS;
+}
 
 static const struct pgw_format *format_by_name(const char *name)
 {
@@ -72,8 +85,10 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 	st = pgw_source_open(&img->src, path, err);
 	if (st != PGW_OK)
 		goto fail;
-	/* Flattening is a view of the bytes, below every format. */
-	struct pgw_flat_info flat;
+	/* Flattening is a view of the bytes, below every format, raw too
+	 * (a file that begins like makedumpfile's flattened format and is not
+	 * a valid one is an error, whatever format was asked for). */
+	struct pgw_flat_info flat = { 0 };
 	st = pgw_source_flatten(&img->src, &flat, err);
 	if (st != PGW_OK)
 		goto fail;
@@ -117,7 +132,7 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		goto fail;
 	}
 	if (!img->zero_copy) {
-		img->cache = pgw_page_cache_new(CACHE_SLOTS);
+		img->cache = pgw_page_cache_new(cache_slots(&img->src));
 		if (!img->cache) {
 			st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 			goto fail;
@@ -184,6 +199,12 @@ enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 {
 	uint8_t *out = buf;
 
+	/* A read running past 2^64 would wrap to physical 0: not data. */
+	if (len && pa + (len - 1) < pa)
+		return pgw_err_set(err, PGW_E_NODATA,
+				   "read of %zu bytes at physical 0x%llx runs "
+				   "past the top of the address space", len,
+				   (unsigned long long)pa);
 	while (len) {
 		const uint8_t *page;
 		uint64_t in = pa & (PGW_PAGE_SIZE - 1);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define NT_PRSTATUS_TYPE 1
+#define MAX_VMCOREINFO 4096
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -63,6 +64,15 @@ enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 		const char *nul = memchr(p, '\0', (size_t)(le - p));
 		if (nul)
 			le = nul;
+		if (eq && eq < le && eq > p &&
+		    img->nvmcoreinfo == MAX_VMCOREINFO) {
+			/* Heap in proportion to a note's line count, which
+			 * the file controls: a kernel writes ~200 lines. */
+			pgw_image_add_fact(img, "vmcoreinfo",
+					   "more than %d entries: the rest "
+					   "ignored", MAX_VMCOREINFO);
+			break;
+		}
 		if (eq && eq < le && eq > p) {
 			enum pgw_status st = add_kv(img, p, (size_t)(eq - p),
 						    eq + 1,

@@ -24,6 +24,23 @@ static inline enum pgw_status pgw_read_entry(struct pgw_image *img,
 	return PGW_OK;
 }
 
+/*
+ * The top table a root names.  The CPU ignores CR3's low bits (PCID, PWT,
+ * PCD); a root that is not aligned to its table's size is read the same
+ * way, so no table read can straddle a page.
+ */
+static inline uint64_t pgw_root_table(const struct pgw_mode *mode,
+				      uint64_t root)
+{
+	for (unsigned l = 0; l < PGW_NLEVELS; l++)
+		if (mode->level[l].bits) {
+			uint64_t bytes = (UINT64_C(1) << mode->level[l].bits) *
+					 mode->entry_size;
+			return root & ~(bytes - 1);
+		}
+	return root;
+}
+
 /* Effective permissions: USER and RW ANDed down the levels, NX ORed. */
 static inline uint32_t pgw_eff_apply(uint32_t eff, uint32_t perm)
 {

@@ -12,6 +12,7 @@
 #include "entry_read.h"
 #include "uniform.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,12 +26,13 @@ struct range_walk {
 	uint64_t budget;
 	uint64_t upper_off;     /* added to linear VAs of the upper half */
 	uint64_t half;          /* 2^(va_bits-1) for canonical modes, else 0 */
+	uint64_t mem_top;       /* end of the image's highest physical range */
 	uint64_t path[PGW_NLEVELS];
 	unsigned depth;
-	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];
 	int stopped;
 	struct pgw_err *err;
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
+	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
 
 const char *pgw_hole_kind_text(enum pgw_hole_kind kind)
@@ -42,6 +44,8 @@ const char *pgw_hole_kind_text(enum pgw_hole_kind kind)
 		[PGW_HOLE_RESERVED] = "reserved bits set",
 		[PGW_HOLE_CYCLE] = "page-table cycle",
 		[PGW_HOLE_BAD_LEAF] = "bad leaf",
+		[PGW_HOLE_BEYOND_MEMORY] =
+			"page table beyond the end of physical memory",
 	};
 	return (unsigned)kind < sizeof(text) / sizeof(text[0]) ? text[kind] :
 								 "unknown";
@@ -59,6 +63,8 @@ static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
 		       enum pgw_level lvl, enum pgw_hole_kind kind,
 		       uint64_t entry_pa, const struct pgw_entry *e)
 {
+	if (!w->ops->hole)
+		return 0;   /* before building it: detection walks skip holes */
 	struct pgw_hole h = {
 		.va = real_va(w, lin),
 		.end = real_va(w, lin_end),
@@ -71,8 +77,6 @@ static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
 		h.end = w->half;
 	if (e)
 		h.entry = *e;
-	if (!w->ops->hole)
-		return 0;
 	return w->ops->hole(w->arg, &h);
 }
 
@@ -239,6 +243,8 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 						pgw_eff_apply(eff, e.perm));
 				if (st == PGW_E_NODATA)
 					r = report_hole(w, lo, hi, lvl,
+							e.addr >= w->mem_top ?
+							PGW_HOLE_BEYOND_MEMORY :
 							PGW_HOLE_TABLE_NODATA,
 							entry_pa, &e);
 				else if (st != PGW_OK) {
@@ -266,18 +272,21 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 	const struct pgw_mode *mode = w->space->mode;
 	enum pgw_level top = next_level(mode, PGW_PGD);
 	uint64_t top_base = 0;
+	uint64_t root = pgw_root_table(mode, w->space->root);
 	enum pgw_status st;
 
 	if (start >= end)
 		return PGW_OK;
-	st = walk_table(w, top, w->space->root, top_base, start, end,
-			PGW_EFF_START);
+	st = walk_table(w, top, root, top_base, start, end, PGW_EFF_START);
 	if (st == PGW_E_NODATA) {
 		/* The root itself is missing: one hole over the part. */
 		pgw_err_prefix(w->err, "root table 0x%llx",
-			       (unsigned long long)w->space->root);
-		int r = report_hole(w, start, end, top, PGW_HOLE_TABLE_NODATA,
-				    w->space->root, NULL);
+			       (unsigned long long)root);
+		int r = report_hole(w, start, end, top,
+				    root >= w->mem_top ?
+					    PGW_HOLE_BEYOND_MEMORY :
+					    PGW_HOLE_TABLE_NODATA,
+				    root, NULL);
 		if (r) {
 			w->stopped = r;
 			return pgw_err_set(w->err, PGW_E_ARG,
@@ -286,6 +295,24 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 		return PGW_OK;
 	}
 	return st;
+}
+
+uint64_t pgw_default_budget(struct pgw_image *img)
+{
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(img, &ranges);
+	uint64_t pages = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		pages += ranges[i].size >> PGW_PAGE_SHIFT;
+	/* A walk that reads each page of the image as a table at most once
+	 * examines at most this many entries: only re-walked shared tables
+	 * (or a hostile image) go past it. */
+	uint64_t per_image = pages <= UINT64_MAX / PGW_BUDGET_ENTRIES_PER_PAGE ?
+				     pages * PGW_BUDGET_ENTRIES_PER_PAGE :
+				     UINT64_MAX;
+	return per_image > PGW_DEFAULT_MAX_ENTRIES ? per_image :
+						      PGW_DEFAULT_MAX_ENTRIES;
 }
 
 enum pgw_status pgw_walk_range(const struct pgw_space *space,
@@ -300,15 +327,23 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	uint64_t start = opts->start, end = opts->end;
 	enum pgw_status st = PGW_OK;
 
-	w = calloc(1, sizeof(*w));
+	/* The table buffers are written before they are read: only the
+	 * header needs zeroing (walks of small windows are frequent). */
+	w = malloc(sizeof(*w));
 	if (!w)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	memset(w, 0, offsetof(struct range_walk, buf));
 	w->space = space;
 	w->ops = ops;
 	w->arg = arg;
 	w->err = err;
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(space->img, &ranges);
 	w->budget = opts->max_entries ? opts->max_entries :
-					PGW_DEFAULT_MAX_ENTRIES;
+					pgw_default_budget(space->img);
+	w->mem_top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
+	if (nr && w->mem_top == 0)
+		w->mem_top = UINT64_MAX;   /* memory up to 2^64 */
 	if (!opts->expand_shared) {
 		w->memo = pgw_uniform_memo_new();
 		if (!w->memo) {

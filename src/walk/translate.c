@@ -31,7 +31,7 @@ enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 				   struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = space->mode;
-	uint64_t table = space->root;
+	uint64_t table = pgw_root_table(mode, space->root);
 	uint32_t eff = PGW_EFF_START;
 
 	out->va = va;

@@ -1,0 +1,431 @@
+#include "exercise.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void fz_fail(const char *what, uint64_t a, uint64_t b)
+{
+	fprintf(stderr, "fuzz invariant broken: %s (0x%llx, 0x%llx)\n", what,
+		(unsigned long long)a, (unsigned long long)b);
+	abort();
+}
+
+int fz_memfile(const uint8_t *data, size_t len, char *path, size_t pathlen)
+{
+	int fd = memfd_create("pgwalk-fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	snprintf(path, pathlen, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+/* ---- walks ---- */
+
+#define CHECK_ITEMS 16
+
+struct walk_check {
+	const struct pgw_space *sp;
+	uint64_t start, end;       /* end 0 = 2^64 */
+	uint64_t last_end;         /* end of the previous item */
+	bool any, at_top;          /* an item seen; the last one ended at 2^64 */
+	unsigned items, checked, stop_after;
+	uint64_t tables;
+};
+
+/* Items come in address order and never overlap. */
+static void check_order(struct walk_check *c, uint64_t va, uint64_t end)
+{
+	if (c->any && (c->at_top || va < c->last_end))
+		fz_fail("walk items out of order", va, c->last_end);
+	c->any = true;
+	c->last_end = end;
+	c->at_top = end == 0 || end < va;
+}
+
+static int stop_now(struct walk_check *c)
+{
+	c->items++;
+	return c->stop_after && c->items >= c->stop_after ? 7 : 0;
+}
+
+static int on_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct walk_check *c = arg;
+	struct pgw_xlat x;
+
+	if (leaf->size == 0 || (leaf->size & (leaf->size - 1)) ||
+	    (leaf->va & (leaf->size - 1)) || leaf->count == 0)
+		fz_fail("leaf size, alignment or count", leaf->va, leaf->size);
+	/* A shared uniform table reports `count` pages of one frame; the
+	 * span may reach 2^64 exactly (end 0). */
+	uint64_t span = leaf->count * leaf->size;
+	if (span / leaf->size != leaf->count ||
+	    (leaf->va + span != 0 && leaf->va + span < leaf->va))
+		fz_fail("leaf span wraps", leaf->va, leaf->count);
+	check_order(c, leaf->va, leaf->va + span);
+	if (c->checked++ < CHECK_ITEMS) {
+		uint64_t off = leaf->size > 0x1000 ? leaf->size / 2 + 0x123 :
+						     0x123;
+		/* The first page, and for a repeat one in the middle: each
+		 * maps the same frame. */
+		for (uint64_t k = 0; k < 2 && (k == 0 || leaf->count > 1);
+		     k++) {
+			uint64_t va = leaf->va + k * (leaf->count / 2) *
+							 leaf->size + off;
+			if (pgw_translate(c->sp, va, &x) != PGW_X_OK)
+				fz_fail("walk leaf does not translate", va,
+					x.status);
+			if (x.pa != leaf->pa + off ||
+			    x.page_size != leaf->size ||
+			    x.level != leaf->level ||
+			    x.eff_flags != leaf->eff_flags)
+				fz_fail("walk leaf and translate disagree",
+					x.pa, leaf->pa + off);
+		}
+	}
+	return stop_now(c);
+}
+
+static int on_hole(void *arg, const struct pgw_hole *h)
+{
+	struct walk_check *c = arg;
+	static const enum pgw_xlat_status expect[] = {
+		[PGW_HOLE_NOT_PRESENT] = PGW_X_NOT_PRESENT,
+		[PGW_HOLE_NONCANONICAL] = PGW_X_NONCANONICAL,
+		[PGW_HOLE_TABLE_NODATA] = PGW_X_TABLE_NODATA,
+		[PGW_HOLE_RESERVED] = PGW_X_RESERVED,
+		[PGW_HOLE_BEYOND_MEMORY] = PGW_X_TABLE_NODATA,
+	};
+	struct pgw_xlat x;
+
+	if (h->end != 0 && h->end <= h->va)
+		fz_fail("empty or inverted hole", h->va, h->end);
+	if (h->va < c->start || (c->end && (h->end == 0 || h->end > c->end)))
+		fz_fail("hole outside the walked range", h->va, h->end);
+	if (!pgw_hole_kind_text(h->kind)[0])
+		fz_fail("hole kind without text", h->kind, 0);
+	check_order(c, h->va, h->end);
+	if (c->checked++ < CHECK_ITEMS &&
+	    (size_t)h->kind < sizeof(expect) / sizeof(expect[0]) &&
+	    (h->kind == PGW_HOLE_NOT_PRESENT || expect[h->kind])) {
+		uint64_t probe[2] = { h->va, h->end ? h->end - 1 : UINT64_MAX };
+		for (int i = 0; i < 2; i++)
+			if (pgw_translate(c->sp, probe[i], &x) !=
+			    expect[h->kind])
+				fz_fail("walk hole and translate disagree",
+					probe[i], x.status);
+	}
+	return stop_now(c);
+}
+
+static int on_table(void *arg, enum pgw_level lvl, uint64_t table_pa,
+		    uint64_t va)
+{
+	struct walk_check *c = arg;
+
+	if ((unsigned)lvl >= PGW_NLEVELS)
+		fz_fail("table level", lvl, table_pa);
+	(void)va;
+	c->tables++;
+	return stop_now(c);
+}
+
+void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
+		       uint64_t end, const uint64_t *vas, size_t nvas,
+		       unsigned stop_after)
+{
+	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
+	struct pgw_walk_opts opts = { start, end, FZ_MAX_ENTRIES };
+	struct walk_check c = { .sp = sp, .start = start, .end = end,
+				.stop_after = stop_after };
+	struct pgw_walk_stats stats;
+	struct pgw_err err = { 0 };
+	struct pgw_xlat x;
+	int stopped = 0;
+
+	for (size_t i = 0; i < nvas; i++) {
+		enum pgw_xlat_status xs = pgw_translate(sp, vas[i], &x);
+		if (x.nsteps > PGW_NLEVELS || !pgw_xlat_status_text(xs)[0])
+			fz_fail("translate result", vas[i], x.nsteps);
+		if (xs == PGW_X_OK && (x.page_size == 0 ||
+				       (x.pa & ~(x.page_size - 1)) !=
+					       x.step[x.nsteps - 1].entry.addr))
+			fz_fail("translate frame", x.pa, x.page_size);
+	}
+	enum pgw_status st = pgw_walk_range(sp, &opts, &ops, &c, &stats,
+					    &stopped, &err);
+	if (stats.entries > FZ_MAX_ENTRIES + 1)
+		fz_fail("entry budget overrun", stats.entries, FZ_MAX_ENTRIES);
+	if ((stopped != 0) != (st == PGW_E_ARG))
+		fz_fail("stop reported wrongly", (uint64_t)stopped, st);
+	if (st == PGW_E_LIMIT && stats.entries <= FZ_MAX_ENTRIES)
+		fz_fail("budget error before the budget", stats.entries, 0);
+	if (st != PGW_OK && !err.msg[0])
+		fz_fail("error without a message", st, 0);
+	if (stats.tables != c.tables)
+		fz_fail("table count", stats.tables, c.tables);
+}
+
+/* ---- runs (coalesced walks, as dump prints them) ---- */
+
+struct run_check {
+	const struct pgw_layout *layout;
+	uint64_t last_end;
+	bool any, at_top;
+	size_t last_region;
+};
+
+static int on_run(void *arg, const struct pgw_run *run)
+{
+	struct run_check *c = arg;
+
+	if (run->end != 0 && run->end <= run->va)
+		fz_fail("empty or inverted run", run->va, run->end);
+	if (c->any && (c->at_top || run->va < c->last_end))
+		fz_fail("runs out of order", run->va, c->last_end);
+	if (c->layout && run->region >= c->layout->nregions)
+		fz_fail("run region out of range", run->region,
+			c->layout->nregions);
+	if (run->kind == PGW_RUN_MAP &&
+	    (run->page_size == 0 || run->entries == 0))
+		fz_fail("map run without pages", run->va, run->entries);
+	if (!pgw_hole_kind_text(run->hole_kind)[0])
+		fz_fail("run hole kind", run->hole_kind, 0);
+	c->any = true;
+	c->last_end = run->end;
+	c->at_top = run->end == 0;
+	return 0;
+}
+
+static int on_region(void *arg, size_t idx)
+{
+	struct run_check *c = arg;
+
+	if (c->layout && idx >= c->layout->nregions)
+		fz_fail("region index out of range", idx, 0);
+	c->last_region = idx;
+	return 0;
+}
+
+/* Layout inference from the tables, then a coalesced walk of a window in
+ * every mode of reporting. */
+void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
+		      uint64_t end)
+{
+	struct pgw_layout layout;
+	struct pgw_layout_request req = { 0 };
+	struct pgw_err err = { 0 };
+	bool have = pgw_layout_resolve(sp, &req, &layout, &err) == PGW_OK;
+
+	if (have) {
+		uint64_t prev = 0;
+		if (layout.nregions == 0 ||
+		    layout.nregions > PGW_LAYOUT_MAX_REGIONS ||
+		    layout.nbases > PGW_LAYOUT_MAX_BASES)
+			fz_fail("layout sizes", layout.nregions, layout.nbases);
+		for (size_t i = 0; i < layout.nregions; i++) {
+			if (i && layout.region[i].start < prev)
+				fz_fail("layout regions unsorted", i, prev);
+			prev = layout.region[i].start;
+			if (pgw_layout_find(&layout, layout.region[i].start) >
+			    i)
+				fz_fail("layout find", i, prev);
+		}
+	} else if (!err.msg[0]) {
+		fz_fail("layout error without a message", 0, 0);
+	}
+	for (int mode = 0; mode < 3; mode++) {
+		struct pgw_run_opts o = {
+			.walk = { start, end, FZ_MAX_ENTRIES },
+			.leaves = mode == 1,
+			.non_present = mode == 2,
+			.layout = have ? &layout : NULL,
+		};
+		struct run_check c = { .layout = o.layout };
+		struct pgw_run_ops ops = { on_run, on_region };
+		struct pgw_walk_stats st;
+		int stopped = 0;
+		(void)pgw_walk_runs(sp, &o, &ops, &c, &st, &stopped, &err);
+		if (st.entries > FZ_MAX_ENTRIES + 1)
+			fz_fail("runs: entry budget overrun", st.entries, 0);
+	}
+}
+
+/* ---- images ---- */
+
+static void check_page(struct pgw_image *img, uint64_t pfn)
+{
+	static uint8_t sink[PGW_PAGE_SIZE];
+	const uint8_t *page;
+	struct pgw_err err = { 0 };
+	enum pgw_status st = pgw_image_page(img, pfn, &page, &err);
+	bool has = pgw_image_has_page(img, pfn);
+
+	if (st == PGW_OK) {
+		memcpy(sink, page, PGW_PAGE_SIZE);  /* ASan checks it all */
+		if (!has)
+			fz_fail("page read but has_page says no", pfn, 0);
+	} else {
+		if (!err.msg[0])
+			fz_fail("page error without a message", pfn, st);
+		if (st == PGW_E_NODATA && has)
+			fz_fail("has_page but no data", pfn, 0);
+	}
+}
+
+static void exercise_pages(struct pgw_image *img)
+{
+	const struct pgw_phys_range *r;
+	size_t nr = pgw_image_ranges(img, &r);
+	uint64_t prev_end = 0;
+	uint8_t buf[64];
+	struct pgw_err err;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (r[i].size == 0 || r[i].start + r[i].size - 1 < r[i].start ||
+		    (i && r[i].start < prev_end))
+			fz_fail("ranges empty, wrapping or unsorted",
+				r[i].start, r[i].size);
+		prev_end = r[i].start + r[i].size;
+	}
+	/* Every range: its first pages, its last page, either side. */
+	for (size_t i = 0; i < nr && i < 64; i++) {
+		uint64_t first = r[i].start >> PGW_PAGE_SHIFT;
+		uint64_t last = (r[i].start + r[i].size - 1) >> PGW_PAGE_SHIFT;
+		for (uint64_t p = first; p <= last && p - first < 16; p++)
+			check_page(img, p);
+		check_page(img, last);
+		check_page(img, last + 1);
+		if (first)
+			check_page(img, first - 1);
+		(void)pgw_image_read(img, r[i].start + r[i].size - 32, buf,
+				     sizeof(buf), &err);
+		(void)pgw_image_read(img, r[i].start, buf, sizeof(buf), &err);
+	}
+	check_page(img, 0);
+	check_page(img, UINT64_MAX >> PGW_PAGE_SHIFT);
+	check_page(img, UINT64_MAX);
+}
+
+static void exercise_meta(struct pgw_image *img)
+{
+	static const char *const keys[] = {
+		"OSRELEASE", "NUMBER(phys_base)", "SYMBOL(init_top_pgt)",
+		"SYMBOL(swapper_pg_dir)", "KERNELOFFSET", "CONFIG_X86_PAE",
+		"NUMBER(pgtable_l5_enabled)", "",
+	};
+	const struct pgw_cpu *cpus;
+	const char *const *fk, *const *fv;
+	size_t n;
+	uint64_t v;
+
+	if (!pgw_image_path(img)[0] || !pgw_image_format(img)[0])
+		fz_fail("image path or format empty", 0, 0);
+	(void)pgw_image_machine(img);
+	(void)pgw_image_class(img);
+	(void)pgw_image_prstatus_count(img);
+	(void)pgw_image_cpus(img, &cpus);
+	n = pgw_image_facts(img, &fk, &fv);
+	for (size_t i = 0; i < n; i++)
+		if (strlen(fk[i]) + strlen(fv[i]) == 0)
+			fz_fail("empty fact", i, 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *s = pgw_vmcoreinfo_get(img, keys[i]);
+		if (s)
+			(void)strlen(s);
+		(void)pgw_vmcoreinfo_u64(img, keys[i], &v);
+	}
+	(void)pgw_vmcoreinfo_count(img);
+}
+
+/* Addresses worth translating in any mode. */
+static const uint64_t probe_vas[] = {
+	0, 0x1000, 0x400123, 0xc0000000, 0xc0001234, 0xffffffff,
+	UINT64_C(0xffff888000000000), UINT64_C(0xffff888000003008),
+	UINT64_C(0xffffffff81000000), UINT64_C(0xff11000000000000),
+	UINT64_C(0x0000800000000000), UINT64_MAX,
+};
+#define NPROBE (sizeof(probe_vas) / sizeof(probe_vas[0]))
+
+/* Windows worth walking in any mode: user, i386 kernel, direct map,
+ * kernel text. */
+static const uint64_t windows[] = {
+	0x400000, 0xc0000000, UINT64_C(0xffff888000000000),
+	UINT64_C(0xffffffff81000000),
+};
+
+/* Resolve a root as req asks; walk windows of it when full, else only
+ * translate (the walker target is where whole walks are fuzzed). */
+static void walk_root(struct pgw_image *img, const struct pgw_mode *mode,
+		      const struct pgw_root_request *req, bool full)
+{
+	struct pgw_root root;
+	struct pgw_err err = { 0 };
+
+	if (pgw_root_resolve(img, mode, req, &root, &err) != PGW_OK) {
+		if (!err.msg[0])
+			fz_fail("root error without a message", 0, 0);
+		return;
+	}
+	struct pgw_space sp = { img, mode, root.table };
+	if (!full) {
+		struct pgw_xlat x;
+		for (size_t i = 0; i < NPROBE; i++)
+			(void)pgw_translate(&sp, probe_vas[i], &x);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
+		fz_exercise_space(&sp, windows[i], windows[i] + 0x10000,
+				  i ? NULL : probe_vas, i ? 0 : NPROBE, 0);
+	fz_exercise_runs(&sp, windows[2], windows[2] + 0x400000);
+}
+
+void fz_exercise_image(struct pgw_image *img)
+{
+	struct pgw_mode_choice ch;
+	struct pgw_err err = { 0 };
+	const struct pgw_cpu *cpus;
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+
+	exercise_meta(img);
+	exercise_pages(img);
+
+	/* Detection from the image alone, then the way --cr3 helps it. */
+	if (pgw_detect_mode(img, 0, false, &ch, &err) == PGW_OK) {
+		struct pgw_root_request req = { .cpu = -1 };
+		walk_root(img, ch.mode, &req, true);
+		req.kernel_half = true;
+		walk_root(img, ch.mode, &req, false);
+		req.kernel_half = false;
+		req.cpu = (int)ncpus;   /* one past the last: NOTFOUND */
+		walk_root(img, ch.mode, &req, false);
+		if (ncpus > 1) {
+			req.cpu = (int)ncpus - 1;
+			walk_root(img, ch.mode, &req, false);
+		}
+		struct pgw_pti pti;
+		for (size_t i = 0; i < ncpus && i < 2; i++)
+			pgw_pti_check(img, ch.mode,
+				      pgw_cr3_table(ch.mode, cpus[i].cr3),
+				      &pti);
+	} else if (!err.msg[0]) {
+		fz_fail("detect error without a message", 0, 0);
+	}
+	if (pgw_detect_mode(img, 0x1000, true, &ch, &err) == PGW_OK) {
+		struct pgw_root_request req = { .have_cr3 = true,
+						.cr3 = 0x1000, .cpu = -1 };
+		walk_root(img, ch.mode, &req, false);
+	}
+}

@@ -1,0 +1,84 @@
+/*
+ * The walker on arbitrary physical memory.  Input layout (little-endian):
+ *
+ *   0      mode index (modulo the number of modes)
+ *   1      flags: bit 0 root used as given (not masked like a CR3),
+ *          bit 1 walk [start, end) instead of everything,
+ *          bit 2 also infer the memory-map layout and walk runs,
+ *          bits 4..7 physical base of the memory in pages
+ *   2      stop the walk after this many callbacks (0: never)
+ *   3..10  root (a CR3 value, or a table address with flag bit 0)
+ *   11..18 start, 19..26 end, 27..34 one more address to translate
+ *   35..   physical memory, from the base up
+ *
+ * tests/tools/mkseeds.c writes seeds in this layout.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "exercise.h"
+
+#define HDR 35
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct pgw_mode *const *modes = pgw_modes();
+	size_t nmodes = 0;
+	struct pgw_image *img;
+	struct pgw_err err = { 0 };
+	char path[64];
+
+	if (size <= HDR)
+		return 0;
+	while (modes[nmodes])
+		nmodes++;
+	const struct pgw_mode *mode = modes[data[0] % nmodes];
+	unsigned flags = data[1];
+	uint64_t root = le64(data + 3);
+	uint64_t start = 0, end = 0;
+	if (flags & 2) {
+		start = le64(data + 11);
+		end = le64(data + 19);
+	}
+	uint64_t vas[] = { le64(data + 27), start, end - 1, root,
+			   UINT64_C(0xffff888000000000), 0xc0000000 };
+	struct pgw_image_open_opts opts = {
+		.format = "raw",
+		.raw_base = (uint64_t)(flags >> 4) << PGW_PAGE_SHIFT,
+	};
+	int fd = fz_memfile(data + HDR, size - HDR, path, sizeof(path));
+	if (fd < 0)
+		return 0;
+	if (pgw_image_open(&img, path, &opts, &err) != PGW_OK) {
+		/* Memory that begins like a makedumpfile flattened file is
+		 * read as one (raw content can be flattened too): a broken
+		 * stream of records is then rightly an error. */
+		if (size - HDR >= 12 &&
+		    memcmp(data + HDR, "makedumpfile", 12) == 0) {
+			close(fd);
+			return 0;
+		}
+		fz_fail("raw open failed", err.status, size);
+	}
+	struct pgw_space sp = {
+		img, mode, (flags & 1) ? root : pgw_cr3_table(mode, root)
+	};
+	fz_exercise_space(&sp, start, end, vas, sizeof(vas) / sizeof(vas[0]),
+			  data[2]);
+	if (flags & 4)
+		fz_exercise_runs(&sp, start, end);
+	pgw_image_close(img);
+	close(fd);
+	return 0;
+}

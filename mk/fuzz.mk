@@ -1,0 +1,105 @@
+# Fuzzing: fuzz/README.md tells how to run it.
+#
+#   make fuzz          libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
+#   make fuzz-smoke    each target for FUZZ_SECONDS, seeded by fuzz/corpus/
+#   make fuzz-afl      the same targets for AFL++ (afl-clang-fast), build-afl/
+#
+# `make check` also builds a replay driver per target ($(O)/tools/
+# fuzz-replay-TARGET, plain $(CC), no libFuzzer) and runs the committed
+# corpus through it, so every past finding stays a regression test.
+#
+# One image target per format name below: adding a format to the fuzzing
+# is adding its name here (plus seeds under fuzz/corpus/image_NAME/).
+# The name "probe" builds a target that opens without naming a format, so
+# the library probes (worth adding once several formats have magic).
+FUZZ_FORMATS  = elf raw kdump lime avml
+FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker
+
+FUZZ_CC      ?= clang
+FUZZ_ENGINE  ?= libfuzzer
+FZ           ?= build-fuzz
+FUZZ_SECONDS ?= 10
+FUZZ_MAX_LEN ?= 131072
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+# Codec switches from mk/codecs.mk travel in CFLAGS as -D/-I.
+FUZZ_CFLAGS   = -O2 -g -std=c11 $(WARN) $(filter -D% -I%,$(CFLAGS)) -Isrc \
+                $(FUZZ_SAN) -MMD -MP
+FUZZ_COV_libfuzzer  = -fsanitize=fuzzer-no-link
+FUZZ_LINK_libfuzzer = -fsanitize=fuzzer
+FUZZ_MAIN_libfuzzer =
+FUZZ_COV_afl  =
+FUZZ_LINK_afl =
+FUZZ_MAIN_afl = $(FZ)/obj/fuzz/driver.o
+
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=$(FZ)/obj/%.o)
+FUZZ_BIN     = $(FUZZ_TARGETS:%=$(FZ)/fuzz-%)
+FUZZ_COMMON  = $(FZ)/obj/fuzz/exercise.o $(FUZZ_MAIN_$(FUZZ_ENGINE))
+
+.PHONY: fuzz fuzz-smoke fuzz-afl fuzz-check-cc
+fuzz: fuzz-check-cc $(FUZZ_BIN)
+
+fuzz-check-cc:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs \
+	$(FUZZ_CC) (Debian: apt-get install clang libclang-rt-dev)" >&2; \
+	exit 1; }
+
+$(FZ)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_COV_$(FUZZ_ENGINE)) -c -o $@ $<
+
+# The walker's inner loops compare every entry against constants; tracing
+# those comparisons costs a third of the run time and finds nothing bit
+# flips do not (the parsers, where magic numbers live, keep it).
+$(FZ)/obj/src/walk/%.o $(FZ)/obj/src/arch/%.o: FUZZ_COV_libfuzzer += \
+  -fno-sanitize-coverage=trace-cmp
+
+$(FZ)/obj/fuzz/image_%.o: fuzz/image.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_COV_$(FUZZ_ENGINE)) \
+	  -DFUZZ_FORMAT='"$*"' -c -o $@ $<
+
+$(FZ)/libpgwalk.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(FZ)/fuzz-%: $(FZ)/obj/fuzz/%.o $(FUZZ_COMMON) $(FZ)/libpgwalk.a
+	$(FUZZ_CC) $(FUZZ_SAN) $(FUZZ_LINK_$(FUZZ_ENGINE)) -o $@ $^ $(LDLIBS)
+
+# Seed directories of a target: its own, or every image corpus for probe.
+fuzz_seeds = $$(if [ -d fuzz/corpus/$(1) ]; then echo fuzz/corpus/$(1); \
+             else echo fuzz/corpus/image_*; fi)
+
+# The committed corpus is read, never written: new inputs go to $(FZ)/.
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FZ)/corpus/$$t || exit 1; \
+	  echo "fuzz-smoke: $$t for $(FUZZ_SECONDS)s"; \
+	  $(FZ)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+	    $(FZ)/corpus/$$t $(call fuzz_seeds,$$t) 2>$(FZ)/smoke-$$t.log \
+	    || { tail -50 $(FZ)/smoke-$$t.log; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units|^Done' $(FZ)/smoke-$$t.log; \
+	done
+
+fuzz-afl:
+	$(MAKE) fuzz FUZZ_ENGINE=afl FUZZ_CC=$${AFL_CC:-afl-clang-fast} FZ=build-afl
+
+# Replay drivers for `make check` (the target's harness with fuzz/driver.c).
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/tools/fuzz-replay-%)
+
+$(O)/fuzz/image_%.o: fuzz/image.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
+
+$(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o $(O)/fuzz/driver.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(FUZZ_REPLAY)
+
+-include $(wildcard $(FZ)/obj/*/*.d $(FZ)/obj/*/*/*.d $(O)/fuzz/*.d)
+
+# Objects made by pattern chains are kept (make would delete them).
+.SECONDARY: $(FUZZ_TARGETS:%=$(O)/fuzz/%.o) $(O)/fuzz/exercise.o \
+            $(O)/fuzz/driver.o $(FUZZ_TARGETS:%=$(FZ)/obj/fuzz/%.o) \
+            $(FZ)/obj/fuzz/exercise.o $(FZ)/obj/fuzz/driver.o
