@@ -237,9 +237,7 @@ int cmd_info(int argc, char **argv)
 		json_info(&s, choose_rc, m);
 	else
 		text_info(&s, choose_rc, m);
-	rc = choose_rc;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		rc = PGW_EXIT_OUTPUT;
+	rc = pgw_cli_flush(choose_rc);
 	session_close(&s);
 	return rc;
 }
