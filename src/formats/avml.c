@@ -21,6 +21,7 @@
  */
 #include "codecs.h"
 #include "format.h"
+#include "../lib/grow.h"
 #include "lime.h"
 
 #include <stdlib.h>
@@ -177,13 +178,9 @@ static enum pgw_status read_chunk(const struct pgw_source *src, uint64_t pos,
 static enum pgw_status add_checkpoint(struct avml *a, uint64_t pos,
 				      uint64_t ustart, struct pgw_err *err)
 {
-	if ((a->ncps & (a->ncps - 1)) == 0) {
-		size_t cap = a->ncps ? a->ncps * 2 : 16;
-		void *p = realloc(a->cps, cap * sizeof(*a->cps));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		a->cps = p;
-	}
+	enum pgw_status st = pgw_grow(&a->cps, a->ncps, sizeof(*a->cps), err);
+	if (st != PGW_OK)
+		return st;
 	a->cps[a->ncps].pos = pos;
 	a->cps[a->ncps].ustart = ustart;
 	a->ncps++;
@@ -255,13 +252,10 @@ static int range_cmp(const void *x, const void *y)
 static enum pgw_status add_range(struct avml *a, const struct range *r,
 				 struct pgw_err *err)
 {
-	if ((a->nranges & (a->nranges - 1)) == 0) {
-		size_t cap = a->nranges ? a->nranges * 2 : 8;
-		void *p = realloc(a->ranges, cap * sizeof(*a->ranges));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		a->ranges = p;
-	}
+	enum pgw_status st = pgw_grow(&a->ranges, a->nranges,
+				      sizeof(*a->ranges), err);
+	if (st != PGW_OK)
+		return st;
 	a->ranges[a->nranges++] = *r;
 	return PGW_OK;
 }

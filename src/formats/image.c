@@ -4,6 +4,7 @@
  * fill in at open, and the page cache.
  */
 #include "format.h"
+#include "../lib/grow.h"
 #include "page_cache.h"
 
 #include <stdarg.h>
@@ -308,14 +309,10 @@ enum pgw_status pgw_image_add_range(struct pgw_image *img, uint64_t start,
 			return PGW_OK;
 		}
 	}
-	/* Grow geometrically; ranges are few for every real format. */
-	if ((img->nranges & (img->nranges - 1)) == 0) {
-		size_t cap = img->nranges ? img->nranges * 2 : 4;
-		void *p = realloc(img->ranges, cap * sizeof(*img->ranges));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->ranges = p;
-	}
+	enum pgw_status st = pgw_grow(&img->ranges, img->nranges,
+				      sizeof(*img->ranges), err);
+	if (st != PGW_OK)
+		return st;
 	img->ranges[img->nranges].start = start;
 	img->ranges[img->nranges].size = size;
 	img->nranges++;
@@ -328,13 +325,10 @@ static enum pgw_status push_segment(struct pgw_image *img, uint64_t pa,
 				    uint64_t size, uint64_t offset, bool zero,
 				    struct pgw_err *err)
 {
-	if ((img->nsegs & (img->nsegs - 1)) == 0) {
-		size_t cap = img->nsegs ? img->nsegs * 2 : 4;
-		void *p = realloc(img->segs, cap * sizeof(*img->segs));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->segs = p;
-	}
+	enum pgw_status st = pgw_grow(&img->segs, img->nsegs,
+				      sizeof(*img->segs), err);
+	if (st != PGW_OK)
+		return st;
 	img->segs[img->nsegs].pa = pa;
 	img->segs[img->nsegs].size = size;
 	img->segs[img->nsegs].offset = offset;

@@ -4,6 +4,7 @@
  * notes in this layout, so the parsing lives here once.
  */
 #include "format.h"
+#include "../lib/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,10 @@ static uint64_t get64(const uint8_t *p)
 static enum pgw_status add_kv(struct pgw_image *img, const char *k, size_t klen,
 			      const char *v, size_t vlen, struct pgw_err *err)
 {
-	if ((img->nvmcoreinfo & (img->nvmcoreinfo - 1)) == 0) {
-		size_t cap = img->nvmcoreinfo ? img->nvmcoreinfo * 2 : 64;
-		void *p = realloc(img->vmcoreinfo, cap * sizeof(struct pgw_kv));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->vmcoreinfo = p;
-	}
+	enum pgw_status st = pgw_grow(&img->vmcoreinfo, img->nvmcoreinfo,
+				      sizeof(*img->vmcoreinfo), err);
+	if (st != PGW_OK)
+		return st;
 	struct pgw_kv *kv = &img->vmcoreinfo[img->nvmcoreinfo];
 	kv->key = strndup(k, klen);
 	kv->value = strndup(v, vlen);
@@ -139,13 +137,10 @@ enum {
 static enum pgw_status push_cpu(struct pgw_image *img,
 				const struct pgw_cpu *cpu, struct pgw_err *err)
 {
-	if ((img->ncpus & (img->ncpus - 1)) == 0) {
-		size_t cap = img->ncpus ? img->ncpus * 2 : 4;
-		void *p = realloc(img->cpus, cap * sizeof(*img->cpus));
-		if (!p)
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		img->cpus = p;
-	}
+	enum pgw_status st = pgw_grow(&img->cpus, img->ncpus,
+				      sizeof(*img->cpus), err);
+	if (st != PGW_OK)
+		return st;
 	img->cpus[img->ncpus++] = *cpu;
 	return PGW_OK;
 }
