@@ -123,4 +123,26 @@ run "$PGWALK" info --format=raw --base=0x400000 --cr3=0x400000 "$TMP/based.raw"
 like '^  0x400000-0x7fffff$' "info: the raw range starts at the base"
 like '^mode: +x86-64 \(validation walk' "... and detection works from it"
 
+# A vmcore as the kernel's kdump writes it: NT_PRSTATUS but no CPU
+# registers, VMCOREINFO, and the kernel text described twice (its own
+# PT_LOAD inside the RAM one).  Mode and root come from VMCOREINFO; the
+# duplicate is dropped and said so.
+{ grep -v '^cpu\|^ram' "$SPECS/x86-64.spec"
+  echo "ram 0 64M"
+  echo "ram 0x1000000 8M"
+  echo "prstatus 2"
+  echo "vmcoreinfo OSRELEASE=6.1.0-test"
+  echo "vmcoreinfo NUMBER(pgtable_l5_enabled)=0"
+  echo "vmcoreinfo SYMBOL(init_top_pgt)=ffffffffa0b00000"
+  echo "vmcoreinfo NUMBER(phys_base)=-547356672"; } |
+	"$MKIMAGE" -e "$TMP/kvmcore.elf" -x "$TMP/kvmcore.exp"
+run "$PGWALK" info "$TMP/kvmcore.elf"
+like '^  duplicate_segments: 1 \(contained in another; ignored\)$' \
+	"kernel vmcore: the kernel-text PT_LOAD inside RAM is dropped, and said so"
+like '^mode: +x86-64 \(VMCOREINFO NUMBER\(pgtable_l5_enabled\)=0\)$' \
+	"... mode from VMCOREINFO (no CPU registers)"
+like '^root: +0x100000 \(VMCOREINFO SYMBOL\(init_top_pgt\)' "... root from VMCOREINFO"
+like '^cpus: +0 with registers \(QEMU notes\), 2 NT_PRSTATUS$' "... two CPUs by NT_PRSTATUS"
+expect_tsv "... and every mapping translates as built" "$TMP/kvmcore.exp" "$TMP/kvmcore.elf"
+
 done_testing
