@@ -70,16 +70,20 @@ fuzz_seeds = $$(if [ -d fuzz/corpus/$(1) ]; then echo fuzz/corpus/$(1); \
              else echo fuzz/corpus/image_*; fi)
 
 # The committed corpus is read, never written: new inputs go to $(FZ)/.
-fuzz-smoke: fuzz
-	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(FZ)/corpus/$$t || exit 1; \
-	  echo "fuzz-smoke: $$t for $(FUZZ_SECONDS)s"; \
-	  $(FZ)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	    -rss_limit_mb=2048 -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
-	    $(FZ)/corpus/$$t $(call fuzz_seeds,$$t) 2>$(FZ)/smoke-$$t.log \
-	    || { tail -50 $(FZ)/smoke-$$t.log; exit 1; }; \
-	  grep -E '^stat::number_of_executed_units|^Done' $(FZ)/smoke-$$t.log; \
-	done
+# One rule per target, so `make -j2 fuzz-smoke` runs two at once.
+FUZZ_SMOKE = $(FUZZ_TARGETS:%=fuzz-smoke-%)
+.PHONY: $(FUZZ_SMOKE)
+fuzz-smoke: $(FUZZ_SMOKE)
+
+$(FUZZ_SMOKE): fuzz-smoke-%: $(FZ)/fuzz-% | fuzz-check-cc
+	@mkdir -p $(FZ)/corpus/$*
+	@echo "fuzz-smoke: $* for $(FUZZ_SECONDS)s"
+	@$(FZ)/fuzz-$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+	  -artifact_prefix=$(FZ)/$*- \
+	  $(FZ)/corpus/$* $(call fuzz_seeds,$*) 2>$(FZ)/smoke-$*.log \
+	  || { tail -50 $(FZ)/smoke-$*.log; exit 1; }
+	@sed -n 's/^Done /fuzz-smoke: $*: /p' $(FZ)/smoke-$*.log
 
 fuzz-afl:
 	$(MAKE) fuzz FUZZ_ENGINE=afl FUZZ_CC=$${AFL_CC:-afl-clang-fast} FZ=build-afl
