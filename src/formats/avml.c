@@ -380,7 +380,9 @@ static enum pgw_status avml_open(struct pgw_image *img, struct pgw_err *err)
 	qsort(a->ranges, a->nranges, sizeof(*a->ranges), range_cmp);
 	for (size_t i = 0; i < a->nranges; i++) {
 		const struct range *r = &a->ranges[i];
-		if (i && a->ranges[i - 1].pa + a->ranges[i - 1].size > r->pa)
+		/* Sorted, so r->pa >= the previous start; the difference
+		 * cannot wrap where an end address could. */
+		if (i && r->pa - a->ranges[i - 1].pa < a->ranges[i - 1].size)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "ranges overlap at physical 0x%llx",
 					   (unsigned long long)r->pa);

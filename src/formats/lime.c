@@ -44,10 +44,13 @@ enum pgw_status pgw_lime_header_read(const struct pgw_source *src,
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "range header at 0x%llx: bad magic 0x%08x",
 				   (unsigned long long)off, h->magic);
-	if (end < h->start || end - h->start == UINT64_MAX)
+	/* No physical address is 2^64 - 1; refusing it keeps start + size
+	 * from wrapping to 0, as segments of other formats never do. */
+	if (end < h->start || end == UINT64_MAX)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "range header at 0x%llx: end 0x%llx before "
-				   "start 0x%llx or spanning everything",
+				   "start 0x%llx or at the top of the address "
+				   "space",
 				   (unsigned long long)off,
 				   (unsigned long long)end,
 				   (unsigned long long)h->start);

@@ -96,6 +96,40 @@ static void lime_tests(const struct dw_mem *m, const bool *present)
 	dw_le(&b, 16, 0, 8);
 	dw_le(&b, 8, 0x5000, 8);
 	expect_open_error("lime end < start", &b, "before start");
+	/* Ending at the last 64-bit address, start + size would wrap to 0. */
+	dw_le(&b, 8, UINT64_C(0xfffffffffffff000), 8);
+	dw_le(&b, 16, UINT64_MAX, 8);
+	expect_open_error("lime end at 2^64 - 1", &b,
+			  "top of the address space");
+	dw_free(&b);
+}
+
+/* An AVML file of two uncompressed (LiME 1) ranges, the second inside the
+ * first once sorted: overlap found whatever the order in the file. */
+static void avml_overlap_test(void)
+{
+	static const uint64_t range[2][2] = {
+		{ 0x2000, 0x2fff }, { 0x1000, 0x2fff },
+	};
+	struct dw_buf b = { 0 };
+	struct pgw_image *img;
+	struct pgw_err err;
+
+	for (int i = 0; i < 2; i++) {
+		size_t off = b.len, size = range[i][1] - range[i][0] + 1;
+		dw_grow(&b, off + 32 + size);
+		dw_le(&b, off, 0x4C694D45, 4);
+		dw_le(&b, off + 4, 1, 4);
+		dw_le(&b, off + 8, range[i][0], 8);
+		dw_le(&b, off + 16, range[i][1], 8);
+	}
+	enum pgw_status st = open_buf(&b, "avml", &img, &err);
+	ok(st == PGW_E_FORMAT && msg_has(&err, "ranges overlap at physical"),
+	   "avml overlapping ranges: fails saying so");
+	if (st == PGW_OK)
+		pgw_image_close(img);
+	else if (!msg_has(&err, "overlap"))
+		printf("#   got: %s\n", err.msg);
 	dw_free(&b);
 }
 
@@ -248,6 +282,7 @@ int main(void)
 	for (uint64_t pfn = 0; pfn < NPAGES; pfn++)
 		present[pfn] = m.kind[pfn] != DW_HOLE;
 	lime_tests(&m, present);
+	avml_overlap_test();
 #ifdef PGW_HAVE_SNAPPY
 	avml_tests(&m, present);
 #else
