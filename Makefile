@@ -17,7 +17,8 @@ endif
 # Optional codecs (kdump pages): found with pkg-config, or absent.
 include mk/codecs.mk
 
-LIB_SRC  = $(wildcard src/lib/*.c src/formats/*.c src/arch/*.c src/walk/*.c)
+LIB_SRC  = $(wildcard src/lib/*.c src/formats/*.c src/arch/*.c src/walk/*.c \
+             src/linux/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(O)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(O)/%.o)

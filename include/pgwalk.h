@@ -35,15 +35,40 @@ enum pgw_status {
 	PGW_E_LIMIT,        /* a safety bound (entry budget) stopped the work */
 };
 
+/*
+ * Why a physical page is not in the image (with PGW_E_NODATA).  Each has a
+ * stable key (pgw_absence_key) used in every output format.
+ */
+enum pgw_absence {
+	PGW_ABSENT_NONE = 0,     /* the page is there */
+	PGW_ABSENT_OUTSIDE,      /* no range of the image covers it ("outside") */
+	PGW_ABSENT_EXCLUDED,     /* a filtered dump left it out ("excluded") */
+	PGW_ABSENT_TRUNCATED,    /* its data lies past the end of a cut file
+				    ("truncated") */
+	PGW_ABSENT_MISSING,      /* an incomplete dump never wrote it
+				    ("missing") */
+	PGW_ABSENT_OTHER_FILE,   /* another file of a split dump holds it
+				    ("other-file") */
+	PGW_ABSENT_CORRUPT,      /* its data is damaged: bad CRC, descriptor or
+				    stream ("corrupt") */
+};
+#define PGW_NABSENCES 7
+const char *pgw_absence_key(enum pgw_absence why);
+
 struct pgw_err {
 	enum pgw_status status;
 	int errnum;              /* errno where the OS said no, else 0 */
+	enum pgw_absence absence;/* PGW_E_NODATA: why (else PGW_ABSENT_NONE) */
 	char msg[512];
 };
 
 /* Set err and return status; printf-checked. */
 enum pgw_status pgw_err_set(struct pgw_err *err, enum pgw_status status,
 			    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Set err to PGW_E_NODATA with its reason; returns PGW_E_NODATA. */
+enum pgw_status pgw_err_nodata(struct pgw_err *err, enum pgw_absence why,
+			       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prepend "context: " to the message already in err; returns err->status. */
 enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)

@@ -10,10 +10,39 @@ enum pgw_status pgw_err_set(struct pgw_err *err, enum pgw_status status,
 	va_list ap;
 
 	err->status = status;
+	err->absence = status == PGW_E_NODATA ? PGW_ABSENT_OUTSIDE :
+						PGW_ABSENT_NONE;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+enum pgw_status pgw_err_nodata(struct pgw_err *err, enum pgw_absence why,
+			       const char *fmt, ...)
+{
+	va_list ap;
+
+	err->status = PGW_E_NODATA;
+	err->absence = why;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return PGW_E_NODATA;
+}
+
+const char *pgw_absence_key(enum pgw_absence why)
+{
+	static const char *const keys[PGW_NABSENCES] = {
+		[PGW_ABSENT_NONE] = "none",
+		[PGW_ABSENT_OUTSIDE] = "outside",
+		[PGW_ABSENT_EXCLUDED] = "excluded",
+		[PGW_ABSENT_TRUNCATED] = "truncated",
+		[PGW_ABSENT_MISSING] = "missing",
+		[PGW_ABSENT_OTHER_FILE] = "other-file",
+		[PGW_ABSENT_CORRUPT] = "corrupt",
+	};
+	return (unsigned)why < PGW_NABSENCES ? keys[why] : "unknown";
 }
 
 enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)
