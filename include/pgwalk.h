@@ -33,6 +33,8 @@ enum pgw_status {
 	PGW_E_NODATA,       /* the physical page is not in the image */
 	PGW_E_NOTFOUND,     /* a looked-up item (CPU, note, key) is absent */
 	PGW_E_LIMIT,        /* a safety bound (entry budget) stopped the work */
+	PGW_E_STOPPED,      /* a caller's callback asked a walk to stop */
+	PGW_E_UNMAPPED,     /* a virtual address does not translate */
 };
 
 /*

@@ -80,6 +80,8 @@ const char *pgw_status_name(enum pgw_status status)
 		[PGW_E_NODATA] = "not in image",
 		[PGW_E_NOTFOUND] = "not found",
 		[PGW_E_LIMIT] = "limit reached",
+		[PGW_E_STOPPED] = "stopped by caller",
+		[PGW_E_UNMAPPED] = "not mapped",
 	};
 	if ((unsigned)status < sizeof(names) / sizeof(names[0]) &&
 	    names[status])
