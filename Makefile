@@ -1,5 +1,5 @@
-# pgwalk — GNU Make.  `make` builds build/pgwalk, the libraries
-# (libpgwalk.a, libpgwalk.so) and pgwalk.pc; `make check` runs the suite;
+# pgwalk — GNU Make.  `make` builds build/pgwalk and the libraries
+# (libpgwalk.a, libpgwalk.so); `make check` runs the suite;
 # `make SAN=1 check` runs it under ASan+UBSan in build-asan/;
 # `make install` (mk/install.mk) copies them under PREFIX.
 .DEFAULT_GOAL := all
@@ -42,7 +42,7 @@ TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
 
 .PHONY: all check bench clean sample
 # Everything `make install` copies: the binary here, the libraries in
-# mk/shared.mk, pgwalk.pc and the man page in mk/install.mk.
+# mk/shared.mk, the man page in mk/install.mk.
 all: $(BIN)
 
 $(O)/%.o: %.c | $(CONFIG_H)

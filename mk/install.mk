@@ -1,4 +1,4 @@
-# make install / make uninstall, and pgwalk.pc.
+# make install / make uninstall, and pgwalk.pc (from mk/pgwalk.pc.in).
 #
 #   make install PREFIX=/usr DESTDIR=/tmp/stage LIBDIR=/usr/lib/x86_64-linux-gnu
 #
@@ -7,7 +7,8 @@
 # DESTDIR is prepended to every path when copying (a staging root for
 # packages) and never appears inside the files.  `make install` builds
 # nothing `make` did not (it depends on `all`, which builds every file it
-# copies); only pgwalk.pc is written again for the directories given.
+# copies) and writes nothing in the build directory: pgwalk.pc, the one
+# file that depends on the directories, is written straight to its place.
 # Without DESTDIR, install also refreshes the dynamic loader's cache
 # (ldconfig; quietly nothing when not root).
 PREFIX       ?= /usr/local
@@ -29,27 +30,24 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA ?= $(INSTALL) -m 644
 LDCONFIG     ?= ldconfig
 
-PC        = $(O)/pgwalk.pc
 MAN1      = $(O)/pgwalk.1
 PUBLIC_H  = $(wildcard include/*.h)
 COMPLETION = completion/pgwalk.bash
 
-all: $(PC) $(MAN1)
+all: $(MAN1)
 
 # Paths inside pgwalk.pc relative to ${prefix} where they lie under it, so
 # pkg-config's --define-prefix can relocate an installed tree.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-
-$(PC): mk/pgwalk.pc.in FORCE
-	@mkdir -p $(@D)
-	@sed -e 's|@PREFIX@|$(PREFIX)|' \
+# pgwalk.pc for these directories and this build's libraries, on stdout
+# (an empty Requires.private or Libs.private line is left out).
+pc_text = sed -e 's|@PREFIX@|$(PREFIX)|' \
 	  -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
 	  -e 's|@VERSION@|$(VERSION)|' \
 	  -e 's|@REQUIRES_PRIVATE@|$(strip $(PC_REQUIRES_PRIVATE))|' \
 	  -e 's|@LIBS_PRIVATE@|$(strip $(PC_LIBS_PRIVATE))|' \
-	  -e '/^[A-Za-z.]*: *$$/d' mk/pgwalk.pc.in >$@.tmp
-	@$(update-if-changed)
+	  -e '/^[A-Za-z.]*: *$$/d' mk/pgwalk.pc.in
 
 # The man page in the tree names a version too; the installed one says
 # VERSION's.
@@ -69,7 +67,8 @@ install: all
 	$(INSTALL_DATA) $(SO_REAL) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
 	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libpgwalk.so
-	$(INSTALL_DATA) $(PC) $(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc
+	$(pc_text) >$(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc
 	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/pgwalk
 	@[ -n "$(DESTDIR)" ] || $(LDCONFIG) 2>/dev/null || :
 
