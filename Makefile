@@ -1,5 +1,8 @@
-# pgwalk — GNU Make.  `make` builds build/pgwalk; `make check` runs the
-# suite; `make SAN=1 check` runs it under ASan+UBSan in build-asan/.
+# pgwalk — GNU Make.  `make` builds build/pgwalk and the libraries
+# (libpgwalk.a, libpgwalk.so); `make check` runs the suite;
+# `make SAN=1 check` runs it under ASan+UBSan in build-asan/;
+# `make install` (mk/install.mk) copies them under PREFIX.
+.DEFAULT_GOAL := all
 CC      ?= cc
 SAN     ?=
 O        = $(if $(SAN),build-asan,build)
@@ -8,14 +11,21 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-missing-field-initializers
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP
-LDLIBS  += -lelf -lz
+SAN_FLAGS = -fsanitize=address,undefined
 ifneq ($(SAN),)
-CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+CFLAGS  += $(SAN_FLAGS) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += $(SAN_FLAGS)
 endif
 
+# Libraries: each through pkg-config when it has a .pc file, and named in
+# pgwalk.pc for static linking (mk/deps.mk).
+include mk/deps.mk
+$(eval $(call pgw_require,libelf,-lelf))
+$(eval $(call pgw_require,zlib,-lz))
 # Optional codecs (kdump pages): found with pkg-config, or absent.
 include mk/codecs.mk
+# VERSION, and $(O)/config.h: PGW_VERSION, PGW_CODECS, PGW_HAVE_*.
+include mk/config.mk
 
 LIB_SRC  = $(wildcard src/lib/*.c src/formats/*.c src/arch/*.c src/walk/*.c \
              src/linux/*.c)
@@ -31,11 +41,13 @@ TOOL_C    = $(wildcard tests/tools/*.c)
 TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
 
 .PHONY: all check bench clean sample
+# Everything `make install` copies: the binary here, the libraries in
+# mk/shared.mk, the man page in mk/install.mk.
 all: $(BIN)
 
-$(O)/%.o: %.c
+$(O)/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -44,17 +56,20 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+$(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB)
+$(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 # prove runs the C unit tests (TAP) and the shell tests of the CLI.
-check: $(BIN) $(TEST_BIN) $(TOOL_BIN)
+# tests/cli/install.t runs `make install` into a temporary DESTDIR and
+# builds examples/ against it with $(CC) (and the sanitizers under SAN=1).
+check: all $(TEST_BIN) $(TOOL_BIN)
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
+	  PGW_CC="$(CC)" PGW_SAN_FLAGS="$(if $(SAN),$(SAN_FLAGS))" \
 	  prove -f $(TEST_BIN) tests/cli/*.t
 
 bench: $(BIN) $(TOOL_BIN)
@@ -63,8 +78,11 @@ bench: $(BIN) $(TOOL_BIN)
 clean:
 	rm -rf build build-asan build-fuzz build-afl
 
-# Fuzz targets and their replay drivers, and `make valgrind` (after `all`,
-# so neither is the default goal).
+# libpgwalk.so; make install/uninstall and pgwalk.pc; fuzz targets and
+# their replay drivers; `make valgrind` (after `all`, so none is the
+# default goal).
+include mk/shared.mk
+include mk/install.mk
 include mk/fuzz.mk
 include mk/valgrind.mk
 

@@ -18,6 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * libpgwalk.so exports exactly what this header declares: the library is
+ * compiled with -fvisibility=hidden (mk/shared.mk), and everything below
+ * has default visibility.
+ */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define PGW_PAGE_SHIFT 12
 #define PGW_PAGE_SIZE  (UINT64_C(1) << PGW_PAGE_SHIFT)
 
@@ -588,5 +597,9 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 			      const struct pgw_run_ops *ops, void *arg,
 			      struct pgw_walk_stats *stats_ret,
 			      int *stopped_ret, struct pgw_err *err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* PGWALK_H */

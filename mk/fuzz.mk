@@ -22,7 +22,7 @@ FUZZ_SECONDS ?= 10
 FUZZ_MAX_LEN ?= 131072
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
-# Codec switches from mk/codecs.mk travel in CFLAGS as -D/-I.
+# Codec include paths and -I$(O) (config.h: which codecs) travel in CFLAGS.
 FUZZ_CFLAGS   = -O2 -g -std=c11 $(WARN) $(filter -D% -I%,$(CFLAGS)) -Isrc \
                 $(FUZZ_SAN) -MMD -MP
 FUZZ_COV_libfuzzer  = -fsanitize=fuzzer-no-link
@@ -44,7 +44,7 @@ fuzz-check-cc:
 	$(FUZZ_CC) (Debian: apt-get install clang libclang-rt-dev)" >&2; \
 	exit 1; }
 
-$(FZ)/obj/%.o: %.c
+$(FZ)/obj/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_COV_$(FUZZ_ENGINE)) -c -o $@ $<
 
@@ -54,7 +54,7 @@ $(FZ)/obj/%.o: %.c
 $(FZ)/obj/src/walk/%.o $(FZ)/obj/src/arch/%.o: FUZZ_COV_libfuzzer += \
   -fno-sanitize-coverage=trace-cmp
 
-$(FZ)/obj/fuzz/image_%.o: fuzz/image.c
+$(FZ)/obj/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_COV_$(FUZZ_ENGINE)) \
 	  -DFUZZ_FORMAT='"$*"' -c -o $@ $<
@@ -91,7 +91,7 @@ fuzz-afl:
 # Replay drivers for `make check` (the target's harness with fuzz/driver.c).
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/tools/fuzz-replay-%)
 
-$(O)/fuzz/image_%.o: fuzz/image.c
+$(O)/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
 

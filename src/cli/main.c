@@ -3,11 +3,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config.h"   /* PGW_VERSION, PGW_CODECS: from VERSION and make */
 #include "exit_codes.h"
-
-#ifndef PGW_VERSION
-#define PGW_VERSION "0.1"
-#endif
 
 static const struct {
 	const char *name;
@@ -47,7 +44,7 @@ int main(int argc, char **argv)
 		return PGW_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("pgwalk %s\n", PGW_VERSION);
+		printf("pgwalk %s (codecs: %s)\n", PGW_VERSION, PGW_CODECS);
 		return PGW_EXIT_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {

@@ -1,4 +1,5 @@
 #include "codecs.h"
+#include "config.h"   /* PGW_HAVE_<CODEC>: which codecs this build has */
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "config.h"   /* PGW_HAVE_<CODEC> */
+
 #ifdef PGW_HAVE_LZO
 #include <lzo/lzo1x.h>
 #endif

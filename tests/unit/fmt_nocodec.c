@@ -4,6 +4,7 @@
  * of the library's codecs.o), then opens images that need them.  Each must
  * fail with PGW_E_UNSUPPORTED naming the missing codec.
  */
+#include "config.h"   /* first, so codecs.c's include of it is a no-op */
 #undef PGW_HAVE_LZO
 #undef PGW_HAVE_SNAPPY
 #undef PGW_HAVE_ZSTD

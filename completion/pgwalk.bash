@@ -1,0 +1,148 @@
+# bash completion for pgwalk                               -*- shell-script -*-
+#
+# Everything offered comes from the pgwalk being completed, at the moment of
+# completing: commands from `pgwalk --help`, each command's options from
+# `pgwalk COMMAND --help`, an option's values from the comma-separated list
+# its help text gives (`--mode=MODE  Paging mode: i386, pae, x86-64, la57`),
+# and layout names from `pgwalk COMMAND --layout=list`.  A new command,
+# option, mode or format needs no edit here.  Works with and without the
+# bash-completion package (which it uses for file names when present).
+
+# _pgwalk_help BIN [COMMAND]: the help text, one line per option (argp's
+# continuation lines joined to their option line).
+_pgwalk_help()
+{
+	"$@" --help 2>/dev/null | awk '
+		/^ +(-[^-], )?--[A-Za-z0-9]/ { if (line != "") print line; line = $0; next }
+		/^          / && line != "" { sub(/^ +/, " "); line = line $0; next }
+		{ if (line != "") print line; line = "" }
+		END { if (line != "") print line }'
+}
+
+# _pgwalk_commands BIN: the commands `pgwalk --help` lists.
+_pgwalk_commands()
+{
+	"$1" --help 2>/dev/null |
+		awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit }
+		     on { print $1 }'
+}
+
+# _pgwalk_options BIN COMMAND: long options, "--name=" for those taking a
+# value.
+_pgwalk_options()
+{
+	_pgwalk_help "$1" "$2" |
+		sed -nE 's/^ +(-[^-], )?(--[A-Za-z0-9-]+)(\[?=)?.*/\2\3/p' |
+		sed 's/\[=$/=/'
+}
+
+# _pgwalk_takes_value BIN COMMAND OPTION: does OPTION (long, or short
+# like -f) take a value?
+_pgwalk_takes_value()
+{
+	_pgwalk_help "$1" "$2" |
+		grep -Eq -- "^ +((-[^-], )?$3=|$3, --[A-Za-z0-9-]+=)"
+}
+
+# _pgwalk_values BIN COMMAND OPTION: the values OPTION accepts, as its help
+# text lists them; layouts from --layout=list.
+_pgwalk_values()
+{
+	local bin=$1 cmd=$2 opt=$3
+	if [[ $opt == --layout ]]; then
+		"$bin" "$cmd" --layout=list 2>/dev/null | awk '{ print $1 }'
+		echo list
+		return
+	fi
+	if [[ $opt != --* ]]; then
+		# A short option: its long name from the same help line.
+		opt=$(_pgwalk_help "$bin" "$cmd" |
+			sed -nE "s/^ +$opt, (--[A-Za-z0-9-]+).*/\\1/p")
+		[[ -n $opt ]] || return
+	fi
+	_pgwalk_help "$bin" "$cmd" |
+		awk -v opt="$opt" '{
+			s = $0; sub(/^ +(-[^-], )?/, "", s)
+			n = index(s, "="); if (n == 0) next
+			if (substr(s, 1, n - 1) != opt) next
+			w = "[A-Za-z0-9][A-Za-z0-9._-]*"
+			while (match(s, "[:(] *" w "(, *" w ")+")) {
+				list = substr(s, RSTART + 1, RLENGTH - 1)
+				s = substr(s, RSTART + RLENGTH)
+				gsub(/ /, "", list)
+				k = split(list, v, ",")
+				for (i = 1; i <= k; i++)
+					if (!(v[i] in seen)) { seen[v[i]] = 1; print v[i] }
+			}
+		}'
+}
+
+_pgwalk()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	local prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local bin=${COMP_WORDS[0]} cmd opt val prefix w i npos
+	COMPREPLY=()
+	bin=${bin/#\~/$HOME}
+	command -v "$bin" >/dev/null 2>&1 || return
+
+	if ((COMP_CWORD == 1)); then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_pgwalk_commands "$bin")" \
+				-- "$cur"))
+		fi
+		return
+	fi
+	cmd=${COMP_WORDS[1]}
+	_pgwalk_commands "$bin" | grep -qxF -- "$cmd" || return
+
+	# A value: --opt=VAL in one word (COMP_WORDBREAKS without '='), the
+	# words "--opt" "=" "VAL" (with it), or "--opt VAL" / "-f VAL".
+	opt= val= prefix=
+	if [[ $cur == --*=* ]]; then
+		opt=${cur%%=*} val=${cur#*=} prefix=$opt=
+	elif [[ $cur == = && $prev == -* ]]; then
+		opt=$prev
+	elif [[ $prev == = ]] && ((COMP_CWORD >= 3)) &&
+		[[ ${COMP_WORDS[COMP_CWORD - 2]} == -* ]]; then
+		opt=${COMP_WORDS[COMP_CWORD - 2]} val=$cur
+	elif [[ $prev == -* ]] && _pgwalk_takes_value "$bin" "$cmd" "$prev"; then
+		opt=$prev val=$cur
+	fi
+	if [[ -n $opt ]]; then
+		COMPREPLY=($(compgen -P "$prefix" \
+			-W "$(_pgwalk_values "$bin" "$cmd" "$opt")" -- "$val"))
+		return
+	fi
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_pgwalk_options "$bin" "$cmd")" \
+			-- "$cur"))
+		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
+
+	# Positional: the first is IMAGE (a file); addresses after it.
+	npos=0
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == = ]]; then
+			((i++))
+		elif [[ $w == -* ]]; then
+			[[ $w != *=* && ${COMP_WORDS[i + 1]-} != = ]] &&
+				_pgwalk_takes_value "$bin" "$cmd" "$w" && ((i++))
+		else
+			((npos++))
+		fi
+	done
+	((npos == 0)) || return
+	if declare -F _filedir >/dev/null; then
+		_filedir
+	else
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+} &&
+	complete -F _pgwalk pgwalk

@@ -1,0 +1,80 @@
+# make install / make uninstall, and pgwalk.pc (from mk/pgwalk.pc.in).
+#
+#   make install PREFIX=/usr DESTDIR=/tmp/stage LIBDIR=/usr/lib/x86_64-linux-gnu
+#
+# PREFIX (default /usr/local) places everything; BINDIR, LIBDIR,
+# INCLUDEDIR, MANDIR, PKGCONFIGDIR and BASHCOMPDIR move one kind of file;
+# DESTDIR is prepended to every path when copying (a staging root for
+# packages) and never appears inside the files.  `make install` builds
+# nothing `make` did not (it depends on `all`, which builds every file it
+# copies) and writes nothing in the build directory: pgwalk.pc, the one
+# file that depends on the directories, is written straight to its place.
+# Without DESTDIR, install also refreshes the dynamic loader's cache
+# (ldconfig; quietly nothing when not root).
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# bash-completion's own directory rule (its .pc file), moved under PREFIX
+# like the rest; without bash-completion installed, the same place.
+BASHCOMPDIR  ?= $(strip $(or $(shell $(PKG_CONFIG) \
+                  --define-variable=prefix=$(PREFIX) \
+                  --variable=completionsdir bash-completion 2>/dev/null),\
+                  $(DATADIR)/bash-completion/completions))
+
+INSTALL      ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA ?= $(INSTALL) -m 644
+LDCONFIG     ?= ldconfig
+
+MAN1      = $(O)/pgwalk.1
+PUBLIC_H  = $(wildcard include/*.h)
+COMPLETION = completion/pgwalk.bash
+
+all: $(MAN1)
+
+# Paths inside pgwalk.pc relative to ${prefix} where they lie under it, so
+# pkg-config's --define-prefix can relocate an installed tree.
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+# pgwalk.pc for these directories and this build's libraries, on stdout
+# (an empty Requires.private or Libs.private line is left out).
+pc_text = sed -e 's|@PREFIX@|$(PREFIX)|' \
+	  -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	  -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
+	  -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@REQUIRES_PRIVATE@|$(strip $(PC_REQUIRES_PRIVATE))|' \
+	  -e 's|@LIBS_PRIVATE@|$(strip $(PC_LIBS_PRIVATE))|' \
+	  -e '/^[A-Za-z.]*: *$$/d' mk/pgwalk.pc.in
+
+# The man page in the tree names a version too; the installed one says
+# VERSION's.
+$(MAN1): man/pgwalk.1 VERSION
+	@mkdir -p $(@D)
+	sed '1s/"pgwalk [^"]*"/"pgwalk $(VERSION)"/' man/pgwalk.1 >$@
+
+.PHONY: install uninstall
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(BINDIR)/pgwalk
+	$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(MANDIR)/man1/pgwalk.1
+	$(INSTALL_DATA) $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL_DATA) $(LIB) $(DESTDIR)$(LIBDIR)/libpgwalk.a
+	$(INSTALL_DATA) $(SO_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SO_REAL)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libpgwalk.so
+	$(pc_text) >$(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc
+	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/pgwalk
+	@[ -n "$(DESTDIR)" ] || $(LDCONFIG) 2>/dev/null || :
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pgwalk $(DESTDIR)$(MANDIR)/man1/pgwalk.1 \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_H))) \
+	  $(DESTDIR)$(LIBDIR)/libpgwalk.a $(DESTDIR)$(LIBDIR)/$(notdir $(SO_REAL)) \
+	  $(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libpgwalk.so \
+	  $(DESTDIR)$(PKGCONFIGDIR)/pgwalk.pc $(DESTDIR)$(BASHCOMPDIR)/pgwalk
