@@ -9,6 +9,9 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP
 LDLIBS  += -lelf -lz
+# libbpf parses the kernel's BTF (src/linux/kernel_btf.c).
+CFLAGS  += $(shell pkg-config --cflags libbpf 2>/dev/null)
+LDLIBS  += $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf)
 ifneq ($(SAN),)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
