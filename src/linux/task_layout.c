@@ -85,6 +85,11 @@ enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
 		if ((st = pgw_kernel_btf_struct_size(kb, owner_names[o],
 						     &whole[o], err)) != PGW_OK)
 			return st;
+	if (whole[LIST] != 2 * (uint64_t)ptr_size)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "BTF: struct list_head is %llu bytes, not "
+				   "two %u-byte pointers",
+				   (unsigned long long)whole[LIST], ptr_size);
 	if (whole[TASK] > UINT32_MAX)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "BTF: struct task_struct is %llu bytes",
