@@ -10,7 +10,8 @@
 #   image (kallsyms tables from the VMCOREINFO text, kernel root from
 #   process-roots.txt) and from the filtered kdump; kallsyms addresses
 #   equal to the guest's /proc/kallsyms (console.log's PGWALK-KVAR) and to
-#   VMCOREINFO; the BTF scan finds the blob __start_BTF names.
+#   VMCOREINFO; the BTF scan finds the blob __start_BTF names; the BTF
+#   fuzz seed cut from x64-4l-a gives its task layout.
 # - i386: kallsyms _text/_etext as the guest's /proc/kallsyms (README),
 #   _stext as VMCOREINFO, and the absence of BTF (and of init_task, the
 #   kernel having no CONFIG_KALLSYMS_ALL) said as such.
@@ -103,6 +104,11 @@ for dm in $DUMPS; do
 		like '^btf va=0x[0-9a-f]+ size=[0-9]+ types=[0-9]+ how=kallsyms __start_BTF' \
 			"$d: BTF between __start_BTF and __stop_BTF"
 		btf=$(printf '%s\n' "$out" | sed -n 's/^btf \(va=[^ ]* size=[^ ]* types=[^ ]*\).*/\1/p')
+		lay=$(printf '%s\n' "$out" | grep '^layout ')
+		if [ "$d" = x64-4l-a ]; then
+			run "$T" --btf-blob="$REPO/fuzz/corpus/kernel_btf/x86-64-cut"
+			is "$out" "$lay" "$d: the BTF fuzz seed cut from it has its task layout"
+		fi
 		run "$T" --info --scan "$elf"
 		like "^btf $btf how=found by scanning" \
 			"$d: the scan finds the same BTF ($btf)"

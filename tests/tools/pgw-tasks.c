@@ -16,6 +16,8 @@
  *   --scan              find BTF by scanning, not through __start_BTF
  *   --simple            one call, pgw_linux_tasks (ELF with VMCOREINFO)
  *   --time              per-phase CPU times on stderr, in ms
+ *   --btf-blob=FILE     print the task layout of a BTF blob file instead
+ *                       (IMAGE is not read)
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -95,6 +97,7 @@ static int tables_from_file(const char *path, struct pgw_kallsyms_tables *t)
 }
 
 struct opts {
+	const char *blob;
 	const char *vmcoreinfo, *mode, *format, *syms[16];
 	size_t nsyms;
 	bool have_cr3, info, scan, simple, timing;
@@ -106,6 +109,14 @@ static int fail(const char *what, const struct pgw_err *err)
 	fprintf(stderr, "pgw-tasks: %s%s%s\n", what, *what ? ": " : "",
 		err->msg);
 	return 1;
+}
+
+static void print_info_layout(const struct pgw_task_layout *l)
+{
+	printf("layout task_size=%u tasks=%u next=%u pid=%u tgid=%u "
+	       "comm=%u/%u flags=%u/%u mm=%u pgd=%u\n", l->task_size,
+	       l->tasks, l->list_next, l->pid, l->tgid, l->comm, l->comm_size,
+	       l->flags, l->flags_size, l->mm, l->mm_pgd);
 }
 
 static void print_info(const struct pgw_kallsyms *ks,
@@ -125,11 +136,29 @@ static void print_info(const struct pgw_kallsyms *ks,
 	printf("btf va=0x%" PRIx64 " size=%" PRIu64 " types=%u how=%s\n",
 	       bi.va, bi.size, bi.types, bi.how);
 	if (l)
-		printf("layout task_size=%u tasks=%u next=%u pid=%u tgid=%u "
-		       "comm=%u/%u flags=%u/%u mm=%u pgd=%u\n", l->task_size,
-		       l->tasks, l->list_next, l->pid, l->tgid, l->comm,
-		       l->comm_size, l->flags, l->flags_size, l->mm,
-		       l->mm_pgd);
+		print_info_layout(l);
+}
+
+static int blob_layout(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	static uint8_t buf[1 << 20];
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	struct pgw_kernel_btf *kb;
+	struct pgw_task_layout lay;
+	struct pgw_err err = { 0 };
+
+	if (f)
+		fclose(f);
+	if (pgw_kernel_btf_from_blob(buf, n, &kb, &err) != PGW_OK)
+		return fail(path, &err);
+	int rc = 0;
+	if (pgw_task_layout_btf(kb, 8, &lay, &err) == PGW_OK)
+		print_info_layout(&lay);
+	else
+		rc = fail(path, &err);
+	pgw_kernel_btf_close(kb);
+	return rc;
 }
 
 static int run(struct pgw_space *sp, const struct opts *o)
@@ -236,6 +265,7 @@ int main(int argc, char **argv)
 		{ "scan", no_argument, NULL, 'S' },
 		{ "simple", no_argument, NULL, '1' },
 		{ "time", no_argument, NULL, 't' },
+		{ "btf-blob", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
@@ -256,9 +286,12 @@ int main(int argc, char **argv)
 		case 'S': o.scan = true; break;
 		case '1': o.simple = true; break;
 		case 't': o.timing = true; break;
+		case 'b': o.blob = optarg; break;
 		default: return 64;
 		}
 	}
+	if (o.blob)
+		return blob_layout(o.blob);
 	if (optind + 1 != argc) {
 		fprintf(stderr, "usage: pgw-tasks [OPTION...] IMAGE\n");
 		return 64;
