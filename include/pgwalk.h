@@ -689,8 +689,10 @@ struct pgw_kernel_btf;
  * when kallsyms holds text symbols only (CONFIG_KALLSYMS_ALL off) or ks
  * is NULL, by scanning the kernel's read-only data after the kallsyms
  * tables (up to init_uts_ns, at most PGW_KERNEL_BTF_MAX bytes) for a BTF
- * header that validates and describes task_struct.  PGW_E_NOTFOUND with
- * the reason when the kernel has none.
+ * header that validates, lies inside that window and describes
+ * task_struct (at most 8 such headers are parsed).  PGW_E_NOTFOUND with
+ * the reason when the kernel has none; a scan that could not cover its
+ * window returns why (PGW_E_LIMIT, or the read's status).
  */
 enum pgw_status pgw_kernel_btf_open(const struct pgw_space *kernel,
 				    const struct pgw_kallsyms *ks,

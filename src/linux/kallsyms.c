@@ -150,6 +150,8 @@ enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 			     4, err)) != PGW_OK)
 		return st;
 	raw.num_syms = (uint32_t)le_n(word, 4);
+	/* The decoder refuses such a count, with its message, before
+	 * anything else is read. */
 	if (raw.num_syms == 0 || raw.num_syms > PGW_KALLSYMS_MAX_SYMS)
 		return pgw_kallsyms_decode(&raw, ks_ret, err);
 	if ((st = read_exact(kernel, "kallsyms_relative_base",

@@ -1,7 +1,8 @@
 /*
  * Decoding kallsyms' compressed names once, into a compact index: the
- * compressed names themselves (decoded again on a hit), each symbol's
- * address, and a hash of each decoded name.  Every byte is checked
+ * compressed names themselves (decoded again on a hit), where each
+ * symbol's name starts, a hash of each decoded name, and the offsets
+ * table (addresses are computed when asked for).  Every byte is checked
  * against what was read, so tables pointing anywhere give an error, never
  * a read out of bounds.
  */

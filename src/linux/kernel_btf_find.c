@@ -16,6 +16,10 @@
 
 #define BTF_HDR_LEN 24
 #define SCAN_CHUNK ((size_t)1 << 20)
+/* Headers that pass the checks are read and parsed whole: at most this
+ * many per scan, so read-only data full of fake headers costs a bounded
+ * number of window-sized reads. */
+#define SCAN_MAX_PARSES 8
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -64,16 +68,20 @@ static enum pgw_status read_blob(const struct pgw_space *kernel,
 	return st;
 }
 
-/* A candidate header at va: the kernel's BTF?  Anything else is no. */
+/* A candidate header at va: the kernel's BTF, lying inside the window
+ * that ends at end?  Anything else is no. */
 static bool try_candidate(const struct pgw_space *kernel, uint64_t va,
-			  const uint8_t *hdr, size_t avail,
-			  struct pgw_kernel_btf **kb_ret)
+			  uint64_t end, const uint8_t *hdr, size_t avail,
+			  unsigned *parses, struct pgw_kernel_btf **kb_ret)
 {
 	uint64_t size;
 	struct pgw_err ignored;
 
-	if (!pgw_btf_header_plausible(hdr, avail, &size) ||
-	    read_blob(kernel, va, size, kb_ret, &ignored) != PGW_OK)
+	if (!pgw_btf_header_plausible(hdr, avail, &size) || size > end - va ||
+	    *parses >= SCAN_MAX_PARSES)
+		return false;
+	++*parses;
+	if (read_blob(kernel, va, size, kb_ret, &ignored) != PGW_OK)
 		return false;
 	if (pgw_kernel_btf_has_struct(*kb_ret, "task_struct"))
 		return true;
@@ -88,29 +96,31 @@ enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
 				    struct pgw_err *err)
 {
 	uint8_t *buf = malloc(SCAN_CHUNK + BTF_HDR_LEN);
-	uint64_t va = start;
+	uint64_t va = start, stopped_at = start;
 	struct pgw_err stop = { 0 };
 	bool readable = true;
+	unsigned parses = 0;
 
 	*kb_ret = NULL;
 	if (!buf)
 		return pgw_err_set(err, PGW_E_NOMEM, "BTF scan");
 	if (end - start > PGW_KERNEL_BTF_MAX)
 		end = start + PGW_KERNEL_BTF_MAX;
-	while (va < end && readable && !*kb_ret) {
+	while (va < end && readable && !*kb_ret && parses < SCAN_MAX_PARSES) {
 		/* Chunks overlap by a header, so none is missed. */
 		uint64_t want = end - va < SCAN_CHUNK + BTF_HDR_LEN ?
 					end - va : SCAN_CHUNK + BTF_HDR_LEN;
 		size_t got;
 		readable = pgw_read_virt(kernel, va, buf, (size_t)want, &got,
 					 &stop) == PGW_OK;
+		stopped_at = va + got;
 		size_t last = got < SCAN_CHUNK ? got : SCAN_CHUNK;
 		for (const uint8_t *p = buf; !*kb_ret && p < buf + last; p++) {
 			p = memchr(p, 0x9f, (size_t)(buf + last - p));
 			if (!p)
 				break;
-			try_candidate(kernel, va + (uint64_t)(p - buf), p,
-				      (size_t)(buf + got - p), kb_ret);
+			try_candidate(kernel, va + (uint64_t)(p - buf), end, p,
+				      (size_t)(buf + got - p), &parses, kb_ret);
 		}
 		va += SCAN_CHUNK;
 	}
@@ -121,16 +131,23 @@ enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
 			 (unsigned long long)start, (unsigned long long)end);
 		return PGW_OK;
 	}
+	if (parses >= SCAN_MAX_PARSES)
+		return pgw_err_set(err, PGW_E_LIMIT,
+				   "no BTF describing task_struct among the "
+				   "first %u headers in 0x%llx-0x%llx (the scan "
+				   "parses no more)", parses,
+				   (unsigned long long)start,
+				   (unsigned long long)end);
 	if (readable)
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "no BTF header describing task_struct in "
 				   "0x%llx-0x%llx", (unsigned long long)start,
 				   (unsigned long long)end);
-	return pgw_err_set(err, PGW_E_NOTFOUND,
-			   "no BTF header describing task_struct in "
-			   "0x%llx-0x%llx, where the scan stopped: %s",
-			   (unsigned long long)start,
-			   (unsigned long long)(va < end ? va : end), stop.msg);
+	*err = stop;
+	return pgw_err_prefix(err, "no BTF header describing task_struct in "
+			      "0x%llx-0x%llx, where the scan stopped",
+			      (unsigned long long)start,
+			      (unsigned long long)stopped_at);
 }
 
 /* The scan's window: from the end of the kallsyms tables (or _stext)
@@ -212,6 +229,7 @@ enum pgw_status pgw_kernel_btf_open(const struct pgw_space *kernel,
 				   "no BTF: neither kallsyms nor VMCOREINFO "
 				   "says where the kernel's read-only data is");
 	st = pgw_kernel_btf_scan(kernel, start, stop, kb_ret, err);
+	/* Only a scan of the whole window says the kernel has none. */
 	if (st == PGW_E_NOTFOUND) {
 		char scan[sizeof(err->msg)];
 		memcpy(scan, err->msg, sizeof(scan));
@@ -220,6 +238,10 @@ enum pgw_status pgw_kernel_btf_open(const struct pgw_space *kernel,
 			    "CONFIG_DEBUG_INFO_BTF (%s no __start_BTF; %s)",
 			    ks ? "kallsyms holds text symbols only, so" :
 				 "without kallsyms,", scan);
+	} else if (st != PGW_OK) {
+		pgw_err_prefix(err, "no BTF found (%s no __start_BTF)",
+			       ks ? "kallsyms holds text symbols only, so" :
+				    "without kallsyms,");
 	}
 	return st;
 }

@@ -182,6 +182,8 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 	struct seen seen = { 0 };
 	struct pgw_task *tasks = NULL;
 	size_t n = 0, cap = max_tasks ? max_tasks : PGW_TASKS_MAX;
+	const char *cap_why = max_tasks ? "the most asked for" :
+					  "the bound on processes";
 	uint64_t va = init_task, head = init_task + lay->tasks, next = 0;
 	enum pgw_status st = PGW_OK;
 	bool nomem = false;
@@ -197,8 +199,10 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 				   "flags of %u, comm of %u)", sp.len,
 				   lay->ptr_size, lay->flags_size,
 				   lay->comm_size);
-	if (image_cap(kernel->img, lay->task_size) < cap)
+	if (image_cap(kernel->img, lay->task_size) < cap) {
 		cap = image_cap(kernel->img, lay->task_size);
+		cap_why = "as many as the image's memory can hold";
+	}
 	for (;;) {
 		if (!seen_add(&seen, va, &nomem)) {
 			st = nomem ? pgw_err_set(err, PGW_E_NOMEM,
@@ -216,10 +220,9 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 		}
 		if (n == cap) {
 			st = pgw_err_set(err, PGW_E_LIMIT,
-					 "task list: more than %zu tasks "
-					 "without coming back to init_task "
-					 "(the image's memory holds no more)",
-					 cap);
+					 "task list: more than %zu tasks (%s) "
+					 "without coming back to init_task",
+					 cap, cap_why);
 			break;
 		}
 		if ((st = pgw_grow(&tasks, n, sizeof(*tasks), err)) != PGW_OK)

@@ -341,6 +341,36 @@ static void test_btf_lies(void)
 	ks_free(&k);
 }
 
+/* Read-only data full of headers that pass the quick checks: the scan
+ * parses 8 of them, then gives up, in bounded time. */
+static void test_fake_headers(void)
+{
+	struct ksynth k;
+	struct open_kernel o;
+	struct pgw_kernel_btf *kb;
+	struct pgw_err err = { 0 };
+
+	ks_build(&k, &(struct ksynth_opts){ .text_only = true });
+	for (uint64_t i = 0; i < 8; i++) {
+		uint64_t va = ks_kt(0x210000) + 64 * i;
+		const uint32_t hdr[6] = { 0x0001eb9f, 24, 0, 4, 4, 4 };
+		for (int j = 0; j < 6; j++)
+			ks_set(&k, va + 4 * (uint64_t)j, hdr[j], 4);
+	}
+	open_kernel(&k, &o);
+	struct pgw_kallsyms *ks;
+	pgw_kallsyms_open(&o.sp, &ks, &err);
+	ok(pgw_kernel_btf_open(&o.sp, ks, &kb, &err) == PGW_E_LIMIT &&
+	   strstr(err.msg, "no BTF found (kallsyms holds text symbols only, "
+			   "so no __start_BTF): no BTF describing task_struct "
+			   "among the first 8 headers") &&
+	   !strstr(err.msg, "built without"),
+	   "8 fake headers before the real BTF: %s", err.msg);
+	pgw_kallsyms_close(ks);
+	pgw_image_close(o.img);
+	ks_free(&k);
+}
+
 static void test_absent(void)
 {
 	struct ksynth k;
@@ -381,6 +411,25 @@ static void test_absent(void)
 			   "only"), "neither (as the i386 kernels): %s",
 	   err.msg);
 	pgw_image_close(o.img);
+
+	/* Without init_uts_ns to end it, the window runs 64 MiB, past
+	 * memory: the scan stops there, and claims nothing. */
+	char *uts = strstr(k.vmcoreinfo, "SYMBOL(init_uts_ns)=");
+	for (char *c = uts + strlen("SYMBOL(init_uts_ns)="); *c != '\n'; c++)
+		*c = '0';
+	open_kernel(&k, &o);
+	struct pgw_kallsyms *ks;
+	struct pgw_kernel_btf *kb;
+	pgw_kallsyms_open(&o.sp, &ks, &err);
+	ok(pgw_kernel_btf_open(&o.sp, ks, &kb, &err) == PGW_E_UNMAPPED &&
+	   strstr(err.msg, "no BTF found (kallsyms holds text symbols only, "
+			   "so no __start_BTF): no BTF header describing "
+			   "task_struct in 0xffffffff80200548-0xffffffff80800000, "
+			   "where the scan stopped: virtual address "
+			   "0xffffffff80800000: not present"),
+	   "a window running past memory: %s", err.msg);
+	pgw_kallsyms_close(ks);
+	pgw_image_close(o.img);
 	ks_free(&k);
 }
 
@@ -391,6 +440,7 @@ int main(void)
 	test_kallsyms();
 	test_huge_count();
 	test_btf_lies();
+	test_fake_headers();
 	test_absent();
 	return tap_done();
 }
