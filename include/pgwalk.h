@@ -629,8 +629,11 @@ struct pgw_kallsyms;
 /* Longest symbol name with its type letter and NUL (KSYM_NAME_LEN, 6.1+). */
 #define PGW_KSYM_NAME_MAX 512
 
-/* The tables' addresses from the image's VMCOREINFO (PGW_E_NOTFOUND,
- * saying which line is missing, when it does not list them). */
+/* The tables' addresses from the image's VMCOREINFO: PGW_E_NOTFOUND,
+ * saying which line is missing, when it does not list them (before Linux
+ * 6.0); PGW_E_UNSUPPORTED when it names a variant this reader does not
+ * decode (absolute kallsyms_addresses; offsets relative to their own
+ * place, without kallsyms_relative_base). */
 enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
 	struct pgw_image *img, struct pgw_kallsyms_tables *tables_ret,
 	struct pgw_err *err);

@@ -34,14 +34,38 @@ static const struct {
 	  offsetof(struct pgw_kallsyms_tables, relative_base) },
 };
 
+/* The variants this reader does not decode, told apart by VMCOREINFO. */
+static enum pgw_status unsupported(struct pgw_image *img, struct pgw_err *err)
+{
+	uint64_t v;
+
+	if (pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_addresses)", &v))
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "kallsyms: absolute kallsyms_addresses "
+				   "(CONFIG_KALLSYMS_BASE_RELATIVE off) are "
+				   "not supported, only base-relative offsets");
+	if (pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_offsets)", &v) &&
+	    !pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_relative_base)", &v))
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "kallsyms: kallsyms_offsets without "
+				   "kallsyms_relative_base (offsets relative to "
+				   "their own place, newer kernels) are not "
+				   "supported, only base-relative offsets");
+	return PGW_OK;
+}
+
 enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
 	struct pgw_image *img, struct pgw_kallsyms_tables *tables_ret,
 	struct pgw_err *err)
 {
+	enum pgw_status st;
+
 	memset(tables_ret, 0, sizeof(*tables_ret));
 	if (pgw_vmcoreinfo_count(img) == 0)
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "no kallsyms: the image has no VMCOREINFO");
+	if ((st = unsupported(img, err)) != PGW_OK)
+		return st;
 	for (size_t i = 0; i < sizeof(table_keys) / sizeof(table_keys[0]);
 	     i++) {
 		uint64_t *field = (uint64_t *)((char *)tables_ret +
@@ -50,8 +74,7 @@ enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
 			return pgw_err_set(
 				err, PGW_E_NOTFOUND,
 				"no kallsyms: VMCOREINFO has no %s (it lists "
-				"the kallsyms tables since Linux 6.0; only "
-				"base-relative tables are supported)",
+				"the kallsyms tables since Linux 6.0)",
 				table_keys[i].key);
 	}
 	return PGW_OK;

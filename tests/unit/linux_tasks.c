@@ -272,8 +272,16 @@ static void test_kallsyms(void)
 		       ks_kt(0x200000 + 8), "kallsyms: _stext decodes to",
 		       "a wrong relative base, caught against VMCOREINFO");
 	kallsyms_fails("SYMBOL(kallsyms_names)", UINT64_MAX, "no kallsyms: "
-		       "VMCOREINFO has no SYMBOL(kallsyms_names)",
+		       "VMCOREINFO has no SYMBOL(kallsyms_names) (it lists "
+		       "the kallsyms tables since Linux 6.0)",
 		       "no names table");
+	kallsyms_fails("SYMBOL(kallsyms_relative_base)", UINT64_MAX,
+		       "kallsyms_offsets without kallsyms_relative_base "
+		       "(offsets relative to their own place, newer kernels) "
+		       "are not supported", "place-relative offsets");
+	kallsyms_fails("SYMBOL(kallsyms_offsets)", UINT64_MAX,
+		       "no kallsyms: VMCOREINFO has no SYMBOL(kallsyms_offsets)",
+		       "no offsets");
 }
 
 /* A count of 2^32 - 1 in memory. */
