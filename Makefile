@@ -22,6 +22,8 @@ endif
 include mk/deps.mk
 $(eval $(call pgw_require,libelf,-lelf))
 $(eval $(call pgw_require,zlib,-lz))
+# libbpf parses the kernel's BTF (src/linux/kernel_btf.c).
+$(eval $(call pgw_require,libbpf,-lbpf))
 # Optional codecs (kdump pages): found with pkg-config, or absent.
 include mk/codecs.mk
 # VERSION, and $(O)/config.h: PGW_VERSION, PGW_CODECS, PGW_HAVE_*.

@@ -9,7 +9,10 @@
  * Layers, bottom up:
  *   image   a physical address space read from a dump file (src/formats/)
  *   mode    a paging mode as data: five logical levels, some folded (src/arch/)
- *   walker  translate one address or walk a range (src/walk/)
+ *   walker  translate one address or walk a range (src/walk/), read
+ *           virtual memory
+ *   linux   kallsyms, BTF and the task list, read through the walker
+ *           (src/linux/)
  */
 #ifndef PGWALK_H
 #define PGWALK_H
@@ -367,6 +370,21 @@ struct pgw_xlat {
 enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 				   struct pgw_xlat *out);
 
+/* ---- virtual memory ---------------------------------------------------- */
+
+/*
+ * Copy len bytes of virtual memory from va through space, page by page
+ * (4 KiB, 2 MiB, 1 GiB or 4 MiB pages alike).  It stops at the first byte
+ * it cannot read: PGW_E_UNMAPPED when the address does not translate (the
+ * message says why: not present, non-canonical, page table not in image,
+ * reserved bits ... and at which level), PGW_E_NODATA with err->absence
+ * set when the data page is not in the image (never zeros).  *done_ret
+ * (may be NULL) says how many bytes were copied, also on failure.
+ */
+enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
+			      void *buf, size_t len, size_t *done_ret,
+			      struct pgw_err *err);
+
 /* ---- range walk -------------------------------------------------------- */
 
 /* A present leaf mapping found by a range walk. */
@@ -597,6 +615,206 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 			      const struct pgw_run_ops *ops, void *arg,
 			      struct pgw_walk_stats *stats_ret,
 			      int *stopped_ret, struct pgw_err *err);
+
+/* ---- Linux introspection ----------------------------------------------- */
+
+/*
+ * Names without symbol files: the kernel's own kallsyms tables (which
+ * VMCOREINFO locates), its BTF type information (found through kallsyms,
+ * or by a bounded scan of its read-only data) and, with both, its task
+ * list.  Everything is read through a space holding the kernel's page
+ * tables (the kernel root); every read and count is bounded, and hostile
+ * tables give an error, not a crash.  Strings from the image (symbol
+ * names, comm) are raw bytes: escape them before printing.
+ */
+
+/* kallsyms: where the tables are (kernel virtual addresses). */
+struct pgw_kallsyms_tables {
+	uint64_t names, num_syms, token_table, token_index, offsets,
+		relative_base;
+};
+struct pgw_kallsyms;
+
+/* Longest symbol name with its type letter and NUL (KSYM_NAME_LEN, 6.1+). */
+#define PGW_KSYM_NAME_MAX 512
+
+/* The tables' addresses from the image's VMCOREINFO: PGW_E_NOTFOUND,
+ * saying which line is missing, when it does not list them (before Linux
+ * 6.0); PGW_E_UNSUPPORTED when it names a variant this reader does not
+ * decode (absolute kallsyms_addresses; offsets relative to their own
+ * place, without kallsyms_relative_base). */
+enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
+	struct pgw_image *img, struct pgw_kallsyms_tables *tables_ret,
+	struct pgw_err *err);
+/*
+ * Read and decode the tables: base-relative offsets (4.6+) with or
+ * without absolute percpu, one- and two-byte name lengths (6.1+).  The
+ * caller closes the result.
+ */
+enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
+				  const struct pgw_kallsyms_tables *tables,
+				  struct pgw_kallsyms **ks_ret,
+				  struct pgw_err *err);
+/* Both, then check the symbols VMCOREINFO also names (_stext, ...)
+ * decode to its addresses. */
+enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,
+				  struct pgw_kallsyms **ks_ret,
+				  struct pgw_err *err);
+void pgw_kallsyms_close(struct pgw_kallsyms *ks);
+
+/* The first symbol called name: its address and type letter (type_ret
+ * may be NULL).  PGW_E_NOTFOUND when there is none. */
+enum pgw_status pgw_kallsyms_lookup(const struct pgw_kallsyms *ks,
+				    const char *name, uint64_t *addr_ret,
+				    char *type_ret, struct pgw_err *err);
+
+struct pgw_ksym {
+	char type;                   /* nm's letter: T, t, D, b, ... */
+	uint64_t addr;
+	char name[PGW_KSYM_NAME_MAX];
+};
+size_t pgw_kallsyms_count(const struct pgw_kallsyms *ks);
+/* Symbol idx in table order (idx < count). */
+void pgw_kallsyms_get(const struct pgw_kallsyms *ks, size_t idx,
+		      struct pgw_ksym *sym_ret);
+
+struct pgw_kallsyms_info {
+	uint32_t symbols;
+	uint32_t data_symbols;       /* types d D b B r R: few or none means
+					CONFIG_KALLSYMS_ALL is off */
+	bool absolute_percpu;        /* negative offsets seen */
+	bool big_lengths;            /* two-byte name lengths seen */
+	size_t names_bytes;          /* compressed names decoded */
+	struct pgw_kallsyms_tables tables;
+};
+void pgw_kallsyms_info(const struct pgw_kallsyms *ks,
+		       struct pgw_kallsyms_info *info_ret);
+
+/* BTF: the kernel's own type information, parsed by libbpf. */
+struct pgw_kernel_btf;
+
+/* Largest BTF blob read (a distribution kernel's is 4-6 MiB). */
+#define PGW_KERNEL_BTF_MAX (UINT64_C(64) << 20)
+
+/*
+ * Find the kernel's BTF: between kallsyms' __start_BTF and __stop_BTF;
+ * when kallsyms holds text symbols only (CONFIG_KALLSYMS_ALL off) or ks
+ * is NULL, by scanning the kernel's read-only data after the kallsyms
+ * tables (up to init_uts_ns, at most PGW_KERNEL_BTF_MAX bytes) for a BTF
+ * header that validates, lies inside that window and describes
+ * task_struct (at most 8 such headers are parsed).  PGW_E_NOTFOUND with
+ * the reason when the kernel has none; a scan that could not cover its
+ * window returns why (PGW_E_LIMIT, or the read's status).
+ */
+enum pgw_status pgw_kernel_btf_open(const struct pgw_space *kernel,
+				    const struct pgw_kallsyms *ks,
+				    struct pgw_kernel_btf **kb_ret,
+				    struct pgw_err *err);
+/* Parse a BTF blob already in memory (copied; size at most
+ * PGW_KERNEL_BTF_MAX). */
+enum pgw_status pgw_kernel_btf_from_blob(const void *blob, size_t size,
+					 struct pgw_kernel_btf **kb_ret,
+					 struct pgw_err *err);
+void pgw_kernel_btf_close(struct pgw_kernel_btf *kb);
+
+struct pgw_kernel_btf_info {
+	uint64_t va;                 /* where the blob is (0: not from memory) */
+	uint64_t size;
+	uint32_t types;
+	char how[200];               /* "kallsyms __start_BTF", "scan ..." */
+};
+void pgw_kernel_btf_info(const struct pgw_kernel_btf *kb,
+			 struct pgw_kernel_btf_info *info_ret);
+
+enum pgw_btf_shape {
+	PGW_BTF_INT = 0,             /* integers, enums, bools, chars */
+	PGW_BTF_PTR,
+	PGW_BTF_ARRAY,
+	PGW_BTF_COMPOSITE,           /* struct or union */
+	PGW_BTF_OTHER,
+};
+struct pgw_btf_member {
+	uint64_t offset;             /* bytes from the start of the type */
+	uint64_t size;               /* bytes (pointers: BTF's pointer size) */
+	enum pgw_btf_shape shape;    /* typedefs and qualifiers resolved */
+	uint64_t elems;              /* arrays: element count */
+};
+/*
+ * Member `member` of struct (or union) `type`, looking inside anonymous
+ * structs and unions; a bitfield, or a member not at a byte boundary, is
+ * refused (PGW_E_UNSUPPORTED).
+ */
+enum pgw_status pgw_kernel_btf_member(const struct pgw_kernel_btf *kb,
+				      const char *type, const char *member,
+				      struct pgw_btf_member *member_ret,
+				      struct pgw_err *err);
+/* Size in bytes of struct (or union) `type`. */
+enum pgw_status pgw_kernel_btf_struct_size(const struct pgw_kernel_btf *kb,
+					   const char *type,
+					   uint64_t *size_ret,
+					   struct pgw_err *err);
+
+/* Where the task-list walk finds what it reads, in bytes. */
+struct pgw_task_layout {
+	unsigned ptr_size;           /* 4 or 8 */
+	uint32_t task_size;          /* sizeof(struct task_struct) */
+	uint32_t tasks;              /* task_struct.tasks (a list_head) */
+	uint32_t list_next;          /* list_head.next */
+	uint32_t pid, tgid;          /* 4-byte pid_t */
+	uint32_t comm, comm_size;
+	uint32_t flags, flags_size;  /* 4 or 8 bytes */
+	uint32_t mm;                 /* task_struct.mm */
+	uint32_t mm_pgd;             /* mm_struct.pgd */
+};
+/* The layout from BTF, checked: sizes, shapes, fields inside the struct. */
+enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
+				    unsigned ptr_size,
+				    struct pgw_task_layout *layout_ret,
+				    struct pgw_err *err);
+
+/* include/linux/sched.h: "I am a kernel thread" (2.6.27+). */
+#define PGW_PF_KTHREAD UINT32_C(0x00200000)
+#define PGW_TASK_COMM_MAX 64
+/* At most this many tasks (processes: the list links thread-group
+ * leaders); also at most one per task_struct-sized piece of the image. */
+#define PGW_TASKS_MAX (UINT32_C(1) << 18)
+
+struct pgw_task {
+	uint64_t task;               /* its task_struct (kernel VA) */
+	int32_t pid, tgid;
+	uint32_t flags;
+	bool kthread;                /* flags has PF_KTHREAD */
+	uint8_t comm[PGW_TASK_COMM_MAX]; /* raw bytes, NUL-padded */
+	size_t comm_len;             /* bytes before the first NUL */
+	uint64_t mm;                 /* 0: none (kernel thread, exiting) */
+	uint64_t pgd;                /* mm->pgd, a kernel VA (0: no mm) */
+	bool has_pgd_pa;
+	uint64_t pgd_pa;             /* its physical address: the root */
+	char why[160];               /* mm but no pgd_pa: why */
+};
+
+/*
+ * Follow init_task.tasks around the list until it is back at init_task
+ * (which comes first).  A list that loops elsewhere, runs longer than
+ * max_tasks (0: PGW_TASKS_MAX) or than the image could hold, or reaches
+ * an unreadable task ends with an error saying so, and *tasks_ret and
+ * *n_ret hold what was read until then (free them either way).
+ */
+enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
+				    uint64_t init_task,
+				    const struct pgw_task_layout *layout,
+				    size_t max_tasks,
+				    struct pgw_task **tasks_ret, size_t *n_ret,
+				    struct pgw_err *err);
+/*
+ * All of it from the image: kallsyms from VMCOREINFO, init_task, BTF, the
+ * layout, the list.  Without kallsyms or BTF, PGW_E_NOTFOUND and a
+ * message a command can print ("no BTF: ...").
+ */
+enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
+				struct pgw_task **tasks_ret, size_t *n_ret,
+				struct pgw_err *err);
+void pgw_linux_tasks_free(struct pgw_task *tasks);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

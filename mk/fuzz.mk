@@ -13,7 +13,9 @@
 # The name "probe" builds a target that opens without naming a format, so
 # the library probes (worth adding once several formats have magic).
 FUZZ_FORMATS  = elf raw kdump lime avml
-FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker
+# The Linux readers: kallsyms' decoder and the BTF reader (fuzz/*.c).
+FUZZ_LINUX    = kallsyms kernel_btf
+FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker $(FUZZ_LINUX)
 
 FUZZ_CC      ?= clang
 FUZZ_ENGINE  ?= libfuzzer
@@ -94,6 +96,9 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/tools/fuzz-replay-%)
 $(O)/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
+
+# The Linux targets reach src/linux/'s internal headers.
+$(FUZZ_LINUX:%=$(O)/fuzz/%.o): CFLAGS += -Isrc
 
 $(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o $(O)/fuzz/driver.o $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,135 @@
+/*
+ * Where the task-list walk finds what it reads, from BTF: a table of the
+ * members it needs, each with the shape and size the walk assumes, so a
+ * kernel whose types differ is refused instead of misread.
+ */
+#include "pgwalk.h"
+
+#include <stddef.h>
+
+/* The structs the walk reads, whose sizes bound their members. */
+enum owner { TASK, LIST, MM, NOWNERS };
+static const char *const owner_names[NOWNERS] = {
+	[TASK] = "task_struct", [LIST] = "list_head", [MM] = "mm_struct",
+};
+
+/* Accepted sizes: ANY, LIST_HEAD (two pointers), or bytes.  A pointer
+ * is the kernel's pointer size whatever BTF's guess. */
+#define ANY 0
+#define LIST_HEAD UINT64_MAX
+
+static const struct field {
+	enum owner owner;
+	const char *member;
+	enum pgw_btf_shape shape;
+	uint64_t size, size_alt;
+	size_t offset_at, size_at; /* in struct pgw_task_layout (size: 0
+				      when not kept) */
+} fields[] = {
+	{ TASK, "tasks", PGW_BTF_COMPOSITE, LIST_HEAD, LIST_HEAD,
+	  offsetof(struct pgw_task_layout, tasks), 0 },
+	{ LIST, "next", PGW_BTF_PTR, ANY, ANY,
+	  offsetof(struct pgw_task_layout, list_next), 0 },
+	{ TASK, "pid", PGW_BTF_INT, 4, 4,
+	  offsetof(struct pgw_task_layout, pid), 0 },
+	{ TASK, "tgid", PGW_BTF_INT, 4, 4,
+	  offsetof(struct pgw_task_layout, tgid), 0 },
+	{ TASK, "comm", PGW_BTF_ARRAY, ANY, ANY,
+	  offsetof(struct pgw_task_layout, comm),
+	  offsetof(struct pgw_task_layout, comm_size) },
+	{ TASK, "flags", PGW_BTF_INT, 4, 8,
+	  offsetof(struct pgw_task_layout, flags),
+	  offsetof(struct pgw_task_layout, flags_size) },
+	{ TASK, "mm", PGW_BTF_PTR, ANY, ANY,
+	  offsetof(struct pgw_task_layout, mm), 0 },
+	{ MM, "pgd", PGW_BTF_PTR, ANY, ANY,
+	  offsetof(struct pgw_task_layout, mm_pgd), 0 },
+};
+
+static const char *const shape_names[] = {
+	[PGW_BTF_INT] = "an integer", [PGW_BTF_PTR] = "a pointer",
+	[PGW_BTF_ARRAY] = "an array", [PGW_BTF_COMPOSITE] = "a struct",
+	[PGW_BTF_OTHER] = "something else",
+};
+
+/* The member's size as the walk reads it, or 0 when it is not one the
+ * walk accepts. */
+static uint64_t size_read(const struct field *f,
+			  const struct pgw_btf_member *m, unsigned ptr_size)
+{
+	uint64_t want = f->size == LIST_HEAD ? 2 * (uint64_t)ptr_size :
+						f->size;
+	uint64_t alt = f->size_alt == LIST_HEAD ? 2 * (uint64_t)ptr_size :
+						  f->size_alt;
+
+	if (m->shape != f->shape)
+		return 0;
+	if (f->shape == PGW_BTF_PTR)
+		return ptr_size;
+	return want == ANY || m->size == want || m->size == alt ? m->size : 0;
+}
+
+enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
+				    unsigned ptr_size,
+				    struct pgw_task_layout *lay,
+				    struct pgw_err *err)
+{
+	uint64_t whole[NOWNERS];
+	enum pgw_status st;
+
+	*lay = (struct pgw_task_layout){ .ptr_size = ptr_size };
+	if (ptr_size != 4 && ptr_size != 8)
+		return pgw_err_set(err, PGW_E_ARG, "pointer size %u",
+				   ptr_size);
+	for (int o = 0; o < NOWNERS; o++)
+		if ((st = pgw_kernel_btf_struct_size(kb, owner_names[o],
+						     &whole[o], err)) != PGW_OK)
+			return st;
+	if (whole[LIST] != 2 * (uint64_t)ptr_size)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "BTF: struct list_head is %llu bytes, not "
+				   "two %u-byte pointers",
+				   (unsigned long long)whole[LIST], ptr_size);
+	if (whole[TASK] > UINT32_MAX)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "BTF: struct task_struct is %llu bytes",
+				   (unsigned long long)whole[TASK]);
+	lay->task_size = (uint32_t)whole[TASK];
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const struct field *f = &fields[i];
+		const char *type = owner_names[f->owner];
+		struct pgw_btf_member m;
+
+		if ((st = pgw_kernel_btf_member(kb, type, f->member, &m,
+						err)) != PGW_OK)
+			return st;
+		uint64_t size = size_read(f, &m, ptr_size);
+		if (size == 0)
+			return pgw_err_set(
+				err, PGW_E_UNSUPPORTED,
+				"BTF: %s.%s is %s of %llu bytes; the task "
+				"walk reads it as %s", type, f->member,
+				shape_names[m.shape],
+				(unsigned long long)m.size,
+				shape_names[f->shape]);
+		if (m.offset > whole[f->owner] ||
+		    size > whole[f->owner] - m.offset)
+			return pgw_err_set(
+				err, PGW_E_FORMAT,
+				"BTF: %s.%s at byte %llu (%llu bytes) lies "
+				"outside the %llu-byte struct", type,
+				f->member, (unsigned long long)m.offset,
+				(unsigned long long)size,
+				(unsigned long long)whole[f->owner]);
+		*(uint32_t *)((char *)lay + f->offset_at) = (uint32_t)m.offset;
+		if (f->size_at)
+			*(uint32_t *)((char *)lay + f->size_at) =
+				(uint32_t)size;
+	}
+	if (lay->comm_size > PGW_TASK_COMM_MAX)
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "BTF: task_struct.comm is %u bytes, more "
+				   "than %d", lay->comm_size,
+				   PGW_TASK_COMM_MAX);
+	return PGW_OK;
+}

@@ -1,0 +1,317 @@
+/*
+ * The kernel's task list: init_task.tasks links every thread-group
+ * leader (each process once, and init_task itself) in a circular list.
+ * Each task is read with one read spanning the fields needed; its mm's
+ * pgd is read and translated through the kernel's page tables, giving
+ * the physical root of the process's address space.
+ *
+ * Hostile images: the walk remembers every task it has seen, so a list
+ * looping anywhere but back to init_task is caught when it first repeats;
+ * it also stops after max_tasks, and after more tasks than the image's
+ * memory could hold; each ends the walk with an error and keeps what was
+ * read.
+ */
+#include "pgwalk.h"
+#include "../lib/grow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fields one task read covers. */
+struct span {
+	uint32_t lo, len;
+};
+
+static struct span task_span(const struct pgw_task_layout *l)
+{
+	const uint32_t at[][2] = {
+		{ l->tasks + l->list_next, l->ptr_size },
+		{ l->pid, 4 }, { l->tgid, 4 }, { l->comm, l->comm_size },
+		{ l->flags, l->flags_size }, { l->mm, l->ptr_size },
+	};
+	uint64_t lo = UINT32_MAX, hi = 0;
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		if (at[i][0] < lo)
+			lo = at[i][0];
+		if ((uint64_t)at[i][0] + at[i][1] > hi)
+			hi = (uint64_t)at[i][0] + at[i][1];
+	}
+	return (struct span){ (uint32_t)lo, (uint32_t)(hi - lo) };
+}
+
+/* The fields one read spans are at most this far apart (6.1: 2 KiB). */
+#define SPAN_MAX (64u * 1024)
+
+static uint64_t le_n(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Tasks already seen: an open-addressing set of task addresses. */
+struct seen {
+	uint64_t *slot;     /* 0: empty (no task lives at VA 0) */
+	size_t mask, used;
+};
+
+static uint64_t mix(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= UINT64_C(0xff51afd7ed558ccd);
+	return v ^ (v >> 33);
+}
+
+static void seen_put(uint64_t *slot, size_t mask, uint64_t va)
+{
+	size_t j = mix(va) & mask;
+
+	while (slot[j] && slot[j] != va)
+		j = (j + 1) & mask;
+	slot[j] = va;
+}
+
+/* Add va; false when it was there already (or, with *nomem, when there
+ * was no memory to add it). */
+static bool seen_add(struct seen *s, uint64_t va, bool *nomem)
+{
+	if (2 * (s->used + 1) > s->mask + 1) {
+		size_t n = s->mask ? 2 * (s->mask + 1) : 256;
+		uint64_t *slot = calloc(n, sizeof(*slot));
+		if (!slot) {
+			*nomem = true;
+			return false;
+		}
+		for (size_t i = 0; s->slot && i <= s->mask; i++)
+			if (s->slot[i])
+				seen_put(slot, n - 1, s->slot[i]);
+		free(s->slot);
+		s->slot = slot;
+		s->mask = n - 1;
+	}
+	size_t j = mix(va) & s->mask;
+	while (s->slot[j] && s->slot[j] != va)
+		j = (j + 1) & s->mask;
+	if (s->slot[j])
+		return false;
+	s->slot[j] = va;
+	s->used++;
+	return true;
+}
+
+/* mm->pgd and its physical address; failures are kept in t->why. */
+static void read_pgd(const struct pgw_space *kernel,
+		     const struct pgw_task_layout *l, struct pgw_task *t)
+{
+	uint8_t word[8];
+	struct pgw_err err;
+	struct pgw_xlat x;
+
+	if (pgw_read_virt(kernel, t->mm + l->mm_pgd, word, l->ptr_size, NULL,
+			  &err) != PGW_OK) {
+		snprintf(t->why, sizeof(t->why), "mm 0x%llx: pgd: %.120s",
+			 (unsigned long long)t->mm, err.msg);
+		return;
+	}
+	t->pgd = le_n(word, l->ptr_size);
+	if (pgw_translate(kernel, t->pgd, &x) != PGW_X_OK) {
+		snprintf(t->why, sizeof(t->why),
+			 "mm 0x%llx: pgd 0x%llx does not translate: %s at %s",
+			 (unsigned long long)t->mm, (unsigned long long)t->pgd,
+			 pgw_xlat_status_text(x.status),
+			 kernel->mode->level[x.level].name);
+		return;
+	}
+	t->has_pgd_pa = true;
+	t->pgd_pa = x.pa;
+}
+
+/* Read the task at va into t; its tasks.next into *next. */
+static enum pgw_status read_task(const struct pgw_space *kernel,
+				 const struct pgw_task_layout *l,
+				 struct span sp, uint64_t va,
+				 struct pgw_task *t, uint64_t *next,
+				 struct pgw_err *err)
+{
+	uint8_t buf[SPAN_MAX];
+	const uint8_t *b = buf - sp.lo;
+
+	if (pgw_read_virt(kernel, va + sp.lo, buf, sp.len, NULL, err) !=
+	    PGW_OK)
+		return err->status;
+	memset(t, 0, sizeof(*t));
+	t->task = va;
+	*next = le_n(b + l->tasks + l->list_next, l->ptr_size);
+	t->pid = (int32_t)le_n(b + l->pid, 4);
+	t->tgid = (int32_t)le_n(b + l->tgid, 4);
+	t->flags = (uint32_t)le_n(b + l->flags, l->flags_size);
+	t->kthread = t->flags & PGW_PF_KTHREAD;
+	memcpy(t->comm, b + l->comm, l->comm_size);
+	t->comm_len = strnlen((const char *)t->comm, l->comm_size);
+	t->mm = le_n(b + l->mm, l->ptr_size);
+	if (t->mm)
+		read_pgd(kernel, l, t);
+	return PGW_OK;
+}
+
+/* At most one task per task_struct-sized piece of the image's memory. */
+static size_t image_cap(struct pgw_image *img, uint32_t task_size)
+{
+	const struct pgw_phys_range *r;
+	size_t n = pgw_image_ranges(img, &r);
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bytes += r[i].size;
+	uint64_t cap = bytes / (task_size ? task_size : 1) + 1;
+	return cap < SIZE_MAX ? (size_t)cap : SIZE_MAX;
+}
+
+enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
+				    uint64_t init_task,
+				    const struct pgw_task_layout *lay,
+				    size_t max_tasks,
+				    struct pgw_task **tasks_ret, size_t *n_ret,
+				    struct pgw_err *err)
+{
+	struct span sp = task_span(lay);
+	struct seen seen = { 0 };
+	struct pgw_task *tasks = NULL;
+	size_t n = 0, cap = max_tasks ? max_tasks : PGW_TASKS_MAX;
+	const char *cap_why = max_tasks ? "the most asked for" :
+					  "the bound on processes";
+	uint64_t va = init_task, head = init_task + lay->tasks, next = 0;
+	enum pgw_status st = PGW_OK;
+	bool nomem = false;
+
+	*tasks_ret = NULL;
+	*n_ret = 0;
+	if (sp.len > SPAN_MAX || (lay->ptr_size != 4 && lay->ptr_size != 8) ||
+	    (lay->flags_size != 4 && lay->flags_size != 8) ||
+	    lay->comm_size > PGW_TASK_COMM_MAX)
+		return pgw_err_set(err, PGW_E_ARG,
+				   "task list: a layout it cannot read (fields "
+				   "spread over %u bytes, pointers of %u, "
+				   "flags of %u, comm of %u)", sp.len,
+				   lay->ptr_size, lay->flags_size,
+				   lay->comm_size);
+	if (image_cap(kernel->img, lay->task_size) < cap) {
+		cap = image_cap(kernel->img, lay->task_size);
+		cap_why = "as many as the image's memory can hold";
+	}
+	for (;;) {
+		if (!seen_add(&seen, va, &nomem)) {
+			st = nomem ? pgw_err_set(err, PGW_E_NOMEM,
+						 "task list") :
+				     pgw_err_set(err, PGW_E_FORMAT,
+						 "task list loops: entry %zu, "
+						 "task 0x%llx, was seen "
+						 "before, and the list never "
+						 "came back to init_task "
+						 "0x%llx", n,
+						 (unsigned long long)va,
+						 (unsigned long long)
+							 init_task);
+			break;
+		}
+		if (n == cap) {
+			st = pgw_err_set(err, PGW_E_LIMIT,
+					 "task list: more than %zu tasks (%s) "
+					 "without coming back to init_task",
+					 cap, cap_why);
+			break;
+		}
+		if ((st = pgw_grow(&tasks, n, sizeof(*tasks), err)) != PGW_OK)
+			break;
+		st = read_task(kernel, lay, sp, va, &tasks[n], &next, err);
+		if (st != PGW_OK) {
+			pgw_err_prefix(err, "task list: entry %zu, task 0x%llx",
+				       n, (unsigned long long)va);
+			break;
+		}
+		n++;
+		if (next == head)
+			break;
+		va = next - lay->tasks;
+		if (next == 0 || va == 0) {
+			st = pgw_err_set(err, PGW_E_FORMAT,
+					 "task list: entry %zu, task 0x%llx: "
+					 "tasks.next is 0x%llx, no task",
+					 n - 1,
+					 (unsigned long long)tasks[n - 1].task,
+					 (unsigned long long)next);
+			break;
+		}
+	}
+	free(seen.slot);
+	*tasks_ret = tasks;
+	*n_ret = n;
+	return st;
+}
+
+void pgw_linux_tasks_free(struct pgw_task *tasks)
+{
+	free(tasks);
+}
+
+/* init_task from kallsyms, or why it is not there. */
+static enum pgw_status find_init_task(const struct pgw_kallsyms *ks,
+				      uint64_t *va, struct pgw_err *err)
+{
+	struct pgw_kallsyms_info ki;
+
+	if (pgw_kallsyms_lookup(ks, "init_task", va, NULL, err) == PGW_OK)
+		return PGW_OK;
+	pgw_kallsyms_info(ks, &ki);
+	if (ki.data_symbols <= ki.symbols / 100)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "no init_task: kallsyms holds text symbols "
+				   "only (%u of %u symbols are data): the "
+				   "kernel was built without "
+				   "CONFIG_KALLSYMS_ALL", ki.data_symbols,
+				   ki.symbols);
+	return pgw_err_set(err, PGW_E_NOTFOUND,
+			   "no init_task in kallsyms (%u symbols)",
+			   ki.symbols);
+}
+
+enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
+				struct pgw_task **tasks_ret, size_t *n_ret,
+				struct pgw_err *err)
+{
+	struct pgw_kallsyms *ks = NULL;
+	struct pgw_kernel_btf *kb = NULL;
+	struct pgw_task_layout lay;
+	struct pgw_err no_init = { 0 };
+	uint64_t init_task;
+	enum pgw_status st;
+
+	*tasks_ret = NULL;
+	*n_ret = 0;
+	if ((st = pgw_kallsyms_open(kernel, &ks, err)) != PGW_OK)
+		return st;
+	/* Both missing (i386 distribution kernels): say both. */
+	enum pgw_status init_st = find_init_task(ks, &init_task, &no_init);
+	if ((st = pgw_kernel_btf_open(kernel, ks, &kb, err)) != PGW_OK) {
+		if (init_st != PGW_OK) {
+			size_t n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n, "; and %s",
+				 no_init.msg);
+		}
+	} else if (init_st != PGW_OK) {
+		*err = no_init;
+		st = init_st;
+	} else if ((st = pgw_task_layout_btf(kb, kernel->mode->va_bits > 32 ?
+						     8 : 4, &lay, err)) ==
+		   PGW_OK) {
+		st = pgw_linux_task_list(kernel, init_task, &lay, 0, tasks_ret,
+					 n_ret, err);
+	}
+	pgw_kernel_btf_close(kb);
+	pgw_kallsyms_close(ks);
+	return st;
+}

@@ -1,0 +1,231 @@
+/*
+ * A synthetic x86-64 Linux kernel in 8 MiB of memory, for the tests of
+ * the Linux readers: page tables (the direct map at 0xffff888000000000
+ * and the kernel image map at 0xffffffff80000000, both 2 MiB pages over
+ * all of memory, root at 0x1000), kallsyms tables (ksymwriter.h), a BTF
+ * blob (btfwriter.h), init_task and a circular task list in the direct
+ * map, mm_structs and their pgd pages, and the VMCOREINFO text naming
+ * it all.  Tests change the memory (ks_set) before writing the ELF core.
+ *
+ *   0x001000  PML4          0x200000  kallsyms tables (kernel image)
+ *   0x002000  PDPT, PD ...  0x280000  BTF
+ *   0x400000  task_structs  0x300000  init_task
+ *   0x500000  mm_structs    0x340000  init_uts_ns
+ *   0x600000  pgd pages
+ */
+#ifndef PGW_KSYNTH_H
+#define PGW_KSYNTH_H
+
+#include "btfwriter.h"
+#include "ksymwriter.h"
+
+#define KS_RAM (UINT64_C(8) << 20)
+#define KS_DM UINT64_C(0xffff888000000000)
+#define KS_KT UINT64_C(0xffffffff80000000)
+#define KS_ROOT UINT64_C(0x1000)
+#define KS_NTASKS 6
+#define KS_TASK_STRIDE 0x400u
+
+static inline uint64_t ks_dm(uint64_t pa) { return KS_DM + pa; }
+static inline uint64_t ks_kt(uint64_t pa) { return KS_KT + pa; }
+
+struct ksynth_opts {
+	bool text_only;   /* kallsyms without data symbols (no init_task,
+			     no __start_BTF): like the i386 kernels */
+	bool no_btf;      /* no BTF blob in memory at all */
+};
+
+struct ksynth {
+	struct iw_mem mem;
+	struct bw_offsets bo;
+	uint64_t task[KS_NTASKS];     /* task_struct VAs; task[0] init_task */
+	uint64_t mm[KS_NTASKS];       /* 0: none */
+	uint64_t pgd_pa[KS_NTASKS];   /* 0: none or unmapped */
+	int32_t pid[KS_NTASKS];
+	const char *comm[KS_NTASKS];
+	bool kthread[KS_NTASKS];
+	uint64_t btf_va, btf_size;
+	struct kw_tables kt;
+	uint64_t names_va, num_va, token_table_va, token_index_va,
+		offsets_va, base_va;
+	char vmcoreinfo[2048];
+};
+
+/* Write n bytes of v at kernel VA va (direct or image map). */
+static inline void ks_set(struct ksynth *k, uint64_t va, uint64_t v,
+			  unsigned n)
+{
+	uint64_t pa = va >= KS_KT ? va - KS_KT : va - KS_DM;
+	iw_frame(&k->mem, (pa + n - 1) >> 12);
+	iw_le(k->mem.b.p + pa, v, n);
+}
+
+static inline void ks_put(struct ksynth *k, uint64_t va, const void *p,
+			  size_t n)
+{
+	uint64_t pa = va >= KS_KT ? va - KS_KT : va - KS_DM;
+	iw_frame(&k->mem, (pa + n - 1) >> 12);
+	memcpy(k->mem.b.p + pa, p, n);
+}
+
+/* Point task i's tasks.next at task j's list_head (j < 0: at va). */
+static inline void ks_link(struct ksynth *k, int i, int j, uint64_t va)
+{
+	uint64_t to = j >= 0 ? k->task[j] + k->bo.tasks : va;
+	ks_set(k, k->task[i] + k->bo.tasks, to, 8);
+}
+
+static inline void ks_tables(struct ksynth *k)
+{
+	/* 2 MiB pages over all memory in both maps. */
+	iw_frame(&k->mem, KS_RAM / IW_PAGE - 1);
+	iw_entry(&k->mem, 1, 273, 8, 0x2000 | IW_TBL);
+	iw_entry(&k->mem, 2, 0, 8, 0x3000 | IW_TBL);
+	iw_entry(&k->mem, 1, 511, 8, 0x4000 | IW_TBL);
+	iw_entry(&k->mem, 4, 510, 8, 0x5000 | IW_TBL);
+	for (unsigned i = 0; i < KS_RAM >> 21; i++) {
+		uint64_t leaf = (uint64_t)i << 21 | IW_P | IW_RW | IW_PS |
+				IW_A | IW_D | IW_G | IW_NX;
+		iw_entry(&k->mem, 3, i, 8, leaf);
+		iw_entry(&k->mem, 5, i, 8, leaf);
+	}
+}
+
+static inline void ks_tasks(struct ksynth *k)
+{
+	static const struct {
+		int32_t pid;
+		const char *comm;
+		bool kthread, mm, mapped;
+	} t[KS_NTASKS] = {
+		{ 0, "swapper/0", true, false, false },
+		{ 1, "init", false, true, true },
+		{ 2, "kthreadd", true, false, false },
+		{ 10, "\x1b[31mred\\x", false, true, true },
+		{ 20, "lost-pgd", false, true, false },
+		{ 30, "sixteen-letters!", false, true, true },
+	};
+	const struct bw_offsets *o = &k->bo;
+
+	for (int i = 0; i < KS_NTASKS; i++) {
+		k->task[i] = i == 0 ? ks_kt(0x300000) :
+			     ks_dm(0x400000 + (uint64_t)i * KS_TASK_STRIDE);
+		k->pid[i] = t[i].pid;
+		k->comm[i] = t[i].comm;
+		k->kthread[i] = t[i].kthread;
+		ks_set(k, k->task[i] + o->flags,
+		       t[i].kthread ? 0x00200040 : 0x00400100, 4);
+		ks_set(k, k->task[i] + o->ids, (uint32_t)t[i].pid, 4);
+		ks_set(k, k->task[i] + o->ids + 4, (uint32_t)t[i].pid, 4);
+		ks_put(k, k->task[i] + o->comm, t[i].comm,
+		       strnlen(t[i].comm, 16));
+		k->mm[i] = k->pgd_pa[i] = 0;
+		if (t[i].mm) {
+			k->mm[i] = ks_dm(0x500000 + (uint64_t)i * 0x100);
+			uint64_t pgd = ks_dm(0x600000 + (uint64_t)i * 0x1000);
+			if (t[i].mapped)
+				k->pgd_pa[i] = pgd - KS_DM;
+			else
+				pgd = UINT64_C(0xffff888100000000);
+			ks_set(k, k->mm[i] + o->pgd, pgd, 8);
+		}
+		ks_set(k, k->task[i] + o->mm, k->mm[i], 8);
+	}
+	for (int i = 0; i < KS_NTASKS; i++)
+		ks_link(k, i, (i + 1) % KS_NTASKS, 0);
+}
+
+/* kallsyms tables at 0x200000, in the kernel's order. */
+static inline void ks_kallsyms(struct ksynth *k, bool text_only)
+{
+	struct kw_sym all[] = {
+		{ 'T', "_stext", ks_kt(0x200000) },
+		{ 'T', "_text", ks_kt(0x200000) },
+		{ 't', "do_one_initcall", ks_kt(0x201230) },
+		{ 'T', "start_kernel", ks_kt(0x2ff000) },
+		{ 'D', "init_task", k->task[0] },
+		{ 'D', "init_top_pgt", ks_kt(KS_ROOT) },
+		{ 'D', "init_uts_ns", ks_kt(0x340000) },
+		{ 'A', "cpu_number", 0x1f02c },
+		{ 'R', "__start_BTF", k->btf_va },
+		{ 'R', "__stop_BTF", k->btf_va + k->btf_size },
+	};
+	size_t n = text_only ? 4 : sizeof(all) / sizeof(all[0]) -
+				   (k->btf_size ? 0 : 2);
+	uint64_t va = ks_kt(0x200000);
+
+	kw_build(all, n, !text_only, &k->kt);
+	k->offsets_va = va;
+	ks_put(k, va, k->kt.offsets.p, k->kt.offsets.len);
+	va = (va + k->kt.offsets.len + 7) & ~UINT64_C(7);
+	k->base_va = va;
+	ks_set(k, va, k->kt.relative_base, 8);
+	k->num_va = va + 8;
+	ks_set(k, k->num_va, k->kt.num, 4);
+	k->names_va = va + 16;
+	ks_put(k, k->names_va, k->kt.names.p, k->kt.names.len);
+	k->token_table_va = (k->names_va + k->kt.names.len + 64) &
+			    ~UINT64_C(7);
+	ks_put(k, k->token_table_va, k->kt.token_table.p,
+	       k->kt.token_table.len);
+	k->token_index_va = (k->token_table_va + k->kt.token_table.len + 7) &
+			    ~UINT64_C(7);
+	ks_put(k, k->token_index_va, k->kt.token_index.p, 512);
+}
+
+static inline void ks_vmcoreinfo(struct ksynth *k)
+{
+	snprintf(k->vmcoreinfo, sizeof(k->vmcoreinfo),
+		 "OSRELEASE=6.1.0-synthetic\nPAGESIZE=4096\n"
+		 "SYMBOL(init_top_pgt)=%llx\nNUMBER(phys_base)=0\n"
+		 "SYMBOL(_stext)=%llx\nSYMBOL(init_uts_ns)=%llx\n"
+		 "SYMBOL(kallsyms_names)=%llx\n"
+		 "SYMBOL(kallsyms_num_syms)=%llx\n"
+		 "SYMBOL(kallsyms_token_table)=%llx\n"
+		 "SYMBOL(kallsyms_token_index)=%llx\n"
+		 "SYMBOL(kallsyms_offsets)=%llx\n"
+		 "SYMBOL(kallsyms_relative_base)=%llx\n",
+		 (unsigned long long)ks_kt(KS_ROOT),
+		 (unsigned long long)ks_kt(0x200000),
+		 (unsigned long long)ks_kt(0x340000),
+		 (unsigned long long)k->names_va,
+		 (unsigned long long)k->num_va,
+		 (unsigned long long)k->token_table_va,
+		 (unsigned long long)k->token_index_va,
+		 (unsigned long long)k->offsets_va,
+		 (unsigned long long)k->base_va);
+}
+
+static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
+{
+	memset(k, 0, sizeof(*k));
+	k->bo = bw_default;
+	ks_tables(k);
+	if (!o->no_btf) {
+		uint32_t size;
+		uint8_t *blob = bw_blob(&k->bo, 0, &size);
+		k->btf_va = ks_kt(0x280010);
+		k->btf_size = size;
+		ks_put(k, k->btf_va, blob, size);
+		free(blob);
+	}
+	ks_tasks(k);
+	ks_kallsyms(k, o->text_only);
+	ks_vmcoreinfo(k);
+}
+
+/* The ELF core: x86-64, VMCOREINFO, all memory in one PT_LOAD. */
+static inline void ks_elf(const struct ksynth *k, struct iw_buf *out)
+{
+	struct iw_elf e = { .is64 = true, .machine = 62,
+			    .vmcoreinfo = k->vmcoreinfo };
+	iw_elf_build(&e, &k->mem, out, NULL);
+}
+
+static inline void ks_free(struct ksynth *k)
+{
+	kw_free(&k->kt);
+	iw_free(&k->mem.b);
+}
+
+#endif
