@@ -57,8 +57,7 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 	uint64_t max_decoded = opts && opts->max_decoded ? opts->max_decoded :
 							   PGW_SCAN_MAX_DECODED;
 	bool decoding = decodes_pages(img);
-	uint64_t limit = decoding && max_decoded < max_pages ? max_decoded :
-							       max_pages;
+	uint64_t decoded = 0;
 
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
@@ -76,15 +75,22 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 		for (; pfn < end; pfn++) {
 			const uint8_t *page;
 			struct pgw_err ignored;
-			if (stats->scanned == limit) {
+			/* Pages a kdump left out cost nothing to skip: only
+			 * those decompressed count against that budget. */
+			if (stats->scanned == max_pages ||
+			    (decoding && decoded == max_decoded)) {
+				bool pages = stats->scanned == max_pages;
 				pgw_scan_incomplete(stats,
-					"scan stopped after %llu of %llu "
-					"pages (%s budget); give a larger one "
-					"to look further",
+					"scan stopped at physical 0x%llx, "
+					"after %llu of %llu pages: the %s "
+					"budget (%llu) ran out",
+					(unsigned long long)(pfn <<
+							     PGW_PAGE_SHIFT),
 					(unsigned long long)stats->scanned,
 					(unsigned long long)stats->pages,
-					limit == max_pages ? "page" :
-					"decompression");
+					pages ? "page" : "decompression",
+					(unsigned long long)(pages ? max_pages :
+							     max_decoded));
 				return PGW_OK;
 			}
 			stats->scanned++;
@@ -93,6 +99,7 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 				stats->absent++;
 				continue;
 			}
+			decoded++;
 			if (visit(arg, pfn << PGW_PAGE_SHIFT, page))
 				return pgw_err_set(err, PGW_E_STOPPED,
 						   "scan stopped at physical "

@@ -29,6 +29,13 @@ struct roots_ctx {
 	struct roots_user *user;    /* per root, parallel to out->root */
 	bool *from_cpu;             /* per root: added for a CPU's CR3 */
 	uint64_t budget;            /* entries left for the user-half walks */
+	/* Walks already done, by the hash of the top table's user half:
+	 * identical tables (copies) walk identically. */
+	struct roots_memo {
+		uint64_t hash;
+		size_t root;        /* + 1; 0: empty */
+	} *memo;
+	size_t memo_cap;            /* a power of two */
 	uint64_t max_roots;
 	/* x86-64: physical extents of the kernel image's text mapping */
 	struct {

@@ -102,6 +102,58 @@ static uint64_t walk_budget(uint64_t left)
 	return share < left ? share : left;
 }
 
+static uint64_t fnv(const uint8_t *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+/*
+ * A root whose top table's user half is byte for byte one already walked
+ * (a copy: a hostile image may hold thousands) takes that walk's
+ * results.  Returns true when it did; else leaves *slot where this
+ * root's walk is to be remembered (NULL: not at all).
+ */
+static bool reuse_walk(struct roots_ctx *ctx, size_t i,
+		       struct roots_memo **slot)
+{
+	uint8_t mine[PGW_PAGE_SIZE], other[PGW_PAGE_SIZE];
+	size_t len = (size_t)ctx->kh->first * ctx->kh->esize;
+	struct pgw_err ignored;
+
+	*slot = NULL;
+	if (!ctx->memo_cap || pgw_image_read(ctx->img, ctx->out->root[i].table,
+					     mine, len, &ignored) != PGW_OK)
+		return false;
+	uint64_t h = fnv(mine, len);
+	for (size_t k = h & (ctx->memo_cap - 1);;
+	     k = (k + 1) & (ctx->memo_cap - 1)) {
+		struct roots_memo *m = &ctx->memo[k];
+		if (!m->root) {
+			m->hash = h;
+			*slot = m;
+			return false;
+		}
+		if (m->hash != h)
+			continue;
+		struct pgw_root_found *src = &ctx->out->root[m->root - 1];
+		if (pgw_image_read(ctx->img, src->table, other, len,
+				   &ignored) != PGW_OK ||
+		    memcmp(mine, other, len) != 0)
+			continue;
+		struct pgw_root_found *r = &ctx->out->root[i];
+		r->user_bytes = src->user_bytes;
+		r->user_leaves = src->user_leaves;
+		r->user_access_leaves = src->user_access_leaves;
+		r->user_tables = src->user_tables;
+		ctx->user[i] = ctx->user[m->root - 1];
+		return true;
+	}
+}
+
 void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 {
 	struct pgw_root_found *r = &ctx->out->root[i];
@@ -125,6 +177,9 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 			 "its table is not in the image");
 		return;
 	}
+	struct roots_memo *slot;
+	if (reuse_walk(ctx, i, &slot))
+		return;
 	if (ctx->budget == 0) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
 			 "the walk budget ran out before its turn");
@@ -137,15 +192,18 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 	ctx->budget = st.entries < ctx->budget ? ctx->budget - st.entries : 0;
 	if (s == PGW_E_LIMIT) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
-			 "the walk of its user half stopped at the budget "
-			 "(%" PRIu64 " entries)", st.entries);
-		pgw_scan_incomplete(&ctx->out->scan, "a root's user-half walk "
-				    "hit the entry budget");
+			 "the walk of its user half stopped at the entry "
+			 "budget (%" PRIu64 " entries)", st.entries);
+		pgw_scan_incomplete(&ctx->out->scan, "the entry budget (%"
+				    PRIu64 " for a walk) stopped the walk of "
+				    "a root's user half", o.max_entries);
 		return;
 	}
 	u->walked = s == PGW_OK;
 	if (!u->walked)
 		snprintf(u->unwalked, sizeof(u->unwalked), "%.100s", err.msg);
+	else if (slot)
+		slot->root = i + 1;
 }
 
 /* ---- the kernel image (x86-64) ---- */

@@ -225,7 +225,11 @@ static void pair_pti(struct roots_ctx *ctx, size_t i)
 	struct pgw_root_found *r = &ctx->out->root[i];
 	struct pgw_pti pti;
 
-	if (r->table & (2 * PGW_PAGE_SIZE - 1))
+	/* A page that is a root itself (full kernel half) is no user copy;
+	 * the test costs a thousand entry reads, so skip it there. */
+	if ((r->table & (2 * PGW_PAGE_SIZE - 1)) ||
+	    find_table(ctx->out, 1, ctx->out->n,
+		       r->table | X86_PTI_USER_BIT) >= 0)
 		return;
 	pgw_pti_check(ctx->img, ctx->mode, r->table | X86_PTI_USER_BIT, &pti);
 	if (pti.is_user_root && pti.kernel_table == r->table)
@@ -291,6 +295,11 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 		pair_pti(ctx, i);
 	}
 	pgw_roots_find_image(ctx);
+	for (ctx->memo_cap = 16; ctx->memo_cap < 2 * ctx->out->n;)
+		ctx->memo_cap *= 2;
+	ctx->memo = calloc(ctx->memo_cap, sizeof(*ctx->memo));
+	if (!ctx->memo)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < ctx->out->n; i++)
 		pgw_roots_walk_user(ctx, i);
 	if ((st = map_cpus(ctx, err)) != PGW_OK)
@@ -335,6 +344,7 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 	st = scan(&ctx, opts, err);
 out:
 	free(ctx.kh);
+	free(ctx.memo);
 	free(ctx.user);
 	free(ctx.from_cpu);
 	if (st != PGW_OK) {

@@ -8,6 +8,9 @@
  *       candidate=PA line each with valid= and why=; --text prints the
  *       text found instead, --kv the image's VMCOREINFO after adopting it
  *       (KEY=value lines, as the note would give them).  Exit 1: none.
+ *   pgw-roots note IMAGE
+ *       note=valid|invalid|none: the image's own VMCOREINFO, checked
+ *       (pgw_vmcoreinfo_validate).  Exit 1 unless valid.
  *   pgw-roots kernel-root [--mode=M] [BUDGETS] IMAGE
  *       mode=M root=PA direct_map=VA text_va=VA tied=N why=...
  *   pgw-roots roots [--mode=M --root=PA | --how=auto|memory|scan]
@@ -17,8 +20,8 @@
  *       with the counts and the scan's time in ms.
  *   BUDGETS: --max-pages=N --max-decoded=N --max-entries=N
  *
- * --how: auto uses the image's VMCOREINFO, else VMCOREINFO found in
- * memory, else the kernel-root scan; memory ignores the note and adopts
+ * --how: auto uses the image's VMCOREINFO when it validates, else
+ * VMCOREINFO found in memory, else the kernel-root scan; memory ignores the note and adopts
  * what is found in memory; scan ignores VMCOREINFO altogether.
  */
 #include <getopt.h>
@@ -113,6 +116,21 @@ static int cmd_vmcoreinfo(struct pgw_image *img, const struct opts *o)
 	return st == PGW_OK ? 0 : 1;
 }
 
+static int cmd_note(struct pgw_image *img)
+{
+	struct pgw_vmci_check c;
+	struct pgw_err err;
+
+	if (pgw_vmcoreinfo_validate(img, &c, &err) != PGW_OK) {
+		printf("note=%s error=\"%s\"\n", err.status == PGW_E_NOTFOUND ?
+		       "none" : "invalid", err.msg);
+		return 1;
+	}
+	printf("note=valid lines=%u mode=%s root=0x%" PRIx64 " why=\"%s\"\n",
+	       c.lines, c.mode->name, c.kernel_root, c.why);
+	return 0;
+}
+
 static int cmd_kernel_root(struct pgw_image *img, const struct opts *o)
 {
 	struct pgw_kernel_root_found k;
@@ -155,8 +173,12 @@ static int choose(struct pgw_image *img, const struct opts *o,
 		       " (--root)\n", (*mode)->name, *root);
 		return 0;
 	}
+	struct pgw_vmci_check note;
+	bool note_ok = pgw_vmcoreinfo_validate(img, &note, &err) == PGW_OK;
+	if (!note_ok && pgw_vmcoreinfo_count(img))
+		printf("# vmcoreinfo note damaged: %s\n", err.msg);
 	if (strcmp(how, "memory") == 0 ||
-	    (strcmp(how, "auto") == 0 && pgw_vmcoreinfo_count(img) == 0)) {
+	    (strcmp(how, "auto") == 0 && !note_ok)) {
 		static struct pgw_vmci_found f;
 		if (pgw_vmcoreinfo_find_in_memory(img, &o->scan, &f, &err) ==
 			    PGW_OK &&
@@ -181,8 +203,7 @@ static int choose(struct pgw_image *img, const struct opts *o,
 		*mode = k.mode;
 		*root = k.table;
 		printf("# mode %s (kernel-root scan)\n# kernel-root 0x%" PRIx64
-		       " (kernel-root scan: %s)\n", k.mode->name, k.table,
-		       k.why);
+		       " (%s)\n", k.mode->name, k.table, k.why);
 		return 0;
 	}
 	struct pgw_mode_choice mc;
@@ -327,6 +348,8 @@ int main(int argc, char **argv)
 		rc = cmd_vmcoreinfo(img, &o);
 	else if (strcmp(o.cmd, "kernel-root") == 0)
 		rc = cmd_kernel_root(img, &o);
+	else if (strcmp(o.cmd, "note") == 0)
+		rc = cmd_note(img);
 	else if (strcmp(o.cmd, "roots") == 0)
 		rc = cmd_roots(img, &o);
 	else
