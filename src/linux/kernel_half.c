@@ -147,11 +147,17 @@ bool pgw_khalf_quick(const struct pgw_khalf *kh, const uint8_t *top)
 	return pgw_khalf_mostly(&cmp);
 }
 
+/* The memo slot of directory pa compared as kernel directory i. */
+static uint64_t memo_key(uint64_t pa, unsigned i)
+{
+	return ((pa >> PGW_PAGE_SHIFT) << 2 | i) + 1;
+}
+
 /* PAE: is the directory at pa mostly kernel directory i?  Remembered by
  * frame: many slots may point at one directory. */
 static bool pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa)
 {
-	uint64_t key = ((pa >> PGW_PAGE_SHIFT) << 2 | i) + 1;
+	uint64_t key = memo_key(pa, i);
 	unsigned slot = (unsigned)(key % KH_MEMO);
 	const uint8_t *page;
 	struct pgw_err ignored;
@@ -166,6 +172,24 @@ static bool pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa)
 	kh->memo[slot].pfn = key;
 	kh->memo[slot].similar = similar;
 	return similar;
+}
+
+bool pgw_khalf_pae_reads(const struct pgw_khalf *kh, const uint8_t *page)
+{
+	/* PAE's decoder reserves PDPTE bits 1-2 and 52-63: an entry with
+	 * any of them is no directory pointer and is never followed. */
+	const uint64_t reserved = UINT64_C(0xfff0000000000006);
+
+	for (unsigned off = 0; off < PGW_PAGE_SIZE; off += 32)
+		for (unsigned i = kh->first; i < kh->nent; i++) {
+			uint64_t c = pgw_buf_entry(page + off, 8, i);
+			uint64_t key = memo_key(c & ~(PGW_PAGE_SIZE - 1), i);
+			if ((c & 1) && !(c & reserved) && kh->pmd[i].have &&
+			    !pgw_same_entry(c, pgw_buf_entry(kh->top, 8, i)) &&
+			    kh->memo[key % KH_MEMO].pfn != key)
+				return true;
+		}
+	return false;
 }
 
 enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,

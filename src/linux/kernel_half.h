@@ -75,6 +75,9 @@ enum pgw_khalf_slot {
 };
 enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
 					const uint8_t *slot);
+/* PAE: would the quick test of some slot of this page read another page
+ * (a directory of its own to compare)? */
+bool pgw_khalf_pae_reads(const struct pgw_khalf *kh, const uint8_t *page);
 
 /* The full comparison of the top table at `table`, whose bytes are in
  * `top` (PAE: the 32-byte slot), listing the entries that differ. */

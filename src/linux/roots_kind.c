@@ -355,6 +355,10 @@ static void name_root(struct roots_ctx *ctx, size_t i, size_t shared)
 	if (i == 0)
 		set_kind(r, PGW_RK_KERNEL, "the kernel root; kernel half: %s",
 			 ctx->kh->why);
+	else if (ctx->from_cpu[i] && !pgw_image_has_page(ctx->img,
+			r->table >> PGW_PAGE_SHIFT))
+		set_kind(r, PGW_RK_UNVERIFIED, "a CPU's CR3 selects it, but "
+			 "its table is not in the image");
 	else if (ctx->from_cpu[i] && !pgw_khalf_mostly(&kc))
 		set_kind(r, PGW_RK_FOREIGN, "a CPU's CR3 selects it, but only "
 			 "%u of %u kernel-half entries equal the kernel "

@@ -39,6 +39,7 @@ struct visit_state {
 	struct roots_ctx *ctx;
 	struct pgw_err err;
 	bool failed;
+	uint8_t page[PGW_PAGE_SIZE];
 };
 
 static int add_candidate(struct visit_state *vs, uint64_t table)
@@ -69,6 +70,13 @@ static int visit(void *arg, uint64_t pa, const uint8_t *page)
 
 	if (!kh->pae)
 		return pgw_khalf_quick(kh, page) ? add_candidate(vs, pa) : 0;
+	/* Comparing a slot's own page directory reads another page, which
+	 * may take this one's place in a decompressing image's cache: keep
+	 * a copy then (rarely: most pages have no such slot). */
+	if (pgw_khalf_pae_reads(kh, page)) {
+		memcpy(vs->page, page, PGW_PAGE_SIZE);
+		page = vs->page;
+	}
 	for (unsigned off = 0; off < PGW_PAGE_SIZE; off += 32) {
 		switch (pgw_khalf_quick_pae(kh, page + off)) {
 		case KH_SLOT_ROOT:
@@ -272,16 +280,21 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 			    const struct pgw_roots_opts *opts,
 			    struct pgw_err *err)
 {
-	struct visit_state vs = { .ctx = ctx };
+	struct visit_state *vs = malloc(sizeof(*vs));
 	enum pgw_status st;
 	uint64_t kernel_table = ctx->out->kernel_root;
 
-	if ((st = add_root(ctx, kernel_table, false, err)) != PGW_OK)
-		return st;
-	st = pgw_phys_scan(ctx->img, opts ? &opts->scan : NULL, visit, &vs,
-			   &ctx->out->scan, err);
-	if (vs.failed)
-		return pgw_err_set(err, vs.err.status, "%s", vs.err.msg);
+	if (!vs)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	vs->ctx = ctx;
+	vs->failed = false;
+	st = add_root(ctx, kernel_table, false, err);
+	if (st == PGW_OK)
+		st = pgw_phys_scan(ctx->img, opts ? &opts->scan : NULL, visit,
+				   vs, &ctx->out->scan, err);
+	if (vs->failed)
+		st = pgw_err_set(err, vs->err.status, "%s", vs->err.msg);
+	free(vs);
 	if (st != PGW_OK)
 		return st;
 	/* The scan found candidates in address order; a CPU's CR3 may add
