@@ -187,7 +187,8 @@ static enum pgw_status sort_roots(struct roots_ctx *ctx, struct pgw_err *err)
 		items[i].user = ctx->user[i + 1];
 		items[i].from_cpu = ctx->from_cpu[i + 1];
 	}
-	qsort(items, n, sizeof(*items), by_table);
+	if (n)
+		qsort(items, n, sizeof(*items), by_table);
 	for (size_t i = 0; i < n; i++) {
 		ctx->out->root[i + 1] = items[i].root;
 		ctx->user[i + 1] = items[i].user;
