@@ -6,7 +6,8 @@
 # CPU's CR3 (QEMU's info registers) is among the roots; mem.raw gives the
 # ELF's roots with VMCOREINFO found in memory (the note's text byte for
 # byte) and with VMCOREINFO ignored (the kernel-root scan); the kdumps
-# give the same roots, and a decompression budget says it cut the scan.
+# give the same roots, so do LiME and AVML copies of mem.raw, and a
+# decompression budget says it cut the scan.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 ROOTS=$PGW_TOOLS/pgw-roots
@@ -149,6 +150,22 @@ for dm in $DUMPS; do
 		ok 1 "$d: ... and from it the ELF's roots"
 		diff "$TMP/elf" "$TMP/scan" | head -5 | sed 's/^/#   /'
 	fi
+done
+
+# LiME and AVML (written from mem.raw by pgw-mkdump): no notes either;
+# VMCOREINFO found in memory, and the raw image's roots.
+raw=$UNPACKED/x64-4l-a/mem.raw
+roots "$TMP/raw" "$raw"
+at=$(sed -n 's/^# vmcoreinfo found in memory at \(0x[0-9a-f]*\) .*/\1/p' "$TMP/raw")
+for fmt in lime avml; do
+	"$PGW_TOOLS/pgw-mkdump" "$fmt" --raw="$raw" "$TMP/x.$fmt" >/dev/null ||
+		echo "# pgw-mkdump $fmt failed"
+	roots "$TMP/out" "$TMP/x.$fmt"
+	grep -q "^# vmcoreinfo found in memory at $at (note)\$" "$TMP/out"
+	ok $? "x64-4l-a as $fmt: VMCOREINFO found in memory where mem.raw has it ($at)"
+	is "$(table "$TMP/out")" "$(table "$TMP/raw")" \
+		"x64-4l-a as $fmt: the raw image's roots"
+	rm -f "$TMP/x.$fmt"
 done
 
 # kdumps: the pages filtered out hold no page table, so the processes and
