@@ -22,6 +22,16 @@ static void list_present(const uint8_t *table, unsigned esize, unsigned from,
 			present[(*n)++] = (uint16_t)i;
 }
 
+/*
+ * PAE's decoder reserves PDPTE bits 1-2 and 52-63: an entry with any of
+ * them, or without P, is no directory pointer.  A necessary condition
+ * only, cheap enough for every slot of every page; pdpte_table decides.
+ */
+static bool pdpte_maybe(uint64_t raw)
+{
+	return (raw & 1) && !(raw & UINT64_C(0xfff0000000000006));
+}
+
 /* A PDPTE Linux could have written: present, pointing at a directory,
  * no reserved bits. */
 static bool pdpte_table(const struct pgw_mode *mode, uint64_t raw,
@@ -29,7 +39,7 @@ static bool pdpte_table(const struct pgw_mode *mode, uint64_t raw,
 {
 	struct pgw_entry e;
 
-	if (!(raw & 1))
+	if (!pdpte_maybe(raw))
 		return false;
 	mode->decode(mode, PGW_PGD, raw, &e);
 	*pa = e.addr;
@@ -154,8 +164,10 @@ static uint64_t memo_key(uint64_t pa, unsigned i)
 }
 
 /* PAE: is the directory at pa mostly kernel directory i?  Remembered by
- * frame: many slots may point at one directory. */
-static bool pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa)
+ * frame: many slots may point at one directory.  -1 when that needs a
+ * read and the caller cannot have one now. */
+static int pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa,
+		       bool may_read)
 {
 	uint64_t key = memo_key(pa, i);
 	unsigned slot = (unsigned)(key % KH_MEMO);
@@ -164,6 +176,8 @@ static bool pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa)
 
 	if (kh->memo[slot].pfn == key)
 		return kh->memo[slot].similar;
+	if (!may_read)
+		return -1;
 	bool similar = kh->pmd[i].have &&
 		       pgw_image_page(kh->img, pa >> PGW_PAGE_SHIFT, &page,
 				      &ignored) == PGW_OK &&
@@ -174,26 +188,8 @@ static bool pmd_similar(struct pgw_khalf *kh, unsigned i, uint64_t pa)
 	return similar;
 }
 
-bool pgw_khalf_pae_reads(const struct pgw_khalf *kh, const uint8_t *page)
-{
-	/* PAE's decoder reserves PDPTE bits 1-2 and 52-63: an entry with
-	 * any of them is no directory pointer and is never followed. */
-	const uint64_t reserved = UINT64_C(0xfff0000000000006);
-
-	for (unsigned off = 0; off < PGW_PAGE_SIZE; off += 32)
-		for (unsigned i = kh->first; i < kh->nent; i++) {
-			uint64_t c = pgw_buf_entry(page + off, 8, i);
-			uint64_t key = memo_key(c & ~(PGW_PAGE_SIZE - 1), i);
-			if ((c & 1) && !(c & reserved) && kh->pmd[i].have &&
-			    !pgw_same_entry(c, pgw_buf_entry(kh->top, 8, i)) &&
-			    kh->memo[key % KH_MEMO].pfn != key)
-				return true;
-		}
-	return false;
-}
-
 enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
-					const uint8_t *slot)
+					const uint8_t *slot, bool may_read)
 {
 	for (unsigned i = kh->first; i < kh->nent; i++) {
 		uint64_t c = pgw_buf_entry(slot, 8, i);
@@ -201,8 +197,12 @@ enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
 		if (pgw_same_entry(c, pgw_buf_entry(kh->top, 8, i)))
 			continue;
 		/* Its own directory (PTI, or a hook): compare that. */
-		if (!pdpte_table(kh->mode, c, &pa) ||
-		    !pmd_similar(kh, i, pa))
+		if (!pdpte_table(kh->mode, c, &pa))
+			return KH_SLOT_NO;
+		int similar = pmd_similar(kh, i, pa, may_read);
+		if (similar < 0)
+			return KH_SLOT_READ;
+		if (!similar)
 			return KH_SLOT_NO;
 	}
 	/* Live PDPTs have every user PDPTE (pgd_alloc preallocates them);

@@ -72,12 +72,17 @@ enum pgw_khalf_slot {
 	KH_SLOT_ROOT,            /* a PDPT that shares the kernel part */
 	KH_SLOT_FREED,           /* kernel entry matches, user entries are no
 				    PDPTEs: a freed pgd_cache object */
+	KH_SLOT_READ,            /* it points at a directory of its own, to be
+				    read: ask again with may_read */
 };
+/*
+ * Reading that directory may take the slot's own page out of a
+ * decompressing image's cache, so a caller that holds the page from
+ * pgw_image_page passes may_read false, and on KH_SLOT_READ copies the
+ * page and asks again.
+ */
 enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
-					const uint8_t *slot);
-/* PAE: would the quick test of some slot of this page read another page
- * (a directory of its own to compare)? */
-bool pgw_khalf_pae_reads(const struct pgw_khalf *kh, const uint8_t *page);
+					const uint8_t *slot, bool may_read);
 
 /* The full comparison of the top table at `table`, whose bytes are in
  * `top` (PAE: the 32-byte slot), listing the entries that differ. */

@@ -70,15 +70,6 @@ static bool want(const struct finder *f, const struct pgw_mode *m)
 	return !f->only || f->only == m;
 }
 
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
-
 static void add(struct finder *f, uint64_t table, const struct pgw_mode *m,
 		uint64_t po, const uint8_t *page)
 {
@@ -98,7 +89,7 @@ static void add(struct finder *f, uint64_t table, const struct pgw_mode *m,
 	c->table = table;
 	c->mode = m;
 	c->page_offset = po;
-	c->hash = fnv(page, m == f->m[1] ? 32 : PGW_PAGE_SIZE);
+	c->hash = pgw_fnv64(page, m == f->m[1] ? 32 : PGW_PAGE_SIZE);
 }
 
 static unsigned present_from(const uint8_t *page, unsigned esize,

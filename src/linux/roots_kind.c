@@ -102,15 +102,6 @@ static uint64_t walk_budget(uint64_t left)
 	return share < left ? share : left;
 }
 
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
-
 /*
  * A root whose top table's user half is byte for byte one already walked
  * (a copy: a hostile image may hold thousands) takes that walk's
@@ -128,7 +119,7 @@ static bool reuse_walk(struct roots_ctx *ctx, size_t i,
 	if (!ctx->memo_cap || pgw_image_read(ctx->img, ctx->out->root[i].table,
 					     mine, len, &ignored) != PGW_OK)
 		return false;
-	uint64_t h = fnv(mine, len);
+	uint64_t h = pgw_fnv64(mine, len);
 	for (size_t k = h & (ctx->memo_cap - 1);;
 	     k = (k + 1) & (ctx->memo_cap - 1)) {
 		struct roots_memo *m = &ctx->memo[k];

@@ -71,14 +71,20 @@ static int visit(void *arg, uint64_t pa, const uint8_t *page)
 	if (!kh->pae)
 		return pgw_khalf_quick(kh, page) ? add_candidate(vs, pa) : 0;
 	/* Comparing a slot's own page directory reads another page, which
-	 * may take this one's place in a decompressing image's cache: keep
-	 * a copy then (rarely: most pages have no such slot). */
-	if (pgw_khalf_pae_reads(kh, page)) {
-		memcpy(vs->page, page, PGW_PAGE_SIZE);
-		page = vs->page;
-	}
+	 * may take this one's place in a decompressing image's cache: the
+	 * page is copied first then (rarely: few slots point at a directory
+	 * not compared yet). */
+	bool copied = false;
 	for (unsigned off = 0; off < PGW_PAGE_SIZE; off += 32) {
-		switch (pgw_khalf_quick_pae(kh, page + off)) {
+		enum pgw_khalf_slot v = pgw_khalf_quick_pae(kh, page + off,
+							    copied);
+		if (v == KH_SLOT_READ) {
+			memcpy(vs->page, page, PGW_PAGE_SIZE);
+			page = vs->page;
+			copied = true;
+			v = pgw_khalf_quick_pae(kh, page + off, true);
+		}
+		switch (v) {
 		case KH_SLOT_ROOT:
 			if (add_candidate(vs, pa + off))
 				return 1;
@@ -87,6 +93,7 @@ static int visit(void *arg, uint64_t pa, const uint8_t *page)
 			vs->ctx->out->freed_slots++;
 			break;
 		case KH_SLOT_NO:
+		case KH_SLOT_READ:
 			break;
 		}
 	}

@@ -63,6 +63,16 @@ static inline bool pgw_same_entry(uint64_t a, uint64_t b)
 	return ((a ^ b) & ~PGW_ENTRY_AD) == 0;
 }
 
+/* FNV-1a: to tell pages with the same bytes (copies) apart cheaply. */
+static inline uint64_t pgw_fnv64(const uint8_t *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
 /* The first level below the top that is not folded. */
 static inline enum pgw_level pgw_next_level(const struct pgw_mode *mode,
 					    enum pgw_level lvl)
