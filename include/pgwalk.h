@@ -767,7 +767,9 @@ enum pgw_root_kind {
 	PGW_RK_FOREIGN,          /* "foreign-kernel-half": a CPU's CR3 selects
 				    it, but its kernel half is not the
 				    kernel root's */
-	PGW_RK_UNVERIFIED,       /* "unverified": the walk budget ran out */
+	PGW_RK_UNVERIFIED,       /* "unverified": its user half was not
+				    walked (the entry budget ran out, or its
+				    table is not in the image) */
 };
 #define PGW_NROOT_KINDS 10
 const char *pgw_root_kind_key(enum pgw_root_kind kind);
@@ -798,7 +800,8 @@ struct pgw_root_found {
 				    kernel page directories) */
 	unsigned kernel_same;    /* of those, equal to the kernel root's
 				    (accessed/dirty bits aside) */
-	unsigned ndiffs;         /* entries that differ */
+	unsigned ndiffs;         /* entries that differ (PAE: with the PDPTE
+				    of a directory copy that differs) */
 	size_t diff;             /* first recorded one in pgw_roots.diffs */
 	unsigned ndiffs_listed;  /* recorded (at most PGW_ROOT_MAX_DIFFS) */
 	size_t other;            /* shared-tables: a root sharing them */
@@ -806,7 +809,7 @@ struct pgw_root_found {
 
 struct pgw_roots {
 	const struct pgw_mode *mode;
-	uint64_t kernel_root;
+	uint64_t kernel_root;    /* the top table of the root given */
 	uint64_t kernel_start;   /* first VA of the kernel half */
 	size_t n;
 	struct pgw_root_found *root;  /* the kernel root first, then by address */

@@ -180,12 +180,14 @@ static int choose(struct pgw_image *img, const struct opts *o,
 	if (strcmp(how, "memory") == 0 ||
 	    (strcmp(how, "auto") == 0 && !note_ok)) {
 		static struct pgw_vmci_found f;
+		uint64_t at = 0;
 		if (pgw_vmcoreinfo_find_in_memory(img, &o->scan, &f, &err) ==
 			    PGW_OK &&
 		    pgw_image_adopt_vmcoreinfo(img, f.text, f.len, f.chosen.pa,
-					       &err) == PGW_OK)
+					       &err) == PGW_OK &&
+		    pgw_vmcoreinfo_in_memory(img, &at))
 			printf("# vmcoreinfo found in memory at 0x%" PRIx64
-			       " (%s)\n", f.chosen.pa,
+			       " (%s)\n", at,
 			       pgw_vmci_place_key(f.chosen.place));
 		else if (strcmp(how, "memory") == 0) {
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
