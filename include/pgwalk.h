@@ -11,8 +11,9 @@
  *   mode    a paging mode as data: five logical levels, some folded (src/arch/)
  *   walker  translate one address or walk a range (src/walk/), read
  *           virtual memory
- *   linux   kallsyms, BTF and the task list, read through the walker
- *           (src/linux/)
+ *   linux   what Linux leaves in memory, read without symbol files:
+ *           VMCOREINFO, the kernel root, every process's root, kallsyms,
+ *           BTF and the task list (src/linux/)
  */
 #ifndef PGWALK_H
 #define PGWALK_H
@@ -815,6 +816,262 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 				struct pgw_task **tasks_ret, size_t *n_ret,
 				struct pgw_err *err);
 void pgw_linux_tasks_free(struct pgw_task *tasks);
+
+/* ---- scans of physical memory (src/linux/) ----------------------------- */
+
+/*
+ * The finders below look at every page of an image once, without symbols:
+ * cheap on raw, ELF and LiME images (each page is read in place), costly
+ * where every page must be decompressed (kdump, AVML: ~25 us a page), so
+ * those get a budget of their own.  What a budget cut short is said in
+ * the stats, never silently.
+ */
+#define PGW_SCAN_MAX_PAGES   (UINT64_C(1) << 26)  /* 256 GiB of memory */
+#define PGW_SCAN_MAX_DECODED (UINT64_C(1) << 16)  /* 256 MiB decompressed */
+
+struct pgw_scan_opts {
+	uint64_t max_pages;      /* pages looked at; 0: PGW_SCAN_MAX_PAGES */
+	uint64_t max_decoded;    /* of those, pages decompressed (kdump,
+				    AVML); 0: PGW_SCAN_MAX_DECODED */
+	uint64_t max_entries;    /* entries all validation walks together may
+				    examine; 0: pgw_default_budget(img) */
+};
+
+struct pgw_scan_stats {
+	uint64_t pages;          /* pages the image's physical ranges hold */
+	uint64_t scanned;        /* pages looked at */
+	uint64_t absent;         /* of those, not in the image (filtered out,
+				    damaged): nothing was read there */
+	uint64_t candidates;     /* pages (PAE: 32-byte slots) that passed the
+				    quick test */
+	uint64_t entries;        /* entries the validation walks examined */
+	bool complete;           /* every page looked at, every walk done */
+	char why[200];           /* when not complete: which budget stopped
+				    what */
+};
+
+/* ---- kernel facts found in memory (src/linux/) -------------------------- */
+
+/*
+ * The kernel keeps its VMCOREINFO text twice (kernel/crash_core.c): in a
+ * zeroed page it appends "KEY=value\n" lines to (vmcoreinfo_data), and
+ * copied into an ELF note (vmcoreinfo_note, page aligned: a 12-byte
+ * header, the name "VMCOREINFO", the text at byte 24) that /proc/vmcore
+ * and QEMU's vmcoreinfo device export.  Both begin "OSRELEASE=".
+ */
+enum pgw_vmci_place {
+	PGW_VMCI_NOTE = 0,       /* "note": the ELF note */
+	PGW_VMCI_DATA,           /* "data": the page the kernel appends to */
+};
+const char *pgw_vmci_place_key(enum pgw_vmci_place place);
+
+struct pgw_vmci_candidate {
+	uint64_t pa;             /* the note's header, or the data page */
+	enum pgw_vmci_place place;
+	bool valid;
+	char why[200];           /* what validated it, or why it was rejected
+				    ("PAGESIZE=8192, not 4096") */
+};
+
+/* What VMCOREINFO text says about the kernel, checked by walking. */
+struct pgw_vmci_check {
+	const struct pgw_mode *mode;   /* the mode its numbers and symbols imply */
+	uint64_t kernel_root;    /* its kernel root: maps itself (and _stext) */
+	unsigned lines;
+	char why[200];
+};
+
+/*
+ * Check the image's own VMCOREINFO (a note, or text adopted below): a
+ * damaged note is PGW_E_FORMAT, none PGW_E_NOTFOUND, with the reason.
+ */
+enum pgw_status pgw_vmcoreinfo_validate(struct pgw_image *img,
+					struct pgw_vmci_check *check_ret,
+					struct pgw_err *err);
+
+#define PGW_VMCI_TEXT_MAX 4096       /* VMCOREINFO_BYTES: one page */
+#define PGW_VMCI_MAX_LISTED 16
+
+struct pgw_vmci_found {
+	struct pgw_vmci_candidate chosen;
+	struct pgw_vmci_check check;
+	uint64_t text_pa;        /* the text's first byte */
+	size_t len;
+	char text[PGW_VMCI_TEXT_MAX + 1];   /* NUL-terminated */
+	size_t ncandidates;      /* pages that began like VMCOREINFO */
+	size_t nvalid;
+	size_t nlisted;          /* the first candidates, in address order */
+	struct pgw_vmci_candidate cand[PGW_VMCI_MAX_LISTED];
+	struct pgw_scan_stats scan;
+};
+
+/*
+ * Find VMCOREINFO in physical memory and validate each candidate: only
+ * "KEY=value" lines as the kernel writes them (80-byte lines, printable
+ * values), PAGESIZE=4096, well-formed SYMBOL()/NUMBER() values, and a
+ * kernel page-table symbol whose table walks (maps itself, and _stext).
+ * Prefers a valid note, then a valid data page.  PGW_E_NOTFOUND (with
+ * the first rejections in err) when none validates.  The caller may then
+ * pgw_image_adopt_vmcoreinfo(img, found->text, found->len,
+ * found->chosen.pa, err).
+ */
+enum pgw_status pgw_vmcoreinfo_find_in_memory(struct pgw_image *img,
+					      const struct pgw_scan_opts *opts,
+					      struct pgw_vmci_found *found_ret,
+					      struct pgw_err *err);
+
+/*
+ * Use VMCOREINFO text found in memory as if it were the image's note
+ * (src/formats/): it replaces a note already parsed (a damaged one), so
+ * mode detection, root resolution and layouts read it; `info` facts and
+ * pgw_vmcoreinfo_in_memory say where it came from.
+ */
+enum pgw_status pgw_image_adopt_vmcoreinfo(struct pgw_image *img,
+					   const char *text, size_t len,
+					   uint64_t source_pa,
+					   struct pgw_err *err);
+/* True (and where) when the VMCOREINFO in use was found in memory. */
+bool pgw_vmcoreinfo_in_memory(const struct pgw_image *img,
+			      uint64_t *source_pa_ret);
+
+/*
+ * Without VMCOREINFO (older kernels): the kernel's own top-level table,
+ * found as a page whose user half is empty and whose kernel half maps a
+ * linear direct map that maps the table itself, and (x86-64) a kernel
+ * text mapping from __START_KERNEL_map that holds it; with the mode under
+ * which it does.  mode NULL tries every mode.  i386 process tables are
+ * exact copies of swapper_pg_dir's kernel half, so a freed one with an
+ * empty user half ties with it: ties go to a table a CPU's CR3 selects,
+ * then to swapper_pg_dir's neighbours in head_32.S (initial_page_table,
+ * which shares its kernel half, 8 KiB below; empty_zero_page after it),
+ * then to the lowest; `ntied` counts the others.
+ */
+struct pgw_kernel_root_found {
+	const struct pgw_mode *mode;
+	uint64_t table;
+	uint64_t direct_map;     /* VA of physical 0 (page_offset_base or
+				    PAGE_OFFSET) */
+	uint64_t text_va;        /* x86-64: the kernel text mapping's VA of the
+				    table; 0 on 32-bit */
+	size_t ntied;            /* other tables that did as well */
+	char why[256];
+	struct pgw_scan_stats scan;
+};
+enum pgw_status pgw_kernel_root_scan(struct pgw_image *img,
+				     const struct pgw_mode *mode,
+				     const struct pgw_scan_opts *opts,
+				     struct pgw_kernel_root_found *found_ret,
+				     struct pgw_err *err);
+
+/* ---- roots: every page-table root in physical memory (src/linux/) ------- */
+
+/*
+ * What a root found by the scan is.  Every top table Linux makes for an
+ * mm copies the kernel half of the kernel's own (pgd_ctor's
+ * clone_pgd_range; PAE shares the kernel page directory, or copies it
+ * under PTI), so candidates are tables whose kernel half mostly equals
+ * the kernel root's; the walk of their user half says what they are.
+ */
+enum pgw_root_kind {
+	PGW_RK_KERNEL = 0,       /* "kernel": the kernel root */
+	PGW_RK_PROCESS,          /* "process": maps user pages */
+	PGW_RK_EMPTY,            /* "empty": user half holds nothing: a freed
+				    table (exit_mmap clears the user entries
+				    before pgd_free) or an mm not yet filled */
+	PGW_RK_TABLES_ONLY,      /* "tables-only": user tables, no page mapped
+				    (text_poke's poking_mm, an mm torn down) */
+	PGW_RK_SUPERVISOR_ONLY,  /* "supervisor-only": maps no user-accessible
+				    page, mostly an identity map
+				    (trampoline_pgd, EFI's efi_mm, i386
+				    initial_page_table) */
+	PGW_RK_KERNEL_IMAGE,     /* "kernel-image": lies inside the kernel
+				    image, yet is not the kernel root */
+	PGW_RK_SHARED_TABLES,    /* "shared-tables": its user tables are
+				    another root's too (a stale copy) */
+	PGW_RK_BAD_USER_HALF,    /* "bad-user-half": entries no kernel writes
+				    (reserved bits, past memory, a cycle) */
+	PGW_RK_FOREIGN,          /* "foreign-kernel-half": a CPU's CR3 selects
+				    it, but its kernel half is not the
+				    kernel root's */
+	PGW_RK_UNVERIFIED,       /* "unverified": its user half was not
+				    walked (the entry budget ran out, or its
+				    table is not in the image) */
+};
+#define PGW_NROOT_KINDS 10
+const char *pgw_root_kind_key(enum pgw_root_kind kind);
+
+/* A kernel-half entry of a root that differs from the kernel root's. */
+struct pgw_root_diff {
+	enum pgw_level level;    /* PGW_PGD; PAE: PGW_PMD for an entry of the
+				    root's own kernel page directory */
+	unsigned index;          /* in that table */
+	uint64_t entry_pa;       /* physical address of the root's entry */
+	uint64_t raw;            /* the root's entry */
+	uint64_t kernel_raw;     /* the kernel root's entry there */
+};
+#define PGW_ROOT_MAX_DIFFS 32    /* recorded per root (all are counted) */
+
+struct pgw_root_found {
+	uint64_t table;          /* top table (PTI: the kernel copy) */
+	enum pgw_root_kind kind;
+	char why[256];           /* the reason for the kind */
+	uint64_t pti_user;       /* PTI: its user copy (table + 4 KiB); 0 */
+	unsigned ncpus;          /* CPUs whose CR3 selects it or its user copy
+				    (which: pgw_roots.cpu_root) */
+	uint64_t user_bytes;     /* mapped below the kernel half */
+	uint64_t user_leaves;
+	uint64_t user_access_leaves; /* of those, user-accessible */
+	uint64_t user_tables;    /* tables walked there */
+	unsigned kernel_entries; /* kernel-half entries compared (PAE: of the
+				    kernel page directories) */
+	unsigned kernel_same;    /* of those, equal to the kernel root's
+				    (accessed/dirty bits aside) */
+	unsigned ndiffs;         /* entries that differ (PAE: with the PDPTE
+				    of a directory copy that differs) */
+	size_t diff;             /* first recorded one in pgw_roots.diffs */
+	unsigned ndiffs_listed;  /* recorded (at most PGW_ROOT_MAX_DIFFS) */
+	size_t other;            /* shared-tables: a root sharing them */
+};
+
+struct pgw_roots {
+	const struct pgw_mode *mode;
+	uint64_t kernel_root;    /* the top table of the root given */
+	uint64_t kernel_start;   /* first VA of the kernel half */
+	size_t n;
+	struct pgw_root_found *root;  /* the kernel root first, then by address */
+	size_t ndiffs;
+	struct pgw_root_diff *diffs;
+	size_t ncpus;            /* the image's CPUs */
+	long *cpu_root;          /* per CPU: index in root[] of what its CR3
+				    selects; -1: no CR3 in the image */
+	uint64_t freed_slots;    /* PAE: slots whose kernel entry matched but
+				    whose user entries are no PDPTEs (freed
+				    pgd_cache objects: SLUB's free pointer
+				    sits at byte 16) */
+	struct pgw_scan_stats scan;
+};
+
+struct pgw_roots_opts {
+	struct pgw_scan_opts scan;
+};
+
+/*
+ * Every root in physical memory: the kernel root, every top table whose
+ * kernel half mostly (at least half of its entries) equals the kernel
+ * root's, and every CPU's CR3 (PTI user copies are folded into their
+ * kernel copy).  Linear in the image: one quick look per page (PAE: per
+ * 32-byte slot), then one walk of each candidate's user half.
+ */
+enum pgw_status pgw_roots_scan(struct pgw_image *img,
+			       const struct pgw_mode *mode,
+			       uint64_t kernel_root,
+			       const struct pgw_roots_opts *opts,
+			       struct pgw_roots **roots_ret,
+			       struct pgw_err *err);
+void pgw_roots_free(struct pgw_roots *roots);
+/* The root whose table or PTI user copy is at `table` (an mm->pgd's
+ * physical address), or -1. */
+long pgw_roots_find(const struct pgw_roots *roots, uint64_t table);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

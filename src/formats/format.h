@@ -80,6 +80,8 @@ struct pgw_image {
 	size_t nprstatus;
 	struct pgw_kv *vmcoreinfo;
 	size_t nvmcoreinfo;
+	bool vmcoreinfo_in_memory;   /* adopted from text found in memory */
+	uint64_t vmcoreinfo_pa;      /* ... at this physical address */
 	const char *fact_keys[PGW_MAX_FACTS];
 	const char *fact_values[PGW_MAX_FACTS];
 	char *fact_store[PGW_MAX_FACTS];

@@ -85,6 +85,53 @@ enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 	return PGW_OK;
 }
 
+static void free_kvs(struct pgw_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+enum pgw_status pgw_image_adopt_vmcoreinfo(struct pgw_image *img,
+					   const char *text, size_t len,
+					   uint64_t source_pa,
+					   struct pgw_err *err)
+{
+	struct pgw_kv *note = img->vmcoreinfo;
+	size_t nnote = img->nvmcoreinfo;
+
+	/* Parse into an empty list; the note's stays until that worked, so
+	 * a failure leaves the image as it was. */
+	img->vmcoreinfo = NULL;
+	img->nvmcoreinfo = 0;
+	enum pgw_status st = pgw_image_parse_vmcoreinfo(img, text, len, err);
+	if (st != PGW_OK) {
+		free_kvs(img->vmcoreinfo, img->nvmcoreinfo);
+		img->vmcoreinfo = note;
+		img->nvmcoreinfo = nnote;
+		return pgw_err_prefix(err, "VMCOREINFO found at 0x%llx",
+				      (unsigned long long)source_pa);
+	}
+	free_kvs(note, nnote);
+	img->vmcoreinfo_in_memory = true;
+	img->vmcoreinfo_pa = source_pa;
+	pgw_image_add_fact(img, "vmcoreinfo_source",
+			   "found in memory at 0x%llx%s",
+			   (unsigned long long)source_pa,
+			   nnote ? " (replacing the image's note)" : "");
+	return PGW_OK;
+}
+
+bool pgw_vmcoreinfo_in_memory(const struct pgw_image *img,
+			      uint64_t *source_pa_ret)
+{
+	if (img->vmcoreinfo_in_memory && source_pa_ret)
+		*source_pa_ret = img->vmcoreinfo_pa;
+	return img->vmcoreinfo_in_memory;
+}
+
 const char *pgw_vmcoreinfo_get(const struct pgw_image *img, const char *key)
 {
 	for (size_t i = 0; i < img->nvmcoreinfo; i++)

@@ -38,6 +38,16 @@
  *   pti                          user copy of the current root at root+4K:
  *                                user half copied, NX set on the kernel
  *                                copy's user half; becomes current root
+ *   clone-kernel PA [FIRST]      copy the kernel half of the root at PA
+ *                                into the current root, as pgd_ctor does
+ *                                (from entry FIRST; default: the upper
+ *                                half, i386 entry 768, PAE entry 3)
+ *   copy SRC DST [COUNT]         copy the page at SRC to COUNT pages from
+ *                                DST (default 1), bytes only
+ *   memtext PA note|data         the lines up to a line "end", each ended
+ *                                by '\n', at PA: as the kernel's
+ *                                VMCOREINFO ELF note (header, name, text)
+ *                                or as bare text
  *   fill PA BYTE [SIZE]          fill bytes (default one page)
  *   text PA STRING               the rest of the line, NUL-terminated
  *   cpu CR0 CR3 CR4 [long] [user] [version=N] [size=N]
@@ -488,6 +498,91 @@ static void cmd_pti(void)
 	cur_root = u;
 }
 
+static unsigned kernel_first(void)
+{
+	unsigned n = 1u << mode->lv[0].bits;
+
+	if (mode->nlev == 2)
+		return 768;            /* PAGE_OFFSET 0xc0000000 */
+	if (mode->nlev == 3)
+		return 3;
+	return n / 2;
+}
+
+static void cmd_clone_kernel(char **arg, int n)
+{
+	if (n < 2 || n > 3)
+		die("clone-kernel PA [FIRST]");
+	uint64_t pa = num(arg[1]);
+	unsigned first = n == 3 ? (unsigned)num(arg[2]) : kernel_first();
+	unsigned nent = 1u << mode->lv[0].bits;
+	struct table *src = NULL, *dst = tables[cur_root];
+
+	for (size_t k = 0; k < ntables && !src; k++)
+		if (tables[k]->pa == pa && tables[k]->lvl == 0)
+			src = tables[k];
+	if (!src)
+		die("clone-kernel: no root at 0x%llx", (unsigned long long)pa);
+	if (first >= nent)
+		die("clone-kernel: entry %u beyond %u", first, nent);
+	for (unsigned i = first; i < nent; i++) {
+		uint64_t e = phys_read_entry(entry_pa(src, i), mode->esize);
+		phys_write(entry_pa(dst, i), &e, mode->esize);
+		dst->kind[i] = src->kind[i];
+		dst->child[i] = src->child[i];
+		dst->leaf_pa[i] = src->leaf_pa[i];
+		dst->leaf_flags[i] = src->leaf_flags[i];
+	}
+}
+
+static void cmd_copy(char **arg, int n)
+{
+	if (n < 3 || n > 4)
+		die("copy SRC DST [COUNT]");
+	uint64_t src = num(arg[1]), dst = num(arg[2]);
+	uint64_t count = n == 4 ? num(arg[3]) : 1;
+	if ((src | dst) % PAGE)
+		die("copy: SRC and DST must be page aligned");
+	const uint8_t *from = page_get(src / PAGE);
+	for (uint64_t i = 0; i < count; i++)
+		memcpy(page_get(dst / PAGE + i), from, PAGE);
+}
+
+/* memtext: lines gathered until "end", then written. */
+static struct {
+	bool on, note;
+	uint64_t pa;
+	char *text;
+	size_t len;
+} memtext;
+
+static void memtext_line(const char *line)
+{
+	size_t n = strcspn(line, "\r\n");
+
+	if (n == 3 && strncmp(line, "end", 3) == 0) {
+		uint32_t h[3] = { 11, (uint32_t)memtext.len, 0 };
+		char name[12] = "VMCOREINFO";
+		uint64_t pa = memtext.pa;
+		if (memtext.note) {
+			phys_write(pa, h, sizeof(h));
+			phys_write(pa + 12, name, sizeof(name));
+			pa += 24;
+		}
+		if (memtext.len)
+			phys_write(pa, memtext.text, memtext.len);
+		free(memtext.text);
+		memset(&memtext, 0, sizeof(memtext));
+		return;
+	}
+	memtext.text = realloc(memtext.text, memtext.len + n + 1);
+	if (!memtext.text)
+		die("out of memory");
+	memcpy(memtext.text + memtext.len, line, n);
+	memtext.len += n;
+	memtext.text[memtext.len++] = '\n';
+}
+
 static void add_vmcoreinfo(const char *line)
 {
 	size_t n = strlen(line);
@@ -506,6 +601,10 @@ static void run_line(char *line)
 	char *arg[32], *save = NULL;
 	int n = 0;
 
+	if (memtext.on) {
+		memtext_line(line);
+		return;
+	}
 	/* text PA STRING: the string is the rest of the line, '#' and all. */
 	if (strncmp(line, "text", 4) == 0 && (line[4] == ' ' || line[4] == '\t')) {
 		char *p = line + 4, *pa;
@@ -581,6 +680,18 @@ static void run_line(char *line)
 		machine = (unsigned)num(arg[1]);
 		return;
 	}
+	if (strcmp(c, "copy") == 0) {
+		cmd_copy(arg, n);
+		return;
+	}
+	if (strcmp(c, "memtext") == 0) {
+		if (n != 3 || (strcmp(arg[2], "note") && strcmp(arg[2], "data")))
+			die("memtext PA note|data");
+		memtext.on = true;
+		memtext.pa = num(arg[1]);
+		memtext.note = strcmp(arg[2], "note") == 0;
+		return;
+	}
 	if (strcmp(c, "fill") == 0 && (n == 3 || n == 4)) {
 		uint64_t pa = num(arg[1]), size = n == 4 ? num(arg[3]) : PAGE;
 		uint8_t b[PAGE];
@@ -635,6 +746,8 @@ static void run_line(char *line)
 		t->kind[i] = S_RAW;
 	} else if (strcmp(c, "pti") == 0 && n == 1) {
 		cmd_pti();
+	} else if (strcmp(c, "clone-kernel") == 0) {
+		cmd_clone_kernel(arg, n);
 	} else {
 		die("unknown or malformed command '%s'", c);
 	}
@@ -957,6 +1070,8 @@ int main(int argc, char **argv)
 		lineno++;
 		run_line(line);
 	}
+	if (memtext.on)
+		die("memtext without \"end\"");
 	lineno = 0;
 	if (in != stdin)
 		fclose(in);

@@ -1,0 +1,41 @@
+/* Checking VMCOREINFO text (vmcoreinfo_check.c), for the finder. */
+#ifndef PGW_LINUX_VMCOREINFO_H
+#define PGW_LINUX_VMCOREINFO_H
+
+#include "pgwalk.h"
+
+/* Where the facts come from: a key's value, copied NUL-terminated into
+ * val (false when absent or longer than valsz - 1). */
+struct pgw_vmci_source {
+	bool (*get)(const void *src, const char *key, char *val,
+		    size_t valsz);
+	const void *src;
+};
+
+/* Text not yet adopted: pgw_vmci_text_get reads its lines. */
+struct pgw_vmci_text {
+	const char *text;
+	size_t len;
+};
+bool pgw_vmci_text_get(const void *src, const char *key, char *val,
+		       size_t valsz);
+
+/*
+ * The text is lines the kernel could have written: it begins with
+ * OSRELEASE=, every line is KEY=value of at most 80 bytes with a
+ * printable value, and SYMBOL()/NUMBER()/OFFSET()/SIZE()/LENGTH()/
+ * PAGESIZE values are numbers that fit 64 bits.  False with the reason.
+ */
+bool pgw_vmci_check_lines(const char *text, size_t len, unsigned *lines_ret,
+			  char *why, size_t n);
+
+/*
+ * What the facts claim holds in this image: PAGESIZE=4096, and the kernel
+ * page-table symbol's table (mode from the facts) maps itself and _stext.
+ * Fills check (mode, kernel_root, why); false with the reason.
+ */
+bool pgw_vmci_check_facts(struct pgw_image *img,
+			  const struct pgw_vmci_source *s,
+			  struct pgw_vmci_check *check, char *why, size_t n);
+
+#endif
