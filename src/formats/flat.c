@@ -308,5 +308,6 @@ enum pgw_status pgw_source_flatten(struct pgw_source *src,
 	src->recs = p ? p : out;
 	src->nrecs = nout;
 	src->flattened = true;
+	src->flat_cut = info->truncated || info->no_end_marker;
 	return PGW_OK;
 }

@@ -120,6 +120,9 @@ struct kdump {
 	uint64_t ndumped;            /* set bits of the 2nd bitmap */
 	uint64_t ndesc;              /* descriptors inside the file */
 	uint64_t *rank;              /* dumped pfns below block i */
+	uint64_t nblk;               /* rank blocks */
+	struct block_sum *sums;      /* per block, lazily (absent_bytes) */
+	uint64_t data_limit;         /* no page data lies beyond this */
 	bool incomplete;             /* header flag */
 	bool truncated;              /* the file ends before its last page */
 	struct pgw_codecs *codecs;
@@ -130,6 +133,8 @@ struct desc {
 	uint64_t offset;
 	uint32_t size, flags;
 };
+
+struct block_sum;
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -356,6 +361,8 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 	uint8_t b1buf[RANK_BITS / 8], b2buf[RANK_BITS / 8];
 	uint64_t nblk = (k->max_mapnr + RANK_BITS - 1) / RANK_BITS;
 	uint64_t dumped = 0, valid = 0, excluded = 0;
+
+	k->nblk = nblk;
 	uint64_t run_start = 0;
 	bool in_run = false, coalesced = false;
 	enum pgw_status st;
@@ -447,115 +454,177 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 
 /* ---- page descriptors ---- */
 
-static enum pgw_status read_desc(const struct pgw_image *img,
-				 const struct kdump *k, uint64_t idx,
-				 struct desc *d, struct pgw_err *err)
+/*
+ * Every descriptor a page needs is checked when that page is read or asked
+ * about, never trusted because another one was fine: a file cut in its
+ * data, one bad descriptor or one damaged page makes those pages absent
+ * with their reason, and the rest of the dump reads as it is.
+ */
+
+static enum pgw_absence read_desc(const struct pgw_image *img,
+				  const struct kdump *k, uint64_t idx,
+				  struct desc *d)
 {
 	uint8_t b[DESC_SIZE];
-	enum pgw_status st = pgw_source_read(&img->src,
-					     k->desc_off + idx * DESC_SIZE, b,
-					     DESC_SIZE, err);
+	struct pgw_err ignored;
+	uint64_t off = k->desc_off + idx * DESC_SIZE;
+	enum pgw_absence why = pgw_source_absence(&img->src, off, DESC_SIZE);
 
-	if (st != PGW_OK)
-		return st;
+	if (why != PGW_ABSENT_NONE)
+		return why;
+	if (pgw_source_read(&img->src, off, b, DESC_SIZE, &ignored) != PGW_OK)
+		return PGW_ABSENT_CORRUPT;
 	d->offset = le64(b);
 	d->size = le32(b + 8);
 	d->flags = le32(b + 12);
-	return PGW_OK;
+	return PGW_ABSENT_NONE;
 }
 
-static enum pgw_status missing(const struct kdump *k, uint64_t pfn,
-			       const char *why, struct pgw_err *err)
+/* What a descriptor read from the file says of its page's data: NONE when
+ * the data is there to decode; *why_ret says what is wrong otherwise. */
+static enum pgw_absence desc_verdict(const struct pgw_image *img,
+				     const struct kdump *k,
+				     const struct desc *d, const char **why_ret)
 {
-	return pgw_err_set(err, PGW_E_NODATA,
-			   "physical 0x%llx: page missing from the dump, which "
-			   "is %s (%s)",
-			   (unsigned long long)(pfn << PGW_PAGE_SHIFT),
-			   k->incomplete ? "marked incomplete" : "truncated",
-			   why);
+	if (d->size == 0 && d->offset == 0) {
+		*why_ret = "its descriptor is empty: never written";
+		return k->incomplete || k->truncated ? PGW_ABSENT_MISSING
+						     : PGW_ABSENT_CORRUPT;
+	}
+	if (d->size == 0 || d->size > k->h.block_size) {
+		*why_ret = d->size ? "its descriptor claims more bytes than a "
+				     "page" :
+				     "its descriptor claims 0 bytes";
+		return PGW_ABSENT_CORRUPT;
+	}
+	if ((d->flags & DH_CODECS) & ((d->flags & DH_CODECS) - 1)) {
+		*why_ret = "its descriptor names two compressions";
+		return PGW_ABSENT_CORRUPT;
+	}
+	if (!(d->flags & DH_CODECS) && d->size != PGW_PAGE_SIZE) {
+		*why_ret = "its descriptor gives an uncompressed page a size "
+			   "other than a page";
+		return PGW_ABSENT_CORRUPT;
+	}
+	enum pgw_absence why = pgw_source_absence(&img->src, d->offset,
+						  d->size);
+	if (why == PGW_ABSENT_NONE)
+		return why;
+	/* No writer puts page data beyond room for every dumped page after
+	 * the descriptors: that is a damaged offset, not a cut file. */
+	if (d->offset > k->data_limit || d->size > k->data_limit - d->offset) {
+		*why_ret = "its descriptor points beyond any page data";
+		return PGW_ABSENT_CORRUPT;
+	}
+	*why_ret = why == PGW_ABSENT_TRUNCATED ?
+			   "its data is past the end of the file" :
+			   "its data was never written";
+	return why;
 }
 
-/* The descriptor of pfn, or why there is none (NODATA) or it is bad. */
+/* The descriptor of dumped page number idx, or why its data is absent. */
+static enum pgw_absence desc_state(const struct pgw_image *img,
+				   const struct kdump *k, uint64_t idx,
+				   struct desc *d, const char **why_ret)
+{
+	if (idx >= k->ndesc) {
+		*why_ret = "its descriptor is past the end of the file";
+		return PGW_ABSENT_TRUNCATED;
+	}
+	enum pgw_absence why = read_desc(img, k, idx, d);
+	if (why != PGW_ABSENT_NONE) {
+		*why_ret = "its descriptor was never written";
+		return why;
+	}
+	return desc_verdict(img, k, d, why_ret);
+}
+
+/* Why a pfn has no descriptor at all (not dumped), NONE when it has. */
+static enum pgw_absence bitmap_state(const struct pgw_image *img,
+				     const struct kdump *k, uint64_t pfn)
+{
+	if (pfn >= k->max_mapnr)
+		return PGW_ABSENT_OUTSIDE;
+	if (bit_at(&img->src, k->bitmap2, pfn))
+		return PGW_ABSENT_NONE;
+	if (!bit_at(&img->src, k->bitmap1, pfn))
+		return PGW_ABSENT_OUTSIDE;
+	if (k->s.split && (pfn < k->s.start_pfn || pfn >= k->s.end_pfn))
+		return PGW_ABSENT_OTHER_FILE;
+	return PGW_ABSENT_EXCLUDED;
+}
+
+static enum pgw_status not_dumped(const struct kdump *k, uint64_t pfn,
+				  enum pgw_absence why, struct pgw_err *err)
+{
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	char lvl[32] = "";
+
+	switch (why) {
+	case PGW_ABSENT_OTHER_FILE:
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx is in another file of "
+				      "this split dump (this one holds pfns "
+				      "0x%llx-0x%llx)",
+				      (unsigned long long)pa,
+				      (unsigned long long)k->s.start_pfn,
+				      (unsigned long long)k->s.end_pfn);
+	case PGW_ABSENT_EXCLUDED:
+		if (k->s.dump_level >= 0)
+			snprintf(lvl, sizeof(lvl), ", dump level %d",
+				 (int)k->s.dump_level);
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx: page excluded from "
+				      "the dump (filtered%s)",
+				      (unsigned long long)pa, lvl);
+	default:
+		if (pfn >= k->max_mapnr)
+			return pgw_err_nodata(err, why,
+					      "physical 0x%llx is not in the "
+					      "image (the dump ends at pfn "
+					      "0x%llx)", (unsigned long long)pa,
+					      (unsigned long long)k->max_mapnr);
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx is not in the image "
+				      "(not RAM in the dump's bitmap)",
+				      (unsigned long long)pa);
+	}
+}
+
+/* The descriptor of pfn, or why its data is not in the image (NODATA). */
 static enum pgw_status find_desc(const struct pgw_image *img,
 				 const struct kdump *k, uint64_t pfn,
 				 struct desc *d, struct pgw_err *err)
 {
 	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 	uint64_t idx;
+	const char *why_text = "";
+	enum pgw_absence why = bitmap_state(img, k, pfn);
 	enum pgw_status st;
 
-	if (pfn >= k->max_mapnr)
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "physical 0x%llx is not in the image (the "
-				   "dump ends at pfn 0x%llx)",
-				   (unsigned long long)pa,
-				   (unsigned long long)k->max_mapnr);
-	if (!bit_at(&img->src, k->bitmap2, pfn)) {
-		if (k->s.split && (pfn < k->s.start_pfn ||
-				   pfn >= k->s.end_pfn))
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx is in another file "
-					   "of this split dump (this one holds "
-					   "pfns 0x%llx-0x%llx)",
-					   (unsigned long long)pa,
-					   (unsigned long long)k->s.start_pfn,
-					   (unsigned long long)k->s.end_pfn);
-		if (bit_at(&img->src, k->bitmap1, pfn)) {
-			char lvl[32] = "";
-			if (k->s.dump_level >= 0)
-				snprintf(lvl, sizeof(lvl), ", dump level %d",
-					 (int)k->s.dump_level);
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx: page excluded from "
-					   "the dump (filtered%s)",
-					   (unsigned long long)pa, lvl);
-		}
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "physical 0x%llx is not in the image (not "
-				   "RAM in the dump's bitmap)",
-				   (unsigned long long)pa);
-	}
+	if (why != PGW_ABSENT_NONE)
+		return not_dumped(k, pfn, why, err);
 	st = rank_of(img, k, pfn, &idx, err);
 	if (st != PGW_OK)
 		return st;
-	if (idx >= k->ndesc)
-		return missing(k, pfn, "its descriptor is past the end of the "
-				       "file", err);
-	st = read_desc(img, k, idx, d, err);
-	if (st != PGW_OK) {
-		if (k->incomplete || k->truncated)
-			return missing(k, pfn, "its descriptor was never "
-					       "written", err);
-		return pgw_err_prefix(err, "physical 0x%llx: page descriptor "
-				      "%llu", (unsigned long long)pa,
-				      (unsigned long long)idx);
-	}
-	if (d->size == 0 && d->offset == 0 && (k->incomplete || k->truncated))
-		return missing(k, pfn, "its descriptor is empty", err);
-	if (d->size == 0 || d->size > k->h.block_size)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page descriptor %llu "
-				   "claims %u bytes of data (a page is %u)",
-				   (unsigned long long)pa,
-				   (unsigned long long)idx, d->size,
-				   k->h.block_size);
-	if (d->offset > img->src.size || d->size > img->src.size - d->offset) {
-		if (k->incomplete || k->truncated)
-			return missing(k, pfn, "its data is past the end of "
-					       "the file", err);
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page data at offset "
-				   "0x%llx (%u bytes) is past the end of the "
-				   "file (0x%llx)", (unsigned long long)pa,
-				   (unsigned long long)d->offset, d->size,
-				   (unsigned long long)img->src.size);
-	}
-	if ((d->flags & DH_CODECS) & ((d->flags & DH_CODECS) - 1))
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page descriptor flags "
-				   "0x%x name two compressions",
-				   (unsigned long long)pa, d->flags);
-	return PGW_OK;
+	why = desc_state(img, k, idx, d, &why_text);
+	if (why == PGW_ABSENT_NONE)
+		return PGW_OK;
+	if (why == PGW_ABSENT_CORRUPT)
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx: page descriptor %llu "
+				      "is damaged (%s: offset 0x%llx, %u "
+				      "bytes, flags 0x%x)",
+				      (unsigned long long)pa,
+				      (unsigned long long)idx, why_text,
+				      (unsigned long long)d->offset, d->size,
+				      d->flags);
+	return pgw_err_nodata(err, why,
+			      "physical 0x%llx: page missing from the dump, "
+			      "which is %s (%s)", (unsigned long long)pa,
+			      k->incomplete && why == PGW_ABSENT_MISSING ?
+				      "marked incomplete" : "truncated",
+			      why_text);
 }
 
 static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
@@ -563,51 +632,248 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 				  struct pgw_err *err)
 {
 	struct kdump *k = img->priv;
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 	struct desc d;
 	const uint8_t *data;
 	enum pgw_status st = find_desc(img, k, pfn, &d, err);
 
 	if (st != PGW_OK)
 		return st;
-	if (!(d.flags & DH_CODECS)) {
-		if (d.size != PGW_PAGE_SIZE)
-			return pgw_err_set(err, PGW_E_FORMAT,
-					   "physical 0x%llx: uncompressed page "
-					   "of %u bytes",
-					   (unsigned long long)(pfn
-								<< PGW_PAGE_SHIFT),
-					   d.size);
-		return pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
-				      page_ret, err);
-	}
-	st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf, &data, err);
-	for (size_t i = 0; st == PGW_OK && i < NCODEC_FLAGS; i++) {
+	if (!(d.flags & DH_CODECS))
+		st = pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
+				    page_ret, err);
+	else
+		st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf,
+				    &data, err);
+	for (size_t i = 0; st == PGW_OK && (d.flags & DH_CODECS) &&
+			   i < NCODEC_FLAGS; i++) {
 		if (!(d.flags & codec_flags[i].flag))
 			continue;
 		st = pgw_decompress(k->codecs, codec_flags[i].codec, data,
 				    d.size, buf, PGW_PAGE_SIZE, err);
+		*page_ret = buf;
 		break;
+	}
+	/* A stream that does not decode to its page damages that page, not
+	 * the image.  (A codec this build lacks stays an error of its own.) */
+	if (st == PGW_E_FORMAT) {
+		pgw_err_prefix(err, "physical 0x%llx: its compressed data is "
+			       "damaged", (unsigned long long)pa);
+		return pgw_err_as_nodata(err, PGW_ABSENT_CORRUPT);
 	}
 	if (st != PGW_OK)
 		return pgw_err_prefix(err, "physical 0x%llx",
-				      (unsigned long long)(pfn
-							   << PGW_PAGE_SHIFT));
-	*page_ret = buf;
+				      (unsigned long long)pa);
 	return PGW_OK;
 }
 
-static bool kdump_has_page(struct pgw_image *img, uint64_t pfn)
+static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
 {
 	struct kdump *k = img->priv;
 	struct pgw_err ignored;
+	const char *why_text;
+	struct desc d;
+	uint64_t idx;
+	enum pgw_absence why = bitmap_state(img, k, pfn);
+
+	if (why != PGW_ABSENT_NONE)
+		return why;
+	if (rank_of(img, k, pfn, &idx, &ignored) != PGW_OK)
+		return PGW_ABSENT_CORRUPT;
+	return desc_state(img, k, idx, &d, &why_text);
+}
+
+/* ---- counting what is absent ---- */
+
+/*
+ * For each rank block (4096 pfns), how many of its dumped pages have no
+ * data, by reason; counted the first time a block is asked about (reading
+ * its descriptors once), so a range query costs the bitmap words of its
+ * pages plus, once per block, 24 bytes per dumped page.
+ */
+struct block_sum {
+	uint32_t bad[PGW_NABSENCES];
+	bool done;
+	uint64_t data_end;   /* end of the furthest data its descriptors name
+				(within data_limit) */
+};
+
+static const struct block_sum *block_sum(const struct pgw_image *img,
+					 struct kdump *k, uint64_t blk)
+{
+	struct block_sum *b = &k->sums[blk];
+	const char *why_text;
 	struct desc d;
 
-	if (pfn >= k->max_mapnr)
+	if (b->done)
+		return b;
+	for (uint64_t idx = k->rank[blk]; idx < k->rank[blk + 1]; idx++) {
+		enum pgw_absence why = desc_state(img, k, idx, &d, &why_text);
+		b->bad[why]++;
+		if (idx < k->ndesc && why != PGW_ABSENT_CORRUPT &&
+		    d.offset <= k->data_limit &&
+		    d.size <= k->data_limit - d.offset &&
+		    d.offset + d.size > b->data_end)
+			b->data_end = d.offset + d.size;
+	}
+	b->bad[PGW_ABSENT_NONE] = 0;
+	b->done = true;
+	return b;
+}
+
+/* Bitmap bytes covering pfns [first, last] of one block, edges masked. */
+static bool block_bytes(const struct pgw_source *src, uint64_t bitmap,
+			uint64_t first, uint64_t last, uint8_t *out)
+{
+	struct pgw_err ignored;
+	size_t n = (size_t)(last / 8 - first / 8 + 1);
+	const uint8_t *p = stream_bytes(src, bitmap + first / 8, n, out,
+					&ignored);
+
+	if (!p)
 		return false;
-	/* Complete dumps hold every page their bitmap says they do. */
-	if (!k->incomplete && !k->truncated)
-		return bit_at(&img->src, k->bitmap2, pfn);
-	return find_desc(img, k, pfn, &d, &ignored) == PGW_OK;
+	if (p != out)
+		memcpy(out, p, n);
+	out[0] &= (uint8_t)~((1u << (first & 7)) - 1);
+	out[n - 1] &= (uint8_t)((2u << (last & 7)) - 1);
+	return true;
+}
+
+/* Pages [first, last] of one block, by state, into counts (in pages). */
+static void count_block(const struct pgw_image *img, struct kdump *k,
+			uint64_t first, uint64_t last,
+			uint64_t counts[PGW_NABSENCES])
+{
+	uint8_t b1[RANK_BITS / 8], b2[RANK_BITS / 8];
+	uint64_t blk = first / RANK_BITS;
+	uint64_t dumped = 0, ram_only = 0, other = 0;
+	size_t n = (size_t)(last / 8 - first / 8 + 1);
+
+	if (!block_bytes(&img->src, k->bitmap1, first, last, b1) ||
+	    !block_bytes(&img->src, k->bitmap2, first, last, b2)) {
+		counts[PGW_ABSENT_CORRUPT] += last - first + 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		dumped += (uint64_t)__builtin_popcount(b2[i]);
+		ram_only += (uint64_t)__builtin_popcount(b1[i] &
+							 (uint8_t)~b2[i]);
+	}
+	/* RAM a split file leaves to the others: those bits one by one,
+	 * only where this block straddles the file's part. */
+	if (ram_only && k->s.split) {
+		for (uint64_t p = first; p <= last; p++) {
+			size_t i = (size_t)(p / 8 - first / 8);
+			if ((b1[i] & ~b2[i]) >> (p & 7) & 1)
+				other += p < k->s.start_pfn ||
+					 p >= k->s.end_pfn;
+		}
+	}
+	counts[PGW_ABSENT_OUTSIDE] += last - first + 1 - dumped - ram_only;
+	counts[PGW_ABSENT_EXCLUDED] += ram_only - other;
+	counts[PGW_ABSENT_OTHER_FILE] += other;
+	if (!dumped)
+		return;
+	uint64_t block_end = (blk + 1) * RANK_BITS;
+	if (block_end > k->max_mapnr)
+		block_end = k->max_mapnr;
+	if (first % RANK_BITS == 0 && last + 1 == block_end) {
+		const struct block_sum *b = block_sum(img, k, blk);
+		uint64_t bad = 0;
+		for (size_t r = 1; r < PGW_NABSENCES; r++) {
+			counts[r] += b->bad[r];
+			bad += b->bad[r];
+		}
+		counts[PGW_ABSENT_NONE] += dumped - bad;
+		return;
+	}
+	/* Part of a block: its own descriptors. */
+	struct pgw_err ignored;
+	uint64_t idx;
+	if (rank_of(img, k, first, &idx, &ignored) != PGW_OK) {
+		counts[PGW_ABSENT_CORRUPT] += dumped;
+		return;
+	}
+	for (uint64_t i = 0; i < dumped; i++) {
+		const char *why_text;
+		struct desc d;
+		counts[desc_state(img, k, idx + i, &d, &why_text)]++;
+	}
+}
+
+static void kdump_absent_bytes(struct pgw_image *img, uint64_t pa,
+			       uint64_t last, uint64_t counts[PGW_NABSENCES])
+{
+	struct kdump *k = img->priv;
+	uint64_t pfn = pa >> PGW_PAGE_SHIFT, lpfn = last >> PGW_PAGE_SHIFT;
+	uint64_t pages[PGW_NABSENCES] = { 0 };
+
+	if (!k->sums) {
+		k->sums = calloc(k->nblk ? k->nblk : 1, sizeof(*k->sums));
+		if (!k->sums) {
+			/* No memory to count with: call it corrupt rather
+			 * than guess it is there. */
+			counts[PGW_ABSENT_CORRUPT] += last - pa + 1;
+			return;
+		}
+	}
+	/* Pages beyond the bitmaps in one step. */
+	uint64_t top = lpfn;
+	if (top >= k->max_mapnr) {
+		uint64_t from = pfn > k->max_mapnr ? pfn : k->max_mapnr;
+		pages[PGW_ABSENT_OUTSIDE] += lpfn - from + 1;
+		top = k->max_mapnr - 1;
+	}
+	for (uint64_t p = pfn; p <= top && pfn < k->max_mapnr;) {
+		uint64_t bend = (p / RANK_BITS + 1) * RANK_BITS - 1;
+		if (bend > top)
+			bend = top;
+		count_block(img, k, p, bend, pages);
+		p = bend + 1;
+	}
+	/* Pages to bytes; the first and last page count in part. */
+	enum pgw_absence first_why = kdump_page_state(img, pfn);
+	enum pgw_absence last_why = kdump_page_state(img, lpfn);
+	for (size_t r = 0; r < PGW_NABSENCES; r++)
+		counts[r] += pages[r] << PGW_PAGE_SHIFT;
+	counts[first_why] -= pa & (PGW_PAGE_SIZE - 1);
+	counts[last_why] -= (PGW_PAGE_SIZE - 1) - (last & (PGW_PAGE_SIZE - 1));
+}
+
+static void kdump_evidence(struct pgw_image *img, struct pgw_evidence *ev)
+{
+	struct kdump *k = img->priv;
+	uint64_t counts[PGW_NABSENCES] = { 0 };
+
+	kdump_absent_bytes(img, 0, (k->max_mapnr << PGW_PAGE_SHIFT) - 1,
+			   counts);
+	for (size_t r = 0; r < PGW_NABSENCES; r++)
+		counts[r] >>= PGW_PAGE_SHIFT;
+	/* RAM: what the 1st bitmap says, plus pages dumped without a RAM
+	 * bit (no writer does that; they are memory the file holds). */
+	ev->pages_dumped = counts[PGW_ABSENT_NONE];
+	for (size_t r = 1; r < PGW_NABSENCES; r++)
+		if (r != PGW_ABSENT_OUTSIDE)
+			ev->pages_absent[r] = counts[r];
+	ev->pages_ram = ev->pages_dumped;
+	for (size_t r = 1; r < PGW_NABSENCES; r++)
+		ev->pages_ram += ev->pages_absent[r];
+	/* Where the file should end: after its descriptors and after the
+	 * data of every descriptor that is in it (the block sums, all
+	 * counted now, kept the furthest). */
+	uint64_t expect = k->desc_off + k->ndumped * DESC_SIZE;
+	for (uint64_t b = 0; k->sums && b < k->nblk; b++)
+		if (k->sums[b].data_end > expect)
+			expect = k->sums[b].data_end;
+	if (expect > img->src.size)
+		ev->file_bytes_missing = expect - img->src.size;
+}
+
+static uint64_t kdump_held_pages(const struct pgw_image *img)
+{
+	const struct kdump *k = img->priv;
+
+	return k->ndesc;
 }
 
 /* ---- open ---- */
@@ -635,6 +901,13 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 					   "ELF notes of %llu bytes are "
 					   "implausibly large",
 					   (unsigned long long)s->size_note);
+		if (pgw_source_absence(&img->src, s->off_note, s->size_note) !=
+		    PGW_ABSENT_NONE)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "ELF notes (%llu bytes at 0x%llx) "
+					   "are not in the file",
+					   (unsigned long long)s->size_note,
+					   (unsigned long long)s->off_note);
 		uint8_t *buf = malloc((size_t)s->size_note);
 		if (!buf)
 			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
@@ -642,7 +915,8 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 				    (size_t)s->size_note, buf, &p, err);
 		if (st == PGW_OK)
 			st = pgw_image_parse_notes(img, p,
-						   (size_t)s->size_note, err);
+						   (size_t)s->size_note, false,
+						   err);
 		free(buf);
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "ELF notes at 0x%llx",
@@ -655,6 +929,15 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 					   "VMCOREINFO of %llu bytes is "
 					   "implausibly large",
 					   (unsigned long long)s->size_vmcoreinfo);
+		if (pgw_source_absence(&img->src, s->off_vmcoreinfo,
+				       s->size_vmcoreinfo) != PGW_ABSENT_NONE)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO (%llu bytes at 0x%llx) "
+					   "is not in the file",
+					   (unsigned long long)
+						   s->size_vmcoreinfo,
+					   (unsigned long long)
+						   s->off_vmcoreinfo);
 		char *buf = malloc((size_t)s->size_vmcoreinfo);
 		if (!buf)
 			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
@@ -706,22 +989,32 @@ static void dump_level_text(int level, char *out, size_t len)
 	snprintf(out + n, n < len ? len - n : 0, " pages excluded)");
 }
 
-/* Is the file cut short, and how many dumped pages lack their data? */
-static uint64_t count_missing(const struct pgw_image *img,
-			      const struct kdump *k)
-{
-	uint64_t miss = k->ndumped - k->ndesc;
-	struct pgw_err ignored;
+/*
+ * Is the file cut in its page data?  Data follows the descriptors in pfn
+ * order, so the last pages' data ends the file; zero pages may all share
+ * one page of data near the start, so look back from the last descriptor
+ * (a bounded number of them) for data past the end.  Cheap at open; a cut
+ * anywhere else still shows, page by page, when a page is read.
+ */
+#define CUT_LOOKBACK 4096
 
-	for (uint64_t i = 0; i < k->ndesc; i++) {
+static bool data_cut(const struct pgw_image *img, const struct kdump *k)
+{
+	for (uint64_t n = 0; n < CUT_LOOKBACK && n < k->ndesc; n++) {
 		struct desc d;
-		if (read_desc(img, k, i, &d, &ignored) != PGW_OK ||
-		    (d.size == 0 && d.offset == 0) ||
-		    d.offset > img->src.size ||
-		    d.size > img->src.size - d.offset)
-			miss++;
+		uint64_t idx = k->ndesc - 1 - n;
+		enum pgw_absence why = read_desc(img, k, idx, &d);
+		if (why == PGW_ABSENT_TRUNCATED)
+			return true;
+		if (why != PGW_ABSENT_NONE || d.size == 0 ||
+		    d.offset > k->data_limit ||
+		    d.size > k->data_limit - d.offset)
+			continue;
+		if (pgw_source_absence(&img->src, d.offset, d.size) ==
+		    PGW_ABSENT_TRUNCATED)
+			return true;
 	}
-	return miss;
+	return false;
 }
 
 static enum pgw_status check_codecs(const struct kdump *k,
@@ -783,14 +1076,32 @@ static void add_facts(struct pgw_image *img, const struct kdump *k,
 				   (unsigned long long)k->s.end_pfn);
 	if (k->h.status & DH_EXCLUDED_VMEMMAP)
 		pgw_image_add_fact(img, "excluded_vmemmap", "yes");
-	if (k->incomplete || k->truncated)
+	if (k->incomplete || k->truncated) {
+		/* Counting reads every descriptor: only for a dump that is
+		 * known to lack pages (a cut elsewhere shows per page). */
+		struct pgw_evidence ev;
+		pgw_image_evidence(img, &ev);
+		uint64_t lost = ev.pages_absent[PGW_ABSENT_TRUNCATED] +
+				ev.pages_absent[PGW_ABSENT_MISSING] +
+				ev.pages_absent[PGW_ABSENT_CORRUPT];
 		pgw_image_add_fact(img, "incomplete",
-				   "%s%s%s: %llu of %llu dumped pages missing",
+				   "%s%s%s: %llu of %llu dumped pages missing "
+				   "(%llu truncated, %llu never written, %llu "
+				   "corrupt)%s",
 				   k->incomplete ? "marked incomplete" : "",
 				   k->incomplete && k->truncated ? ", " : "",
 				   k->truncated ? "file truncated" : "",
-				   (unsigned long long)count_missing(img, k),
-				   (unsigned long long)k->ndumped);
+				   (unsigned long long)lost,
+				   (unsigned long long)k->ndumped,
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_TRUNCATED],
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_MISSING],
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_CORRUPT],
+				   ev.file_bytes_missing ?
+					   ", the file's end is missing" : "");
+	}
 }
 
 static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
@@ -869,6 +1180,18 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 				   "file (0x%llx): truncated before any page",
 				   (unsigned long long)k->desc_off,
 				   (unsigned long long)img->src.size);
+	/* A flattened file's logical size is what its records claim: the
+	 * bitmap bytes must be there before anything is sized by them. */
+	uint64_t bm_bytes = (k->max_mapnr + 7) / 8;
+	if (pgw_source_absence(&img->src, k->bitmap1, bm_bytes) !=
+		    PGW_ABSENT_NONE ||
+	    pgw_source_absence(&img->src, k->bitmap2, bm_bytes) !=
+		    PGW_ABSENT_NONE)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "bitmaps for max_mapnr %llu (0x%llx bytes "
+				   "each) are not in the file",
+				   (unsigned long long)k->max_mapnr,
+				   (unsigned long long)bm_bytes);
 
 	st = check_codecs(k, err);
 	if (st != PGW_OK)
@@ -883,16 +1206,12 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 		return st;
 	uint64_t room = (img->src.size - k->desc_off) / DESC_SIZE;
 	k->ndesc = room < k->ndumped ? room : k->ndumped;
-	k->truncated = k->ndesc < k->ndumped;
-	if (!k->truncated && k->ndesc) {
-		/* Data follows the descriptors in pfn order: the last page's
-		 * data ends the file, unless the file was cut. */
-		struct desc d;
-		if (read_desc(img, k, k->ndesc - 1, &d, err) != PGW_OK ||
-		    d.offset > img->src.size ||
-		    d.size > img->src.size - d.offset)
-			k->truncated = true;
-	}
+	/* No writer puts page data past room for every dumped page (and
+	 * one shared zero page) after the descriptors. */
+	k->data_limit = k->desc_off + k->ndumped * DESC_SIZE +
+			(k->ndumped + 1) * (uint64_t)h->block_size;
+	k->truncated = k->ndesc < k->ndumped || data_cut(img, k);
+	img->marked_incomplete = k->incomplete;
 	char machine[UTS_LEN + 1] = { 0 };
 	memcpy(machine, hb + UTS_MACHINE, UTS_LEN);
 	img->machine = machine_from_uts(machine);
@@ -911,6 +1230,7 @@ static void kdump_close(struct pgw_image *img)
 
 	pgw_codecs_free(k->codecs);
 	free(k->rank);
+	free(k->sums);
 	free(k);
 	img->priv = NULL;
 }
@@ -920,6 +1240,9 @@ const struct pgw_format pgw_format_kdump = {
 	.probe = kdump_probe,
 	.open = kdump_open,
 	.page = kdump_page,
-	.has_page = kdump_has_page,
+	.page_state = kdump_page_state,
+	.absent_bytes = kdump_absent_bytes,
+	.evidence = kdump_evidence,
+	.held_pages = kdump_held_pages,
 	.close = kdump_close,
 };

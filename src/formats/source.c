@@ -68,6 +68,12 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 	src->map = map;
 	src->file_size = size;
 	src->size = size;
+	/* st_blocks counts 512-byte units on every Linux file system; 0 is
+	 * what some report for files they do not account (then trust the
+	 * size).  A block device has no blocks of its own. */
+	uint64_t alloc = (uint64_t)st.st_blocks * 512;
+	src->alloc_size = S_ISREG(st.st_mode) && alloc && alloc < size ? alloc
+								       : size;
 	return PGW_OK;
 }
 
@@ -178,4 +184,29 @@ size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
 		n = r->offset + r->size - off;
 	}
 	return n < max ? (size_t)n : max;
+}
+
+enum pgw_absence pgw_source_absence(const struct pgw_source *src,
+				    uint64_t off, uint64_t len)
+{
+	if (off <= src->size && len <= src->size - off) {
+		if (!src->flattened)
+			return PGW_ABSENT_NONE;
+		/* pgw_source_avail counts in size_t; page-sized asks only. */
+		uint64_t n = 0;
+		while (n < len) {
+			size_t step = len - n > (UINT64_C(1) << 30) ?
+					      (size_t)1 << 30 :
+					      (size_t)(len - n);
+			size_t got = pgw_source_avail(src, off + n, step);
+			n += got;
+			if (got < step)
+				break;
+		}
+		if (n >= len)
+			return PGW_ABSENT_NONE;
+	}
+	if (!src->flattened || src->flat_cut)
+		return PGW_ABSENT_TRUNCATED;
+	return PGW_ABSENT_MISSING;
 }

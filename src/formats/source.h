@@ -21,10 +21,15 @@ struct pgw_source {
 	const uint8_t *map;       /* whole file, PROT_READ, MAP_PRIVATE */
 	uint64_t file_size;
 	uint64_t size;            /* logical size */
+	/* Bytes the file really holds: its size, or less when it is sparse
+	 * (st_blocks); what budgets are measured against. */
+	uint64_t alloc_size;
 	/* Flattened view; NULL when the stream is the file itself. */
 	struct pgw_flat_rec *recs;   /* sorted by offset, non-overlapping */
 	size_t nrecs;
 	bool flattened;
+	bool flat_cut;            /* flattened file without its end record, or
+				     with its last record cut short */
 };
 
 /* Open and map path read-only.  Refuses directories, FIFOs, empty files. */
@@ -50,6 +55,18 @@ enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
  */
 size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
 			size_t max);
+
+/*
+ * Are bytes [off, off+len) of the logical stream there?  PGW_ABSENT_NONE
+ * when they are; PGW_ABSENT_TRUNCATED when they lie past the end of the
+ * file, or in a gap of a flattened file that was cut short (its records go
+ * backwards, so the gap may be what the cut left unwritten);
+ * PGW_ABSENT_MISSING in a gap of a complete flattened file (the writer
+ * never wrote them).  Cheap: one comparison, or a binary search of the
+ * flattened records.
+ */
+enum pgw_absence pgw_source_absence(const struct pgw_source *src,
+				    uint64_t off, uint64_t len);
 
 /* What indexing a flattened file found (for `info`). */
 struct pgw_flat_info {
