@@ -217,4 +217,19 @@ esac
 run "$PGWALK" info "$TMP/zf.elf"
 like '^  zero_fill_overlaps: 0x100000 bytes' "... and info says so"
 
+# Truncated while it is read: dump --leaves of 32768 pages stalls on a
+# pipe nobody reads, the file is emptied under it, and the next table it
+# touches is past the end of the mapping (SIGBUS): one line naming the
+# image, exit 65, not a signal.
+{ printf 'mode x86-64\nram 0 16M\nroot 0x1000\n'
+  for i in 1 2 3 4 5 6 7 8; do printf 'map 0x%x 0 16M\n' $((0x10000000 * i)); done; } |
+	"$MKIMAGE" -r "$TMP/big.raw"
+{ "$PGWALK" dump --leaves --format=raw --mode=x86-64 --cr3=0x1000 \
+	"$TMP/big.raw" 2>"$TMP/err"; echo $? >"$TMP/rc"; } |
+	{ head -c 1000 >/dev/null; : >"$TMP/big.raw"; cat >/dev/null; }
+is "$(cat "$TMP/rc")" 65 "truncated while dump reads it: exit 65, not SIGBUS"
+is "$(cat "$TMP/err")" \
+	"pgwalk: $TMP/big.raw: the file shrank while it was read (truncated by another process?)" \
+	"... one line naming the image"
+
 done_testing
