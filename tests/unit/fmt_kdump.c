@@ -37,12 +37,15 @@ static void check_pages(struct pgw_image *img, const struct dw_mem *m,
 		}
 		t->nodata++;
 		if (pfn >= m->npages || m->kind[pfn] == DW_HOLE)
-			t->hole_ok += msg_has(&err, "not in the image");
+			t->hole_ok += msg_has(&err, "not in the image") &&
+				      err.absence == PGW_ABSENT_OUTSIDE;
 		else if (o->split && (pfn < o->split_start ||
 				      pfn >= o->split_end))
-			t->split_ok += msg_has(&err, "another file");
+			t->split_ok += msg_has(&err, "another file") &&
+				       err.absence == PGW_ABSENT_OTHER_FILE;
 		else
-			t->excl_ok += msg_has(&err, "excluded from the dump");
+			t->excl_ok += msg_has(&err, "excluded from the dump") &&
+				      err.absence == PGW_ABSENT_EXCLUDED;
 	}
 }
 
