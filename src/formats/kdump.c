@@ -134,8 +134,6 @@ struct desc {
 	uint32_t size, flags;
 };
 
-struct block_sum;
-
 static uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -361,11 +359,11 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 	uint8_t b1buf[RANK_BITS / 8], b2buf[RANK_BITS / 8];
 	uint64_t nblk = (k->max_mapnr + RANK_BITS - 1) / RANK_BITS;
 	uint64_t dumped = 0, valid = 0, excluded = 0;
-
-	k->nblk = nblk;
 	uint64_t run_start = 0;
 	bool in_run = false, coalesced = false;
 	enum pgw_status st;
+
+	k->nblk = nblk;
 
 	/* One u64 per 512 bytes of bitmap: bounded by the file's size. */
 	k->rank = malloc((size_t)(nblk + 1) * sizeof(*k->rank));
@@ -620,10 +618,12 @@ static enum pgw_status find_desc(const struct pgw_image *img,
 				      (unsigned long long)d->offset, d->size,
 				      d->flags);
 	return pgw_err_nodata(err, why,
-			      "physical 0x%llx: page missing from the dump, "
-			      "which is %s (%s)", (unsigned long long)pa,
-			      k->incomplete && why == PGW_ABSENT_MISSING ?
-				      "marked incomplete" : "truncated",
+			      "physical 0x%llx: page missing from the dump%s "
+			      "(%s)", (unsigned long long)pa,
+			      why == PGW_ABSENT_TRUNCATED ?
+				      ", which is truncated" :
+			      k->incomplete ? ", which is marked incomplete" :
+					      "",
 			      why_text);
 }
 
