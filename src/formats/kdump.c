@@ -40,6 +40,8 @@
 #define UTS_MACHINE (12 + 4 * UTS_LEN)
 #define DESC_SIZE 24
 #define RANK_BITS 4096              /* pfns per rank-table entry */
+#define SUB_BITS 512                /* pfns per sub-rank entry */
+#define SUBS (RANK_BITS / SUB_BITS)
 #define MAX_NOTES (64u << 20)       /* notes bigger than this are not notes */
 #define MAX_VMCOREINFO (1u << 20)
 #define MAX_RANGES 65536            /* `info` ranges; runs beyond coalesce */
@@ -120,6 +122,8 @@ struct kdump {
 	uint64_t ndumped;            /* set bits of the 2nd bitmap */
 	uint64_t ndesc;              /* descriptors inside the file */
 	uint64_t *rank;              /* dumped pfns below block i */
+	uint16_t *subrank;           /* dumped pfns of block i below its
+					sub-block j, at [i * SUBS + j] */
 	uint64_t nblk;               /* rank blocks */
 	struct block_sum *sums;      /* per block, lazily (absent_bytes) */
 	uint64_t data_limit;         /* no page data lies beyond this */
@@ -331,12 +335,12 @@ static enum pgw_status rank_of(const struct pgw_image *img,
 			       const struct kdump *k, uint64_t pfn,
 			       uint64_t *idx_ret, struct pgw_err *err)
 {
-	uint8_t buf[RANK_BITS / 8];
-	uint64_t blk = pfn / RANK_BITS;
-	size_t nbytes = (size_t)(pfn % RANK_BITS) / 8;
-	uint64_t r = k->rank[blk];
+	uint8_t buf[SUB_BITS / 8];
+	uint64_t sub = pfn / SUB_BITS;
+	size_t nbytes = (size_t)(pfn % SUB_BITS) / 8;
+	uint64_t r = k->rank[pfn / RANK_BITS] + k->subrank[sub];
 	const uint8_t *p = stream_bytes(&img->src,
-					k->bitmap2 + blk * (RANK_BITS / 8),
+					k->bitmap2 + sub * (SUB_BITS / 8),
 					nbytes + 1, buf, err);
 
 	if (!p)
@@ -365,9 +369,12 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 
 	k->nblk = nblk;
 
-	/* One u64 per 512 bytes of bitmap: bounded by the file's size. */
+	/* One u64 and SUBS u16 per 512 bytes of bitmap: bounded by the
+	 * file's size.  The sub-ranks leave at most 64 bytes to count when
+	 * a page's descriptor is looked up. */
 	k->rank = malloc((size_t)(nblk + 1) * sizeof(*k->rank));
-	if (!k->rank)
+	k->subrank = malloc((size_t)nblk * SUBS * sizeof(*k->subrank));
+	if (!k->rank || !k->subrank)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	for (uint64_t blk = 0; blk < nblk; blk++) {
 		uint64_t first = blk * RANK_BITS;
@@ -393,6 +400,15 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 			b2buf[nbytes - 1] &= mask;
 		}
 		k->rank[blk] = dumped;
+		for (size_t j = 0, below = 0; j < SUBS; j++) {
+			size_t from = j * (SUB_BITS / 8);
+			k->subrank[blk * SUBS + j] = (uint16_t)below;
+			if (from < nbytes)
+				below += (size_t)popcount_bytes(
+					b2buf + from,
+					nbytes - from < SUB_BITS / 8 ?
+						nbytes - from : SUB_BITS / 8);
+		}
 		dumped += popcount_bytes(b2buf, nbytes);
 		valid += popcount_bytes(b1buf, nbytes);
 		for (size_t i = 0; i < nbytes; i++)
@@ -466,12 +482,14 @@ static enum pgw_absence read_desc(const struct pgw_image *img,
 	uint8_t b[DESC_SIZE];
 	struct pgw_err ignored;
 	uint64_t off = k->desc_off + idx * DESC_SIZE;
-	enum pgw_absence why = pgw_source_absence(&img->src, off, DESC_SIZE);
 
-	if (why != PGW_ABSENT_NONE)
-		return why;
-	if (pgw_source_read(&img->src, off, b, DESC_SIZE, &ignored) != PGW_OK)
-		return PGW_ABSENT_CORRUPT;
+	/* Read first (one lookup in a flattened file); only a failed read
+	 * needs to know why. */
+	if (pgw_source_read(&img->src, off, b, DESC_SIZE, &ignored) != PGW_OK) {
+		enum pgw_absence why = pgw_source_absence(&img->src, off,
+							  DESC_SIZE);
+		return why != PGW_ABSENT_NONE ? why : PGW_ABSENT_CORRUPT;
+	}
 	d->offset = le64(b);
 	d->size = le32(b + 8);
 	d->flags = le32(b + 12);
@@ -667,24 +685,6 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 	return PGW_OK;
 }
 
-static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
-{
-	struct kdump *k = img->priv;
-	struct pgw_err ignored;
-	const char *why_text;
-	struct desc d;
-	uint64_t idx;
-	enum pgw_absence why = bitmap_state(img, k, pfn);
-
-	if (why != PGW_ABSENT_NONE)
-		return why;
-	if (rank_of(img, k, pfn, &idx, &ignored) != PGW_OK)
-		return PGW_ABSENT_CORRUPT;
-	return desc_state(img, k, idx, &d, &why_text);
-}
-
-/* ---- counting what is absent ---- */
-
 /*
  * For each rank block (4096 pfns), how many of its dumped pages have no
  * data, by reason; counted the first time a block is asked about (reading
@@ -694,9 +694,19 @@ static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
 struct block_sum {
 	uint32_t bad[PGW_NABSENCES];
 	bool done;
+	bool clean;          /* done, and every dumped page's data is there */
+	uint8_t asked;       /* page states asked before it was done */
 	uint64_t data_end;   /* end of the furthest data its descriptors name
 				(within data_limit) */
 };
+
+/* The per-block tallies, allocated the first time one is needed. */
+static bool have_sums(struct kdump *k)
+{
+	if (!k->sums)
+		k->sums = calloc(k->nblk ? k->nblk : 1, sizeof(*k->sums));
+	return k->sums != NULL;
+}
 
 static const struct block_sum *block_sum(const struct pgw_image *img,
 					 struct kdump *k, uint64_t blk)
@@ -718,8 +728,53 @@ static const struct block_sum *block_sum(const struct pgw_image *img,
 	}
 	b->bad[PGW_ABSENT_NONE] = 0;
 	b->done = true;
+	b->clean = true;
+	for (size_t r = 1; r < PGW_NABSENCES; r++)
+		b->clean &= b->bad[r] == 0;
 	return b;
 }
+
+/*
+ * Is every dumped page of pfn's block known to have its data?  A block
+ * asked about often enough has all its descriptors checked at once (24
+ * bytes per dumped page, once), and from then on a page of a clean block
+ * needs only its bitmap bit: a walk or a batch of translations asks about
+ * the same blocks again and again.  A block asked about once or twice
+ * keeps the per-page check.
+ */
+#define ASK_BEFORE_SUM 16
+
+static bool block_clean(const struct pgw_image *img, struct kdump *k,
+			uint64_t pfn)
+{
+	uint64_t blk = pfn / RANK_BITS;
+
+	if (!have_sums(k))
+		return false;
+	struct block_sum *b = &k->sums[blk];
+	if (!b->done && ++b->asked < ASK_BEFORE_SUM)
+		return false;
+	return block_sum(img, k, blk)->clean;
+}
+
+
+static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
+{
+	struct kdump *k = img->priv;
+	struct pgw_err ignored;
+	const char *why_text;
+	struct desc d;
+	uint64_t idx;
+	enum pgw_absence why = bitmap_state(img, k, pfn);
+
+	if (why != PGW_ABSENT_NONE || block_clean(img, k, pfn))
+		return why;
+	if (rank_of(img, k, pfn, &idx, &ignored) != PGW_OK)
+		return PGW_ABSENT_CORRUPT;
+	return desc_state(img, k, idx, &d, &why_text);
+}
+
+/* ---- counting what is absent ---- */
 
 /* Bitmap bytes covering pfns [first, last] of one block, edges masked. */
 static bool block_bytes(const struct pgw_source *src, uint64_t bitmap,
@@ -808,14 +863,11 @@ static void kdump_absent_bytes(struct pgw_image *img, uint64_t pa,
 	uint64_t pfn = pa >> PGW_PAGE_SHIFT, lpfn = last >> PGW_PAGE_SHIFT;
 	uint64_t pages[PGW_NABSENCES] = { 0 };
 
-	if (!k->sums) {
-		k->sums = calloc(k->nblk ? k->nblk : 1, sizeof(*k->sums));
-		if (!k->sums) {
-			/* No memory to count with: call it corrupt rather
-			 * than guess it is there. */
-			counts[PGW_ABSENT_CORRUPT] += last - pa + 1;
-			return;
-		}
+	if (!have_sums(k)) {
+		/* No memory to count with: call it corrupt rather than
+		 * guess it is there. */
+		counts[PGW_ABSENT_CORRUPT] += last - pa + 1;
+		return;
 	}
 	/* Pages beyond the bitmaps in one step. */
 	uint64_t top = lpfn;
@@ -1230,6 +1282,7 @@ static void kdump_close(struct pgw_image *img)
 
 	pgw_codecs_free(k->codecs);
 	free(k->rank);
+	free(k->subrank);
 	free(k->sums);
 	free(k);
 	img->priv = NULL;

@@ -32,6 +32,8 @@ struct piece {
 	unsigned id, alt_id[MAX_ALT];
 	uint8_t kind, why, nalt;
 	bool ambiguous;             /* more data segments than MAX_ALT + 1 */
+	bool plain;                 /* data served from the map as it is: one
+				       segment, an unflattened file */
 };
 
 struct pgw_segments {
@@ -465,6 +467,9 @@ enum pgw_status pgw_image_seal_segments(struct pgw_image *img,
 		if (st != PGW_OK)
 			return st;
 	}
+	for (size_t i = 0; i < g->n; i++)
+		g->p[i].plain = g->p[i].kind == SEG_DATA && !g->p[i].nalt &&
+				!g->p[i].ambiguous && !img->src.flattened;
 	/* Zero copy when no page is put together from two pieces. */
 	img->zero_copy = !img->src.flattened;
 	for (size_t i = 0; i + 1 < g->n && img->zero_copy; i++) {
@@ -648,9 +653,17 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 {
 	struct pgw_segments *g = img->segs;
 	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	const struct piece *h = &g->p[g->hint];
 
 	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
 		return absent_err(g, NULL, pa, err);
+	/* The hot path of every walk: a page of the piece found last, in
+	 * the map as it is (sealing checked its bytes are in the file). */
+	if (h->plain && pa - h->pa < h->size &&
+	    h->size - (pa - h->pa) >= PGW_PAGE_SIZE) {
+		*page_ret = img->src.map + h->offset + (pa - h->pa);
+		return PGW_OK;
+	}
 	size_t i = find_from(g, pa);
 	const struct piece *c = i < g->n && holds(&g->p[i], pa) ? &g->p[i]
 							       : NULL;
@@ -661,9 +674,7 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 		}
 		if (c->kind == SEG_ABSENT)
 			return absent_err(g, c, pa, err);
-		/* The hot path of every walk: a plain file's bytes are in
-		 * the map, and sealing checked they are in the file. */
-		if (!c->nalt && !c->ambiguous && !img->src.flattened) {
+		if (c->plain) {
 			*page_ret = img->src.map + c->offset + (pa - c->pa);
 			return PGW_OK;
 		}

@@ -10,6 +10,8 @@
 #include "pgwalk.h"
 
 /* One flattened record: `size` logical bytes at `offset` come from `file`. */
+#define PGW_FLAT_RECENT 4
+
 struct pgw_flat_rec {
 	uint64_t offset;   /* logical offset */
 	uint64_t size;
@@ -27,6 +29,11 @@ struct pgw_source {
 	/* Flattened view; NULL when the stream is the file itself. */
 	struct pgw_flat_rec *recs;   /* sorted by offset, non-overlapping */
 	size_t nrecs;
+	/* Records found last, tried before searching (a page lookup reads
+	 * a bitmap, a descriptor and data: a few places, again and again);
+	 * PGW_FLAT_RECENT of them and a hand.  Separate storage, so lookups
+	 * through a const source can update it. */
+	size_t *recent;
 	bool flattened;
 	bool flat_cut;            /* flattened file without its end record, or
 				     with its last record cut short */
