@@ -512,9 +512,10 @@ struct pgw_walk_opts {
  *  - 512 entries per page whose data the file holds
  *    (pgw_image_held_pages: not what headers claim, not a sparse file's
  *    holes): the most a walk can examine that reads each page as a table
- *    at most once, so a big machine's real address spaces never hit it.  Only tables walked again and again
- *    (shared, or hostile) can, and shared tables that map one frame
- *    everywhere are reported at once instead (see pgw_leaf.count).
+ *    at most once, so a big machine's real address spaces never hit it.
+ *    Only tables walked again and again (shared, or hostile) can, and
+ *    shared tables that map one frame everywhere are reported at once
+ *    instead (see pgw_leaf.count).
  */
 #define PGW_DEFAULT_MAX_ENTRIES ((UINT64_C(1) << 20) + (UINT64_C(1) << 12))
 #define PGW_BUDGET_ENTRIES_PER_PAGE 512
