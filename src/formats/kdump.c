@@ -28,7 +28,7 @@
  * the image's bounded page cache.
  */
 #include "codecs.h"
-#include "format.h"
+#include "kdump.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,23 +38,10 @@
 #define UTS_LEN 65
 #define UTS_RELEASE (12 + 2 * UTS_LEN)
 #define UTS_MACHINE (12 + 4 * UTS_LEN)
-#define DESC_SIZE 24
-#define RANK_BITS 4096              /* pfns per rank-table entry */
-#define SUB_BITS 512                /* pfns per sub-rank entry */
-#define SUBS (RANK_BITS / SUB_BITS)
 #define MAX_NOTES (64u << 20)       /* notes bigger than this are not notes */
 #define MAX_VMCOREINFO (1u << 20)
 #define MAX_RANGES 65536            /* `info` ranges; runs beyond coalesce */
 
-/* disk_dump_header.status and page_desc.flags */
-enum {
-	DH_ZLIB = 0x1,
-	DH_LZO = 0x2,
-	DH_SNAPPY = 0x4,
-	DH_INCOMPLETE = 0x8,
-	DH_EXCLUDED_VMEMMAP = 0x10,
-	DH_ZSTD = 0x20,
-};
 
 static const struct {
 	unsigned flag;
@@ -66,7 +53,6 @@ static const struct {
 	{ DH_ZSTD, PGW_CODEC_ZSTD },
 };
 #define NCODEC_FLAGS (sizeof(codec_flags) / sizeof(codec_flags[0]))
-#define DH_CODECS (DH_ZLIB | DH_LZO | DH_SNAPPY | DH_ZSTD)
 
 /*
  * Where the writer's compiler put things.  `status` starts the run of ten
@@ -94,49 +80,6 @@ static const struct layout layouts[] = {
 };
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 #define HDR_MAX (424 + 40)
-
-struct hdr {
-	bool kdump;                 /* "KDUMP   " (else "DISKDUMP") */
-	uint32_t version;
-	uint32_t status, block_size, sub_hdr_size, bitmap_blocks, max_mapnr;
-	uint32_t nr_cpus;
-};
-
-struct sub {
-	bool have;
-	uint64_t phys_base;
-	int32_t dump_level;         /* -1: not recorded */
-	bool split;
-	uint64_t start_pfn, end_pfn;
-	uint64_t off_vmcoreinfo, size_vmcoreinfo, off_note, size_note;
-	uint64_t max_mapnr_64;
-};
-
-struct kdump {
-	struct hdr h;
-	struct sub s;
-	const struct layout *lay;
-	uint64_t max_mapnr;
-	uint64_t bitmap1, bitmap2;   /* stream offsets */
-	uint64_t desc_off;
-	uint64_t ndumped;            /* set bits of the 2nd bitmap */
-	uint64_t ndesc;              /* descriptors inside the file */
-	uint64_t *rank;              /* dumped pfns below block i */
-	uint16_t *subrank;           /* dumped pfns of block i below its
-					sub-block j, at [i * SUBS + j] */
-	uint64_t nblk;               /* rank blocks */
-	struct block_sum *sums;      /* per block, lazily (absent_bytes) */
-	uint64_t data_limit;         /* no page data lies beyond this */
-	bool incomplete;             /* header flag */
-	bool truncated;              /* the file ends before its last page */
-	struct pgw_codecs *codecs;
-	uint8_t cbuf[PGW_PAGE_SIZE]; /* compressed bytes split by flattening */
-};
-
-struct desc {
-	uint64_t offset;
-	uint32_t size, flags;
-};
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -294,9 +237,8 @@ static enum pgw_status pick_layout(const struct pgw_source *src,
 
 /* ---- bitmaps ---- */
 
-static const uint8_t *stream_bytes(const struct pgw_source *src, uint64_t off,
-				   size_t len, uint8_t *buf,
-				   struct pgw_err *err)
+const uint8_t *pgw_kdump_bytes(const struct pgw_source *src, uint64_t off,
+			       size_t len, uint8_t *buf, struct pgw_err *err)
 {
 	const uint8_t *p;
 
@@ -304,18 +246,18 @@ static const uint8_t *stream_bytes(const struct pgw_source *src, uint64_t off,
 								   : NULL;
 }
 
-static bool bit_at(const struct pgw_source *src, uint64_t bitmap,
+bool pgw_kdump_bit(const struct pgw_source *src, uint64_t bitmap,
 		   uint64_t pfn)
 {
 	uint8_t b;
 	struct pgw_err ignored;
-	const uint8_t *p = stream_bytes(src, bitmap + pfn / 8, 1, &b,
-					&ignored);
+	const uint8_t *p = pgw_kdump_bytes(src, bitmap + pfn / 8, 1, &b,
+					   &ignored);
 
 	return p && (*p >> (pfn & 7) & 1);
 }
 
-static uint64_t popcount_bytes(const uint8_t *p, size_t n)
+uint64_t pgw_kdump_popcount(const uint8_t *p, size_t n)
 {
 	uint64_t c = 0;
 	size_t i = 0;
@@ -331,7 +273,7 @@ static uint64_t popcount_bytes(const uint8_t *p, size_t n)
 }
 
 /* Index of pfn's descriptor: dumped pfns before it. */
-static enum pgw_status rank_of(const struct pgw_image *img,
+enum pgw_status pgw_kdump_rank(const struct pgw_image *img,
 			       const struct kdump *k, uint64_t pfn,
 			       uint64_t *idx_ret, struct pgw_err *err)
 {
@@ -339,13 +281,13 @@ static enum pgw_status rank_of(const struct pgw_image *img,
 	uint64_t sub = pfn / SUB_BITS;
 	size_t nbytes = (size_t)(pfn % SUB_BITS) / 8;
 	uint64_t r = k->rank[pfn / RANK_BITS] + k->subrank[sub];
-	const uint8_t *p = stream_bytes(&img->src,
-					k->bitmap2 + sub * (SUB_BITS / 8),
-					nbytes + 1, buf, err);
+	const uint8_t *p = pgw_kdump_bytes(&img->src,
+					   k->bitmap2 + sub * (SUB_BITS / 8),
+					   nbytes + 1, buf, err);
 
 	if (!p)
 		return pgw_err_prefix(err, "2nd bitmap");
-	r += popcount_bytes(p, nbytes);
+	r += pgw_kdump_popcount(p, nbytes);
 	r += (uint64_t)__builtin_popcount(p[nbytes] &
 					  ((1u << (pfn & 7)) - 1));
 	*idx_ret = r;
@@ -382,14 +324,16 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 					 k->max_mapnr - first : RANK_BITS;
 		size_t nbytes = (size_t)(nbits + 7) / 8;
 		uint64_t off = blk * (RANK_BITS / 8);
-		const uint8_t *b1 = stream_bytes(&img->src, k->bitmap1 + off,
-						 nbytes, b1buf, err);
+		const uint8_t *b1 = pgw_kdump_bytes(&img->src,
+						    k->bitmap1 + off, nbytes,
+						    b1buf, err);
 		if (!b1)
 			return pgw_err_prefix(err, "1st bitmap");
 		if (b1 != b1buf)
 			memcpy(b1buf, b1, nbytes);
-		const uint8_t *b2 = stream_bytes(&img->src, k->bitmap2 + off,
-						 nbytes, b2buf, err);
+		const uint8_t *b2 = pgw_kdump_bytes(&img->src,
+						    k->bitmap2 + off, nbytes,
+						    b2buf, err);
 		if (!b2)
 			return pgw_err_prefix(err, "2nd bitmap");
 		if (b2 != b2buf)
@@ -404,13 +348,13 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 			size_t from = j * (SUB_BITS / 8);
 			k->subrank[blk * SUBS + j] = (uint16_t)below;
 			if (from < nbytes)
-				below += (size_t)popcount_bytes(
+				below += (size_t)pgw_kdump_popcount(
 					b2buf + from,
 					nbytes - from < SUB_BITS / 8 ?
 						nbytes - from : SUB_BITS / 8);
 		}
-		dumped += popcount_bytes(b2buf, nbytes);
-		valid += popcount_bytes(b1buf, nbytes);
+		dumped += pgw_kdump_popcount(b2buf, nbytes);
+		valid += pgw_kdump_popcount(b1buf, nbytes);
 		for (size_t i = 0; i < nbytes; i++)
 			excluded += (uint64_t)__builtin_popcount(
 				b1buf[i] & (uint8_t)~b2buf[i]);
@@ -539,9 +483,9 @@ static enum pgw_absence desc_verdict(const struct pgw_image *img,
 }
 
 /* The descriptor of dumped page number idx, or why its data is absent. */
-static enum pgw_absence desc_state(const struct pgw_image *img,
-				   const struct kdump *k, uint64_t idx,
-				   struct desc *d, const char **why_ret)
+enum pgw_absence pgw_kdump_desc_state(const struct pgw_image *img,
+				      const struct kdump *k, uint64_t idx,
+				      struct desc *d, const char **why_ret)
 {
 	if (idx >= k->ndesc) {
 		*why_ret = "its descriptor is past the end of the file";
@@ -561,9 +505,9 @@ static enum pgw_absence bitmap_state(const struct pgw_image *img,
 {
 	if (pfn >= k->max_mapnr)
 		return PGW_ABSENT_OUTSIDE;
-	if (bit_at(&img->src, k->bitmap2, pfn))
+	if (pgw_kdump_bit(&img->src, k->bitmap2, pfn))
 		return PGW_ABSENT_NONE;
-	if (!bit_at(&img->src, k->bitmap1, pfn))
+	if (!pgw_kdump_bit(&img->src, k->bitmap1, pfn))
 		return PGW_ABSENT_OUTSIDE;
 	if (k->s.split && (pfn < k->s.start_pfn || pfn >= k->s.end_pfn))
 		return PGW_ABSENT_OTHER_FILE;
@@ -620,10 +564,10 @@ static enum pgw_status find_desc(const struct pgw_image *img,
 
 	if (why != PGW_ABSENT_NONE)
 		return not_dumped(k, pfn, why, err);
-	st = rank_of(img, k, pfn, &idx, err);
+	st = pgw_kdump_rank(img, k, pfn, &idx, err);
 	if (st != PGW_OK)
 		return st;
-	why = desc_state(img, k, idx, d, &why_text);
+	why = pgw_kdump_desc_state(img, k, idx, d, &why_text);
 	if (why == PGW_ABSENT_NONE)
 		return PGW_OK;
 	if (why == PGW_ABSENT_CORRUPT)
@@ -685,80 +629,7 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 	return PGW_OK;
 }
 
-/*
- * For each rank block (4096 pfns), how many of its dumped pages have no
- * data, by reason; counted the first time a block is asked about (reading
- * its descriptors once), so a range query costs the bitmap words of its
- * pages plus, once per block, 24 bytes per dumped page.
- */
-struct block_sum {
-	uint32_t bad[PGW_NABSENCES];
-	bool done;
-	bool clean;          /* done, and every dumped page's data is there */
-	uint8_t asked;       /* page states asked before it was done */
-	uint64_t data_end;   /* end of the furthest data its descriptors name
-				(within data_limit) */
-};
-
-/* The per-block tallies, allocated the first time one is needed. */
-static bool have_sums(struct kdump *k)
-{
-	if (!k->sums)
-		k->sums = calloc(k->nblk ? k->nblk : 1, sizeof(*k->sums));
-	return k->sums != NULL;
-}
-
-static const struct block_sum *block_sum(const struct pgw_image *img,
-					 struct kdump *k, uint64_t blk)
-{
-	struct block_sum *b = &k->sums[blk];
-	const char *why_text;
-	struct desc d;
-
-	if (b->done)
-		return b;
-	for (uint64_t idx = k->rank[blk]; idx < k->rank[blk + 1]; idx++) {
-		enum pgw_absence why = desc_state(img, k, idx, &d, &why_text);
-		b->bad[why]++;
-		if (idx < k->ndesc && why != PGW_ABSENT_CORRUPT &&
-		    d.offset <= k->data_limit &&
-		    d.size <= k->data_limit - d.offset &&
-		    d.offset + d.size > b->data_end)
-			b->data_end = d.offset + d.size;
-	}
-	b->bad[PGW_ABSENT_NONE] = 0;
-	b->done = true;
-	b->clean = true;
-	for (size_t r = 1; r < PGW_NABSENCES; r++)
-		b->clean &= b->bad[r] == 0;
-	return b;
-}
-
-/*
- * Is every dumped page of pfn's block known to have its data?  A block
- * asked about often enough has all its descriptors checked at once (24
- * bytes per dumped page, once), and from then on a page of a clean block
- * needs only its bitmap bit: a walk or a batch of translations asks about
- * the same blocks again and again.  A block asked about once or twice
- * keeps the per-page check.
- */
-#define ASK_BEFORE_SUM 16
-
-static bool block_clean(const struct pgw_image *img, struct kdump *k,
-			uint64_t pfn)
-{
-	uint64_t blk = pfn / RANK_BITS;
-
-	if (!have_sums(k))
-		return false;
-	struct block_sum *b = &k->sums[blk];
-	if (!b->done && ++b->asked < ASK_BEFORE_SUM)
-		return false;
-	return block_sum(img, k, blk)->clean;
-}
-
-
-static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
+enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)
 {
 	struct kdump *k = img->priv;
 	struct pgw_err ignored;
@@ -767,158 +638,11 @@ static enum pgw_absence kdump_page_state(struct pgw_image *img, uint64_t pfn)
 	uint64_t idx;
 	enum pgw_absence why = bitmap_state(img, k, pfn);
 
-	if (why != PGW_ABSENT_NONE || block_clean(img, k, pfn))
+	if (why != PGW_ABSENT_NONE || pgw_kdump_block_clean(img, k, pfn))
 		return why;
-	if (rank_of(img, k, pfn, &idx, &ignored) != PGW_OK)
+	if (pgw_kdump_rank(img, k, pfn, &idx, &ignored) != PGW_OK)
 		return PGW_ABSENT_CORRUPT;
-	return desc_state(img, k, idx, &d, &why_text);
-}
-
-/* ---- counting what is absent ---- */
-
-/* Bitmap bytes covering pfns [first, last] of one block, edges masked. */
-static bool block_bytes(const struct pgw_source *src, uint64_t bitmap,
-			uint64_t first, uint64_t last, uint8_t *out)
-{
-	struct pgw_err ignored;
-	size_t n = (size_t)(last / 8 - first / 8 + 1);
-	const uint8_t *p = stream_bytes(src, bitmap + first / 8, n, out,
-					&ignored);
-
-	if (!p)
-		return false;
-	if (p != out)
-		memcpy(out, p, n);
-	out[0] &= (uint8_t)~((1u << (first & 7)) - 1);
-	out[n - 1] &= (uint8_t)((2u << (last & 7)) - 1);
-	return true;
-}
-
-/* Pages [first, last] of one block, by state, into counts (in pages). */
-static void count_block(const struct pgw_image *img, struct kdump *k,
-			uint64_t first, uint64_t last,
-			uint64_t counts[PGW_NABSENCES])
-{
-	uint8_t b1[RANK_BITS / 8], b2[RANK_BITS / 8];
-	uint64_t blk = first / RANK_BITS;
-	uint64_t dumped = 0, ram_only = 0, other = 0;
-	size_t n = (size_t)(last / 8 - first / 8 + 1);
-
-	if (!block_bytes(&img->src, k->bitmap1, first, last, b1) ||
-	    !block_bytes(&img->src, k->bitmap2, first, last, b2)) {
-		counts[PGW_ABSENT_CORRUPT] += last - first + 1;
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		dumped += (uint64_t)__builtin_popcount(b2[i]);
-		ram_only += (uint64_t)__builtin_popcount(b1[i] &
-							 (uint8_t)~b2[i]);
-	}
-	/* RAM a split file leaves to the others: those bits one by one,
-	 * only where this block straddles the file's part. */
-	if (ram_only && k->s.split) {
-		for (uint64_t p = first; p <= last; p++) {
-			size_t i = (size_t)(p / 8 - first / 8);
-			if ((b1[i] & ~b2[i]) >> (p & 7) & 1)
-				other += p < k->s.start_pfn ||
-					 p >= k->s.end_pfn;
-		}
-	}
-	counts[PGW_ABSENT_OUTSIDE] += last - first + 1 - dumped - ram_only;
-	counts[PGW_ABSENT_EXCLUDED] += ram_only - other;
-	counts[PGW_ABSENT_OTHER_FILE] += other;
-	if (!dumped)
-		return;
-	uint64_t block_end = (blk + 1) * RANK_BITS;
-	if (block_end > k->max_mapnr)
-		block_end = k->max_mapnr;
-	if (first % RANK_BITS == 0 && last + 1 == block_end) {
-		const struct block_sum *b = block_sum(img, k, blk);
-		uint64_t bad = 0;
-		for (size_t r = 1; r < PGW_NABSENCES; r++) {
-			counts[r] += b->bad[r];
-			bad += b->bad[r];
-		}
-		counts[PGW_ABSENT_NONE] += dumped - bad;
-		return;
-	}
-	/* Part of a block: its own descriptors. */
-	struct pgw_err ignored;
-	uint64_t idx;
-	if (rank_of(img, k, first, &idx, &ignored) != PGW_OK) {
-		counts[PGW_ABSENT_CORRUPT] += dumped;
-		return;
-	}
-	for (uint64_t i = 0; i < dumped; i++) {
-		const char *why_text;
-		struct desc d;
-		counts[desc_state(img, k, idx + i, &d, &why_text)]++;
-	}
-}
-
-static void kdump_absent_bytes(struct pgw_image *img, uint64_t pa,
-			       uint64_t last, uint64_t counts[PGW_NABSENCES])
-{
-	struct kdump *k = img->priv;
-	uint64_t pfn = pa >> PGW_PAGE_SHIFT, lpfn = last >> PGW_PAGE_SHIFT;
-	uint64_t pages[PGW_NABSENCES] = { 0 };
-
-	if (!have_sums(k)) {
-		/* No memory to count with: call it corrupt rather than
-		 * guess it is there. */
-		counts[PGW_ABSENT_CORRUPT] += last - pa + 1;
-		return;
-	}
-	/* Pages beyond the bitmaps in one step. */
-	uint64_t top = lpfn;
-	if (top >= k->max_mapnr) {
-		uint64_t from = pfn > k->max_mapnr ? pfn : k->max_mapnr;
-		pages[PGW_ABSENT_OUTSIDE] += lpfn - from + 1;
-		top = k->max_mapnr - 1;
-	}
-	for (uint64_t p = pfn; p <= top && pfn < k->max_mapnr;) {
-		uint64_t bend = (p / RANK_BITS + 1) * RANK_BITS - 1;
-		if (bend > top)
-			bend = top;
-		count_block(img, k, p, bend, pages);
-		p = bend + 1;
-	}
-	/* Pages to bytes; the first and last page count in part. */
-	enum pgw_absence first_why = kdump_page_state(img, pfn);
-	enum pgw_absence last_why = kdump_page_state(img, lpfn);
-	for (size_t r = 0; r < PGW_NABSENCES; r++)
-		counts[r] += pages[r] << PGW_PAGE_SHIFT;
-	counts[first_why] -= pa & (PGW_PAGE_SIZE - 1);
-	counts[last_why] -= (PGW_PAGE_SIZE - 1) - (last & (PGW_PAGE_SIZE - 1));
-}
-
-static void kdump_evidence(struct pgw_image *img, struct pgw_evidence *ev)
-{
-	struct kdump *k = img->priv;
-	uint64_t counts[PGW_NABSENCES] = { 0 };
-
-	kdump_absent_bytes(img, 0, (k->max_mapnr << PGW_PAGE_SHIFT) - 1,
-			   counts);
-	for (size_t r = 0; r < PGW_NABSENCES; r++)
-		counts[r] >>= PGW_PAGE_SHIFT;
-	/* RAM: what the 1st bitmap says, plus pages dumped without a RAM
-	 * bit (no writer does that; they are memory the file holds). */
-	ev->pages_dumped = counts[PGW_ABSENT_NONE];
-	for (size_t r = 1; r < PGW_NABSENCES; r++)
-		if (r != PGW_ABSENT_OUTSIDE)
-			ev->pages_absent[r] = counts[r];
-	ev->pages_ram = ev->pages_dumped;
-	for (size_t r = 1; r < PGW_NABSENCES; r++)
-		ev->pages_ram += ev->pages_absent[r];
-	/* Where the file should end: after its descriptors and after the
-	 * data of every descriptor that is in it (the block sums, all
-	 * counted now, kept the furthest). */
-	uint64_t expect = k->desc_off + k->ndumped * DESC_SIZE;
-	for (uint64_t b = 0; k->sums && b < k->nblk; b++)
-		if (k->sums[b].data_end > expect)
-			expect = k->sums[b].data_end;
-	if (expect > img->src.size)
-		ev->file_bytes_missing = expect - img->src.size;
+	return pgw_kdump_desc_state(img, k, idx, &d, &why_text);
 }
 
 static uint64_t kdump_held_pages(const struct pgw_image *img)
@@ -1293,9 +1017,9 @@ const struct pgw_format pgw_format_kdump = {
 	.probe = kdump_probe,
 	.open = kdump_open,
 	.page = kdump_page,
-	.page_state = kdump_page_state,
-	.absent_bytes = kdump_absent_bytes,
-	.evidence = kdump_evidence,
+	.page_state = pgw_kdump_page_state,
+	.absent_bytes = pgw_kdump_absent_bytes,
+	.evidence = pgw_kdump_evidence,
 	.held_pages = kdump_held_pages,
 	.close = kdump_close,
 };

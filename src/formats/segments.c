@@ -807,7 +807,8 @@ void pgw_segments_evidence(struct pgw_image *img, struct pgw_evidence *ev)
 		if (any && first > lastp)
 			continue;
 		if (c->kind == SEG_ZERO) {
-			uint64_t a = (c->pa + PGW_PAGE_SIZE - 1) >> PGW_PAGE_SHIFT;
+			uint64_t a = (c->pa + PGW_PAGE_SIZE - 1) >>
+				     PGW_PAGE_SHIFT;
 			uint64_t b = (c->pa + c->size) >> PGW_PAGE_SHIFT;
 			if (b > a)
 				ev->pages_zero += b - a;

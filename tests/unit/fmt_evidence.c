@@ -288,7 +288,8 @@ static void facts_and_notes(void)
 			    "NUMBER(b)=-9223372036854775808\n"
 			    "NUMBER(c)=-9223372036854775809\n"
 			    "NUMBER(d)=0x10\nNUMBER(e)=\nNUMBER(f)= 5\n"
-			    "NUMBER(g)=+5\nSYMBOL(h)=-1\nSYMBOL(i)=fFfFfFfFfFfFfFfF\n"
+			    "NUMBER(g)=+5\nSYMBOL(h)=-1\n"
+			    "SYMBOL(i)=fFfFfFfFfFfFfFfF\n"
 			    "SYMBOL(j)=10000000000000000\n",
 			    .page_align_data = true };
 	struct iw_layout lay;
