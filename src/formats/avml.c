@@ -572,17 +572,17 @@ static enum pgw_status absent(const struct range *r, uint64_t pa,
 			      (unsigned long long)r->size);
 }
 
-static enum pgw_absence avml_page_state(struct pgw_image *img, uint64_t pfn)
+/*
+ * Why the page at pa is not in the image (NONE: every byte comes from a
+ * range that holds it), and the first byte with that reason: truncated
+ * wins over outside, the more telling.
+ */
+static enum pgw_absence page_why(struct avml *a, uint64_t pa,
+				 uint64_t *at_ret)
 {
-	struct avml *a = img->priv;
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 	uint64_t done = 0;
 	enum pgw_absence why = PGW_ABSENT_NONE;
 
-	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return PGW_ABSENT_OUTSIDE;
-	/* Every byte from a range that holds it, else the most telling
-	 * reason (truncated over outside). */
 	while (done < PGW_PAGE_SIZE) {
 		const struct range *r = find_range(a, pa + done);
 		enum pgw_absence b = byte_state(r, pa + done);
@@ -597,13 +597,24 @@ static enum pgw_absence avml_page_state(struct pgw_image *img, uint64_t pfn)
 					   : PGW_PAGE_SIZE;
 		}
 		if (b != PGW_ABSENT_NONE &&
-		    (why == PGW_ABSENT_NONE || why == PGW_ABSENT_OUTSIDE))
+		    (why == PGW_ABSENT_NONE || why == PGW_ABSENT_OUTSIDE)) {
 			why = b;
+			*at_ret = pa + done;
+		}
 		if (n >= PGW_PAGE_SIZE - done)
 			break;
 		done += n;
 	}
 	return why;
+}
+
+static enum pgw_absence avml_page_state(struct pgw_image *img, uint64_t pfn)
+{
+	uint64_t at;
+
+	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
+		return PGW_ABSENT_OUTSIDE;
+	return page_why(img->priv, pfn << PGW_PAGE_SHIFT, &at);
 }
 
 static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
@@ -616,15 +627,9 @@ static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
 
 	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
 		return absent(NULL, pa, err);
-	enum pgw_absence why = avml_page_state(img, pfn);
-	if (why != PGW_ABSENT_NONE) {
-		/* Name the byte that decided. */
-		for (uint64_t b = 0; b < PGW_PAGE_SIZE; b++) {
-			const struct range *r = find_range(a, pa + b);
-			if (byte_state(r, pa + b) == why)
-				return absent(r, pa + b, err);
-		}
-	}
+	uint64_t at;
+	if (page_why(a, pa, &at) != PGW_ABSENT_NONE)
+		return absent(find_range(a, at), at, err);
 	while (done < PGW_PAGE_SIZE) {
 		const struct range *r = find_range(a, pa + done);
 		uint64_t in = pa + done - r->pa;
