@@ -265,23 +265,43 @@ void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
 
 /* ---- images ---- */
 
+/*
+ * page_state agrees with page(): a page read is NONE; a page absent says
+ * the same reason both ways, except damage only decoding finds (NONE
+ * there, corrupt when read).  absent_bytes of the page says it too.
+ */
 static void check_page(struct pgw_image *img, uint64_t pfn)
 {
 	static uint8_t sink[PGW_PAGE_SIZE];
 	const uint8_t *page;
 	struct pgw_err err = { 0 };
 	enum pgw_status st = pgw_image_page(img, pfn, &page, &err);
-	bool has = pgw_image_has_page(img, pfn);
+	enum pgw_absence state = pgw_image_page_state(img, pfn);
 
 	if (st == PGW_OK) {
 		memcpy(sink, page, PGW_PAGE_SIZE);  /* ASan checks it all */
-		if (!has)
-			fz_fail("page read but has_page says no", pfn, 0);
+		if (state != PGW_ABSENT_NONE)
+			fz_fail("page read but page_state says absent", pfn,
+				state);
 	} else {
 		if (!err.msg[0])
 			fz_fail("page error without a message", pfn, st);
-		if (st == PGW_E_NODATA && has)
-			fz_fail("has_page but no data", pfn, 0);
+		if (st == PGW_E_NODATA && err.absence == PGW_ABSENT_NONE)
+			fz_fail("NODATA without a reason", pfn, 0);
+		if (st == PGW_E_NODATA && state != err.absence &&
+		    !(state == PGW_ABSENT_NONE &&
+		      err.absence == PGW_ABSENT_CORRUPT))
+			fz_fail("page_state disagrees with page", pfn,
+				state);
+	}
+	if (pfn <= (UINT64_MAX >> PGW_PAGE_SHIFT)) {
+		uint64_t counts[PGW_NABSENCES];
+		uint64_t absent = pgw_image_absent_bytes(
+			img, pfn << PGW_PAGE_SHIFT, PGW_PAGE_SIZE, counts);
+		if (counts[state] != PGW_PAGE_SIZE ||
+		    absent != (state == PGW_ABSENT_NONE ? 0 : PGW_PAGE_SIZE))
+			fz_fail("absent_bytes disagrees with page_state", pfn,
+				state);
 	}
 }
 
@@ -317,6 +337,30 @@ static void exercise_pages(struct pgw_image *img)
 	check_page(img, 0);
 	check_page(img, UINT64_MAX >> PGW_PAGE_SHIFT);
 	check_page(img, UINT64_MAX);
+	/* Counting: every range's bytes once, by reason; the evidence adds
+	 * up; the budget's base is no more than the file holds. */
+	for (size_t i = 0; i < nr && i < 64; i++) {
+		uint64_t counts[PGW_NABSENCES], sum = 0;
+		uint64_t absent = pgw_image_absent_bytes(img, r[i].start,
+							 r[i].size, counts);
+		for (size_t k = 0; k < PGW_NABSENCES; k++)
+			sum += counts[k];
+		if (sum != r[i].size ||
+		    absent != r[i].size - counts[PGW_ABSENT_NONE])
+			fz_fail("absent_bytes does not add up", r[i].start,
+				sum);
+	}
+	struct pgw_evidence ev;
+	pgw_image_evidence(img, &ev);
+	uint64_t pages = ev.pages_dumped;
+	for (size_t k = 0; k < PGW_NABSENCES; k++)
+		pages += ev.pages_absent[k];
+	if (pages != ev.pages_ram || ev.pages_absent[PGW_ABSENT_NONE] ||
+	    ev.pages_zero > ev.pages_dumped ||
+	    (ev.complete && ev.pages_dumped != ev.pages_ram) ||
+	    (ev.complete && !ev.intact))
+		fz_fail("evidence does not add up", ev.pages_ram, pages);
+	(void)pgw_image_held_pages(img);
 }
 
 static void exercise_meta(struct pgw_image *img)
@@ -338,14 +382,33 @@ static void exercise_meta(struct pgw_image *img)
 	(void)pgw_image_prstatus_count(img);
 	(void)pgw_image_cpus(img, &cpus);
 	n = pgw_image_facts(img, &fk, &fv);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (strlen(fk[i]) + strlen(fv[i]) == 0)
 			fz_fail("empty fact", i, 0);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(fk[i], fk[j]) == 0)
+				fz_fail("fact key repeated", i, j);
+	}
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+	if (ncpus > PGW_MAX_CPUS)
+		fz_fail("CPU count beyond the cap", ncpus, 0);
+	for (size_t i = 0; i < ncpus; i++)
+		if (!cpus[i].has_cr && (cpus[i].cr0 | cpus[i].cr3 |
+					cpus[i].cr4 | cpus[i].has_rip))
+			fz_fail("CPU without registers has some", i, 0);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *s = pgw_vmcoreinfo_get(img, keys[i]);
 		if (s)
 			(void)strlen(s);
-		(void)pgw_vmcoreinfo_u64(img, keys[i], &v);
+		struct pgw_err err = { 0 };
+		uint64_t w = 0x5a5a5a5a;
+		enum pgw_status st = pgw_vmcoreinfo_number(img, keys[i], &w,
+							   &err);
+		if (pgw_vmcoreinfo_u64(img, keys[i], &v) != (st == PGW_OK))
+			fz_fail("vmcoreinfo_u64 and _number disagree", i, st);
+		if (st != PGW_OK && (w != 0x5a5a5a5a || !err.msg[0]))
+			fz_fail("vmcoreinfo_number failed but wrote, or "
+				"gave no reason", i, st);
 	}
 	(void)pgw_vmcoreinfo_count(img);
 }

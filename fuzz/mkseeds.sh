@@ -22,3 +22,29 @@ done
 "$M" lime --raw="$R/pae.raw" --holes "$D/image_lime/pae-holes.lime" >/dev/null
 "$M" avml --raw="$R/x86-64.raw" --avml-block=8192 "$D/image_avml/x86-64.avml" >/dev/null
 "$M" avml --raw="$R/i386.raw" --holes --avml-block=4096 "$D/image_avml/i386-holes.avml" >/dev/null
+
+# Reproducers of issue 12's hostile inputs, cut and patched from the seeds
+# (the same cases at full size are in tests/tools/mkcorrupt).
+# le32 FILE OFFSET VALUE: write a little-endian 32-bit value in place.
+le32() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($3 & 255)) $(($3 >> 8 & 255)) \
+		$(($3 >> 16 & 255)) $(($3 >> 24 & 255)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+# rd32 FILE OFFSET: a little-endian 32-bit value.
+rd32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+K=$D/image_kdump/x86-64-zlib.kdump
+# A kdump cut in its page data (once taken as whole): pages truncated.
+head -c $(($(wc -c <"$K") - 300)) "$K" >"$D/image_kdump/issue12-cut-in-data.kdump"
+# One descriptor of size 0: that page corrupt, not the image.
+desc=$(( (1 + $(rd32 "$K" 432) + $(rd32 "$K" 436)) * 4096 ))
+cp "$K" "$D/image_kdump/issue12-desc-size-0.kdump"
+le32 "$D/image_kdump/issue12-desc-size-0.kdump" $((desc + 2 * 24 + 8)) 0
+# A zero-filled tail over the next PT_LOAD: the next one's bytes win.
+E=$D/image_elf/issue12-zero-fill-over-next.elf
+cp "$D/image_elf/x86-64-segments.elf" "$E"
+le32 "$E" $((64 + 56 + 40)) $((0x5000))
+# An ELF core cut inside its memory: what is there reads.
+head -c 12345 "$D/image_elf/pae-qemu.elf" >"$D/image_elf/issue12-cut-in-load.elf"
+head -c 1500 "$D/image_avml/x86-64.avml" >"$D/image_avml/issue12-cut-in-range.avml"
+head -c 20000 "$D/image_lime/x86-64.lime" >"$D/image_lime/issue12-cut-in-range.lime"

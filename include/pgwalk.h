@@ -85,6 +85,9 @@ enum pgw_status pgw_err_set(struct pgw_err *err, enum pgw_status status,
 enum pgw_status pgw_err_nodata(struct pgw_err *err, enum pgw_absence why,
 			       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Make the error already in err PGW_E_NODATA with reason why, keeping its
+ * message (a damaged page is absent, not an error of the whole image). */
+enum pgw_status pgw_err_as_nodata(struct pgw_err *err, enum pgw_absence why);
 /* Prepend "context: " to the message already in err; returns err->status. */
 enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -101,7 +104,11 @@ struct pgw_phys_range {
 	uint64_t size;
 };
 
-/* CPU state from the image's notes.  Fields are valid where has_* says so. */
+/*
+ * CPU state from the image's notes.  Fields are valid where has_* says so:
+ * a CPU whose note could not be read keeps its place (so --cpu=N names the
+ * same CPU) with every has_* false, and `info` shows it without registers.
+ */
 struct pgw_cpu {
 	bool has_cr;        /* cr0, cr2, cr3, cr4 */
 	bool has_efer;
@@ -136,8 +143,66 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 /* Copy len bytes of physical memory; fails whole if any page is absent. */
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 			       size_t len, struct pgw_err *err);
-/* Cheap check without decompressing: is this frame's data in the image? */
-bool pgw_image_has_page(struct pgw_image *img, uint64_t pfn);
+/*
+ * Is frame pfn's data in the image, and if not, why?  PGW_ABSENT_NONE when
+ * it is.  Cheap: from the image's index (segments, bitmaps, page
+ * descriptors), never decompressing.  It agrees with pgw_image_page()
+ * except for damage only decoding finds (a bad compressed stream, an AVML
+ * chunk whose CRC is wrong): such a page is NONE here and PGW_E_NODATA
+ * (PGW_ABSENT_CORRUPT) when read.
+ */
+enum pgw_absence pgw_image_page_state(struct pgw_image *img, uint64_t pfn);
+/*
+ * How many bytes of physical [pa, pa + len) are not in the image: the
+ * bytes whose 4 KiB page pgw_image_page_state calls absent.  When counts
+ * is not NULL, counts[why] gets the bytes for each reason and
+ * counts[PGW_ABSENT_NONE] the bytes that are there (they sum to len; a
+ * range running past 2^64 is cut there).  Fast over segments and bitmaps
+ * (a 1 GiB page costs a few bitmap words and, in a kdump, the descriptors
+ * of its pages once), so a dump can ask it of every range it prints.
+ */
+uint64_t pgw_image_absent_bytes(struct pgw_image *img, uint64_t pa,
+				uint64_t len, uint64_t counts[PGW_NABSENCES]);
+
+/*
+ * What the image holds of the memory it describes (`info`).  Counted in
+ * 4 KiB pages; a page the image describes in part counts whole.  Damage
+ * only decoding finds (see pgw_image_page_state) is not counted.
+ */
+struct pgw_evidence {
+	/* Every page the image describes as memory is in it. */
+	bool complete;
+	/* Nothing is truncated, missing or corrupt: the file is what its
+	 * writer made (a filtered dump is intact but not complete). */
+	bool intact;
+	/* The writer flagged the dump incomplete (kdump). */
+	bool marked_incomplete;
+	uint64_t pages_ram;      /* pages described as memory */
+	uint64_t pages_dumped;   /* of them, pages whose data is in the image */
+	uint64_t pages_zero;     /* of pages_dumped, zero by declaration, with
+				    no bytes in the file (ELF p_memsz beyond
+				    p_filesz) */
+	/* Of pages_ram, the pages not in the image, by reason;
+	 * [PGW_ABSENT_NONE] is 0.  pages_dumped plus these is pages_ram. */
+	uint64_t pages_absent[PGW_NABSENCES];
+	/* The file is at least this many bytes shorter than its headers say
+	 * it should be (0: nothing known missing).  A lower bound: where the
+	 * lost part's length is not recorded (AVML), only what is. */
+	uint64_t file_bytes_missing;
+};
+/*
+ * Fill ev.  Computed once per image and kept; the first call may read
+ * every page descriptor of a kdump, in time bounded by the file's size,
+ * whatever the headers claim.
+ */
+void pgw_image_evidence(struct pgw_image *img, struct pgw_evidence *ev_ret);
+/*
+ * Pages whose data the file really holds: never more than the file's
+ * allocated bytes in pages (so a sparse file, or headers claiming memory
+ * the file lacks, do not count), O(1).  The default entry budget is based
+ * on it.
+ */
+uint64_t pgw_image_held_pages(const struct pgw_image *img);
 
 const char *pgw_image_path(const struct pgw_image *img);
 const char *pgw_image_format(const struct pgw_image *img);
@@ -146,18 +211,36 @@ unsigned pgw_image_machine(const struct pgw_image *img);
 unsigned pgw_image_class(const struct pgw_image *img);
 size_t pgw_image_ranges(const struct pgw_image *img,
 			const struct pgw_phys_range **ranges_ret);
+/* CPUs from the notes, in note order; never more than PGW_MAX_CPUS
+ * (Linux's own limit), whatever the file repeats. */
+#define PGW_MAX_CPUS 8192
 size_t pgw_image_cpus(const struct pgw_image *img,
 		      const struct pgw_cpu **cpus_ret);
 /* NT_PRSTATUS notes seen (a CPU count that does not need QEMU notes). */
 size_t pgw_image_prstatus_count(const struct pgw_image *img);
-/* Format-specific facts for `info` as "key", "value" pairs; may be 0. */
+/*
+ * Format-specific facts for `info` as "key", "value" pairs; may be 0.  Keys
+ * are unique and none is ever dropped: a fact that happened again (a
+ * second unreadable CPU note) keeps its first value with "(N times)"
+ * after it.
+ */
 size_t pgw_image_facts(const struct pgw_image *img,
 		       const char *const **keys_ret,
 		       const char *const **values_ret);
 
 /* VMCOREINFO as parsed key=value lines; NULL when absent. */
 const char *pgw_vmcoreinfo_get(const struct pgw_image *img, const char *key);
-/* Numeric value: hex for SYMBOL()/KERNELOFFSET, decimal (signed) otherwise. */
+/*
+ * Numeric value: hex for SYMBOL()/KERNELOFFSET, decimal (signed) otherwise.
+ * The whole value must be a number that fits 64 bits (a negative one, as
+ * the kernel prints phys_base, as its two's complement): PGW_E_NOTFOUND
+ * when the key is absent, PGW_E_FORMAT (err says why) when its value is
+ * not such a number.  *val_ret is written only on success.
+ */
+enum pgw_status pgw_vmcoreinfo_number(const struct pgw_image *img,
+				      const char *key, uint64_t *val_ret,
+				      struct pgw_err *err);
+/* pgw_vmcoreinfo_number without the reason: true when it succeeds. */
 bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
 			uint64_t *val_ret);
 size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
@@ -454,11 +537,13 @@ struct pgw_walk_opts {
  *    so no 32-bit walk ever hits it, while small hostile images whose
  *    tables share or loop to 2^27 and more entries stop in well under a
  *    second (man pgwalk, LIMITS); and
- *  - 512 entries per page of the image: the most a walk can examine that
- *    reads each page as a table at most once, so a big machine's real
- *    address spaces never hit it.  Only tables walked again and again
- *    (shared, or hostile) can, and shared tables that map one frame
- *    everywhere are reported at once instead (see pgw_leaf.count).
+ *  - 512 entries per page whose data the file holds
+ *    (pgw_image_held_pages: not what headers claim, not a sparse file's
+ *    holes): the most a walk can examine that reads each page as a table
+ *    at most once, so a big machine's real address spaces never hit it.
+ *    Only tables walked again and again (shared, or hostile) can, and
+ *    shared tables that map one frame everywhere are reported at once
+ *    instead (see pgw_leaf.count).
  */
 #define PGW_DEFAULT_MAX_ENTRIES ((UINT64_C(1) << 20) + (UINT64_C(1) << 12))
 #define PGW_BUDGET_ENTRIES_PER_PAGE 512

@@ -147,9 +147,12 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 	}
 	/* Nothing can translate from a top table the image lacks: say so
 	 * once instead of failing every address. */
-	if (!pgw_image_has_page(img, root->table >> PGW_PAGE_SHIFT))
+	enum pgw_absence why = pgw_image_page_state(img, root->table >>
+							     PGW_PAGE_SHIFT);
+	if (why != PGW_ABSENT_NONE)
 		return pgw_err_set(err, PGW_E_NOTFOUND,
-				   "root table 0x%llx (%s) is not in the image",
-				   (unsigned long long)root->table, root->why);
+				   "root table 0x%llx (%s) is not in the image "
+				   "(%s)", (unsigned long long)root->table,
+				   root->why, pgw_absence_key(why));
 	return PGW_OK;
 }

@@ -1,10 +1,14 @@
 /* pgwalk: dispatch to a subcommand.  Only src/cli/ prints or exits. */
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "config.h"   /* PGW_VERSION, PGW_CODECS: from VERSION and make */
 #include "exit_codes.h"
+#include "session.h"
 
 static const struct {
 	const char *name;
@@ -32,8 +36,39 @@ static void usage(FILE *f)
 		   "error, 74 cannot write output.\n");
 }
 
+const char *volatile pgw_mapped_image;
+
+/*
+ * The image is mapped: if another process truncates the file while pgwalk
+ * reads it, touching a page past the new end raises SIGBUS.  Say so in
+ * one line, naming the image, and exit as for a bad image (only
+ * async-signal-safe calls here).
+ */
+static void on_sigbus(int sig)
+{
+	static const char head[] = "pgwalk: ";
+	static const char tail[] = ": the file shrank while it was read "
+				   "(truncated by another process?)\n";
+	const char *path = pgw_mapped_image ? pgw_mapped_image : "image";
+	size_t n = 0;
+
+	(void)sig;
+	while (path[n])
+		n++;
+	/* If stderr refuses, the exit status still says it. */
+	bool said = write(2, head, sizeof(head) - 1) > 0 &&
+		    write(2, path, n) > 0 &&
+		    write(2, tail, sizeof(tail) - 1) > 0;
+	(void)said;
+	_exit(PGW_EXIT_BADIMAGE);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_sigbus };
+
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGBUS, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return PGW_EXIT_USAGE;

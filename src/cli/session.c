@@ -210,6 +210,7 @@ int session_open_image(struct session *s, const char *path)
 	enum pgw_status st;
 
 	s->path = path;
+	pgw_mapped_image = path;
 	s->opts.open.format = s->opts.image_format;
 	st = pgw_image_open(&s->img, path, &s->opts.open, &err);
 	if (st != PGW_OK) {

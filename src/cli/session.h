@@ -50,6 +50,9 @@ struct image_args {
 error_t session_parse_image(struct image_args *a, const char *cmd, int key,
 			    char *arg, struct argp_state *state);
 
+/* The image being read, for main's SIGBUS handler (set at open). */
+extern const char *volatile pgw_mapped_image;
+
 /* Open the image only (for info, which reports failures per part). */
 int session_open_image(struct session *s, const char *path);
 /* Choose mode and root; 0 or an exit status (message printed). */

@@ -386,7 +386,7 @@ static enum pgw_status avml_open(struct pgw_image *img, struct pgw_err *err)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "ranges overlap at physical 0x%llx",
 					   (unsigned long long)r->pa);
-		st = pgw_image_add_range(img, r->pa, r->avail, err);
+		st = pgw_image_add_range(img, r->pa, r->size, err);
 		if (st != PGW_OK)
 			return st;
 	}
@@ -396,12 +396,13 @@ static enum pgw_status avml_open(struct pgw_image *img, struct pgw_err *err)
 	return PGW_OK;
 }
 
+/* The range describing pa (its bytes may be cut short), or NULL. */
 static const struct range *find_range(struct avml *a, uint64_t pa)
 {
 	const struct range *r = &a->ranges[a->last];
 	size_t lo = 0, hi = a->nranges;
 
-	if (pa >= r->pa && pa - r->pa < r->avail)
+	if (pa >= r->pa && pa - r->pa < r->size)
 		return r;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -412,10 +413,26 @@ static const struct range *find_range(struct avml *a, uint64_t pa)
 			lo = mid + 1;
 		else {
 			a->last = mid;
-			return pa - r->pa < r->avail ? r : NULL;
+			return r;
 		}
 	}
 	return NULL;
+}
+
+/* The first range that ends above pa, or nranges. */
+static size_t range_from(const struct avml *a, uint64_t pa)
+{
+	size_t lo = 0, hi = a->nranges;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct range *r = &a->ranges[mid];
+		if (pa >= r->pa && pa - r->pa >= r->size)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The chunk of r holding decoded offset in. */
@@ -480,16 +497,22 @@ static enum pgw_status decode_chunk(const struct pgw_source *src,
 				    c->len - 4, slot->data, c->ulen, err);
 	else
 		memcpy(slot->data, p + 4, c->ulen);
+	/* A chunk that does not decode damages its pages, not the image. */
+	if (st == PGW_E_FORMAT) {
+		pgw_err_prefix(err, "snappy chunk at 0x%llx",
+			       (unsigned long long)c->pos);
+		return pgw_err_as_nodata(err, PGW_ABSENT_CORRUPT);
+	}
 	if (st != PGW_OK)
 		return pgw_err_prefix(err, "snappy chunk at 0x%llx",
 				      (unsigned long long)c->pos);
 	uint32_t want = unmask_crc(le32(p));
 	uint32_t got = pgw_crc32c(slot->data, c->ulen);
 	if (got != want)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "snappy chunk at 0x%llx: CRC-32C 0x%08x, "
-				   "expected 0x%08x",
-				   (unsigned long long)c->pos, got, want);
+		return pgw_err_nodata(err, PGW_ABSENT_CORRUPT,
+				      "snappy chunk at 0x%llx: CRC-32C 0x%08x, "
+				      "expected 0x%08x",
+				      (unsigned long long)c->pos, got, want);
 	slot->pos = c->pos;
 	slot->ulen = c->ulen;
 	*data_ret = slot->data;
@@ -504,10 +527,12 @@ static enum pgw_status copy_out(struct pgw_image *img, struct avml *a,
 		return pgw_source_read(&img->src, r->data + in, out, n, err);
 	while (n) {
 		struct chunk c;
-		uint64_t ustart;
+		uint64_t ustart = 0;
 		const uint8_t *data = NULL;
 		enum pgw_status st = find_chunk(&img->src, a, r, in, &c,
 						&ustart, err);
+		if (st == PGW_E_FORMAT)
+			st = pgw_err_as_nodata(err, PGW_ABSENT_CORRUPT);
 		if (st == PGW_OK)
 			st = decode_chunk(&img->src, a, &c, &data, err);
 		if (st != PGW_OK)
@@ -524,6 +549,74 @@ static enum pgw_status copy_out(struct pgw_image *img, struct avml *a,
 	return PGW_OK;
 }
 
+/* Why the byte at pa is not in the image, or NONE. */
+static enum pgw_absence byte_state(const struct range *r, uint64_t pa)
+{
+	if (!r)
+		return PGW_ABSENT_OUTSIDE;
+	return pa - r->pa < r->avail ? PGW_ABSENT_NONE : PGW_ABSENT_TRUNCATED;
+}
+
+static enum pgw_status absent(const struct range *r, uint64_t pa,
+			      struct pgw_err *err)
+{
+	if (byte_state(r, pa) == PGW_ABSENT_OUTSIDE)
+		return pgw_err_nodata(err, PGW_ABSENT_OUTSIDE,
+				      "physical 0x%llx is not in the image",
+				      (unsigned long long)pa);
+	return pgw_err_nodata(err, PGW_ABSENT_TRUNCATED,
+			      "physical 0x%llx: the file ends inside its "
+			      "range (0x%llx of 0x%llx bytes present): "
+			      "truncated", (unsigned long long)pa,
+			      (unsigned long long)r->avail,
+			      (unsigned long long)r->size);
+}
+
+/*
+ * Why the page at pa is not in the image (NONE: every byte comes from a
+ * range that holds it), and the first byte with that reason: truncated
+ * wins over outside, the more telling.
+ */
+static enum pgw_absence page_why(struct avml *a, uint64_t pa,
+				 uint64_t *at_ret)
+{
+	uint64_t done = 0;
+	enum pgw_absence why = PGW_ABSENT_NONE;
+
+	while (done < PGW_PAGE_SIZE) {
+		const struct range *r = find_range(a, pa + done);
+		enum pgw_absence b = byte_state(r, pa + done);
+		uint64_t n;
+		if (r) {
+			uint64_t in = pa + done - r->pa;
+			uint64_t lim = b == PGW_ABSENT_NONE ? r->avail : r->size;
+			n = lim - in;
+		} else {
+			size_t i = range_from(a, pa + done);
+			n = i < a->nranges ? a->ranges[i].pa - (pa + done)
+					   : PGW_PAGE_SIZE;
+		}
+		if (b != PGW_ABSENT_NONE &&
+		    (why == PGW_ABSENT_NONE || why == PGW_ABSENT_OUTSIDE)) {
+			why = b;
+			*at_ret = pa + done;
+		}
+		if (n >= PGW_PAGE_SIZE - done)
+			break;
+		done += n;
+	}
+	return why;
+}
+
+static enum pgw_absence avml_page_state(struct pgw_image *img, uint64_t pfn)
+{
+	uint64_t at;
+
+	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
+		return PGW_ABSENT_OUTSIDE;
+	return page_why(img->priv, pfn << PGW_PAGE_SHIFT, &at);
+}
+
 static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
 				 uint8_t *buf, const uint8_t **page_ret,
 				 struct pgw_err *err)
@@ -533,15 +626,12 @@ static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
 	size_t done = 0;
 
 	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "pfn 0x%llx is not in the image",
-				   (unsigned long long)pfn);
+		return absent(NULL, pa, err);
+	uint64_t at;
+	if (page_why(a, pa, &at) != PGW_ABSENT_NONE)
+		return absent(find_range(a, at), at, err);
 	while (done < PGW_PAGE_SIZE) {
 		const struct range *r = find_range(a, pa + done);
-		if (!r)
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx is not in the image",
-					   (unsigned long long)(pa + done));
 		uint64_t in = pa + done - r->pa;
 		size_t n = PGW_PAGE_SIZE - done;
 		if (n > r->avail - in)
@@ -557,21 +647,97 @@ static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
 	return PGW_OK;
 }
 
-static bool avml_has_page(struct pgw_image *img, uint64_t pfn)
+static void add_bytes(uint64_t counts[PGW_NABSENCES], enum pgw_absence why,
+		      uint64_t first, uint64_t last)
+{
+	counts[why] += last - first + 1;
+}
+
+/* Like the segment formats: whole pages of one range part or of a gap in
+ * bulk, pages that straddle one at a time. */
+static void avml_absent_bytes(struct pgw_image *img, uint64_t pa,
+			      uint64_t last, uint64_t counts[PGW_NABSENCES])
 {
 	struct avml *a = img->priv;
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
-	uint64_t done = 0;
+	uint64_t x = pa;
 
-	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return false;
-	while (done < PGW_PAGE_SIZE) {
-		const struct range *r = find_range(a, pa + done);
-		if (!r)
-			return false;
-		done += r->avail - (pa + done - r->pa);
+	for (;;) {
+		uint64_t pg = x & ~(PGW_PAGE_SIZE - 1);
+		size_t i = range_from(a, pg);
+		const struct range *r = i < a->nranges ? &a->ranges[i] : NULL;
+		uint64_t stop = pg + (PGW_PAGE_SIZE - 1);
+		enum pgw_absence why;
+		if (r && pg >= r->pa) {
+			/* Inside r: its present part, then its cut part. */
+			uint64_t in = pg - r->pa;
+			uint64_t part_end = in < r->avail ? r->avail : r->size;
+			uint64_t whole = (part_end - in) & ~(PGW_PAGE_SIZE - 1);
+			why = in < r->avail ? PGW_ABSENT_NONE
+					    : PGW_ABSENT_TRUNCATED;
+			if (whole)
+				stop = pg + (whole - 1);
+			else
+				why = avml_page_state(img,
+						      pg >> PGW_PAGE_SHIFT);
+		} else if (!r || r->pa - pg >= PGW_PAGE_SIZE) {
+			why = PGW_ABSENT_OUTSIDE;
+			stop = r ? (r->pa & ~(PGW_PAGE_SIZE - 1)) - 1
+				 : UINT64_MAX;
+		} else {
+			why = avml_page_state(img, pg >> PGW_PAGE_SHIFT);
+		}
+		add_bytes(counts, why, x, stop < last ? stop : last);
+		if (stop >= last)
+			return;
+		x = stop + 1;
 	}
-	return true;
+}
+
+static void avml_evidence(struct pgw_image *img, struct pgw_evidence *ev)
+{
+	struct avml *a = img->priv;
+	uint64_t counts[PGW_NABSENCES] = { 0 };
+	uint64_t next = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < a->nranges; i++) {
+		const struct range *r = &a->ranges[i];
+		uint64_t first = r->pa >> PGW_PAGE_SHIFT;
+		uint64_t lastp = (r->pa + (r->size - 1)) >> PGW_PAGE_SHIFT;
+		if (any && first < next)
+			first = next;
+		if (any && first > lastp)
+			continue;
+		avml_absent_bytes(img, first << PGW_PAGE_SHIFT,
+				  (lastp << PGW_PAGE_SHIFT) +
+					  (PGW_PAGE_SIZE - 1),
+				  counts);
+		any = true;
+		next = lastp + 1;
+		if (r->avail < r->size)
+			/* The cut stream's own length was never written:
+			 * at least its 8-byte trailer is missing. */
+			ev->file_bytes_missing += r->compressed ?
+				8 : r->size - r->avail;
+	}
+	for (size_t k = 0; k < PGW_NABSENCES; k++) {
+		uint64_t pages = counts[k] >> PGW_PAGE_SHIFT;
+		ev->pages_ram += pages;
+		if (k == PGW_ABSENT_NONE)
+			ev->pages_dumped += pages;
+		else
+			ev->pages_absent[k] += pages;
+	}
+}
+
+static uint64_t avml_held_pages(const struct pgw_image *img)
+{
+	const struct avml *a = img->priv;
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < a->nranges; i++)
+		bytes += a->ranges[i].avail;
+	return (bytes + PGW_PAGE_SIZE - 1) >> PGW_PAGE_SHIFT;
 }
 
 static void avml_close(struct pgw_image *img)
@@ -593,6 +759,9 @@ const struct pgw_format pgw_format_avml = {
 	.probe = avml_probe,
 	.open = avml_open,
 	.page = avml_page,
-	.has_page = avml_has_page,
+	.page_state = avml_page_state,
+	.absent_bytes = avml_absent_bytes,
+	.evidence = avml_evidence,
+	.held_pages = avml_held_pages,
 	.close = avml_close,
 };

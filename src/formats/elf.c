@@ -52,10 +52,13 @@ static enum pgw_status header_span(const struct pgw_source *src,
 				   "extended program header count in a "
 				   "flattened ELF");
 	uint64_t end = phoff + phentsize * phnum;
-	if (end < phoff || end > src->size)
+	/* A flattened file's logical size is whatever its records claim:
+	 * the bytes must be there before anything is allocated for them. */
+	if (end < phoff || end > src->size ||
+	    pgw_source_avail(src, 0, (size_t)end) < end)
 		return pgw_err_set(err, PGW_E_FORMAT,
-				   "program headers (%llu at 0x%llx) run past "
-				   "the end of the file",
+				   "program headers (%llu at 0x%llx) are not "
+				   "in the file",
 				   (unsigned long long)phnum,
 				   (unsigned long long)phoff);
 	*len_ret = end > ehsize ? end : ehsize;
@@ -113,7 +116,9 @@ static enum pgw_status check_header(const struct pgw_source *src,
 			return pgw_err_prefix(err, "section header 0");
 		phnum = rd(info, 4);
 	}
-	if (phoff > src->size || phnum * phsize > src->size - phoff)
+	if (phoff > src->size || phnum * phsize > src->size - phoff ||
+	    pgw_source_avail(src, phoff, (size_t)(phnum * phsize)) <
+		    phnum * phsize)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "%llu program headers at 0x%llx run past "
 				   "the end of the file (0x%llx): truncated?",
@@ -123,8 +128,13 @@ static enum pgw_status check_header(const struct pgw_source *src,
 	return PGW_OK;
 }
 
+/*
+ * One PT_NOTE.  A file cut inside its notes keeps the notes that are whole
+ * (the rest are said lost); a note segment larger than any dump's notes is
+ * an error.  Only bytes that are in the file are copied.
+ */
 static enum pgw_status read_notes(struct pgw_image *img, const GElf_Phdr *ph,
-				  struct pgw_err *err)
+				  bool file_cut, struct pgw_err *err)
 {
 	const uint8_t *p;
 	uint8_t *buf = NULL;
@@ -136,26 +146,87 @@ static enum pgw_status read_notes(struct pgw_image *img, const GElf_Phdr *ph,
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "%llu bytes of notes is implausibly large",
 				   (unsigned long long)ph->p_filesz);
-	if (ph->p_offset > img->src.size ||
-	    ph->p_filesz > img->src.size - ph->p_offset)
+	size_t len = pgw_source_avail(&img->src, ph->p_offset,
+				      (size_t)ph->p_filesz);
+	bool cut = len < ph->p_filesz;
+	/* Notes past the end of a file whose memory is all there are a
+	 * damaged header, not a cut file. */
+	if (cut && !file_cut)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "%llu bytes of notes at offset 0x%llx run "
-				   "past the end of the file (0x%llx): "
-				   "truncated?",
+				   "past the end of the file (0x%llx), though "
+				   "every PT_LOAD is in it",
 				   (unsigned long long)ph->p_filesz,
 				   (unsigned long long)ph->p_offset,
 				   (unsigned long long)img->src.size);
+	if (cut)
+		pgw_image_add_fact(img, "notes_cut",
+				   "%llu bytes of notes at offset 0x%llx, "
+				   "%zu of them in the file",
+				   (unsigned long long)ph->p_filesz,
+				   (unsigned long long)ph->p_offset, len);
+	if (len == 0)
+		return PGW_OK;
 	if (img->src.flattened) {
-		buf = malloc(ph->p_filesz);
+		buf = malloc(len);
 		if (!buf)
 			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	}
-	st = pgw_source_get(&img->src, ph->p_offset, ph->p_filesz, buf, &p,
-			    err);
+	st = pgw_source_get(&img->src, ph->p_offset, len, buf, &p, err);
 	if (st == PGW_OK)
-		st = pgw_image_parse_notes(img, p, ph->p_filesz, err);
+		st = pgw_image_parse_notes(img, p, len, cut, err);
 	free(buf);
 	return st;
+}
+
+struct note_span {
+	uint64_t off, end;
+	size_t idx;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct note_span *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * PT_NOTEs whose bytes overlap another's: no writer makes them, and read
+ * again they would add every CPU again.  Marks them in skip[] (by program
+ * header index); the first by offset of each overlapping group is kept.
+ */
+static enum pgw_status find_aliased_notes(Elf *elf, size_t phnum,
+					  bool *skip, size_t *nskip_ret,
+					  struct pgw_err *err)
+{
+	struct note_span *v = malloc(phnum * sizeof(*v));
+	size_t n = 0, nskip = 0;
+
+	if (!v)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_NOTE &&
+		    ph.p_filesz && ph.p_offset + ph.p_filesz > ph.p_offset)
+			v[n++] = (struct note_span){
+				ph.p_offset, ph.p_offset + ph.p_filesz, i };
+	}
+	qsort(v, n, sizeof(*v), span_cmp);
+	uint64_t reach = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && v[i].off < reach) {
+			skip[v[i].idx] = true;
+			nskip++;
+		}
+		if (v[i].end > reach)
+			reach = v[i].end;
+	}
+	free(v);
+	*nskip_ret = nskip;
+	return PGW_OK;
 }
 
 static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
@@ -227,35 +298,86 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 				   "%zu program headers at 0x%llx run past the "
 				   "end of the file: truncated?", phnum,
 				   (unsigned long long)eh.e_phoff);
-	for (size_t i = 0; i < phnum; i++) {
+	bool *skip = calloc(phnum ? phnum : 1, sizeof(*skip));
+	size_t nskip = 0, nloads = 0, ncut = 0;
+	uint64_t expect_end = 0;
+	if (!skip)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	st = find_aliased_notes(priv->elf, phnum, skip, &nskip, err);
+	/* Is the file cut in its memory (then cut notes are lost too)? */
+	bool file_cut = false;
+	for (size_t i = 0; st == PGW_OK && i < phnum; i++) {
 		GElf_Phdr ph;
-		if (!gelf_getphdr(priv->elf, (int)i, &ph))
-			return pgw_err_set(err, PGW_E_FORMAT,
-					   "program header %zu: %s", i,
-					   elf_errmsg(-1));
-		if (ph.p_type == PT_NOTE) {
-			st = read_notes(img, &ph, err);
+		if (gelf_getphdr(priv->elf, (int)i, &ph) &&
+		    ph.p_type == PT_LOAD && ph.p_filesz &&
+		    (ph.p_offset >= img->src.size ||
+		     ph.p_filesz > img->src.size - ph.p_offset))
+			file_cut = true;
+	}
+	for (size_t i = 0; st == PGW_OK && i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(priv->elf, (int)i, &ph)) {
+			st = pgw_err_set(err, PGW_E_FORMAT,
+					 "program header %zu: %s", i,
+					 elf_errmsg(-1));
+			break;
+		}
+		if (ph.p_type == PT_NOTE && !skip[i]) {
+			st = read_notes(img, &ph, file_cut, err);
 			if (st != PGW_OK)
-				return pgw_err_prefix(err, "PT_NOTE %zu", i);
+				pgw_err_prefix(err, "PT_NOTE %zu", i);
+		} else if (ph.p_type == PT_LOAD &&
+			   ph.p_filesz > ph.p_memsz) {
+			/* gABI: "The file size may not be larger than the
+			 * memory size." */
+			st = pgw_err_set(err, PGW_E_FORMAT,
+					 "PT_LOAD %zu: p_filesz 0x%llx exceeds "
+					 "p_memsz 0x%llx", i,
+					 (unsigned long long)ph.p_filesz,
+					 (unsigned long long)ph.p_memsz);
 		} else if (ph.p_type == PT_LOAD) {
 			/* The part past p_filesz is zero by the ELF rules;
-			 * makedumpfile -E uses that for zero pages. */
+			 * makedumpfile -E uses that for zero pages.  A part
+			 * of p_filesz the file lost is absent (truncated). */
 			st = pgw_image_add_segment(img, ph.p_paddr,
 						   ph.p_filesz, ph.p_offset,
-						   err);
+						   (unsigned)i, err);
 			if (st == PGW_OK && ph.p_memsz > ph.p_filesz)
 				st = pgw_image_add_zero_segment(
 					img, ph.p_paddr + ph.p_filesz,
-					ph.p_memsz - ph.p_filesz, err);
+					ph.p_memsz - ph.p_filesz, (unsigned)i,
+					err);
 			if (st != PGW_OK)
-				return pgw_err_prefix(err, "PT_LOAD %zu", i);
+				pgw_err_prefix(err, "PT_LOAD %zu", i);
+			nloads++;
+			if (ph.p_filesz &&
+			    (ph.p_offset >= img->src.size ||
+			     ph.p_filesz > img->src.size - ph.p_offset)) {
+				ncut++;
+				if (ph.p_offset + ph.p_filesz > expect_end)
+					expect_end = ph.p_offset + ph.p_filesz;
+			}
 		}
 	}
-	st = pgw_image_seal_segments(img, err);
+	free(skip);
 	if (st != PGW_OK)
 		return st;
-	img->zero_copy = !img->src.flattened && pgw_segments_page_aligned(img);
-	pgw_image_add_fact(img, "elf_segments", "%zu", img->nsegs);
+	if (nskip)
+		pgw_image_add_fact(img, "notes_aliased",
+				   "%zu PT_NOTE headers point into another's "
+				   "notes: not read again", nskip);
+	st = pgw_image_seal_segments(img, "PT_LOAD", err);
+	if (st != PGW_OK)
+		return st;
+	pgw_image_add_fact(img, "elf_segments", "%zu", nloads);
+	if (ncut)
+		pgw_image_add_fact(img, "incomplete",
+				   "file truncated: %zu of %zu PT_LOADs run past "
+				   "its end (0x%llx bytes, 0x%llx expected); "
+				   "what is there is read",
+				   ncut, nloads,
+				   (unsigned long long)img->src.size,
+				   (unsigned long long)expect_end);
 	return PGW_OK;
 }
 
@@ -275,6 +397,9 @@ const struct pgw_format pgw_format_elf = {
 	.probe = elf_probe,
 	.open = elf_open,
 	.page = pgw_segments_page,
-	.has_page = pgw_segments_has_page,
+	.page_state = pgw_segments_page_state,
+	.absent_bytes = pgw_segments_absent_bytes,
+	.evidence = pgw_segments_evidence,
+	.held_pages = pgw_segments_held_pages,
 	.close = elf_close,
 };

@@ -307,6 +307,9 @@ enum pgw_status pgw_source_flatten(struct pgw_source *src,
 	void *p = realloc(out, nout * sizeof(*out));
 	src->recs = p ? p : out;
 	src->nrecs = nout;
+	/* Lookups work without it (NULL), only slower. */
+	src->recent = calloc(PGW_FLAT_RECENT + 1, sizeof(*src->recent));
 	src->flattened = true;
+	src->flat_cut = info->truncated || info->no_end_marker;
 	return PGW_OK;
 }

@@ -10,6 +10,7 @@
 #define PGW_FORMAT_H
 
 #include "pgwalk.h"
+#include "segments.h"
 #include "source.h"
 
 struct pgw_image;
@@ -23,33 +24,44 @@ struct pgw_format {
 	/*
 	 * Data of frame pfn.  Either point *page_ret into the mapped stream
 	 * (zero copy) or fill `buf` (PGW_PAGE_SIZE bytes, owned by the image
-	 * cache) and point at it.  PGW_E_NODATA for frames the dump lacks.
+	 * cache) and point at it.  PGW_E_NODATA, with its reason, for frames
+	 * the dump lacks or whose data is damaged: one bad page is never an
+	 * error of the whole image.
 	 */
 	enum pgw_status (*page)(struct pgw_image *img, uint64_t pfn,
 				uint8_t *buf, const uint8_t **page_ret,
 				struct pgw_err *err);
-	/* Cheap presence test (no decompression). */
-	bool (*has_page)(struct pgw_image *img, uint64_t pfn);
+	/* Why pfn is not in the image, from the index alone (no decoding):
+	 * what page() says, except damage only decoding finds. */
+	enum pgw_absence (*page_state)(struct pgw_image *img, uint64_t pfn);
+	/* Add the bytes of [pa, last] (inclusive, last >= pa) to counts by
+	 * the state of their page, like page_state, in bulk where it can. */
+	void (*absent_bytes)(struct pgw_image *img, uint64_t pa, uint64_t last,
+			     uint64_t counts[PGW_NABSENCES]);
+	/* Fill the counts of ev (zeroed by the caller); may be slow, once. */
+	void (*evidence)(struct pgw_image *img, struct pgw_evidence *ev);
+	/* Pages whose data the file holds (for budgets); O(1). */
+	uint64_t (*held_pages)(const struct pgw_image *img);
 	void (*close)(struct pgw_image *img);
 };
 
 /* NULL-terminated, in probe order (most specific magic first). */
 extern const struct pgw_format *const pgw_formats[];
 
-/* A contiguous physical range backed by contiguous stream bytes. */
-struct pgw_segment {
-	uint64_t pa;
-	uint64_t size;
-	uint64_t offset;   /* in the stream */
-	bool zero;         /* known zero (ELF p_memsz > p_filesz), no bytes */
-};
-
 struct pgw_kv {
 	char *key;
 	char *value;
 };
 
-#define PGW_MAX_FACTS 16
+/* A fact for `info`: one per key, repeats counted. */
+struct pgw_fact {
+	const char *key;             /* a string literal of the format */
+	char *first;                 /* the first value given */
+	char *shown;                 /* first, and how many more, for info */
+	size_t count;
+};
+
+struct pgw_segments;
 
 struct pgw_image {
 	const struct pgw_format *format;
@@ -58,17 +70,15 @@ struct pgw_image {
 	struct pgw_source src;       /* the file, mapped read-only */
 	void *priv;                  /* the format's own state */
 	/*
-	 * Set by open when page() always points into the map (page-aligned
-	 * segments of an unflattened file): no cache, no copies.  Otherwise
-	 * page() gets a cache slot to fill.
+	 * Set by open when page() never needs `buf` (page-aligned segments
+	 * of an unflattened file): no cache, no copies.  Otherwise page()
+	 * gets a cache slot to fill.
 	 */
 	bool zero_copy;
 	bool raw_by_size;            /* raw chosen for lack of magic */
 
-	/* Physical memory, for segment-based formats (ELF, raw, LiME ...). */
-	struct pgw_segment *segs;    /* sorted by pa, non-overlapping */
-	size_t nsegs;
-	size_t last_seg;             /* lookup hint */
+	/* Physical memory, for segment-based formats (segments.h). */
+	struct pgw_segments *segs;
 
 	/* Summary for `info`; formats fill it at open. */
 	struct pgw_phys_range *ranges;
@@ -78,38 +88,25 @@ struct pgw_image {
 	struct pgw_cpu *cpus;
 	size_t ncpus;
 	size_t nprstatus;
+	size_t note_bytes;           /* notes parsed so far (capped per file) */
+	bool notes_capped;           /* a cap stopped note parsing */
 	struct pgw_kv *vmcoreinfo;
 	size_t nvmcoreinfo;
 	bool vmcoreinfo_in_memory;   /* adopted from text found in memory */
 	uint64_t vmcoreinfo_pa;      /* ... at this physical address */
-	const char *fact_keys[PGW_MAX_FACTS];
-	const char *fact_values[PGW_MAX_FACTS];
-	char *fact_store[PGW_MAX_FACTS];
+	struct pgw_fact *facts;
 	size_t nfacts;
+	const char **fact_keys;      /* views for pgw_image_facts */
+	const char **fact_values;
+	bool marked_incomplete;      /* the writer flagged the dump so */
+	bool have_evidence;          /* evidence computed (lazily, once) */
+	struct pgw_evidence evidence;
 
 	/* Bounded page cache for formats that are not zero-copy. */
 	struct pgw_page_cache *cache;
 };
 
 /* ---- helpers for formats ---- */
-
-/* Segment table: add, then seal (sorts, rejects overlaps, builds ranges). */
-enum pgw_status pgw_image_add_segment(struct pgw_image *img, uint64_t pa,
-				      uint64_t size, uint64_t offset,
-				      struct pgw_err *err);
-/* Physical memory that is known to be zero, with no bytes in the file. */
-enum pgw_status pgw_image_add_zero_segment(struct pgw_image *img, uint64_t pa,
-					   uint64_t size, struct pgw_err *err);
-enum pgw_status pgw_image_seal_segments(struct pgw_image *img,
-					struct pgw_err *err);
-/* page() and has_page() for segment formats whose stream is mapped. */
-enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
-				  uint8_t *buf, const uint8_t **page_ret,
-				  struct pgw_err *err);
-bool pgw_segments_has_page(struct pgw_image *img, uint64_t pfn);
-/* True when every segment covers whole pages (then set img->zero_copy
- * unless the source is flattened). */
-bool pgw_segments_page_aligned(const struct pgw_image *img);
 
 /* Ranges for non-segment formats (kdump): append, merging neighbours. */
 enum pgw_status pgw_image_add_range(struct pgw_image *img, uint64_t start,
@@ -123,13 +120,24 @@ enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 				       const uint8_t *desc, size_t len,
 				       struct pgw_err *err);
-/* Walk an ELF note area (either class uses the same 4-byte-aligned Nhdr
+/*
+ * Walk an ELF note area (either class uses the same 4-byte-aligned Nhdr
  * layout for core files): VMCOREINFO, QEMU, NT_PRSTATUS.  Shared by ELF and
- * kdump (whose sub-header points at the same note format). */
+ * kdump (whose sub-header points at the same note format).  cut: the area
+ * is what is left of a longer one the file lost, so a last note running
+ * past its end is dropped (and said), not an error.  Notes are capped per
+ * file (bytes and CPUs), whatever the headers claim.
+ */
 enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 				      const uint8_t *notes, size_t len,
-				      struct pgw_err *err);
-/* A format fact for `info` ("dump_level", "31"); copies value. */
+				      bool cut, struct pgw_err *err);
+/* The cap on note bytes per file (CPUs: PGW_MAX_CPUS). */
+#define PGW_MAX_NOTE_BYTES (UINT64_C(64) << 20)
+/*
+ * A format fact for `info` ("dump_level", "31"); copies value.  A key
+ * given again is counted, not repeated: `info` shows the first value and
+ * how many more there were.  key must outlive the image (a literal).
+ */
 void pgw_image_add_fact(struct pgw_image *img, const char *key,
 			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

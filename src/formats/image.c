@@ -159,10 +159,16 @@ void pgw_image_close(struct pgw_image *img)
 		free(img->vmcoreinfo[i].key);
 		free(img->vmcoreinfo[i].value);
 	}
-	for (size_t i = 0; i < img->nfacts; i++)
-		free(img->fact_store[i]);
+	for (size_t i = 0; i < img->nfacts; i++) {
+		if (img->facts[i].shown != img->facts[i].first)
+			free(img->facts[i].shown);
+		free(img->facts[i].first);
+	}
+	free(img->facts);
+	free(img->fact_keys);
+	free(img->fact_values);
 	free(img->vmcoreinfo);
-	free(img->segs);
+	pgw_segments_free(img);
 	free(img->ranges);
 	free(img->cpus);
 	free(img->path);
@@ -188,11 +194,6 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	else
 		pgw_page_cache_unslot(img->cache);
 	return st;
-}
-
-bool pgw_image_has_page(struct pgw_image *img, uint64_t pfn)
-{
-	return img->format->has_page(img, pfn);
 }
 
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
@@ -270,9 +271,24 @@ size_t pgw_image_facts(const struct pgw_image *img,
 		       const char *const **keys_ret,
 		       const char *const **values_ret)
 {
-	*keys_ret = img->fact_keys;
-	*values_ret = img->fact_values;
+	*keys_ret = (const char *const *)img->fact_keys;
+	*values_ret = (const char *const *)img->fact_values;
 	return img->nfacts;
+}
+
+/* The value `info` shows: the first one, and how often it happened. */
+static void fact_show(struct pgw_fact *f)
+{
+	if (f->count < 2)
+		return;
+	size_t n = strlen(f->first) + 32;
+	char *v = malloc(n);
+	if (!v)
+		return;     /* keep the previous text */
+	snprintf(v, n, "%s (%zu times)", f->first, f->count);
+	if (f->shown != f->first)
+		free(f->shown);
+	f->shown = v;
 }
 
 void pgw_image_add_fact(struct pgw_image *img, const char *key,
@@ -281,18 +297,95 @@ void pgw_image_add_fact(struct pgw_image *img, const char *key,
 	char buf[256];
 	va_list ap;
 
-	if (img->nfacts == PGW_MAX_FACTS)
+	for (size_t i = 0; i < img->nfacts; i++) {
+		struct pgw_fact *f = &img->facts[i];
+		if (strcmp(f->key, key) != 0)
+			continue;
+		f->count++;
+		fact_show(f);
+		img->fact_values[i] = f->shown;
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* Keys are the formats' literals, so the list is as short as the
+	 * code makes it, whatever the file repeats. */
+	size_t n = img->nfacts;
+	struct pgw_fact *facts = realloc(img->facts, (n + 1) * sizeof(*facts));
+	if (facts)
+		img->facts = facts;
+	const char **keys = realloc(img->fact_keys, (n + 1) * sizeof(*keys));
+	if (keys)
+		img->fact_keys = keys;
+	const char **vals = realloc(img->fact_values, (n + 1) * sizeof(*vals));
+	if (vals)
+		img->fact_values = vals;
 	char *v = strdup(buf);
-	if (!v)
-		return;
-	img->fact_keys[img->nfacts] = key;
-	img->fact_values[img->nfacts] = v;
-	img->fact_store[img->nfacts] = v;
-	img->nfacts++;
+	if (!facts || !keys || !vals || !v) {
+		free(v);
+		return;     /* out of memory: a fact is not worth failing */
+	}
+	img->facts[n] = (struct pgw_fact){ key, v, v, 1 };
+	img->fact_keys[n] = key;
+	img->fact_values[n] = v;
+	img->nfacts = n + 1;
+}
+
+/* ---- what the image holds ---- */
+
+enum pgw_absence pgw_image_page_state(struct pgw_image *img, uint64_t pfn)
+{
+	return img->format->page_state(img, pfn);
+}
+
+uint64_t pgw_image_absent_bytes(struct pgw_image *img, uint64_t pa,
+				uint64_t len, uint64_t counts[PGW_NABSENCES])
+{
+	uint64_t local[PGW_NABSENCES] = { 0 };
+	uint64_t *c = counts ? counts : local;
+	uint64_t absent = 0;
+
+	for (size_t k = 0; k < PGW_NABSENCES; k++)
+		c[k] = 0;
+	if (len == 0)
+		return 0;
+	uint64_t last = len - 1 > UINT64_MAX - pa ? UINT64_MAX : pa + (len - 1);
+	img->format->absent_bytes(img, pa, last, c);
+	for (size_t k = 1; k < PGW_NABSENCES; k++)
+		absent += c[k];
+	return absent;
+}
+
+void pgw_image_evidence(struct pgw_image *img, struct pgw_evidence *ev_ret)
+{
+	struct pgw_evidence *ev = &img->evidence;
+
+	if (!img->have_evidence) {
+		memset(ev, 0, sizeof(*ev));
+		img->format->evidence(img, ev);
+		ev->marked_incomplete = img->marked_incomplete;
+		ev->pages_absent[PGW_ABSENT_NONE] = 0;
+		ev->complete = ev->pages_dumped == ev->pages_ram &&
+			       !ev->file_bytes_missing &&
+			       !ev->marked_incomplete;
+		ev->intact = !ev->pages_absent[PGW_ABSENT_TRUNCATED] &&
+			     !ev->pages_absent[PGW_ABSENT_MISSING] &&
+			     !ev->pages_absent[PGW_ABSENT_CORRUPT] &&
+			     !ev->file_bytes_missing &&
+			     !ev->marked_incomplete;
+		img->have_evidence = true;
+	}
+	*ev_ret = *ev;
+}
+
+uint64_t pgw_image_held_pages(const struct pgw_image *img)
+{
+	uint64_t held = img->format->held_pages(img);
+	uint64_t file = (img->src.alloc_size + PGW_PAGE_SIZE - 1) >>
+			PGW_PAGE_SHIFT;
+
+	return held < file ? held : file;
 }
 
 /* ---- physical ranges and segments ---- */
@@ -317,237 +410,4 @@ enum pgw_status pgw_image_add_range(struct pgw_image *img, uint64_t start,
 	img->ranges[img->nranges].size = size;
 	img->nranges++;
 	return PGW_OK;
-}
-
-static const uint8_t zero_page[PGW_PAGE_SIZE];
-
-static enum pgw_status push_segment(struct pgw_image *img, uint64_t pa,
-				    uint64_t size, uint64_t offset, bool zero,
-				    struct pgw_err *err)
-{
-	enum pgw_status st = pgw_grow(&img->segs, img->nsegs,
-				      sizeof(*img->segs), err);
-	if (st != PGW_OK)
-		return st;
-	img->segs[img->nsegs].pa = pa;
-	img->segs[img->nsegs].size = size;
-	img->segs[img->nsegs].offset = offset;
-	img->segs[img->nsegs].zero = zero;
-	img->nsegs++;
-	return PGW_OK;
-}
-
-enum pgw_status pgw_image_add_zero_segment(struct pgw_image *img, uint64_t pa,
-					   uint64_t size, struct pgw_err *err)
-{
-	if (size == 0)
-		return PGW_OK;
-	if (pa + size < pa)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "segment at 0x%llx wraps the address space",
-				   (unsigned long long)pa);
-	return push_segment(img, pa, size, 0, true, err);
-}
-
-enum pgw_status pgw_image_add_segment(struct pgw_image *img, uint64_t pa,
-				      uint64_t size, uint64_t offset,
-				      struct pgw_err *err)
-{
-	if (size == 0)
-		return PGW_OK;
-	if (pa + size < pa)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "segment at 0x%llx wraps the address space",
-				   (unsigned long long)pa);
-	if (offset > img->src.size || size > img->src.size - offset)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "segment at physical 0x%llx (0x%llx bytes "
-				   "at offset 0x%llx) runs past the end of the "
-				   "file (0x%llx): truncated?",
-				   (unsigned long long)pa,
-				   (unsigned long long)size,
-				   (unsigned long long)offset,
-				   (unsigned long long)img->src.size);
-	return push_segment(img, pa, size, offset, false, err);
-}
-
-/* By start; for equal starts the larger first, so a container precedes
- * what it contains. */
-static int seg_cmp(const void *a, const void *b)
-{
-	const struct pgw_segment *x = a, *y = b;
-
-	if (x->pa != y->pa)
-		return x->pa < y->pa ? -1 : 1;
-	return x->size > y->size ? -1 : x->size < y->size;
-}
-
-enum pgw_status pgw_image_seal_segments(struct pgw_image *img,
-					struct pgw_err *err)
-{
-	enum pgw_status st;
-	size_t kept = 0, dropped = 0;
-
-	if (img->nsegs == 0)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "no physical memory in the image");
-	qsort(img->segs, img->nsegs, sizeof(*img->segs), seg_cmp);
-	/*
-	 * The kernel's /proc/vmcore describes the kernel text twice: once in
-	 * its own PT_LOAD and once inside the RAM range that holds it.  A
-	 * segment wholly inside another is that duplicate and is dropped; a
-	 * partial overlap has no such reading and is an error.
-	 */
-	for (size_t i = 0; i < img->nsegs; i++) {
-		const struct pgw_segment *s = &img->segs[i];
-		if (kept) {
-			const struct pgw_segment *p = &img->segs[kept - 1];
-			uint64_t pend = p->pa + p->size;
-			if (s->pa < pend && s->pa + s->size <= pend) {
-				dropped++;
-				continue;
-			}
-			if (s->pa < pend)
-				return pgw_err_set(err, PGW_E_FORMAT,
-						   "segments overlap at physical "
-						   "0x%llx",
-						   (unsigned long long)s->pa);
-		}
-		img->segs[kept++] = *s;
-	}
-	img->nsegs = kept;
-	if (dropped)
-		pgw_image_add_fact(img, "duplicate_segments",
-				   "%zu (contained in another; ignored)",
-				   dropped);
-	for (size_t i = 0; i < img->nsegs; i++) {
-		st = pgw_image_add_range(img, img->segs[i].pa,
-					 img->segs[i].size, err);
-		if (st != PGW_OK)
-			return st;
-	}
-	return PGW_OK;
-}
-
-/* Segment holding physical address pa, or NULL. */
-static const struct pgw_segment *find_segment(struct pgw_image *img,
-					      uint64_t pa)
-{
-	const struct pgw_segment *s = &img->segs[img->last_seg];
-	size_t lo = 0, hi = img->nsegs;
-
-	if (img->nsegs && pa >= s->pa && pa - s->pa < s->size)
-		return s;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		s = &img->segs[mid];
-		if (pa < s->pa)
-			hi = mid;
-		else if (pa - s->pa >= s->size)
-			lo = mid + 1;
-		else {
-			img->last_seg = mid;
-			return s;
-		}
-	}
-	return NULL;
-}
-
-bool pgw_segments_has_page(struct pgw_image *img, uint64_t pfn)
-{
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
-	uint64_t done = 0;
-
-	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return false;
-	while (done < PGW_PAGE_SIZE) {
-		const struct pgw_segment *s = find_segment(img, pa + done);
-		if (!s)
-			return false;
-		uint64_t n = s->size - (pa + done - s->pa);
-		done += n;
-	}
-	return true;
-}
-
-/*
- * Segments may start or end inside a page (odd ELF layouts): then the page
- * is assembled into buf from the pieces, and any byte no segment covers
- * makes the whole page absent.
- */
-static enum pgw_status assemble_page(struct pgw_image *img, uint64_t pa,
-				     uint8_t *buf, struct pgw_err *err)
-{
-	uint64_t done = 0;
-
-	while (done < PGW_PAGE_SIZE) {
-		const struct pgw_segment *s = find_segment(img, pa + done);
-		if (!s)
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx is not in the "
-					   "image",
-					   (unsigned long long)(pa + done));
-		uint64_t in = pa + done - s->pa;
-		uint64_t n = s->size - in;
-		if (n > PGW_PAGE_SIZE - done)
-			n = PGW_PAGE_SIZE - done;
-		if (s->zero) {
-			memset(buf + done, 0, (size_t)n);
-			done += n;
-			continue;
-		}
-		enum pgw_status st = pgw_source_read(&img->src, s->offset + in,
-						     buf + done, (size_t)n,
-						     err);
-		if (st != PGW_OK)
-			return st;
-		done += n;
-	}
-	return PGW_OK;
-}
-
-enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
-				  uint8_t *buf, const uint8_t **page_ret,
-				  struct pgw_err *err)
-{
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
-	const struct pgw_segment *s;
-
-	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "pfn 0x%llx is not in the image",
-				   (unsigned long long)pfn);
-	s = find_segment(img, pa);
-	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE && s->zero) {
-		*page_ret = zero_page;
-		return PGW_OK;
-	}
-	if (s && s->size - (pa - s->pa) >= PGW_PAGE_SIZE) {
-		/* The hot path of every walk: a plain file's bytes are in
-		 * the map, and add_segment checked they are in the file. */
-		if (!img->src.flattened) {
-			*page_ret = img->src.map + s->offset + (pa - s->pa);
-			return PGW_OK;
-		}
-		return pgw_source_get(&img->src, s->offset + (pa - s->pa),
-				      PGW_PAGE_SIZE, buf, page_ret, err);
-	}
-	if (!buf)
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "physical 0x%llx is not in the image",
-				   (unsigned long long)pa);
-	enum pgw_status st = assemble_page(img, pa, buf, err);
-	if (st == PGW_OK)
-		*page_ret = buf;
-	return st;
-}
-
-/* Zero copy is possible when every segment covers whole pages. */
-bool pgw_segments_page_aligned(const struct pgw_image *img)
-{
-	for (size_t i = 0; i < img->nsegs; i++)
-		if ((img->segs[i].pa | img->segs[i].size) &
-		    (PGW_PAGE_SIZE - 1))
-			return false;
-	return true;
 }

@@ -28,7 +28,7 @@
  * the image's bounded page cache.
  */
 #include "codecs.h"
-#include "format.h"
+#include "kdump.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,21 +38,10 @@
 #define UTS_LEN 65
 #define UTS_RELEASE (12 + 2 * UTS_LEN)
 #define UTS_MACHINE (12 + 4 * UTS_LEN)
-#define DESC_SIZE 24
-#define RANK_BITS 4096              /* pfns per rank-table entry */
 #define MAX_NOTES (64u << 20)       /* notes bigger than this are not notes */
 #define MAX_VMCOREINFO (1u << 20)
 #define MAX_RANGES 65536            /* `info` ranges; runs beyond coalesce */
 
-/* disk_dump_header.status and page_desc.flags */
-enum {
-	DH_ZLIB = 0x1,
-	DH_LZO = 0x2,
-	DH_SNAPPY = 0x4,
-	DH_INCOMPLETE = 0x8,
-	DH_EXCLUDED_VMEMMAP = 0x10,
-	DH_ZSTD = 0x20,
-};
 
 static const struct {
 	unsigned flag;
@@ -64,7 +53,6 @@ static const struct {
 	{ DH_ZSTD, PGW_CODEC_ZSTD },
 };
 #define NCODEC_FLAGS (sizeof(codec_flags) / sizeof(codec_flags[0]))
-#define DH_CODECS (DH_ZLIB | DH_LZO | DH_SNAPPY | DH_ZSTD)
 
 /*
  * Where the writer's compiler put things.  `status` starts the run of ten
@@ -92,44 +80,6 @@ static const struct layout layouts[] = {
 };
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 #define HDR_MAX (424 + 40)
-
-struct hdr {
-	bool kdump;                 /* "KDUMP   " (else "DISKDUMP") */
-	uint32_t version;
-	uint32_t status, block_size, sub_hdr_size, bitmap_blocks, max_mapnr;
-	uint32_t nr_cpus;
-};
-
-struct sub {
-	bool have;
-	uint64_t phys_base;
-	int32_t dump_level;         /* -1: not recorded */
-	bool split;
-	uint64_t start_pfn, end_pfn;
-	uint64_t off_vmcoreinfo, size_vmcoreinfo, off_note, size_note;
-	uint64_t max_mapnr_64;
-};
-
-struct kdump {
-	struct hdr h;
-	struct sub s;
-	const struct layout *lay;
-	uint64_t max_mapnr;
-	uint64_t bitmap1, bitmap2;   /* stream offsets */
-	uint64_t desc_off;
-	uint64_t ndumped;            /* set bits of the 2nd bitmap */
-	uint64_t ndesc;              /* descriptors inside the file */
-	uint64_t *rank;              /* dumped pfns below block i */
-	bool incomplete;             /* header flag */
-	bool truncated;              /* the file ends before its last page */
-	struct pgw_codecs *codecs;
-	uint8_t cbuf[PGW_PAGE_SIZE]; /* compressed bytes split by flattening */
-};
-
-struct desc {
-	uint64_t offset;
-	uint32_t size, flags;
-};
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -287,9 +237,8 @@ static enum pgw_status pick_layout(const struct pgw_source *src,
 
 /* ---- bitmaps ---- */
 
-static const uint8_t *stream_bytes(const struct pgw_source *src, uint64_t off,
-				   size_t len, uint8_t *buf,
-				   struct pgw_err *err)
+const uint8_t *pgw_kdump_bytes(const struct pgw_source *src, uint64_t off,
+			       size_t len, uint8_t *buf, struct pgw_err *err)
 {
 	const uint8_t *p;
 
@@ -297,18 +246,18 @@ static const uint8_t *stream_bytes(const struct pgw_source *src, uint64_t off,
 								   : NULL;
 }
 
-static bool bit_at(const struct pgw_source *src, uint64_t bitmap,
+bool pgw_kdump_bit(const struct pgw_source *src, uint64_t bitmap,
 		   uint64_t pfn)
 {
 	uint8_t b;
 	struct pgw_err ignored;
-	const uint8_t *p = stream_bytes(src, bitmap + pfn / 8, 1, &b,
-					&ignored);
+	const uint8_t *p = pgw_kdump_bytes(src, bitmap + pfn / 8, 1, &b,
+					   &ignored);
 
 	return p && (*p >> (pfn & 7) & 1);
 }
 
-static uint64_t popcount_bytes(const uint8_t *p, size_t n)
+uint64_t pgw_kdump_popcount(const uint8_t *p, size_t n)
 {
 	uint64_t c = 0;
 	size_t i = 0;
@@ -324,21 +273,21 @@ static uint64_t popcount_bytes(const uint8_t *p, size_t n)
 }
 
 /* Index of pfn's descriptor: dumped pfns before it. */
-static enum pgw_status rank_of(const struct pgw_image *img,
+enum pgw_status pgw_kdump_rank(const struct pgw_image *img,
 			       const struct kdump *k, uint64_t pfn,
 			       uint64_t *idx_ret, struct pgw_err *err)
 {
-	uint8_t buf[RANK_BITS / 8];
-	uint64_t blk = pfn / RANK_BITS;
-	size_t nbytes = (size_t)(pfn % RANK_BITS) / 8;
-	uint64_t r = k->rank[blk];
-	const uint8_t *p = stream_bytes(&img->src,
-					k->bitmap2 + blk * (RANK_BITS / 8),
-					nbytes + 1, buf, err);
+	uint8_t buf[SUB_BITS / 8];
+	uint64_t sub = pfn / SUB_BITS;
+	size_t nbytes = (size_t)(pfn % SUB_BITS) / 8;
+	uint64_t r = k->rank[pfn / RANK_BITS] + k->subrank[sub];
+	const uint8_t *p = pgw_kdump_bytes(&img->src,
+					   k->bitmap2 + sub * (SUB_BITS / 8),
+					   nbytes + 1, buf, err);
 
 	if (!p)
 		return pgw_err_prefix(err, "2nd bitmap");
-	r += popcount_bytes(p, nbytes);
+	r += pgw_kdump_popcount(p, nbytes);
 	r += (uint64_t)__builtin_popcount(p[nbytes] &
 					  ((1u << (pfn & 7)) - 1));
 	*idx_ret = r;
@@ -360,9 +309,14 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 	bool in_run = false, coalesced = false;
 	enum pgw_status st;
 
-	/* One u64 per 512 bytes of bitmap: bounded by the file's size. */
+	k->nblk = nblk;
+
+	/* One u64 and SUBS u16 per 512 bytes of bitmap: bounded by the
+	 * file's size.  The sub-ranks leave at most 64 bytes to count when
+	 * a page's descriptor is looked up. */
 	k->rank = malloc((size_t)(nblk + 1) * sizeof(*k->rank));
-	if (!k->rank)
+	k->subrank = malloc((size_t)nblk * SUBS * sizeof(*k->subrank));
+	if (!k->rank || !k->subrank)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	for (uint64_t blk = 0; blk < nblk; blk++) {
 		uint64_t first = blk * RANK_BITS;
@@ -370,14 +324,16 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 					 k->max_mapnr - first : RANK_BITS;
 		size_t nbytes = (size_t)(nbits + 7) / 8;
 		uint64_t off = blk * (RANK_BITS / 8);
-		const uint8_t *b1 = stream_bytes(&img->src, k->bitmap1 + off,
-						 nbytes, b1buf, err);
+		const uint8_t *b1 = pgw_kdump_bytes(&img->src,
+						    k->bitmap1 + off, nbytes,
+						    b1buf, err);
 		if (!b1)
 			return pgw_err_prefix(err, "1st bitmap");
 		if (b1 != b1buf)
 			memcpy(b1buf, b1, nbytes);
-		const uint8_t *b2 = stream_bytes(&img->src, k->bitmap2 + off,
-						 nbytes, b2buf, err);
+		const uint8_t *b2 = pgw_kdump_bytes(&img->src,
+						    k->bitmap2 + off, nbytes,
+						    b2buf, err);
 		if (!b2)
 			return pgw_err_prefix(err, "2nd bitmap");
 		if (b2 != b2buf)
@@ -388,8 +344,17 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 			b2buf[nbytes - 1] &= mask;
 		}
 		k->rank[blk] = dumped;
-		dumped += popcount_bytes(b2buf, nbytes);
-		valid += popcount_bytes(b1buf, nbytes);
+		for (size_t j = 0, below = 0; j < SUBS; j++) {
+			size_t from = j * (SUB_BITS / 8);
+			k->subrank[blk * SUBS + j] = (uint16_t)below;
+			if (from < nbytes)
+				below += (size_t)pgw_kdump_popcount(
+					b2buf + from,
+					nbytes - from < SUB_BITS / 8 ?
+						nbytes - from : SUB_BITS / 8);
+		}
+		dumped += pgw_kdump_popcount(b2buf, nbytes);
+		valid += pgw_kdump_popcount(b1buf, nbytes);
 		for (size_t i = 0; i < nbytes; i++)
 			excluded += (uint64_t)__builtin_popcount(
 				b1buf[i] & (uint8_t)~b2buf[i]);
@@ -447,115 +412,181 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 
 /* ---- page descriptors ---- */
 
-static enum pgw_status read_desc(const struct pgw_image *img,
-				 const struct kdump *k, uint64_t idx,
-				 struct desc *d, struct pgw_err *err)
+/*
+ * Every descriptor a page needs is checked when that page is read or asked
+ * about, never trusted because another one was fine: a file cut in its
+ * data, one bad descriptor or one damaged page makes those pages absent
+ * with their reason, and the rest of the dump reads as it is.
+ */
+
+static enum pgw_absence read_desc(const struct pgw_image *img,
+				  const struct kdump *k, uint64_t idx,
+				  struct desc *d)
 {
 	uint8_t b[DESC_SIZE];
-	enum pgw_status st = pgw_source_read(&img->src,
-					     k->desc_off + idx * DESC_SIZE, b,
-					     DESC_SIZE, err);
+	struct pgw_err ignored;
+	uint64_t off = k->desc_off + idx * DESC_SIZE;
 
-	if (st != PGW_OK)
-		return st;
+	/* Read first (one lookup in a flattened file); only a failed read
+	 * needs to know why. */
+	if (pgw_source_read(&img->src, off, b, DESC_SIZE, &ignored) != PGW_OK) {
+		enum pgw_absence why = pgw_source_absence(&img->src, off,
+							  DESC_SIZE);
+		return why != PGW_ABSENT_NONE ? why : PGW_ABSENT_CORRUPT;
+	}
 	d->offset = le64(b);
 	d->size = le32(b + 8);
 	d->flags = le32(b + 12);
-	return PGW_OK;
+	return PGW_ABSENT_NONE;
 }
 
-static enum pgw_status missing(const struct kdump *k, uint64_t pfn,
-			       const char *why, struct pgw_err *err)
+/* What a descriptor read from the file says of its page's data: NONE when
+ * the data is there to decode; *why_ret says what is wrong otherwise. */
+static enum pgw_absence desc_verdict(const struct pgw_image *img,
+				     const struct kdump *k,
+				     const struct desc *d, const char **why_ret)
 {
-	return pgw_err_set(err, PGW_E_NODATA,
-			   "physical 0x%llx: page missing from the dump, which "
-			   "is %s (%s)",
-			   (unsigned long long)(pfn << PGW_PAGE_SHIFT),
-			   k->incomplete ? "marked incomplete" : "truncated",
-			   why);
+	if (d->size == 0 && d->offset == 0) {
+		*why_ret = "its descriptor is empty: never written";
+		return k->incomplete || k->truncated ? PGW_ABSENT_MISSING
+						     : PGW_ABSENT_CORRUPT;
+	}
+	if (d->size == 0 || d->size > k->h.block_size) {
+		*why_ret = d->size ? "its descriptor claims more bytes than a "
+				     "page" :
+				     "its descriptor claims 0 bytes";
+		return PGW_ABSENT_CORRUPT;
+	}
+	if ((d->flags & DH_CODECS) & ((d->flags & DH_CODECS) - 1)) {
+		*why_ret = "its descriptor names two compressions";
+		return PGW_ABSENT_CORRUPT;
+	}
+	if (!(d->flags & DH_CODECS) && d->size != PGW_PAGE_SIZE) {
+		*why_ret = "its descriptor gives an uncompressed page a size "
+			   "other than a page";
+		return PGW_ABSENT_CORRUPT;
+	}
+	enum pgw_absence why = pgw_source_absence(&img->src, d->offset,
+						  d->size);
+	if (why == PGW_ABSENT_NONE)
+		return why;
+	/* No writer puts page data beyond room for every dumped page after
+	 * the descriptors: that is a damaged offset, not a cut file. */
+	if (d->offset > k->data_limit || d->size > k->data_limit - d->offset) {
+		*why_ret = "its descriptor points beyond any page data";
+		return PGW_ABSENT_CORRUPT;
+	}
+	*why_ret = why == PGW_ABSENT_TRUNCATED ?
+			   "its data is past the end of the file" :
+			   "its data was never written";
+	return why;
 }
 
-/* The descriptor of pfn, or why there is none (NODATA) or it is bad. */
+/* The descriptor of dumped page number idx, or why its data is absent. */
+enum pgw_absence pgw_kdump_desc_state(const struct pgw_image *img,
+				      const struct kdump *k, uint64_t idx,
+				      struct desc *d, const char **why_ret)
+{
+	if (idx >= k->ndesc) {
+		*why_ret = "its descriptor is past the end of the file";
+		return PGW_ABSENT_TRUNCATED;
+	}
+	enum pgw_absence why = read_desc(img, k, idx, d);
+	if (why != PGW_ABSENT_NONE) {
+		*why_ret = "its descriptor was never written";
+		return why;
+	}
+	return desc_verdict(img, k, d, why_ret);
+}
+
+/* Why a pfn has no descriptor at all (not dumped), NONE when it has. */
+static enum pgw_absence bitmap_state(const struct pgw_image *img,
+				     const struct kdump *k, uint64_t pfn)
+{
+	if (pfn >= k->max_mapnr)
+		return PGW_ABSENT_OUTSIDE;
+	if (pgw_kdump_bit(&img->src, k->bitmap2, pfn))
+		return PGW_ABSENT_NONE;
+	if (!pgw_kdump_bit(&img->src, k->bitmap1, pfn))
+		return PGW_ABSENT_OUTSIDE;
+	if (k->s.split && (pfn < k->s.start_pfn || pfn >= k->s.end_pfn))
+		return PGW_ABSENT_OTHER_FILE;
+	return PGW_ABSENT_EXCLUDED;
+}
+
+static enum pgw_status not_dumped(const struct kdump *k, uint64_t pfn,
+				  enum pgw_absence why, struct pgw_err *err)
+{
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	char lvl[32] = "";
+
+	switch (why) {
+	case PGW_ABSENT_OTHER_FILE:
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx is in another file of "
+				      "this split dump (this one holds pfns "
+				      "0x%llx-0x%llx)",
+				      (unsigned long long)pa,
+				      (unsigned long long)k->s.start_pfn,
+				      (unsigned long long)k->s.end_pfn);
+	case PGW_ABSENT_EXCLUDED:
+		if (k->s.dump_level >= 0)
+			snprintf(lvl, sizeof(lvl), ", dump level %d",
+				 (int)k->s.dump_level);
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx: page excluded from "
+				      "the dump (filtered%s)",
+				      (unsigned long long)pa, lvl);
+	default:
+		if (pfn >= k->max_mapnr)
+			return pgw_err_nodata(err, why,
+					      "physical 0x%llx is not in the "
+					      "image (the dump ends at pfn "
+					      "0x%llx)", (unsigned long long)pa,
+					      (unsigned long long)k->max_mapnr);
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx is not in the image "
+				      "(not RAM in the dump's bitmap)",
+				      (unsigned long long)pa);
+	}
+}
+
+/* The descriptor of pfn, or why its data is not in the image (NODATA). */
 static enum pgw_status find_desc(const struct pgw_image *img,
 				 const struct kdump *k, uint64_t pfn,
 				 struct desc *d, struct pgw_err *err)
 {
 	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 	uint64_t idx;
+	const char *why_text = "";
+	enum pgw_absence why = bitmap_state(img, k, pfn);
 	enum pgw_status st;
 
-	if (pfn >= k->max_mapnr)
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "physical 0x%llx is not in the image (the "
-				   "dump ends at pfn 0x%llx)",
-				   (unsigned long long)pa,
-				   (unsigned long long)k->max_mapnr);
-	if (!bit_at(&img->src, k->bitmap2, pfn)) {
-		if (k->s.split && (pfn < k->s.start_pfn ||
-				   pfn >= k->s.end_pfn))
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx is in another file "
-					   "of this split dump (this one holds "
-					   "pfns 0x%llx-0x%llx)",
-					   (unsigned long long)pa,
-					   (unsigned long long)k->s.start_pfn,
-					   (unsigned long long)k->s.end_pfn);
-		if (bit_at(&img->src, k->bitmap1, pfn)) {
-			char lvl[32] = "";
-			if (k->s.dump_level >= 0)
-				snprintf(lvl, sizeof(lvl), ", dump level %d",
-					 (int)k->s.dump_level);
-			return pgw_err_set(err, PGW_E_NODATA,
-					   "physical 0x%llx: page excluded from "
-					   "the dump (filtered%s)",
-					   (unsigned long long)pa, lvl);
-		}
-		return pgw_err_set(err, PGW_E_NODATA,
-				   "physical 0x%llx is not in the image (not "
-				   "RAM in the dump's bitmap)",
-				   (unsigned long long)pa);
-	}
-	st = rank_of(img, k, pfn, &idx, err);
+	if (why != PGW_ABSENT_NONE)
+		return not_dumped(k, pfn, why, err);
+	st = pgw_kdump_rank(img, k, pfn, &idx, err);
 	if (st != PGW_OK)
 		return st;
-	if (idx >= k->ndesc)
-		return missing(k, pfn, "its descriptor is past the end of the "
-				       "file", err);
-	st = read_desc(img, k, idx, d, err);
-	if (st != PGW_OK) {
-		if (k->incomplete || k->truncated)
-			return missing(k, pfn, "its descriptor was never "
-					       "written", err);
-		return pgw_err_prefix(err, "physical 0x%llx: page descriptor "
-				      "%llu", (unsigned long long)pa,
-				      (unsigned long long)idx);
-	}
-	if (d->size == 0 && d->offset == 0 && (k->incomplete || k->truncated))
-		return missing(k, pfn, "its descriptor is empty", err);
-	if (d->size == 0 || d->size > k->h.block_size)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page descriptor %llu "
-				   "claims %u bytes of data (a page is %u)",
-				   (unsigned long long)pa,
-				   (unsigned long long)idx, d->size,
-				   k->h.block_size);
-	if (d->offset > img->src.size || d->size > img->src.size - d->offset) {
-		if (k->incomplete || k->truncated)
-			return missing(k, pfn, "its data is past the end of "
-					       "the file", err);
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page data at offset "
-				   "0x%llx (%u bytes) is past the end of the "
-				   "file (0x%llx)", (unsigned long long)pa,
-				   (unsigned long long)d->offset, d->size,
-				   (unsigned long long)img->src.size);
-	}
-	if ((d->flags & DH_CODECS) & ((d->flags & DH_CODECS) - 1))
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "physical 0x%llx: page descriptor flags "
-				   "0x%x name two compressions",
-				   (unsigned long long)pa, d->flags);
-	return PGW_OK;
+	why = pgw_kdump_desc_state(img, k, idx, d, &why_text);
+	if (why == PGW_ABSENT_NONE)
+		return PGW_OK;
+	if (why == PGW_ABSENT_CORRUPT)
+		return pgw_err_nodata(err, why,
+				      "physical 0x%llx: page descriptor %llu "
+				      "is damaged (%s: offset 0x%llx, %u "
+				      "bytes, flags 0x%x)",
+				      (unsigned long long)pa,
+				      (unsigned long long)idx, why_text,
+				      (unsigned long long)d->offset, d->size,
+				      d->flags);
+	return pgw_err_nodata(err, why,
+			      "physical 0x%llx: page missing from the dump%s "
+			      "(%s)", (unsigned long long)pa,
+			      why == PGW_ABSENT_TRUNCATED ?
+				      ", which is truncated" :
+			      k->incomplete ? ", which is marked incomplete" :
+					      "",
+			      why_text);
 }
 
 static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
@@ -563,51 +594,62 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 				  struct pgw_err *err)
 {
 	struct kdump *k = img->priv;
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 	struct desc d;
 	const uint8_t *data;
 	enum pgw_status st = find_desc(img, k, pfn, &d, err);
 
 	if (st != PGW_OK)
 		return st;
-	if (!(d.flags & DH_CODECS)) {
-		if (d.size != PGW_PAGE_SIZE)
-			return pgw_err_set(err, PGW_E_FORMAT,
-					   "physical 0x%llx: uncompressed page "
-					   "of %u bytes",
-					   (unsigned long long)(pfn
-								<< PGW_PAGE_SHIFT),
-					   d.size);
-		return pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
-				      page_ret, err);
-	}
-	st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf, &data, err);
-	for (size_t i = 0; st == PGW_OK && i < NCODEC_FLAGS; i++) {
+	if (!(d.flags & DH_CODECS))
+		st = pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
+				    page_ret, err);
+	else
+		st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf,
+				    &data, err);
+	for (size_t i = 0; st == PGW_OK && (d.flags & DH_CODECS) &&
+			   i < NCODEC_FLAGS; i++) {
 		if (!(d.flags & codec_flags[i].flag))
 			continue;
 		st = pgw_decompress(k->codecs, codec_flags[i].codec, data,
 				    d.size, buf, PGW_PAGE_SIZE, err);
+		*page_ret = buf;
 		break;
+	}
+	/* A stream that does not decode to its page damages that page, not
+	 * the image.  (A codec this build lacks stays an error of its own.) */
+	if (st == PGW_E_FORMAT) {
+		pgw_err_prefix(err, "physical 0x%llx: its compressed data is "
+			       "damaged", (unsigned long long)pa);
+		return pgw_err_as_nodata(err, PGW_ABSENT_CORRUPT);
 	}
 	if (st != PGW_OK)
 		return pgw_err_prefix(err, "physical 0x%llx",
-				      (unsigned long long)(pfn
-							   << PGW_PAGE_SHIFT));
-	*page_ret = buf;
+				      (unsigned long long)pa);
 	return PGW_OK;
 }
 
-static bool kdump_has_page(struct pgw_image *img, uint64_t pfn)
+enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)
 {
 	struct kdump *k = img->priv;
 	struct pgw_err ignored;
+	const char *why_text;
 	struct desc d;
+	uint64_t idx;
+	enum pgw_absence why = bitmap_state(img, k, pfn);
 
-	if (pfn >= k->max_mapnr)
-		return false;
-	/* Complete dumps hold every page their bitmap says they do. */
-	if (!k->incomplete && !k->truncated)
-		return bit_at(&img->src, k->bitmap2, pfn);
-	return find_desc(img, k, pfn, &d, &ignored) == PGW_OK;
+	if (why != PGW_ABSENT_NONE || pgw_kdump_block_clean(img, k, pfn))
+		return why;
+	if (pgw_kdump_rank(img, k, pfn, &idx, &ignored) != PGW_OK)
+		return PGW_ABSENT_CORRUPT;
+	return pgw_kdump_desc_state(img, k, idx, &d, &why_text);
+}
+
+static uint64_t kdump_held_pages(const struct pgw_image *img)
+{
+	const struct kdump *k = img->priv;
+
+	return k->ndesc;
 }
 
 /* ---- open ---- */
@@ -635,6 +677,13 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 					   "ELF notes of %llu bytes are "
 					   "implausibly large",
 					   (unsigned long long)s->size_note);
+		if (pgw_source_absence(&img->src, s->off_note, s->size_note) !=
+		    PGW_ABSENT_NONE)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "ELF notes (%llu bytes at 0x%llx) "
+					   "are not in the file",
+					   (unsigned long long)s->size_note,
+					   (unsigned long long)s->off_note);
 		uint8_t *buf = malloc((size_t)s->size_note);
 		if (!buf)
 			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
@@ -642,7 +691,8 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 				    (size_t)s->size_note, buf, &p, err);
 		if (st == PGW_OK)
 			st = pgw_image_parse_notes(img, p,
-						   (size_t)s->size_note, err);
+						   (size_t)s->size_note, false,
+						   err);
 		free(buf);
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "ELF notes at 0x%llx",
@@ -655,6 +705,15 @@ static enum pgw_status read_notes(struct pgw_image *img, struct kdump *k,
 					   "VMCOREINFO of %llu bytes is "
 					   "implausibly large",
 					   (unsigned long long)s->size_vmcoreinfo);
+		if (pgw_source_absence(&img->src, s->off_vmcoreinfo,
+				       s->size_vmcoreinfo) != PGW_ABSENT_NONE)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO (%llu bytes at 0x%llx) "
+					   "is not in the file",
+					   (unsigned long long)
+						   s->size_vmcoreinfo,
+					   (unsigned long long)
+						   s->off_vmcoreinfo);
 		char *buf = malloc((size_t)s->size_vmcoreinfo);
 		if (!buf)
 			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
@@ -706,22 +765,32 @@ static void dump_level_text(int level, char *out, size_t len)
 	snprintf(out + n, n < len ? len - n : 0, " pages excluded)");
 }
 
-/* Is the file cut short, and how many dumped pages lack their data? */
-static uint64_t count_missing(const struct pgw_image *img,
-			      const struct kdump *k)
-{
-	uint64_t miss = k->ndumped - k->ndesc;
-	struct pgw_err ignored;
+/*
+ * Is the file cut in its page data?  Data follows the descriptors in pfn
+ * order, so the last pages' data ends the file; zero pages may all share
+ * one page of data near the start, so look back from the last descriptor
+ * (a bounded number of them) for data past the end.  Cheap at open; a cut
+ * anywhere else still shows, page by page, when a page is read.
+ */
+#define CUT_LOOKBACK 4096
 
-	for (uint64_t i = 0; i < k->ndesc; i++) {
+static bool data_cut(const struct pgw_image *img, const struct kdump *k)
+{
+	for (uint64_t n = 0; n < CUT_LOOKBACK && n < k->ndesc; n++) {
 		struct desc d;
-		if (read_desc(img, k, i, &d, &ignored) != PGW_OK ||
-		    (d.size == 0 && d.offset == 0) ||
-		    d.offset > img->src.size ||
-		    d.size > img->src.size - d.offset)
-			miss++;
+		uint64_t idx = k->ndesc - 1 - n;
+		enum pgw_absence why = read_desc(img, k, idx, &d);
+		if (why == PGW_ABSENT_TRUNCATED)
+			return true;
+		if (why != PGW_ABSENT_NONE || d.size == 0 ||
+		    d.offset > k->data_limit ||
+		    d.size > k->data_limit - d.offset)
+			continue;
+		if (pgw_source_absence(&img->src, d.offset, d.size) ==
+		    PGW_ABSENT_TRUNCATED)
+			return true;
 	}
-	return miss;
+	return false;
 }
 
 static enum pgw_status check_codecs(const struct kdump *k,
@@ -783,14 +852,32 @@ static void add_facts(struct pgw_image *img, const struct kdump *k,
 				   (unsigned long long)k->s.end_pfn);
 	if (k->h.status & DH_EXCLUDED_VMEMMAP)
 		pgw_image_add_fact(img, "excluded_vmemmap", "yes");
-	if (k->incomplete || k->truncated)
+	if (k->incomplete || k->truncated) {
+		/* Counting reads every descriptor: only for a dump that is
+		 * known to lack pages (a cut elsewhere shows per page). */
+		struct pgw_evidence ev;
+		pgw_image_evidence(img, &ev);
+		uint64_t lost = ev.pages_absent[PGW_ABSENT_TRUNCATED] +
+				ev.pages_absent[PGW_ABSENT_MISSING] +
+				ev.pages_absent[PGW_ABSENT_CORRUPT];
 		pgw_image_add_fact(img, "incomplete",
-				   "%s%s%s: %llu of %llu dumped pages missing",
+				   "%s%s%s: %llu of %llu dumped pages missing "
+				   "(%llu truncated, %llu never written, %llu "
+				   "corrupt)%s",
 				   k->incomplete ? "marked incomplete" : "",
 				   k->incomplete && k->truncated ? ", " : "",
 				   k->truncated ? "file truncated" : "",
-				   (unsigned long long)count_missing(img, k),
-				   (unsigned long long)k->ndumped);
+				   (unsigned long long)lost,
+				   (unsigned long long)k->ndumped,
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_TRUNCATED],
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_MISSING],
+				   (unsigned long long)
+					   ev.pages_absent[PGW_ABSENT_CORRUPT],
+				   ev.file_bytes_missing ?
+					   ", the file's end is missing" : "");
+	}
 }
 
 static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
@@ -869,6 +956,18 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 				   "file (0x%llx): truncated before any page",
 				   (unsigned long long)k->desc_off,
 				   (unsigned long long)img->src.size);
+	/* A flattened file's logical size is what its records claim: the
+	 * bitmap bytes must be there before anything is sized by them. */
+	uint64_t bm_bytes = (k->max_mapnr + 7) / 8;
+	if (pgw_source_absence(&img->src, k->bitmap1, bm_bytes) !=
+		    PGW_ABSENT_NONE ||
+	    pgw_source_absence(&img->src, k->bitmap2, bm_bytes) !=
+		    PGW_ABSENT_NONE)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "bitmaps for max_mapnr %llu (0x%llx bytes "
+				   "each) are not in the file",
+				   (unsigned long long)k->max_mapnr,
+				   (unsigned long long)bm_bytes);
 
 	st = check_codecs(k, err);
 	if (st != PGW_OK)
@@ -883,16 +982,12 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 		return st;
 	uint64_t room = (img->src.size - k->desc_off) / DESC_SIZE;
 	k->ndesc = room < k->ndumped ? room : k->ndumped;
-	k->truncated = k->ndesc < k->ndumped;
-	if (!k->truncated && k->ndesc) {
-		/* Data follows the descriptors in pfn order: the last page's
-		 * data ends the file, unless the file was cut. */
-		struct desc d;
-		if (read_desc(img, k, k->ndesc - 1, &d, err) != PGW_OK ||
-		    d.offset > img->src.size ||
-		    d.size > img->src.size - d.offset)
-			k->truncated = true;
-	}
+	/* No writer puts page data past room for every dumped page (and
+	 * one shared zero page) after the descriptors. */
+	k->data_limit = k->desc_off + k->ndumped * DESC_SIZE +
+			(k->ndumped + 1) * (uint64_t)h->block_size;
+	k->truncated = k->ndesc < k->ndumped || data_cut(img, k);
+	img->marked_incomplete = k->incomplete;
 	char machine[UTS_LEN + 1] = { 0 };
 	memcpy(machine, hb + UTS_MACHINE, UTS_LEN);
 	img->machine = machine_from_uts(machine);
@@ -911,6 +1006,8 @@ static void kdump_close(struct pgw_image *img)
 
 	pgw_codecs_free(k->codecs);
 	free(k->rank);
+	free(k->subrank);
+	free(k->sums);
 	free(k);
 	img->priv = NULL;
 }
@@ -920,6 +1017,9 @@ const struct pgw_format pgw_format_kdump = {
 	.probe = kdump_probe,
 	.open = kdump_open,
 	.page = kdump_page,
-	.has_page = kdump_has_page,
+	.page_state = pgw_kdump_page_state,
+	.absent_bytes = pgw_kdump_absent_bytes,
+	.evidence = pgw_kdump_evidence,
+	.held_pages = kdump_held_pages,
 	.close = kdump_close,
 };

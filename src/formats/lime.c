@@ -93,30 +93,32 @@ static enum pgw_status lime_open(struct pgw_image *img, struct pgw_err *err)
 						   "avml)" : "");
 		uint64_t data = off + PGW_LIME_HEADER_SIZE;
 		uint64_t have = size - data;
-		if (h.size > have) {
-			/* A cut-off capture: keep what arrived. */
-			pgw_image_add_fact(img, "incomplete",
-					   "range %llu (0x%llx, 0x%llx bytes) "
-					   "is cut short: 0x%llx bytes present",
-					   (unsigned long long)n,
-					   (unsigned long long)h.start,
-					   (unsigned long long)h.size,
-					   (unsigned long long)have);
-			h.size = have;
-		}
-		st = pgw_image_add_segment(img, h.start, h.size, data, err);
+		/* A cut-off capture keeps what arrived; the rest of the
+		 * range is absent (truncated). */
+		st = pgw_image_add_segment(img, h.start, h.size, data,
+					   (unsigned)n, err);
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "range %llu",
 					      (unsigned long long)n);
-		off = data + h.size;
 		n++;
+		if (h.size > have) {
+			pgw_image_add_fact(img, "incomplete",
+					   "file truncated: range %llu (0x%llx, "
+					   "0x%llx bytes) is cut short: 0x%llx "
+					   "bytes present",
+					   (unsigned long long)n - 1,
+					   (unsigned long long)h.start,
+					   (unsigned long long)h.size,
+					   (unsigned long long)have);
+			break;
+		}
+		off = data + h.size;
 	}
-	st = pgw_image_seal_segments(img, err);
+	st = pgw_image_seal_segments(img, "range", err);
 	if (st != PGW_OK)
 		return st;
 	pgw_image_add_fact(img, "lime_ranges", "%llu",
 			   (unsigned long long)n);
-	img->zero_copy = !img->src.flattened && pgw_segments_page_aligned(img);
 	return PGW_OK;
 }
 
@@ -125,5 +127,8 @@ const struct pgw_format pgw_format_lime = {
 	.probe = lime_probe,
 	.open = lime_open,
 	.page = pgw_segments_page,
-	.has_page = pgw_segments_has_page,
+	.page_state = pgw_segments_page_state,
+	.absent_bytes = pgw_segments_absent_bytes,
+	.evidence = pgw_segments_evidence,
+	.held_pages = pgw_segments_held_pages,
 };

@@ -12,6 +12,8 @@
 #define NT_PRSTATUS_TYPE 1
 #define MAX_VMCOREINFO 4096
 
+static void check_numbers(struct pgw_image *img);
+
 static uint32_t get32(const uint8_t *p)
 {
 	uint32_t v;
@@ -82,6 +84,7 @@ enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 			break;
 		p = nl + 1;
 	}
+	check_numbers(img);
 	return PGW_OK;
 }
 
@@ -145,25 +148,121 @@ size_t pgw_vmcoreinfo_count(const struct pgw_image *img)
 	return img->nvmcoreinfo;
 }
 
+/* SYMBOL() and KERNELOFFSET are hex without 0x; NUMBER() and the rest are
+ * signed decimal (phys_base is printed as a negative number). */
+static bool is_hex_key(const char *key)
+{
+	return strncmp(key, "SYMBOL(", 7) == 0 ||
+	       strcmp(key, "KERNELOFFSET") == 0;
+}
+
+/*
+ * The value of a numeric key, all of it: digits of its base only (after
+ * one '-' for decimal), no sign, space or junk, and no more than 64 bits.
+ * strtoull would take "-1" as 2^64-1 in hex, skip leading spaces and stop
+ * quietly at junk, so the digits are checked here first.
+ */
+static enum pgw_status parse_number(const char *key, const char *v,
+				    uint64_t *val_ret, struct pgw_err *err)
+{
+	bool hex = is_hex_key(key);
+	bool neg = !hex && *v == '-';
+	const char *d = v + neg;
+	uint64_t val = 0;
+	unsigned base = hex ? 16 : 10;
+
+	/* Decimal values may be written 0x... too (what strtoull's base 0
+	 * took before); hex ones never carry the prefix. */
+	if (!hex && !neg && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+		base = 16;
+		d += 2;
+	}
+	if (!*d)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "VMCOREINFO %s=%s is not a number", key, v);
+	for (const char *p = d; *p; p++) {
+		unsigned digit;
+		if (*p >= '0' && *p <= '9')
+			digit = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			digit = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			digit = (unsigned)(*p - 'A' + 10);
+		else
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO %s=%s is not a %s "
+					   "number", key, v,
+					   base == 16 ? "hex" : "decimal");
+		if (val > (UINT64_MAX - digit) / base)
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO %s=%s does not fit 64 "
+					   "bits", key, v);
+		val = val * base + digit;
+	}
+	if (neg) {
+		/* Down to -2^63: a kernel long. */
+		if (val > (UINT64_C(1) << 63))
+			return pgw_err_set(err, PGW_E_FORMAT,
+					   "VMCOREINFO %s=%s does not fit 64 "
+					   "bits", key, v);
+		val = ~val + 1;
+	}
+	*val_ret = val;
+	return PGW_OK;
+}
+
+enum pgw_status pgw_vmcoreinfo_number(const struct pgw_image *img,
+				      const char *key, uint64_t *val_ret,
+				      struct pgw_err *err)
+{
+	const char *v = pgw_vmcoreinfo_get(img, key);
+
+	if (!v)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "VMCOREINFO has no %s", key);
+	return parse_number(key, v, val_ret, err);
+}
+
 bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
 			uint64_t *val_ret)
 {
-	const char *v = pgw_vmcoreinfo_get(img, key);
-	char *end;
+	struct pgw_err ignored;
 
-	if (!v || !*v)
-		return false;
-	/* SYMBOL() and KERNELOFFSET are hex without 0x; NUMBER() is signed
-	 * decimal (phys_base is printed as a negative number). */
-	if (strncmp(key, "SYMBOL(", 7) == 0 ||
-	    strcmp(key, "KERNELOFFSET") == 0) {
-		*val_ret = strtoull(v, &end, 16);
-	} else if (*v == '-') {
-		*val_ret = (uint64_t)strtoll(v, &end, 10);
-	} else {
-		*val_ret = strtoull(v, &end, 0);
+	return pgw_vmcoreinfo_number(img, key, val_ret, &ignored) == PGW_OK;
+}
+
+/* Keys whose values are numbers by the kernel's own writers
+ * (kernel/crash_core.c: VMCOREINFO_SYMBOL, _NUMBER, _SIZE, _OFFSET,
+ * _LENGTH, and the bare ones below). */
+static bool is_numeric_key(const char *key)
+{
+	static const char *const prefixes[] = {
+		"SYMBOL(", "NUMBER(", "SIZE(", "OFFSET(", "LENGTH(",
+	};
+	static const char *const bare[] = { "KERNELOFFSET", "PAGESIZE" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	for (size_t i = 0; i < sizeof(bare) / sizeof(bare[0]); i++)
+		if (strcmp(key, bare[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Say, once per key, which numbers are malformed: they read as absent. */
+static void check_numbers(struct pgw_image *img)
+{
+	for (size_t i = 0; i < img->nvmcoreinfo; i++) {
+		const struct pgw_kv *kv = &img->vmcoreinfo[i];
+		struct pgw_err err;
+		uint64_t v;
+		if (is_numeric_key(kv->key) &&
+		    parse_number(kv->key, kv->value, &v, &err) != PGW_OK)
+			pgw_image_add_fact(img, "vmcoreinfo_malformed",
+					   "%s; such values are not used",
+					   err.msg);
 	}
-	return *end == '\0';
 }
 
 /*
@@ -181,9 +280,17 @@ enum {
 	QEMU_MIN_SIZE = QEMU_OFF_CR + 5 * 8,
 };
 
+/* CPUs are capped per file: a note is a few hundred bytes of file, but
+ * headers pointing at the same notes again would multiply them. */
 static enum pgw_status push_cpu(struct pgw_image *img,
 				const struct pgw_cpu *cpu, struct pgw_err *err)
 {
+	if (img->ncpus == PGW_MAX_CPUS) {
+		pgw_image_add_fact(img, "cpus_capped",
+				   "more than %d CPU notes: the rest ignored",
+				   PGW_MAX_CPUS);
+		return PGW_OK;
+	}
 	enum pgw_status st = pgw_grow(&img->cpus, img->ncpus,
 				      sizeof(*img->cpus), err);
 	if (st != PGW_OK)
@@ -251,21 +358,47 @@ static size_t align4(size_t n)
 
 enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 				      const uint8_t *notes, size_t len,
-				      struct pgw_err *err)
+				      bool cut, struct pgw_err *err)
 {
 	size_t off = 0;
 
+	/* Whatever the headers say, a file's notes are read once and up to
+	 * a cap: headers that point at the same notes again, or claim
+	 * gigabytes of them, cost no more than that. */
+	if (img->note_bytes >= PGW_MAX_NOTE_BYTES) {
+		img->notes_capped = true;
+		pgw_image_add_fact(img, "notes_capped",
+				   "more than %llu bytes of ELF notes: the "
+				   "rest ignored",
+				   (unsigned long long)PGW_MAX_NOTE_BYTES);
+		return PGW_OK;
+	}
+	if (len > PGW_MAX_NOTE_BYTES - img->note_bytes) {
+		len = (size_t)(PGW_MAX_NOTE_BYTES - img->note_bytes);
+		cut = true;
+		pgw_image_add_fact(img, "notes_capped",
+				   "more than %llu bytes of ELF notes: the "
+				   "rest ignored",
+				   (unsigned long long)PGW_MAX_NOTE_BYTES);
+	}
+	img->note_bytes += len;
 	while (len - off >= 12) {
 		uint32_t namesz = get32(notes + off);
 		uint32_t descsz = get32(notes + off + 4);
 		uint32_t type = get32(notes + off + 8);
 		size_t name_off = off + 12;
+		size_t desc_off = name_off + align4(namesz);
+		bool past = namesz > len - name_off || desc_off > len ||
+			    descsz > len - desc_off;
+		/* What is left of a cut area ends inside a note: the
+		 * caller has said the notes are cut. */
+		if (past && cut)
+			break;
 		if (namesz > len - name_off)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "note at offset %zu: name size %u "
 					   "past the end of the notes", off,
 					   namesz);
-		size_t desc_off = name_off + align4(namesz);
 		if (desc_off > len || descsz > len - desc_off)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "note at offset %zu: descriptor "

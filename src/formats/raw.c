@@ -14,12 +14,11 @@ static enum pgw_status raw_open(struct pgw_image *img, struct pgw_err *err)
 				   "base 0x%llx is not page aligned",
 				   (unsigned long long)img->opts.raw_base);
 	st = pgw_image_add_segment(img, img->opts.raw_base, img->src.size, 0,
-				   err);
+				   0, err);
 	if (st == PGW_OK)
-		st = pgw_image_seal_segments(img, err);
+		st = pgw_image_seal_segments(img, "raw file", err);
 	if (st != PGW_OK)
 		return st;
-	img->zero_copy = !img->src.flattened && pgw_segments_page_aligned(img);
 	if (img->raw_by_size)
 		pgw_image_add_fact(img, "probe", "no magic; a whole number of "
 				   "pages, so taken as raw physical memory");
@@ -31,5 +30,8 @@ const struct pgw_format pgw_format_raw = {
 	.probe = NULL,
 	.open = raw_open,
 	.page = pgw_segments_page,
-	.has_page = pgw_segments_has_page,
+	.page_state = pgw_segments_page_state,
+	.absent_bytes = pgw_segments_absent_bytes,
+	.evidence = pgw_segments_evidence,
+	.held_pages = pgw_segments_held_pages,
 };

@@ -68,6 +68,12 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 	src->map = map;
 	src->file_size = size;
 	src->size = size;
+	/* st_blocks counts 512-byte units on every Linux file system; 0 is
+	 * what some report for files they do not account (then trust the
+	 * size).  A block device has no blocks of its own. */
+	uint64_t alloc = (uint64_t)st.st_blocks * 512;
+	src->alloc_size = S_ISREG(st.st_mode) && alloc && alloc < size ? alloc
+								       : size;
 	return PGW_OK;
 }
 
@@ -78,15 +84,26 @@ void pgw_source_close(struct pgw_source *src)
 	if (src->fd >= 0)
 		close(src->fd);
 	free(src->recs);
+	free(src->recent);
 	memset(src, 0, sizeof(*src));
 	src->fd = -1;
+}
+
+static bool rec_holds(const struct pgw_source *src, size_t i, uint64_t off)
+{
+	return i < src->nrecs && off >= src->recs[i].offset &&
+	       off - src->recs[i].offset < src->recs[i].size;
 }
 
 /* Index of the record holding logical offset off, or nrecs. */
 static size_t flat_find(const struct pgw_source *src, uint64_t off)
 {
 	size_t lo = 0, hi = src->nrecs;
+	size_t *recent = src->recent;
 
+	for (size_t k = 0; recent && k < PGW_FLAT_RECENT; k++)
+		if (rec_holds(src, recent[k], off))
+			return recent[k];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct pgw_flat_rec *r = &src->recs[mid];
@@ -94,8 +111,14 @@ static size_t flat_find(const struct pgw_source *src, uint64_t off)
 			hi = mid;
 		else if (off - r->offset >= r->size)
 			lo = mid + 1;
-		else
+		else {
+			if (recent) {
+				size_t *hand = &recent[PGW_FLAT_RECENT];
+				recent[*hand] = mid;
+				*hand = (*hand + 1) % PGW_FLAT_RECENT;
+			}
 			return mid;
+		}
 	}
 	return src->nrecs;
 }
@@ -178,4 +201,34 @@ size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
 		n = r->offset + r->size - off;
 	}
 	return n < max ? (size_t)n : max;
+}
+
+enum pgw_absence pgw_source_absence(const struct pgw_source *src,
+				    uint64_t off, uint64_t len)
+{
+	if (off <= src->size && len <= src->size - off) {
+		if (!src->flattened)
+			return PGW_ABSENT_NONE;
+		/* Most asks lie inside one record. */
+		size_t i = flat_find(src, off);
+		if (i < src->nrecs &&
+		    len <= src->recs[i].size - (off - src->recs[i].offset))
+			return PGW_ABSENT_NONE;
+		/* pgw_source_avail counts in size_t; page-sized asks only. */
+		uint64_t n = 0;
+		while (n < len) {
+			size_t step = len - n > (UINT64_C(1) << 30) ?
+					      (size_t)1 << 30 :
+					      (size_t)(len - n);
+			size_t got = pgw_source_avail(src, off + n, step);
+			n += got;
+			if (got < step)
+				break;
+		}
+		if (n >= len)
+			return PGW_ABSENT_NONE;
+	}
+	if (!src->flattened || src->flat_cut)
+		return PGW_ABSENT_TRUNCATED;
+	return PGW_ABSENT_MISSING;
 }

@@ -10,6 +10,8 @@
 #include "pgwalk.h"
 
 /* One flattened record: `size` logical bytes at `offset` come from `file`. */
+#define PGW_FLAT_RECENT 4
+
 struct pgw_flat_rec {
 	uint64_t offset;   /* logical offset */
 	uint64_t size;
@@ -21,10 +23,20 @@ struct pgw_source {
 	const uint8_t *map;       /* whole file, PROT_READ, MAP_PRIVATE */
 	uint64_t file_size;
 	uint64_t size;            /* logical size */
+	/* Bytes the file really holds: its size, or less when it is sparse
+	 * (st_blocks); what budgets are measured against. */
+	uint64_t alloc_size;
 	/* Flattened view; NULL when the stream is the file itself. */
 	struct pgw_flat_rec *recs;   /* sorted by offset, non-overlapping */
 	size_t nrecs;
+	/* Records found last, tried before searching (a page lookup reads
+	 * a bitmap, a descriptor and data: a few places, again and again);
+	 * PGW_FLAT_RECENT of them and a hand.  Separate storage, so lookups
+	 * through a const source can update it. */
+	size_t *recent;
 	bool flattened;
+	bool flat_cut;            /* flattened file without its end record, or
+				     with its last record cut short */
 };
 
 /* Open and map path read-only.  Refuses directories, FIFOs, empty files. */
@@ -50,6 +62,18 @@ enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
  */
 size_t pgw_source_avail(const struct pgw_source *src, uint64_t off,
 			size_t max);
+
+/*
+ * Are bytes [off, off+len) of the logical stream there?  PGW_ABSENT_NONE
+ * when they are; PGW_ABSENT_TRUNCATED when they lie past the end of the
+ * file, or in a gap of a flattened file that was cut short (its records go
+ * backwards, so the gap may be what the cut left unwritten);
+ * PGW_ABSENT_MISSING in a gap of a complete flattened file (the writer
+ * never wrote them).  Cheap: one comparison, or a binary search of the
+ * flattened records.
+ */
+enum pgw_absence pgw_source_absence(const struct pgw_source *src,
+				    uint64_t off, uint64_t len);
 
 /* What indexing a flattened file found (for `info`). */
 struct pgw_flat_info {

@@ -31,6 +31,13 @@ enum pgw_status pgw_err_nodata(struct pgw_err *err, enum pgw_absence why,
 	return PGW_E_NODATA;
 }
 
+enum pgw_status pgw_err_as_nodata(struct pgw_err *err, enum pgw_absence why)
+{
+	err->status = PGW_E_NODATA;
+	err->absence = why;
+	return PGW_E_NODATA;
+}
+
 const char *pgw_absence_key(enum pgw_absence why)
 {
 	static const char *const keys[PGW_NABSENCES] = {

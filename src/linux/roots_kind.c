@@ -163,7 +163,8 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 	struct pgw_walk_stats st = { 0 };
 	struct pgw_err err;
 
-	if (!pgw_image_has_page(ctx->img, r->table >> PGW_PAGE_SHIFT)) {
+	if (pgw_image_page_state(ctx->img, r->table >> PGW_PAGE_SHIFT) !=
+	    PGW_ABSENT_NONE) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
 			 "its table is not in the image");
 		return;
@@ -346,8 +347,9 @@ static void name_root(struct roots_ctx *ctx, size_t i, size_t shared)
 	if (i == 0)
 		set_kind(r, PGW_RK_KERNEL, "the kernel root; kernel half: %s",
 			 ctx->kh->why);
-	else if (ctx->from_cpu[i] && !pgw_image_has_page(ctx->img,
-			r->table >> PGW_PAGE_SHIFT))
+	else if (ctx->from_cpu[i] &&
+		 pgw_image_page_state(ctx->img, r->table >> PGW_PAGE_SHIFT) !=
+			 PGW_ABSENT_NONE)
 		set_kind(r, PGW_RK_UNVERIFIED, "a CPU's CR3 selects it, but "
 			 "its table is not in the image");
 	else if (ctx->from_cpu[i] && !pgw_khalf_mostly(&kc))

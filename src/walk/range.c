@@ -299,12 +299,9 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 
 uint64_t pgw_default_budget(struct pgw_image *img)
 {
-	const struct pgw_phys_range *ranges;
-	size_t nr = pgw_image_ranges(img, &ranges);
-	uint64_t pages = 0;
-
-	for (size_t i = 0; i < nr; i++)
-		pages += ranges[i].size >> PGW_PAGE_SHIFT;
+	/* What the file holds, not what its headers claim: a sparse file or
+	 * a header claiming terabytes buys a hostile table chain nothing. */
+	uint64_t pages = pgw_image_held_pages(img);
 	/* A walk that reads each page of the image as a table at most once
 	 * examines at most this many entries: only re-walked shared tables
 	 * (or a hostile image) go past it. */

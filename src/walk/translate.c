@@ -76,8 +76,9 @@ enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 			out->page_size = size;
 			out->pa = e->addr | (va & (size - 1));
 			out->eff_flags = eff;
-			out->data_in_image = pgw_image_has_page(
-				space->img, out->pa >> PGW_PAGE_SHIFT);
+			uint64_t pfn = out->pa >> PGW_PAGE_SHIFT;
+			out->data_in_image = pgw_image_page_state(
+				space->img, pfn) == PGW_ABSENT_NONE;
 			return stop(out, lvl, PGW_X_OK);
 		}
 		table = e->addr;

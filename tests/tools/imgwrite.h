@@ -45,6 +45,8 @@ static inline void iw_reserve(struct iw_buf *b, size_t len)
 
 static inline void iw_put(struct iw_buf *b, const void *data, size_t len)
 {
+	if (!len)
+		return;     /* data may be NULL then (an empty note area) */
 	iw_reserve(b, b->len + len);
 	memcpy(b->p + b->len, data, len);
 	b->len += len;

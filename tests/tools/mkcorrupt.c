@@ -1,15 +1,21 @@
 /*
  * mkcorrupt DIR: write the corrupt-dump corpus into DIR, generated at test
- * time from one valid ELF core (tests/cli/corrupt.t runs it).  DIR/MANIFEST
- * has one line per image:
+ * time from valid images (tests/cli/corrupt.t runs it).  DIR/MANIFEST has
+ * one line per image:
  *
- *   NAME <TAB> EXIT <TAB> TEXT
+ *   NAME <TAB> EXIT <TAB> TEXT [<TAB> TRANSLATE_EXIT [<TAB> ARGS]]
  *
- * meaning `pgwalk info DIR/NAME` must exit with EXIT (src/cli/
- * exit_codes.h) and print one line on stderr naming the file and
- * containing TEXT.  Truncations are made at every boundary of the file's
- * layout (identification, header, program headers, each note, the page
- * data), and headers are patched to claim what the file does not hold.
+ * meaning `pgwalk info DIR/NAME` exits with EXIT (src/cli/exit_codes.h)
+ * and `pgwalk translate [ARGS] DIR/NAME ADDR` with TRANSLATE_EXIT (EXIT
+ * when not given).  When an image cannot be opened (EXIT 65, 66, 69) both
+ * print one line on stderr naming the file and containing TEXT; when it
+ * opens (0, or 3 for no root), info's output contains TEXT.  TEXT may
+ * list several strings separated by '|', all expected.  Truncations are
+ * made at every boundary of each format's layout (an ELF core's
+ * identification, header, program headers, each note, the page data; a
+ * kdump's header, bitmaps, descriptors and data), and headers are patched
+ * to claim what the file does not hold.  What a cut file still holds is
+ * read (TEXT names the fact that says it is cut).
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -19,21 +25,30 @@
 static const char *dir;
 static FILE *manifest;
 
-static void emit(const char *name, int exit_code, const char *text,
-		 const void *p, size_t len)
+/* An image, what info says (exit, text) and translate's exit and args. */
+static void emit_tr(const char *name, int exit_code, const char *text,
+		    int tr_exit, const char *tr_args, const void *p,
+		    size_t len)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (iw_write_file(path, p, len) != 0)
 		exit(2);
-	fprintf(manifest, "%s\t%d\t%s\n", name, exit_code, text);
+	fprintf(manifest, "%s\t%d\t%s\t%d\t%s\n", name, exit_code, text,
+		tr_exit, tr_args);
+}
+
+static void emit(const char *name, int exit_code, const char *text,
+		 const void *p, size_t len)
+{
+	emit_tr(name, exit_code, text, exit_code, "", p, len);
 }
 
 /* A copy of the valid image with `len` bytes at `off` replaced. */
-static void patched(const char *name, int exit_code, const char *text,
-		    const struct iw_buf *base, size_t off, uint64_t val,
-		    unsigned len)
+static void patched_tr(const char *name, int exit_code, const char *text,
+		       int tr_exit, const struct iw_buf *base, size_t off,
+		       uint64_t val, unsigned len)
 {
 	uint8_t *p = malloc(base->len);
 
@@ -41,11 +56,23 @@ static void patched(const char *name, int exit_code, const char *text,
 		exit(2);
 	memcpy(p, base->p, base->len);
 	iw_le(p + off, val, len);
-	emit(name, exit_code, text, p, base->len);
+	emit_tr(name, exit_code, text, tr_exit, "", p, base->len);
 	free(p);
 }
 
-enum { EX_BAD = 65, EX_NOINPUT = 66, EX_UNSUPPORTED = 69 };
+static void patched(const char *name, int exit_code, const char *text,
+		    const struct iw_buf *base, size_t off, uint64_t val,
+		    unsigned len)
+{
+	patched_tr(name, exit_code, text, exit_code, base, off, val, len);
+}
+
+enum {
+	EX_OK = 0, EX_UNMAPPED = 1, EX_NOROOT = 3, EX_BAD = 65,
+	EX_NOINPUT = 66, EX_UNSUPPORTED = 69,
+};
+
+#include "corrupt_dumps.h"
 
 /* ELF64 field offsets. */
 enum {
@@ -96,28 +123,50 @@ int main(int argc, char **argv)
 	/* The valid image itself must open (exit 0, no message). */
 	emit("valid.elf", 0, "", elf.p, elf.len);
 
-	/* Truncated at every boundary of the layout, and inside each part. */
-	const struct { const char *name; size_t len; const char *text; } cut[] = {
-		{ "cut-magic", 3, "not a recognised memory image" },
-		{ "cut-ident", 12, "not a recognised memory image" },
-		{ "cut-header", 40, "ELF header" },
-		{ "cut-header-end", lay.ehdr_size, "program headers" },
-		{ "cut-phdrs", lay.phoff + lay.phentsize + 20,
+	/*
+	 * Truncated at every boundary of the layout, and inside each part.
+	 * Before the program headers end nothing can be read (65); after,
+	 * the file opens and keeps what it holds, saying it is cut: no
+	 * memory before the data (no root: 3), the first PT_LOAD's tables
+	 * after it (translate works).
+	 */
+	const struct {
+		const char *name;
+		size_t len;
+		int info, tr;
+		const char *text;
+	} cut[] = {
+		{ "cut-magic", 3, EX_BAD, EX_BAD,
+		  "not a recognised memory image" },
+		{ "cut-ident", 12, EX_BAD, EX_BAD,
+		  "not a recognised memory image" },
+		{ "cut-header", 40, EX_BAD, EX_BAD, "ELF header" },
+		{ "cut-header-end", lay.ehdr_size, EX_BAD, EX_BAD,
 		  "program headers" },
-		{ "cut-phdrs-end", lay.notes_off, "PT_NOTE" },
-		{ "cut-note-header", lay.notes_off + 6, "PT_NOTE" },
-		{ "cut-note-desc", lay.note_off[0] + 40, "PT_NOTE" },
+		{ "cut-phdrs", lay.phoff + lay.phentsize + 20, EX_BAD, EX_BAD,
+		  "program headers" },
+		{ "cut-phdrs-end", lay.notes_off, EX_NOROOT, EX_NOROOT,
+		  "notes_cut|file truncated: 2 of 2 PT_LOADs" },
+		{ "cut-note-header", lay.notes_off + 6, EX_NOROOT, EX_NOROOT,
+		  "notes_cut|file truncated" },
+		{ "cut-note-desc", lay.note_off[0] + 40, EX_NOROOT, EX_NOROOT,
+		  "notes_cut|file truncated" },
 		{ "cut-last-note", lay.note_off[lay.nnotes - 1] + 30,
-		  "PT_NOTE" },
-		{ "cut-notes-end", lay.notes_off + lay.notes_size, "PT_LOAD" },
-		{ "cut-first-page", lay.data_off + 100, "PT_LOAD 1" },
-		{ "cut-mid-page", lay.data_off + 0x1000 + 7, "PT_LOAD 1" },
-		{ "cut-second-load", lay.data_off + 0x4000 + 0x2000,
-		  "PT_LOAD 2" },
-		{ "cut-last-byte", elf.len - 1, "PT_LOAD 2" },
+		  EX_NOROOT, EX_NOROOT, "notes_cut|file truncated" },
+		{ "cut-notes-end", lay.notes_off + lay.notes_size, EX_NOROOT,
+		  EX_NOROOT, "file truncated: 2 of 2 PT_LOADs" },
+		{ "cut-first-page", lay.data_off + 100, EX_NOROOT, EX_NOROOT,
+		  "file truncated: 2 of 2 PT_LOADs" },
+		{ "cut-mid-page", lay.data_off + 0x1000 + 7, EX_NOROOT,
+		  EX_NOROOT, "file truncated: 2 of 2 PT_LOADs" },
+		{ "cut-second-load", lay.data_off + 0x4000 + 0x2000, EX_OK,
+		  EX_OK, "file truncated: 1 of 2 PT_LOADs" },
+		{ "cut-last-byte", elf.len - 1, EX_OK, EX_OK,
+		  "file truncated: 1 of 2 PT_LOADs" },
 	};
 	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
-		emit(cut[i].name, EX_BAD, cut[i].text, elf.p, cut[i].len);
+		emit_tr(cut[i].name, cut[i].info, cut[i].text, cut[i].tr, "",
+			elf.p, cut[i].len);
 	emit("empty", EX_BAD, "empty file", elf.p, 0);
 
 	/* Header claims. */
@@ -153,26 +202,38 @@ int main(int argc, char **argv)
 	patched("class-3", EX_BAD, "unknown ELF class 3", &elf, 4, 3, 1);
 	patched("big-endian", EX_UNSUPPORTED, "big-endian", &elf, 5, 2, 1);
 
-	/* Segments. */
-	patched("load-offset-past-end", EX_BAD, "past the end of the file",
-		&elf, ph_load1 + PH_OFFSET, UINT64_C(1) << 40, 8);
-	patched("load-offset-huge", EX_BAD, "past the end of the file", &elf,
+	/* Segments.  Data past the end of the file is a cut file: the
+	 * rest reads, and info says how much is missing. */
+	patched_tr("load-offset-past-end", EX_OK,
+		   "file truncated: 1 of 2 PT_LOADs|0x10000004000 expected",
+		   EX_OK, &elf, ph_load1 + PH_OFFSET, UINT64_C(1) << 40, 8);
+	patched("load-offset-huge", EX_BAD, "overflows", &elf,
 		ph_load1 + PH_OFFSET, UINT64_MAX - 0x100, 8);
-	patched("load-filesz-huge", EX_BAD, "past the end of the file", &elf,
+	patched("load-filesz-huge", EX_BAD, "exceeds p_memsz", &elf,
 		ph_load0 + PH_FILESZ, UINT64_C(1) << 62, 8);
-	patched("load-overlap", EX_BAD, "overlap", &elf, ph_load1 + PH_PADDR,
-		0x2000, 8);
-	/* A PT_LOAD wholly inside another is a duplicate (kernel vmcores
-	 * list the kernel text twice): dropped, and `info` says so. */
-	patched("load-same-pa", 0, "", &elf, ph_load1 + PH_PADDR, 0, 8);
+	/* Two PT_LOADs for the same memory from different bytes: never
+	 * "first wins"; where they differ the pages are corrupt (the
+	 * tables in frames 2-3 here, so translate fails; frame 1, the
+	 * root, is the first PT_LOAD's alone). */
+	patched_tr("load-overlap", EX_OK, "overlapping_segments: 1 stretch",
+		   EX_UNMAPPED, &elf, ph_load1 + PH_PADDR, 0x2000, 8);
+	patched("load-same-pa", EX_NOROOT, "overlapping_segments", &elf,
+		ph_load1 + PH_PADDR, 0, 8);
+	/* A zero-filled tail (p_memsz > p_filesz) over the next PT_LOAD:
+	 * the next PT_LOAD's bytes win, so its tables read. */
+	patched_tr("zero-fill-over-next", EX_OK, "zero_fill_overlaps", EX_OK,
+		   &elf, ph_load0 + PH_MEMSZ, 0x4000 + 0x200000, 8);
 	patched("load-wraps", EX_BAD, "wraps", &elf, ph_load1 + PH_PADDR,
 		UINT64_MAX - 0x1000, 8);
 	patched("load-memsz-wraps", EX_BAD, "wraps", &elf,
 		ph_load1 + PH_MEMSZ, UINT64_MAX - 0x2000, 8);
 
 	/* Notes. */
-	patched("note-offset-past-end", EX_BAD, "PT_NOTE", &elf,
-		ph_note + PH_OFFSET, UINT64_C(1) << 50, 8);
+	/* Notes past the end of a file that holds all its memory: a damaged
+	 * header, not a cut file. */
+	patched("note-offset-past-end", EX_BAD,
+		"though every PT_LOAD is in it", &elf, ph_note + PH_OFFSET,
+		UINT64_C(1) << 50, 8);
 	patched("note-filesz-huge", EX_BAD, "PT_NOTE", &elf,
 		ph_note + PH_FILESZ, UINT64_C(1) << 40, 8);
 	patched("note-namesz-overflow", EX_BAD, "name size", &elf,
@@ -203,6 +264,9 @@ int main(int argc, char **argv)
 		iw_free(&text);
 		iw_free(&out);
 	}
+
+	hostile_elf_notes(&e, &m, &elf, &lay);
+	dump_formats();
 
 	/* Not files. */
 	snprintf(path, sizeof(path), "%s/a-directory", dir);

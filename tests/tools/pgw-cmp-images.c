@@ -5,13 +5,15 @@
  * An image is a path, or FORMAT:PATH to skip probing (raw:mem.raw).
  * Prints one line of counts:
  *   pages=N same=N differ=N nodata_a=N nodata_b=N nodata_both=N
- *   errors_a=N errors_b=N has_page_wrong=N
+ *   errors_a=N errors_b=N state_wrong=N why_a=R:N,... why_b=R:N,...
  * nodata_a/b count the pages each image lacks (PGW_E_NODATA), nodata_both
- * those neither has.  A page missing on one side only is not a difference
- * (filtered dumps);
- * errors other than NODATA, and has_page() disagreeing with page(), are.
- * Exit 0 when differ, errors and has_page_wrong are all 0, else 1; 2 when
- * an image cannot be opened.  -v lists the first differing pages.
+ * those neither has, why_a/why_b the same by reason (pgw_absence_key,
+ * "none" when there are none).  A page missing on one side only is not a
+ * difference (filtered and truncated dumps); errors other than NODATA, a
+ * NODATA without a reason, and page_state() or absent_bytes() disagreeing
+ * with page() (state_wrong) are.  Exit 0 when differ, errors and
+ * state_wrong are all 0, else 1; 2 when an image cannot be opened.  -v
+ * lists the first differing pages.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,6 +83,53 @@ static size_t spans(struct pgw_image *a, struct pgw_image *b,
 	return m;
 }
 
+/*
+ * Does the cheap state agree with reading the page?  A page read is
+ * NONE; a page absent has the same reason both ways (a NONE state for a
+ * page only decoding found damaged excepted), and absent_bytes of the
+ * page says the state too.
+ */
+static int state_wrong(struct pgw_image *img, uint64_t pfn,
+		       enum pgw_status st, const struct pgw_err *err,
+		       bool verbose)
+{
+	enum pgw_absence state = pgw_image_page_state(img, pfn);
+	uint64_t counts[PGW_NABSENCES];
+	bool wrong;
+
+	(void)pgw_image_absent_bytes(img, pfn << 12, 4096, counts);
+	if (st == PGW_OK)
+		wrong = state != PGW_ABSENT_NONE;
+	else if (st == PGW_E_NODATA)
+		wrong = err->absence == PGW_ABSENT_NONE ||
+			(state != err->absence &&
+			 !(state == PGW_ABSENT_NONE &&
+			   err->absence == PGW_ABSENT_CORRUPT));
+	else
+		wrong = false;   /* counted as an error */
+	wrong |= counts[state] != 4096;
+	if (wrong && verbose)
+		printf("# pfn 0x%" PRIx64 ": state %s, read %s (%s)\n", pfn,
+		       pgw_absence_key(state), pgw_status_name(st),
+		       pgw_absence_key(err->absence));
+	return wrong;
+}
+
+static void print_why(const char *name, const uint64_t *why)
+{
+	bool any = false;
+
+	printf(" %s=", name);
+	for (size_t k = 0; k < PGW_NABSENCES; k++)
+		if (why[k]) {
+			printf("%s%s:%" PRIu64, any ? "," : "",
+			       pgw_absence_key((enum pgw_absence)k), why[k]);
+			any = true;
+		}
+	if (!any)
+		printf("none");
+}
+
 int main(int argc, char **argv)
 {
 	bool verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
@@ -94,6 +143,7 @@ int main(int argc, char **argv)
 	size_t ns = spans(a, b, &s);
 	uint64_t pages = 0, same = 0, differ = 0, na = 0, nb = 0, nboth = 0;
 	uint64_t ea = 0, eb = 0, hp = 0;
+	uint64_t why_a[PGW_NABSENCES] = { 0 }, why_b[PGW_NABSENCES] = { 0 };
 	static uint8_t copy[4096];
 
 	for (size_t i = 0; i < ns; i++) {
@@ -105,8 +155,12 @@ int main(int argc, char **argv)
 				memcpy(copy, pa, sizeof(copy));
 			enum pgw_status sb = pgw_image_page(b, pfn, &pb, &errb);
 			pages++;
-			hp += pgw_image_has_page(a, pfn) != (sa == PGW_OK);
-			hp += pgw_image_has_page(b, pfn) != (sb == PGW_OK);
+			hp += state_wrong(a, pfn, sa, &erra, verbose);
+			hp += state_wrong(b, pfn, sb, &errb, verbose);
+			if (sa == PGW_E_NODATA)
+				why_a[erra.absence]++;
+			if (sb == PGW_E_NODATA)
+				why_b[errb.absence]++;
 			if (sa != PGW_OK && sa != PGW_E_NODATA) {
 				if (verbose && ea < 5)
 					printf("# A pfn 0x%" PRIx64 ": %s\n",
@@ -137,8 +191,11 @@ int main(int argc, char **argv)
 	printf("pages=%" PRIu64 " same=%" PRIu64 " differ=%" PRIu64
 	       " nodata_a=%" PRIu64 " nodata_b=%" PRIu64 " nodata_both=%" PRIu64
 	       " errors_a=%" PRIu64 " errors_b=%" PRIu64
-	       " has_page_wrong=%" PRIu64 "\n",
+	       " state_wrong=%" PRIu64,
 	       pages, same, differ, na, nb, nboth, ea, eb, hp);
+	print_why("why_a", why_a);
+	print_why("why_b", why_b);
+	putchar('\n');
 	free(s);
 	pgw_image_close(a);
 	pgw_image_close(b);

@@ -97,8 +97,27 @@ static void gaps_and_order(void)
 		ok(pgw_image_page(img, 1, &p, &err) == PGW_OK && p[4095] == 'a',
 		   "backwards: the earlier-offset record reads");
 		enum pgw_status st = pgw_image_page(img, 2, &p, &err);
-		ok(st != PGW_OK && msg_has(&err, "no data at offset"),
-		   "gap: never written, so an error, not zeros: %s", err.msg);
+		ok(st == PGW_E_NODATA && err.absence == PGW_ABSENT_MISSING &&
+		   msg_has(&err, "not in the file"),
+		   "gap: never written, so not in the image (missing), not "
+		   "zeros: %s", err.msg);
+		ok(pgw_image_page_state(img, 2) == PGW_ABSENT_MISSING,
+		   "gap: page_state says missing");
+		pgw_image_close(img);
+	}
+	dw_free(&b);
+
+	/* The same records without the end marker: the gap may be what a
+	 * cut left unwritten, so its page is truncated. */
+	header(&b, 1);
+	dw_flat_record(&b, 12288, c, sizeof(c));
+	dw_flat_record(&b, 0, a, sizeof(a));
+	if (ok(open_buf(&b, "raw", &img, &err) == PGW_OK, "no end: opens")) {
+		enum pgw_status st = pgw_image_page(img, 2, &p, &err);
+		ok(st == PGW_E_NODATA && err.absence == PGW_ABSENT_TRUNCATED,
+		   "no end: the gap is truncated: %s", err.msg);
+		ok(pgw_image_page(img, 3, &p, &err) == PGW_OK && p[0] == 'c',
+		   "no end: what arrived reads");
 		pgw_image_close(img);
 	}
 	dw_free(&b);

@@ -19,7 +19,7 @@ static uint64_t check(struct pgw_image *img, const struct dw_mem *m,
 		struct pgw_err err = { 0 };
 		enum pgw_status st = pgw_image_page(img, pfn, &p, &err);
 		bool want = pfn < m->npages && present[pfn];
-		if (pgw_image_has_page(img, pfn) != (st == PGW_OK))
+		if (!state_agrees(img, pfn, st, &err))
 			wrong++;
 		if (want && st == PGW_OK &&
 		    memcmp(p, m->data + pfn * DW_PAGE, DW_PAGE) == 0)
@@ -211,8 +211,24 @@ static void avml_tests(const struct dw_mem *m, const bool *present)
 	if (ok(open_buf(&c, NULL, &img, &err) == PGW_OK, "avml crc: opens")) {
 		const uint8_t *p;
 		enum pgw_status st = pgw_image_page(img, 0, &p, &err);
-		ok(st == PGW_E_FORMAT && msg_has(&err, "CRC-32C"),
-		   "avml crc: damaged chunk is an error: %s", err.msg);
+		ok(st == PGW_E_NODATA && err.absence == PGW_ABSENT_CORRUPT &&
+		   msg_has(&err, "CRC-32C"),
+		   "avml crc: a page of the damaged chunk is not in the image "
+		   "(corrupt): %s", err.msg);
+		/* The chunk's 16 pages, and only they. */
+		uint64_t bad = 0, good = 0;
+		for (uint64_t pfn = 0; pfn < 64; pfn++) {
+			st = pgw_image_page(img, pfn, &p, &err);
+			bad += st == PGW_E_NODATA &&
+			       err.absence == PGW_ABSENT_CORRUPT;
+			good += st == PGW_OK;
+		}
+		ok(bad == 16 && good == 48,
+		   "avml crc: the chunk's 16 pages are corrupt, the next 48 "
+		   "read (%llu, %llu)", (unsigned long long)bad,
+		   (unsigned long long)good);
+		ok(pgw_image_page_state(img, 0) == PGW_ABSENT_NONE,
+		   "avml crc: page_state cannot tell without decoding");
 		pgw_image_close(img);
 	}
 	dw_free(&c);

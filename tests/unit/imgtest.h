@@ -60,4 +60,31 @@ static __attribute__((unused)) bool msg_has(const struct pgw_err *err,
 	return strstr(err->msg, want) && !strchr(err->msg, '\n');
 }
 
+/*
+ * Does the cheap page state agree with what reading the page gave (st,
+ * err)?  Read: NONE.  Absent: the same reason (damage only decoding finds
+ * excepted: NONE there, corrupt when read).  absent_bytes of the page
+ * must say the state too.
+ */
+static __attribute__((unused)) bool state_agrees(struct pgw_image *img,
+						 uint64_t pfn,
+						 enum pgw_status st,
+						 const struct pgw_err *err)
+{
+	enum pgw_absence state = pgw_image_page_state(img, pfn);
+	uint64_t counts[PGW_NABSENCES];
+
+	(void)pgw_image_absent_bytes(img, pfn * DW_PAGE, DW_PAGE, counts);
+	if (counts[state] != DW_PAGE)
+		return false;
+	if (st == PGW_OK)
+		return state == PGW_ABSENT_NONE;
+	if (st != PGW_E_NODATA)
+		return true;
+	return err->absence != PGW_ABSENT_NONE &&
+	       (state == err->absence ||
+		(state == PGW_ABSENT_NONE &&
+		 err->absence == PGW_ABSENT_CORRUPT));
+}
+
 #endif
