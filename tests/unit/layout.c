@@ -2,7 +2,7 @@
  * without KASLR-moved bases, and rows appear by kernel version. */
 #include "tap.h"
 
-#include "arch/layout.h"
+#include "linux/layout.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * top table from VMCOREINFO, or CPU 0.  Also PTI: a user-mode CPU's CR3
  * names the user copy of the top table; the kernel copy is 4 KiB below.
  */
-#include "x86.h"
+#include "../arch/x86.h"
 
 #include <stdio.h>
 #include <string.h>

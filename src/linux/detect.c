@@ -4,7 +4,7 @@
  * validation walk that keeps the mode under which the kernel's direct map
  * is a consistent linear mapping.  Also the PTI user-root test.
  */
-#include "x86.h"
+#include "../arch/x86.h"
 
 #include <stdio.h>
 #include <string.h>

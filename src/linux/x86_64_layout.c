@@ -37,7 +37,7 @@
  * on it), imply CONFIG_RANDOMIZE_BASE and its 1 GiB image.
  */
 #include "layout.h"
-#include "x86.h"
+#include "../arch/x86.h"
 
 #include <string.h>
 
