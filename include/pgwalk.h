@@ -189,6 +189,9 @@ enum pgw_np_kind {
 	PGW_NP_HWPOISON,
 	PGW_NP_OTHER,        /* non-zero, not present, none of the above */
 };
+/* Stable lower-case key: "none", "protnone", "swap", "migration", "device",
+ * "hwpoison", "other". */
+const char *pgw_np_kind_key(enum pgw_np_kind kind);
 
 enum pgw_entry_kind {
 	PGW_ENT_NOT_PRESENT = 0,
@@ -319,17 +322,39 @@ struct pgw_space {
 	uint64_t root;          /* physical address of the top table */
 };
 
-/* Why a translation stopped short of a frame. */
-enum pgw_xlat_status {
-	PGW_X_OK = 0,
-	PGW_X_NONCANONICAL,    /* VA outside the mode's address space */
-	PGW_X_NOT_PRESENT,     /* an entry on the path is not present */
-	PGW_X_RESERVED,        /* an entry on the path has reserved bits set */
-	PGW_X_TABLE_NODATA,    /* a table page is not in the image */
-	PGW_X_BAD_LEAF,        /* a PS bit where the mode allows no leaf */
-	PGW_X_IO,              /* the image could not be read */
+/*
+ * Why a walk stopped short of a frame: the one vocabulary translate
+ * (pgw_xlat.stop), range walks (pgw_hole.stop) and runs (pgw_run.stop)
+ * share.  Each has a stable short key (pgw_stop_key, the name in quotes
+ * below) and a human text (pgw_stop_text).
+ */
+enum pgw_stop {
+	PGW_STOP_OK = 0,             /* "ok": a frame was reached */
+	PGW_STOP_NOT_PRESENT,        /* "not-present": an entry on the path is
+					not present (or empty) */
+	PGW_STOP_NONCANONICAL,       /* "non-canonical": the VA lies outside the
+					mode's address space (the x86-64
+					canonical gap) */
+	PGW_STOP_RESERVED,           /* "reserved-bits": an entry on the path has
+					reserved bits set */
+	PGW_STOP_TABLE_NOT_IN_IMAGE, /* "table-not-in-image": the next table's
+					page is not in the image (filtered out,
+					outside its ranges) */
+	PGW_STOP_TABLE_BEYOND_MEMORY,/* "table-beyond-memory": the next table
+					lies past the end of physical memory: a
+					corrupt entry, not a filtered page */
+	PGW_STOP_CYCLE,              /* "cycle": the entry points at a table
+					already on the walk's path (range walks;
+					translate follows it as the CPU does) */
+	PGW_STOP_BAD_LEAF,           /* "bad-leaf": a table entry at a level
+					with no level below it */
+	PGW_STOP_READ_ERROR,         /* "read-error": the image could not be
+					read (detail in pgw_xlat.io or the
+					walk's error) */
 };
-const char *pgw_xlat_status_text(enum pgw_xlat_status status);
+#define PGW_NSTOPS 9
+const char *pgw_stop_key(enum pgw_stop stop);
+const char *pgw_stop_text(enum pgw_stop stop);
 
 /* One level as the walk saw it. */
 struct pgw_step {
@@ -343,7 +368,7 @@ struct pgw_step {
 
 struct pgw_xlat {
 	uint64_t va;
-	enum pgw_xlat_status status;
+	enum pgw_stop stop;     /* PGW_STOP_OK: pa is the answer */
 	enum pgw_level level;   /* leaf level, or where the walk stopped */
 	uint64_t pa;            /* physical address of va (OK only) */
 	uint64_t page_size;     /* size of the leaf page (OK only) */
@@ -351,12 +376,14 @@ struct pgw_xlat {
 	uint32_t eff_flags;     /* effective permissions: USER/RW ANDed, NX ORed */
 	unsigned nsteps;
 	struct pgw_step step[PGW_NLEVELS];
-	struct pgw_err io;      /* detail when status is PGW_X_IO/TABLE_NODATA */
+	struct pgw_err io;      /* why a table could not be read (stops
+				   READ_ERROR, TABLE_NOT_IN_IMAGE and
+				   TABLE_BEYOND_MEMORY) */
 };
 
-/* Translate one address.  Always fills out; returns out->status. */
-enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
-				   struct pgw_xlat *out);
+/* Translate one address.  Always fills out; returns out->stop. */
+enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
+			    struct pgw_xlat *out);
 
 /* ---- range walk -------------------------------------------------------- */
 
@@ -378,30 +405,19 @@ struct pgw_leaf {
 	uint64_t count;
 };
 
-/* Why a range has nothing mapped. */
-enum pgw_hole_kind {
-	PGW_HOLE_NOT_PRESENT = 0, /* entry at `level` not present (or none) */
-	PGW_HOLE_NONCANONICAL,    /* the x86-64 canonical gap */
-	PGW_HOLE_TABLE_NODATA,    /* the table below `level` is not in the image */
-	PGW_HOLE_RESERVED,        /* entry at `level` has reserved bits set */
-	PGW_HOLE_CYCLE,           /* entry points at a table already on the path */
-	PGW_HOLE_BAD_LEAF,
-	PGW_HOLE_BEYOND_MEMORY,   /* the table below `level` lies past the end of
-	                             physical memory: a corrupt entry, not a
-	                             filtered page (never read) */
-};
-const char *pgw_hole_kind_text(enum pgw_hole_kind kind);
-
 struct pgw_hole {
 	uint64_t va;
 	uint64_t end;           /* exclusive; 0 means 2^64 */
 	enum pgw_level level;   /* where nothing was found */
-	enum pgw_hole_kind kind;
+	enum pgw_stop stop;     /* why (never PGW_STOP_OK or READ_ERROR: a
+				   table that cannot be read for another
+				   reason than absence ends the walk) */
 	uint64_t entry_pa;      /* the entry responsible (not for NONCANONICAL) */
 	struct pgw_entry entry; /* that entry, decoded (np_kind for evidence) */
 };
 
-/* Return 0 to go on, non-zero to stop the walk (returned by pgw_walk_range). */
+/* Return 0 to go on, non-zero to stop the walk (PGW_E_STOPPED, the value in
+ * *stopped_ret). */
 struct pgw_walk_ops {
 	int (*leaf)(void *arg, const struct pgw_leaf *leaf);
 	/* Holes are reported per entry; callers coalesce. */
@@ -446,8 +462,9 @@ struct pgw_walk_stats {
 
 /*
  * Walk [start, end) in address order, calling ops for every leaf and hole.
- * Returns PGW_OK, PGW_E_LIMIT when the budget ran out, or the callback's
- * stop as PGW_E_ARG with *stopped_ret set to its value.
+ * Returns PGW_OK, PGW_E_LIMIT when the budget ran out, PGW_E_STOPPED when
+ * a callback asked to stop (*stopped_ret is its value), or the error of a
+ * table page that could not be read for another reason than absence.
  */
 enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       const struct pgw_walk_opts *opts,
@@ -536,7 +553,7 @@ enum pgw_run_kind {
  * A map run is leaves with contiguous VA and PA, one page size, the same
  * effective permissions (RW/USER/NX down the levels) and the same GLOBAL,
  * PCD, PWT and PAT bits, inside one region.  A hole run is adjacent
- * unmapped entries of one hole kind inside one region; its level is the
+ * unmapped entries of one stop reason inside one region; its level is the
  * highest (closest to the root) level at which nothing was found.
  */
 struct pgw_run {
@@ -555,7 +572,7 @@ struct pgw_run {
 				   uniform table, or one frame mapped again
 				   and again): pa does not advance */
 	/* holes */
-	enum pgw_hole_kind hole_kind;
+	enum pgw_stop stop;     /* why nothing is mapped */
 	enum pgw_np_kind np_kind;  /* non-present entries with meaning (only
 				      with non_present; else PGW_NP_NONE) */
 	uint64_t np_pfn;        /* PROTNONE: frame of va */

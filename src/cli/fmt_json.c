@@ -9,7 +9,7 @@ static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 {
 	if (e->kind == PGW_ENT_NOT_PRESENT) {
 		emit_str(l, ",\"non_present\":{\"kind\":\"");
-		emit_str(l, out_np_kind_name(e->np_kind));
+		emit_str(l, pgw_np_kind_key(e->np_kind));
 		emit_char(l, '"');
 		if (e->np_kind == PGW_NP_PROTNONE) {
 			emit_str(l, ",\"pfn\":\"");
@@ -48,7 +48,7 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_str(&l, "{\"va\":\"");
 	emit_hex(&l, x->va);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
 		emit_str(&l, "\",\"pa\":\"");
 		emit_hex(&l, x->pa);
@@ -64,7 +64,7 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 						 "],\"in_image\":false");
 	} else {
 		emit_str(&l, "\",\"pa\":null,\"error\":\"");
-		emit_str(&l, pgw_xlat_status_text(x->status));
+		emit_str(&l, out_xlat_error(x->stop));
 		emit_str(&l, "\",\"level\":\"");
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_char(&l, '"');
@@ -196,10 +196,10 @@ static void json_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, "{\"type\":\"hole\",");
 	span(&l, run->va, run->end);
 	level_entries(&l, o, run);
-	kv_str(&l, "kind", out_hole_kind_key(run->hole_kind));
+	kv_str(&l, "kind", pgw_stop_key(run->stop));
 	if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ",\"non_present\":{\"kind\":\"");
-		emit_str(&l, out_np_kind_name(run->np_kind));
+		emit_str(&l, pgw_np_kind_key(run->np_kind));
 		if (run->np_kind == PGW_NP_PROTNONE) {
 			emit_str(&l, "\",\"pfn\":\"");
 			emit_hex(&l, run->np_pfn);

@@ -21,7 +21,7 @@ static void size_text(struct line *l, uint64_t size)
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
 	emit_str(l, "not present (");
-	emit_str(l, out_np_kind_name(e->np_kind));
+	emit_str(l, pgw_np_kind_key(e->np_kind));
 	if (e->np_kind == PGW_NP_PROTNONE) {
 		emit_str(l, ", frame ");
 		emit_hex(l, e->np_pfn << PGW_PAGE_SHIFT);
@@ -83,7 +83,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, " -> PHYSICAL ");
 		emit_hex(&l, x->pa);
 		emit_str(&l, " (");
@@ -94,8 +94,8 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 						 "; data NOT in image)\n");
 	} else {
 		emit_str(&l, " -> not mapped: ");
-		emit_str(&l, pgw_xlat_status_text(x->status));
-		if (x->status != PGW_X_NONCANONICAL) {
+		emit_str(&l, out_xlat_error(x->stop));
+		if (x->stop != PGW_STOP_NONCANONICAL) {
 			emit_str(&l, " at ");
 			emit_str(&l, out_level_name(o->mode, x->level));
 		}
@@ -103,15 +103,14 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 	}
 	for (unsigned i = 0; i < x->nsteps; i++)
 		step_text(&l, o->mode, &x->step[i]);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, "  page ");
 		emit_hex(&l, x->pa & ~(x->page_size - 1));
 		emit_str(&l, "  effective: ");
 		emit_str(&l, (x->eff_flags & PGW_F_USER) ? "user " : "kernel ");
 		emit_str(&l, (x->eff_flags & PGW_F_RW) ? "rw " : "ro ");
 		emit_str(&l, (x->eff_flags & PGW_F_NX) ? "nx\n" : "exec\n");
-	} else if (x->io.msg[0] && (x->status == PGW_X_IO ||
-				    x->status == PGW_X_TABLE_NODATA)) {
+	} else if (x->io.msg[0]) {
 		/* Why the table is missing: filtered, outside RAM, cut off. */
 		emit_str(&l, "  ");
 		emit_str(&l, x->io.msg);
@@ -249,7 +248,7 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_char(&l, ' ');
-	emit_str(&l, pgw_hole_kind_text(run->hole_kind));
+	emit_str(&l, out_hole_text(run->stop));
 	if (run->np_kind == PGW_NP_PROTNONE) {
 		emit_str(&l, ": protnone frame ");
 		emit_hex(&l, run->np_pfn << PGW_PAGE_SHIFT);
@@ -258,13 +257,13 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 		emit_hex(&l, run->entry_raw);
 	} else if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ": ");
-		emit_str(&l, out_np_kind_name(run->np_kind));
+		emit_str(&l, pgw_np_kind_key(run->np_kind));
 		emit_str(&l, " type ");
 		emit_u64(&l, run->swap_type);
 		emit_str(&l, " offset ");
 		emit_hex(&l, run->swap_offset);
-	} else if (run->hole_kind != PGW_HOLE_NOT_PRESENT &&
-		   run->hole_kind != PGW_HOLE_NONCANONICAL) {
+	} else if (run->stop != PGW_STOP_NOT_PRESENT &&
+		   run->stop != PGW_STOP_NONCANONICAL) {
 		emit_str(&l, ": entry ");
 		emit_hex(&l, run->entry_raw);
 		emit_str(&l, " at ");

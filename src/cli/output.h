@@ -71,10 +71,9 @@ const struct formatter *formatter_by_name(const char *name);
 
 /* Shared wording, so every format says the same thing. */
 const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl);
-/* "none", "protnone", "swap", ... */
-const char *out_np_kind_name(enum pgw_np_kind kind);
-/* Stable one-word hole kind: "not-present", "non-canonical", ... */
-const char *out_hole_kind_key(enum pgw_hole_kind kind);
+/* A stop in translate's error texts, and in dump's text holes. */
+const char *out_xlat_error(enum pgw_stop stop);
+const char *out_hole_text(enum pgw_stop stop);
 /* Region key of a run ("unused" without a layout). */
 const char *out_region_key(const struct out *o, const struct pgw_run *run);
 /* Hex digits for VAs and PAs of this mode (16/8, 13/10). */

@@ -198,6 +198,12 @@ int pgw_exit_for(enum pgw_status status)
 		return PGW_EXIT_NOROOT;
 	case PGW_E_LIMIT:
 		return PGW_EXIT_LIMIT;
+	case PGW_E_UNMAPPED:
+		return PGW_EXIT_PARTIAL;
+	case PGW_E_STOPPED:
+		/* Only the CLI's own callbacks stop a walk, by its own choice:
+		 * not a failure of the library. */
+		return PGW_EXIT_OK;
 	case PGW_E_NOMEM:
 	default:
 		return PGW_EXIT_INTERNAL;

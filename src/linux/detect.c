@@ -145,7 +145,7 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 		for (size_t i = 0; i < X86_NPAGE_OFFSETS_32 && !f.found; i++) {
 			struct pgw_xlat x;
 			uint64_t po = pgw_x86_page_offsets_32[i];
-			if (pgw_translate(space, po, &x) == PGW_X_OK &&
+			if (pgw_translate(space, po, &x) == PGW_STOP_OK &&
 			    x.pa == 0) {
 				f.base = po;
 				f.found = true;
@@ -158,7 +158,7 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 		struct pgw_xlat x;
 		if (samples[i] >= top)
 			continue;
-		if (pgw_translate(space, f.base + samples[i], &x) == PGW_X_OK &&
+		if (pgw_translate(space, f.base + samples[i], &x) == PGW_STOP_OK &&
 		    x.pa == samples[i])
 			matches++;
 	}

@@ -5,6 +5,7 @@
  * kernel).  The era's resolver then reads or infers the bases.
  */
 #include "layout.h"
+#include "../lib/names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,8 +28,7 @@ const char *pgw_base_source_name(enum pgw_base_source src)
 		[PGW_BASE_INFERRED] = "inferred",
 		[PGW_BASE_DEFAULT] = "default",
 	};
-	return (unsigned)src < sizeof(names) / sizeof(names[0]) ? names[src] :
-								  "?";
+	return PGW_NAME(names, src, "?");
 }
 
 const char *const *pgw_layout_names(void)

@@ -21,7 +21,7 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
 	struct pgw_space sp = { img, mode, table };
 	struct pgw_xlat x;
 
-	return pgw_translate(&sp, va, &x) == PGW_X_OK && x.pa == expect;
+	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
 }
 
 /*

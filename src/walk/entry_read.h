@@ -24,6 +24,29 @@ static inline enum pgw_status pgw_read_entry(struct pgw_image *img,
 	return PGW_OK;
 }
 
+/* End of the image's highest physical range; UINT64_MAX when memory
+ * reaches 2^64 (0 for an image without memory). */
+static inline uint64_t pgw_mem_top(struct pgw_image *img)
+{
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(img, &ranges);
+	uint64_t top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
+
+	return nr && top == 0 ? UINT64_MAX : top;
+}
+
+/* Why the table at `table` could not be read (st, from pgw_image_page): a
+ * page the image lacks is a stop of the walk, any other failure is a read
+ * error. */
+static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
+					   enum pgw_status st)
+{
+	if (st != PGW_E_NODATA)
+		return PGW_STOP_READ_ERROR;
+	return table >= mem_top ? PGW_STOP_TABLE_BEYOND_MEMORY :
+				  PGW_STOP_TABLE_NOT_IN_IMAGE;
+}
+
 /*
  * The top table a root names.  The CPU ignores CR3's low bits (PCID, PWT,
  * PCD); a root that is not aligned to its table's size is read the same

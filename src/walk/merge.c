@@ -103,7 +103,7 @@ static bool hole_joins(const struct merger *m, const struct pgw_run *p)
 	uint64_t pages = (o->end - o->va) >> PGW_PAGE_SHIFT;
 
 	if (!m->open || o->kind != PGW_RUN_HOLE || o->end != p->va ||
-	    o->hole_kind != p->hole_kind || o->np_kind != p->np_kind)
+	    o->stop != p->stop || o->np_kind != p->np_kind)
 		return false;
 	switch (p->np_kind) {
 	case PGW_NP_NONE:
@@ -218,13 +218,13 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct merger *m = arg;
 	const struct pgw_entry *e = &h->entry;
-	bool plain = h->kind == PGW_HOLE_NOT_PRESENT &&
+	bool plain = h->stop == PGW_STOP_NOT_PRESENT &&
 		     (!m->opts->non_present || e->np_kind == PGW_NP_NONE);
 
 	/* Fast path: an empty entry continuing the open plain hole (most
 	 * entries of a sparse address space are these). */
 	if (plain && m->open && m->run.kind == PGW_RUN_HOLE &&
-	    m->run.hole_kind == PGW_HOLE_NOT_PRESENT &&
+	    m->run.stop == PGW_STOP_NOT_PRESENT &&
 	    m->run.np_kind == PGW_NP_NONE && m->run.end == h->va &&
 	    h->end != 0 && (m->region_end == 0 || h->end <= m->region_end)) {
 		m->run.end = h->end;
@@ -239,13 +239,13 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 		.end = h->end,
 		.level = h->level,
 		.entries = 1,
-		.hole_kind = h->kind,
+		.stop = h->stop,
 		.np_kind = PGW_NP_NONE,
 		.entry_pa = h->entry_pa,
 		.entry_raw = e->raw,
 	};
 
-	if (!plain && h->kind == PGW_HOLE_NOT_PRESENT) {
+	if (!plain && h->stop == PGW_STOP_NOT_PRESENT) {
 		p.np_kind = e->np_kind;
 		p.np_pfn = e->np_pfn;
 		p.swap_type = e->swap_type;
@@ -255,7 +255,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 			uint64_t span = pgw_level_span(m->mode, h->level);
 			p.np_pfn += (h->va & (span - 1)) >> PGW_PAGE_SHIFT;
 		}
-	} else if (h->kind == PGW_HOLE_NOT_PRESENT) {
+	} else if (h->stop == PGW_STOP_NOT_PRESENT) {
 		/* Plain holes carry no entry: their size is the evidence. */
 		p.entry_pa = 0;
 		p.entry_raw = 0;
@@ -291,7 +291,7 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 		int r = flush(&m);
 		if (r && st == PGW_OK) {
 			stopped = r;
-			st = pgw_err_set(err, PGW_E_ARG, "walk stopped by caller");
+			st = pgw_err_set(err, PGW_E_STOPPED, "walk stopped by caller");
 		}
 	}
 	if (stopped_ret)

@@ -35,22 +35,6 @@ struct range_walk {
 	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
 
-const char *pgw_hole_kind_text(enum pgw_hole_kind kind)
-{
-	static const char *const text[] = {
-		[PGW_HOLE_NOT_PRESENT] = "not present",
-		[PGW_HOLE_NONCANONICAL] = "non-canonical",
-		[PGW_HOLE_TABLE_NODATA] = "page table not in image",
-		[PGW_HOLE_RESERVED] = "reserved bits set",
-		[PGW_HOLE_CYCLE] = "page-table cycle",
-		[PGW_HOLE_BAD_LEAF] = "bad leaf",
-		[PGW_HOLE_BEYOND_MEMORY] =
-			"page table beyond the end of physical memory",
-	};
-	return (unsigned)kind < sizeof(text) / sizeof(text[0]) ? text[kind] :
-								 "unknown";
-}
-
 /* Linear VA to the real (sign-extended) VA; end 2^64 comes back as 0. */
 static uint64_t real_va(const struct range_walk *w, uint64_t lin)
 {
@@ -60,7 +44,7 @@ static uint64_t real_va(const struct range_walk *w, uint64_t lin)
 }
 
 static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
-		       enum pgw_level lvl, enum pgw_hole_kind kind,
+		       enum pgw_level lvl, enum pgw_stop stop,
 		       uint64_t entry_pa, const struct pgw_entry *e)
 {
 	if (!w->ops->hole)
@@ -69,7 +53,7 @@ static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
 		.va = real_va(w, lin),
 		.end = real_va(w, lin_end),
 		.level = lvl,
-		.kind = kind,
+		.stop = stop,
 		.entry_pa = entry_pa,
 	};
 	/* The end of the lower half is the start of the gap, not upper. */
@@ -175,7 +159,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		int r = w->ops->table(w->arg, lvl, table, real_va(w, base));
 		if (r) {
 			w->stopped = r;
-			return pgw_err_set(w->err, PGW_E_ARG,
+			return pgw_err_set(w->err, PGW_E_STOPPED,
 					   "walk stopped by caller");
 		}
 	}
@@ -204,10 +188,10 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		uint64_t hi = va_end > end ? end : va_end;
 		mode->decode(mode, lvl, ent[i], &e);
 		if (e.kind == PGW_ENT_NOT_PRESENT) {
-			r = report_hole(w, lo, hi, lvl, PGW_HOLE_NOT_PRESENT,
+			r = report_hole(w, lo, hi, lvl, PGW_STOP_NOT_PRESENT,
 					entry_pa, &e);
 		} else if (e.reserved) {
-			r = report_hole(w, lo, hi, lvl, PGW_HOLE_RESERVED,
+			r = report_hole(w, lo, hi, lvl, PGW_STOP_RESERVED,
 					entry_pa, &e);
 		} else if (e.kind == PGW_ENT_LEAF) {
 			struct pgw_leaf leaf = {
@@ -230,8 +214,8 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 			if (cycle || child >= PGW_NLEVELS) {
 				w->stats.cycles += cycle;
 				r = report_hole(w, lo, hi, lvl,
-						cycle ? PGW_HOLE_CYCLE :
-							PGW_HOLE_BAD_LEAF,
+						cycle ? PGW_STOP_CYCLE :
+							PGW_STOP_BAD_LEAF,
 						entry_pa, &e);
 			} else if (w->memo &&
 				   (u = pgw_uniform_find(w->memo, e.addr,
@@ -243,9 +227,9 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 						pgw_eff_apply(eff, e.perm));
 				if (st == PGW_E_NODATA)
 					r = report_hole(w, lo, hi, lvl,
-							e.addr >= w->mem_top ?
-							PGW_HOLE_BEYOND_MEMORY :
-							PGW_HOLE_TABLE_NODATA,
+							pgw_table_stop(
+								w->mem_top,
+								e.addr, st),
 							entry_pa, &e);
 				else if (st != PGW_OK) {
 					w->depth--;
@@ -256,7 +240,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		if (r) {
 			w->stopped = r;
 			w->depth--;
-			return pgw_err_set(w->err, PGW_E_ARG,
+			return pgw_err_set(w->err, PGW_E_STOPPED,
 					   "walk stopped by caller");
 		}
 	}
@@ -283,13 +267,11 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 		pgw_err_prefix(w->err, "root table 0x%llx",
 			       (unsigned long long)root);
 		int r = report_hole(w, start, end, top,
-				    root >= w->mem_top ?
-					    PGW_HOLE_BEYOND_MEMORY :
-					    PGW_HOLE_TABLE_NODATA,
+				    pgw_table_stop(w->mem_top, root, st),
 				    root, NULL);
 		if (r) {
 			w->stopped = r;
-			return pgw_err_set(w->err, PGW_E_ARG,
+			return pgw_err_set(w->err, PGW_E_STOPPED,
 					   "walk stopped by caller");
 		}
 		return PGW_OK;
@@ -337,13 +319,9 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	w->ops = ops;
 	w->arg = arg;
 	w->err = err;
-	const struct pgw_phys_range *ranges;
-	size_t nr = pgw_image_ranges(space->img, &ranges);
 	w->budget = opts->max_entries ? opts->max_entries :
 					pgw_default_budget(space->img);
-	w->mem_top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
-	if (nr && w->mem_top == 0)
-		w->mem_top = UINT64_MAX;   /* memory up to 2^64 */
+	w->mem_top = pgw_mem_top(space->img);
 	if (!opts->expand_shared) {
 		w->memo = pgw_uniform_memo_new();
 		if (!w->memo) {
@@ -371,12 +349,12 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 		if (st == PGW_OK && gs < ge && ops->hole) {
 			struct pgw_hole h = {
 				.va = gs, .end = ge, .level = next_level(mode, 0),
-				.kind = PGW_HOLE_NONCANONICAL,
+				.stop = PGW_STOP_NONCANONICAL,
 			};
 			int r = ops->hole(arg, &h);
 			if (r) {
 				w->stopped = r;
-				st = pgw_err_set(err, PGW_E_ARG,
+				st = pgw_err_set(err, PGW_E_STOPPED,
 						 "walk stopped by caller");
 			}
 		}

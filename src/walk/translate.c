@@ -4,30 +4,15 @@
  */
 #include "entry_read.h"
 
-const char *pgw_xlat_status_text(enum pgw_xlat_status status)
-{
-	static const char *const text[] = {
-		[PGW_X_OK] = "ok",
-		[PGW_X_NONCANONICAL] = "non-canonical address",
-		[PGW_X_NOT_PRESENT] = "not present",
-		[PGW_X_RESERVED] = "reserved bits set",
-		[PGW_X_TABLE_NODATA] = "page table not in image",
-		[PGW_X_BAD_LEAF] = "large page where the level allows none",
-		[PGW_X_IO] = "read error",
-	};
-	return (unsigned)status < sizeof(text) / sizeof(text[0]) ?
-		       text[status] : "unknown";
-}
-
-static enum pgw_xlat_status stop(struct pgw_xlat *out, enum pgw_level lvl,
-				 enum pgw_xlat_status status)
+static enum pgw_stop stop(struct pgw_xlat *out, enum pgw_level lvl,
+				 enum pgw_stop status)
 {
 	out->level = lvl;
-	out->status = status;
+	out->stop = status;
 	return status;
 }
 
-enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
+enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 				   struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = space->mode;
@@ -43,7 +28,7 @@ enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 	out->io.status = PGW_OK;
 	out->io.msg[0] = '\0';
 	if (!pgw_mode_canonical(mode, va))
-		return stop(out, PGW_PGD, PGW_X_NONCANONICAL);
+		return stop(out, PGW_PGD, PGW_STOP_NONCANONICAL);
 
 	for (enum pgw_level lvl = PGW_PGD; lvl < PGW_NLEVELS; lvl++) {
 		const struct pgw_level_desc *d = &mode->level[lvl];
@@ -62,14 +47,15 @@ enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 				    &raw, &out->io);
 		s->read_ok = st == PGW_OK;
 		if (st != PGW_OK)
-			return stop(out, lvl, st == PGW_E_NODATA ?
-					  PGW_X_TABLE_NODATA : PGW_X_IO);
+			return stop(out, lvl,
+				    pgw_table_stop(pgw_mem_top(space->img),
+						   table, st));
 		mode->decode(mode, lvl, raw, &s->entry);
 		const struct pgw_entry *e = &s->entry;
 		if (e->kind == PGW_ENT_NOT_PRESENT)
-			return stop(out, lvl, PGW_X_NOT_PRESENT);
+			return stop(out, lvl, PGW_STOP_NOT_PRESENT);
 		if (e->reserved)
-			return stop(out, lvl, PGW_X_RESERVED);
+			return stop(out, lvl, PGW_STOP_RESERVED);
 		eff = pgw_eff_apply(eff, e->perm);
 		if (e->kind == PGW_ENT_LEAF) {
 			uint64_t size = pgw_level_span(mode, lvl);
@@ -78,10 +64,10 @@ enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
 			out->eff_flags = eff;
 			out->data_in_image = pgw_image_has_page(
 				space->img, out->pa >> PGW_PAGE_SHIFT);
-			return stop(out, lvl, PGW_X_OK);
+			return stop(out, lvl, PGW_STOP_OK);
 		}
 		table = e->addr;
 	}
 	/* Unreachable for a well-formed mode: the last level is a leaf. */
-	return stop(out, PGW_PTE, PGW_X_BAD_LEAF);
+	return stop(out, PGW_PTE, PGW_STOP_BAD_LEAF);
 }
