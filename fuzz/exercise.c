@@ -1,4 +1,5 @@
 #include "exercise.h"
+#include "../src/formats/image_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -112,14 +112,14 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 void pgw_image_close(struct pgw_image *img);
 
 /*
- * Pointer to the 4 KiB page of physical frame pfn.  The pointer stays valid
- * until the next PGW_IMAGE_PAGE_SLOTS calls of pgw_image_page on the same
- * image (formats that decompress keep a bounded cache).  A frame outside the
- * image, or left out by a filtered dump, is PGW_E_NODATA: never zeros.
+ * Copy the 4 KiB page of physical frame pfn into buf (PGW_PAGE_SIZE bytes).
+ * A frame outside the image, or left out by a filtered dump, is
+ * PGW_E_NODATA with err->absence saying why: never zeros.  (The library's
+ * own walker reads pages in place; the pointers it uses would dangle for a
+ * caller, so callers get copies.)
  */
-#define PGW_IMAGE_PAGE_SLOTS 8
-enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
-			       const uint8_t **page_ret, struct pgw_err *err);
+enum pgw_status pgw_image_read_page(struct pgw_image *img, uint64_t pfn,
+				    void *buf, struct pgw_err *err);
 /* Copy len bytes of physical memory; fails whole if any page is absent. */
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 			       size_t len, struct pgw_err *err);

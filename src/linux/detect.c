@@ -5,6 +5,7 @@
  * is a consistent linear mapping.  Also the PTI user-root test.
  */
 #include "../arch/x86.h"
+#include "../formats/image_page.h"
 
 #include <stdio.h>
 #include <string.h>

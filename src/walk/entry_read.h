@@ -3,6 +3,7 @@
 #define PGW_ENTRY_READ_H
 
 #include "pgwalk.h"
+#include "../formats/image_page.h"
 
 #include <string.h>
 

@@ -199,9 +199,9 @@ static void write_elf(const char *out, struct pgw_image *img,
 		};
 		xpwrite(fd, &lph, sizeof(lph), 64 + ph++ * 56);
 		for (size_t k = i; k < j; k++) {
-			const uint8_t *page;
+			uint8_t page[PGW_PAGE_SIZE];
 			struct pgw_err err = { 0 };
-			if (pgw_image_page(img, set->v[k], &page, &err))
+			if (pgw_image_read_page(img, set->v[k], page, &err))
 				die("page", err.msg);
 			xpwrite(fd, page, PGW_PAGE_SIZE, off);
 			off += PGW_PAGE_SIZE;
