@@ -206,8 +206,9 @@ struct pgw_entry {
 	uint32_t flags;      /* enum pgw_flag bits */
 	uint8_t pkey;        /* protection key (bits 59..62), 0 if none */
 	uint64_t reserved;   /* reserved bits that are set (an anomaly) */
-	uint32_t perm;       /* RW/USER/NX as they count for effective permission
-	                        (a PAE PDPTE restricts nothing: RW|USER) */
+	uint32_t perm;       /* the bits this entry contributes to the mode's
+				pgw_perm_rule (a PAE PDPTE restricts nothing:
+				RW|USER) */
 	/* non-present entries */
 	enum pgw_np_kind np_kind;
 	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion undone) */
@@ -230,6 +231,18 @@ enum pgw_mode_quirk {
 	PGW_Q_CANONICAL   = 1u << 3,  /* VA is sign-extended from va_bits-1 */
 };
 
+/*
+ * How entries' permission bits combine down a walk into the effective
+ * permissions of a page (ptdump's effective_prot): and_bits are granted
+ * only when every level grants them, or_bits imposed when any level does.
+ * Each entry contributes its pgw_entry.perm (the decoder gives a level
+ * that restricts nothing, like a PAE PDPTE, all of and_bits).
+ */
+struct pgw_perm_rule {
+	uint32_t and_bits;     /* x86: PGW_F_RW | PGW_F_USER */
+	uint32_t or_bits;      /* x86: PGW_F_NX */
+};
+
 struct pgw_mode {
 	const char *name;      /* "i386", "pae", "x86-64", "la57" */
 	const char *desc;
@@ -238,6 +251,7 @@ struct pgw_mode {
 	uint8_t phys_bits;     /* highest physical address bits an entry holds */
 	uint64_t root_mask;    /* CR3 bits that address the top table */
 	unsigned quirks;       /* enum pgw_mode_quirk */
+	struct pgw_perm_rule perm;
 	struct pgw_level_desc level[PGW_NLEVELS];
 	/* Decode a raw entry at level lvl.  Pure; no image access. */
 	void (*decode)(const struct pgw_mode *mode, enum pgw_level lvl,
@@ -373,7 +387,8 @@ struct pgw_xlat {
 	uint64_t pa;            /* physical address of va (OK only) */
 	uint64_t page_size;     /* size of the leaf page (OK only) */
 	bool data_in_image;     /* the final frame's data is in the image */
-	uint32_t eff_flags;     /* effective permissions: USER/RW ANDed, NX ORed */
+	uint32_t eff_flags;     /* effective permissions (the mode's perm rule:
+				   x86 ANDs USER/RW down the levels, ORs NX) */
 	unsigned nsteps;
 	struct pgw_step step[PGW_NLEVELS];
 	struct pgw_err io;      /* why a table could not be read (stops

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define FOLDED(n) { .name = n, .hw_name = NULL, .shift = 0, .bits = 0 }
+/* SDM 4.6: a page is writable or user-accessible only if every level
+ * says so, and not executable if any level says NX. */
+#define X86_PERM { .and_bits = PGW_F_RW | PGW_F_USER, .or_bits = PGW_F_NX }
 
 static const struct pgw_mode mode_i386 = {
 	.name = "i386",
@@ -23,6 +26,7 @@ static const struct pgw_mode mode_i386 = {
 		[PGW_PMD] = FOLDED("pmd"),
 		[PGW_PTE] = { "pte", "PT", 12, 10, true },
 	},
+	.perm = X86_PERM,
 	.decode = pgw_x86_decode,
 };
 
@@ -39,6 +43,7 @@ static const struct pgw_mode mode_pae = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
 	.decode = pgw_x86_decode,
 };
 
@@ -55,6 +60,7 @@ static const struct pgw_mode mode_x86_64 = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
 	.decode = pgw_x86_decode,
 };
 
@@ -71,6 +77,7 @@ static const struct pgw_mode mode_la57 = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
 	.decode = pgw_x86_decode,
 };
 

@@ -5,7 +5,7 @@
  * is a consistent linear mapping.  Also the PTI user-root test.
  */
 #include "../arch/x86.h"
-#include "../formats/image_page.h"
+#include "../walk/step.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -240,25 +240,19 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 					    "can decide)");
 }
 
-/* Raw entry i of the table at `table`; false when the page is absent. */
-static bool read_raw(struct pgw_image *img, const struct pgw_mode *mode,
-		     uint64_t table, unsigned i, uint64_t *raw)
+/* Entry i of the level-lvl table at `table`, through the walk's own
+ * step; false when the table is not in the image. */
+static bool probe_entry(struct pgw_image *img, const struct pgw_mode *mode,
+			enum pgw_level lvl, uint64_t table, unsigned i,
+			struct pgw_entry *e)
 {
-	const uint8_t *page;
+	struct pgw_space sp = { .img = img, .mode = mode, .root = table };
+	struct pgw_step s;
 	struct pgw_err err;
-	uint64_t pa = table + (uint64_t)i * mode->entry_size;
-	uint64_t in = pa & (PGW_PAGE_SIZE - 1);
 
-	*raw = 0;
-	/* `table` is the caller's and need not be aligned: an entry that
-	 * straddles two pages is read, not indexed past the first. */
-	if (in + mode->entry_size > PGW_PAGE_SIZE)
-		return pgw_image_read(img, pa, raw, mode->entry_size, &err) ==
-		       PGW_OK;
-	if (pgw_image_page(img, pa >> PGW_PAGE_SHIFT, &page, &err) != PGW_OK)
-		return false;
-	memcpy(raw, page + in, mode->entry_size);
-	return true;
+	(void)pgw_step(&sp, lvl, table, i, &s, &err);
+	*e = s.entry;
+	return s.read_ok;
 }
 
 /*
@@ -270,34 +264,25 @@ static bool read_raw(struct pgw_image *img, const struct pgw_mode *mode,
 static unsigned kernel_population(struct pgw_image *img,
 				  const struct pgw_mode *mode, uint64_t table)
 {
-	enum pgw_level top = PGW_PGD;
+	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
+	enum pgw_level next = pgw_next_level(mode, top + 1);
 	unsigned n = 1u << mode->level[top].bits;
 	unsigned count = 0;
 
 	for (unsigned i = n / 2; i < n; i++) {
-		uint64_t raw;
-		struct pgw_entry e;
-		if (!read_raw(img, mode, table, i, &raw))
-			continue;
-		mode->decode(mode, top, raw, &e);
-		if (e.kind == PGW_ENT_NOT_PRESENT)
+		struct pgw_entry e, c;
+		if (!probe_entry(img, mode, top, table, i, &e) ||
+		    e.kind == PGW_ENT_NOT_PRESENT)
 			continue;
 		if (n >= 512 || e.kind != PGW_ENT_TABLE) {
 			count++;
 			continue;
 		}
-		enum pgw_level next = top + 1;
-		while (next < PGW_NLEVELS && mode->level[next].bits == 0)
-			next++;
-		if (next == PGW_NLEVELS)
-			continue;
-		for (unsigned k = 0; k < (1u << mode->level[next].bits); k++) {
-			struct pgw_entry c;
-			if (!read_raw(img, mode, e.addr, k, &raw))
-				break;
-			mode->decode(mode, next, raw, &c);
+		for (unsigned k = 0; next < PGW_NLEVELS &&
+				     k < (1u << mode->level[next].bits) &&
+				     probe_entry(img, mode, next, e.addr, k, &c);
+		     k++)
 			count += c.kind != PGW_ENT_NOT_PRESENT;
-		}
 	}
 	return count;
 }
@@ -305,21 +290,26 @@ static unsigned kernel_population(struct pgw_image *img,
 void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 		   uint64_t table, struct pgw_pti *pti)
 {
-	unsigned n = 1u << mode->level[PGW_PGD].bits;
-	uint64_t kt = table & ~X86_PTI_USER_BIT;
+	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
+	unsigned n = 1u << mode->level[top].bits;
+	uint64_t kt;
 	uint64_t nx = UINT64_C(1) << 63;
 	bool same = true, any_user = false;
 
 	memset(pti, 0, sizeof(*pti));
+	/* Read as the CPU reads a root: from the table's own alignment. */
+	table = pgw_root_table(mode, table);
+	kt = table & ~X86_PTI_USER_BIT;
 	/* The user copy is the odd page of an 8 KiB-aligned pair (x86-64,
 	 * i386 and PAE alike: PTI allocates the top table as two pages). */
 	if (!(table & X86_PTI_USER_BIT))
 		return;
 	for (unsigned i = 0; i < n / 2; i++) {
-		uint64_t u, k;
-		if (!read_raw(img, mode, table, i, &u) ||
-		    !read_raw(img, mode, kt, i, &k))
+		struct pgw_entry ue, ke;
+		if (!probe_entry(img, mode, top, table, i, &ue) ||
+		    !probe_entry(img, mode, top, kt, i, &ke))
 			return;
+		uint64_t u = ue.raw, k = ke.raw;
 		/* PTI sets NX on the kernel copy's user entries. */
 		same &= (u & ~nx) == (k & ~nx);
 		any_user |= u != 0;
