@@ -243,6 +243,24 @@ struct pgw_perm_rule {
 	uint32_t or_bits;      /* x86: PGW_F_NX */
 };
 
+/*
+ * What says a CPU runs in a mode: the control-register state that selects
+ * it (SDM vol. 3, 4.1.1) and the ELF machine of its cores.  Detection
+ * iterates the modes and keeps the first whose hints a CPU matches.
+ */
+struct pgw_mode_hints {
+	uint64_t cr4_set;      /* CR4 bits the mode needs set */
+	uint64_t cr4_clear;    /* ... and clear */
+	bool long_mode;        /* EFER.LMA */
+	unsigned elf_machine;  /* ELF e_machine: EM_386 = 3, EM_X86_64 = 62 */
+};
+
+/*
+ * A paging mode as data.  Every table lies inside one page, aligned to its
+ * size; a level with bits == 0 is folded.  Adding a mode is one such
+ * struct (and a decoder, if the entry format is new) listed in
+ * src/arch/modes.c.
+ */
 struct pgw_mode {
 	const char *name;      /* "i386", "pae", "x86-64", "la57" */
 	const char *desc;
@@ -252,6 +270,7 @@ struct pgw_mode {
 	uint64_t root_mask;    /* CR3 bits that address the top table */
 	unsigned quirks;       /* enum pgw_mode_quirk */
 	struct pgw_perm_rule perm;
+	struct pgw_mode_hints hints;
 	struct pgw_level_desc level[PGW_NLEVELS];
 	/* Decode a raw entry at level lvl.  Pure; no image access. */
 	void (*decode)(const struct pgw_mode *mode, enum pgw_level lvl,
@@ -259,9 +278,15 @@ struct pgw_mode {
 };
 
 const struct pgw_mode *pgw_mode_by_name(const char *name);
-/* All modes, NULL-terminated. */
+/* All modes, NULL-terminated, shallowest first (detection relies on the
+ * order: see pgw_detect_mode). */
 const struct pgw_mode *const *pgw_modes(void);
-/* Highest virtual address + 1 of the mode (2^32, 2^64 for canonical). */
+/* Levels the mode does not fold (2 for i386, 4 for x86-64). */
+unsigned pgw_mode_depth(const struct pgw_mode *mode);
+/* "i386", "x86-64" for the ELF machines of the modes; "none" for 0,
+ * "other" for any other. */
+const char *pgw_machine_name(unsigned elf_machine);
+/* Whether va lies in the mode's address space (x86-64: is canonical). */
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);
 /* Size mapped by one entry at lvl (a leaf there, or the span of a table). */
 uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl);

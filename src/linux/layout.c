@@ -16,7 +16,7 @@ static const struct layout_era *const eras[] = {
 	&pgw_era_x86_64_2611, &pgw_era_x86_64_2627, &pgw_era_x86_64_420,
 	&pgw_era_la57_414, &pgw_era_la57_420, &pgw_era_i386,
 };
-#define NERAS (sizeof(eras) / sizeof(eras[0]))
+#define NERAS PGW_NELEMS(eras)
 
 const char *pgw_base_source_name(enum pgw_base_source src)
 {
@@ -71,11 +71,10 @@ static uint32_t parse_release(const char *s)
 static bool era_fits_mode(const struct layout_era *era,
 			  const struct pgw_mode *mode)
 {
-	const char *m = mode->name;
-
-	if (strcmp(era->mode, "i386") == 0)
-		return strcmp(m, "i386") == 0 || strcmp(m, "pae") == 0;
-	return strcmp(era->mode, m) == 0;
+	for (size_t i = 0; i < PGW_NELEMS(era->modes); i++)
+		if (era->modes[i] == mode)
+			return true;
+	return false;
 }
 
 static const struct layout_era *choose(const struct pgw_space *space,
@@ -153,7 +152,8 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
 			return pgw_err_set(err, PGW_E_ARG,
 					   "layout %s is for %s paging, the "
 					   "image uses %s", era->name,
-					   era->mode, space->mode->name);
+					   era->modes[0]->name,
+					   space->mode->name);
 		snprintf(out->why, sizeof(out->why), "--layout=%s",
 			 req->name);
 	} else {
