@@ -374,7 +374,7 @@ static void walk_root(struct pgw_image *img, const struct pgw_mode *mode,
 			fz_fail("root error without a message", 0, 0);
 		return;
 	}
-	struct pgw_space sp = { img, mode, root.table };
+	struct pgw_space sp = { .img = img, .mode = mode, .root = root.table };
 	if (!full) {
 		struct pgw_xlat x;
 		for (size_t i = 0; i < NPROBE; i++)
@@ -399,15 +399,16 @@ void fz_exercise_image(struct pgw_image *img)
 
 	/* Detection from the image alone, then the way --cr3 helps it. */
 	if (pgw_detect_mode(img, 0, false, &ch, &err) == PGW_OK) {
-		struct pgw_root_request req = { .cpu = -1 };
+		struct pgw_root_request req = { 0 };
 		walk_root(img, ch.mode, &req, true);
 		req.kernel_half = true;
 		walk_root(img, ch.mode, &req, false);
 		req.kernel_half = false;
-		req.cpu = (int)ncpus;   /* one past the last: NOTFOUND */
+		req.have_cpu = true;
+		req.cpu = (unsigned)ncpus;   /* one past the last: NOTFOUND */
 		walk_root(img, ch.mode, &req, false);
 		if (ncpus > 1) {
-			req.cpu = (int)ncpus - 1;
+			req.cpu = (unsigned)ncpus - 1;
 			walk_root(img, ch.mode, &req, false);
 		}
 		struct pgw_pti pti;
@@ -418,9 +419,17 @@ void fz_exercise_image(struct pgw_image *img)
 	} else if (!err.msg[0]) {
 		fz_fail("detect error without a message", 0, 0);
 	}
-	if (pgw_detect_mode(img, 0x1000, true, &ch, &err) == PGW_OK) {
-		struct pgw_root_request req = { .have_cr3 = true,
-						.cr3 = 0x1000, .cpu = -1 };
-		walk_root(img, ch.mode, &req, false);
+	/* The whole choice as the CLI makes it, from a --cr3. */
+	struct pgw_space_request sreq = { .root = { .have_cr3 = true,
+						    .cr3 = 0x1000 } };
+	struct pgw_space sp;
+	struct pgw_space_why why;
+	if (pgw_space_open(img, &sreq, &sp, &why, &err) == PGW_OK) {
+		if (sp.mode != why.mode.mode || sp.root != why.root.table)
+			fz_fail("space and its reasons disagree", sp.root,
+				why.root.table);
+		walk_root(img, sp.mode, &sreq.root, false);
+	} else if (!err.msg[0]) {
+		fz_fail("space error without a message", 0, 0);
 	}
 }

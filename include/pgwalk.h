@@ -338,10 +338,12 @@ struct pgw_root {
 	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
 };
 
+/* Which root; all zero asks for the kernel's own (else CPU 0's). */
 struct pgw_root_request {
 	bool have_cr3;
 	uint64_t cr3;
-	int cpu;               /* -1: none requested */
+	bool have_cpu;
+	unsigned cpu;          /* with have_cpu: that CPU's CR3 */
 	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
 };
 
@@ -352,14 +354,50 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 /* Top-table address a CR3 value selects in this mode (PCID, bit 63 masked). */
 uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3);
 
-/* ---- the walker -------------------------------------------------------- */
+/* ---- address spaces ---------------------------------------------------- */
 
-/* One address space: an image, a mode and a root table. */
+/*
+ * One address space: an image, a mode and a root table.  A value the
+ * caller owns: build it with pgw_space_open, or fill it directly (zero
+ * every field you do not set, as designated initializers do: fields added
+ * later keep zero as "none").
+ */
 struct pgw_space {
 	struct pgw_image *img;
 	const struct pgw_mode *mode;
 	uint64_t root;          /* physical address of the top table */
 };
+
+/*
+ * What a caller asks of pgw_space_open.  Zero-initialise it and set what
+ * is known; every field left zero is "not asked" (detect, choose).
+ */
+struct pgw_space_request {
+	const char *mode;              /* a mode name; NULL: detect it */
+	struct pgw_root_request root;  /* --cr3 (also the validation walk's
+					  root), --cpu, PTI kernel half */
+};
+
+/* How a space was chosen, for saying so. */
+struct pgw_space_why {
+	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
+	struct pgw_root root;          /* the root, its source and why */
+};
+
+/*
+ * Choose the mode (req->mode, else pgw_detect_mode) and the root
+ * (pgw_root_resolve) and fill *space_ret.  why_ret says how each was
+ * chosen; when the root fails, why_ret->mode still holds the mode (NULL
+ * mode: none could be chosen).  PGW_E_ARG for an unknown mode name,
+ * PGW_E_NOTFOUND for no mode or no root.
+ */
+enum pgw_status pgw_space_open(struct pgw_image *img,
+			       const struct pgw_space_request *req,
+			       struct pgw_space *space_ret,
+			       struct pgw_space_why *why_ret,
+			       struct pgw_err *err);
+
+/* ---- the walker -------------------------------------------------------- */
 
 /*
  * Why a walk stopped short of a frame: the one vocabulary translate
@@ -573,7 +611,9 @@ const char *pgw_layout_describe(const char *name);
 /*
  * Choose the layout for space->mode and fill in its bases: read from
  * VMCOREINFO, the request or CPU state where the image says them, else
- * inferred from the page tables of `space` (see src/arch/layout.c).
+ * inferred from the page tables: the kernel's own root's when VMCOREINFO
+ * names it (a process's tables, or a PTI user copy, map little of the
+ * kernel half), else space's (see src/linux/layout.c).
  */
 enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
 				   const struct pgw_layout_request *req,

@@ -254,8 +254,8 @@ int cmd_dump(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, layout };
-	struct walk_head head = { s.mode.why, s.root.table, s.root.why,
-				  layout };
+	struct walk_head head = { s.why.mode.why, s.space.root,
+				  s.why.root.why, layout };
 	struct dump_state d = {
 		.out = &out, .layout = layout, .filters = a.filters,
 		.holes = !a.no_holes && !a.filters,

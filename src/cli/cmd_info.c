@@ -111,14 +111,14 @@ static void text_info(const struct session *s, int choose_rc,
 	}
 	/* The mode may be known when the root is not (the error says why
 	 * on stderr). */
-	if (s->mode.mode)
-		printf("mode:        %s (%s)\n", s->mode.mode->name,
-		       s->mode.why);
+	if (s->why.mode.mode)
+		printf("mode:        %s (%s)\n", s->why.mode.mode->name,
+		       s->why.mode.why);
 	else
 		printf("mode:        unknown\n");
 	if (choose_rc == 0)
 		printf("root:        0x%llx (%s)\n",
-		       (unsigned long long)s->root.table, s->root.why);
+		       (unsigned long long)s->space.root, s->why.root.why);
 	else
 		printf("root:        none\n");
 }
@@ -198,17 +198,17 @@ static void json_info(const struct session *s, int choose_rc,
 		first = false;
 	}
 	printf("}");
-	if (s->mode.mode) {
+	if (s->why.mode.mode) {
 		printf(",");
-		json_str("mode", s->mode.mode->name, true);
-		json_str("mode_reason", s->mode.why, false);
+		json_str("mode", s->why.mode.mode->name, true);
+		json_str("mode_reason", s->why.mode.why, false);
 	} else {
 		printf(",\"mode\":null");
 	}
 	if (choose_rc == 0) {
 		printf(",\"root\":\"0x%llx\",",
-		       (unsigned long long)s->root.table);
-		json_str("root_reason", s->root.why, false);
+		       (unsigned long long)s->space.root);
+		json_str("root_reason", s->why.root.why, false);
 	} else {
 		printf(",\"root\":null");
 	}
@@ -232,7 +232,7 @@ int cmd_info(int argc, char **argv)
 	if (rc)
 		return rc;
 	int choose_rc = session_choose(&s);
-	const struct pgw_mode *m = s.mode.mode;
+	const struct pgw_mode *m = s.why.mode.mode;
 	if (json)
 		json_info(&s, choose_rc, m);
 	else

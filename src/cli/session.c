@@ -68,8 +68,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CR3:
 		if (!pgw_parse_u64(arg, &v))
 			pgw_usage_error(state, "--cr3: '%s' is not an address", arg);
-		o->root.have_cr3 = true;
-		o->root.cr3 = v;
+		o->space.root.have_cr3 = true;
+		o->space.root.cr3 = v;
 		break;
 	case OPT_CPU: {
 		char *end;
@@ -77,17 +77,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (*arg == '\0' || *end || n < 0 || n > 65535)
 			pgw_usage_error(state, "--cpu: '%s' is not a CPU number",
 				   arg);
-		o->root.cpu = (int)n;
+		o->space.root.have_cpu = true;
+		o->space.root.cpu = (unsigned)n;
 		break;
 	}
 	case OPT_KERNEL_ROOT:
-		o->root.kernel_half = true;
+		o->space.root.kernel_half = true;
 		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
 			pgw_usage_error(state, "--mode: unknown mode '%s' (i386, "
 				   "pae, x86-64, la57)", arg);
-		o->mode_name = arg;
+		o->space.mode = arg;
 		break;
 	case OPT_MAX_ENTRIES: {
 		char *end;
@@ -99,7 +100,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case ARGP_KEY_END:
-		if (o->root.have_cr3 && o->root.cpu >= 0)
+		if (o->space.root.have_cr3 && o->space.root.have_cpu)
 			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
 		break;
@@ -120,7 +121,6 @@ const struct argp_child session_children[] = {
 static void session_opts_init(struct session_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->root.cpu = -1;
 	o->output_format = "text";
 }
 
@@ -228,29 +228,13 @@ int session_open_image(struct session *s, const char *path)
 int session_choose(struct session *s)
 {
 	struct pgw_err err = { 0 };
-	enum pgw_status st;
+	enum pgw_status st = pgw_space_open(s->img, &s->opts.space, &s->space,
+					    &s->why, &err);
 
-	if (s->opts.mode_name) {
-		s->mode.mode = pgw_mode_by_name(s->opts.mode_name);
-		snprintf(s->mode.why, sizeof(s->mode.why), "--mode=%s",
-			 s->opts.mode_name);
-	} else {
-		st = pgw_detect_mode(s->img, s->opts.root.cr3,
-				     s->opts.root.have_cr3, &s->mode, &err);
-		if (st != PGW_OK) {
-			pgw_cli_error("%s: %s", s->path, err.msg);
-			return pgw_exit_for(st);
-		}
-	}
-	st = pgw_root_resolve(s->img, s->mode.mode, &s->opts.root, &s->root,
-			      &err);
 	if (st != PGW_OK) {
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
-	s->space.img = s->img;
-	s->space.mode = s->mode.mode;
-	s->space.root = s->root.table;
 	return 0;
 }
 
@@ -265,10 +249,10 @@ int session_start(struct session *s, const struct image_args *a)
 
 void session_say(FILE *f, const char *prefix, const struct session *s)
 {
-	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
-		s->mode.why);
+	fprintf(f, "%smode %s (%s)\n", prefix, s->space.mode->name,
+		s->why.mode.why);
 	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
-		(unsigned long long)s->root.table, s->root.why);
+		(unsigned long long)s->space.root, s->why.root.why);
 }
 
 void session_close(struct session *s)

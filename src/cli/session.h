@@ -1,7 +1,8 @@
 /*
  * What every subcommand needs before it can walk: the options shared by
- * all of them, the opened image, the chosen mode and root.  One place owns
- * the image: session_close().
+ * all of them parsed, then the image opened and the address space chosen
+ * by the library (pgw_space_open).  One place owns the image:
+ * session_close().
  */
 #ifndef PGW_SESSION_H
 #define PGW_SESSION_H
@@ -15,8 +16,7 @@ struct session_opts {
 	const char *image_format;    /* --format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	struct pgw_image_open_opts open;
-	const char *mode_name;       /* --mode */
-	struct pgw_root_request root;
+	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root */
 	uint64_t max_entries;        /* --max-entries */
 };
 
@@ -24,8 +24,7 @@ struct session {
 	struct session_opts opts;
 	const char *path;
 	struct pgw_image *img;
-	struct pgw_mode_choice mode;
-	struct pgw_root root;
+	struct pgw_space_why why;    /* how the mode and root were chosen */
 	struct pgw_space space;
 };
 

@@ -126,12 +126,29 @@ static const struct layout_era *choose(const struct pgw_space *space,
 	return newest;
 }
 
-enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
+/* The kernel's own root when VMCOREINFO names one, else space's. */
+static struct pgw_space kernel_space(const struct pgw_space *space)
+{
+	struct pgw_root_request kernel = { 0 };
+	struct pgw_space k = *space;
+	struct pgw_root root;
+	struct pgw_err err;
+
+	if (pgw_root_resolve(space->img, space->mode, &kernel, &root, &err) ==
+		    PGW_OK &&
+	    root.source == PGW_ROOT_VMCOREINFO)
+		k.root = root.table;
+	return k;
+}
+
+enum pgw_status pgw_layout_resolve(const struct pgw_space *given,
 				   const struct pgw_layout_request *req,
 				   struct pgw_layout *out,
 				   struct pgw_err *err)
 {
 	static const struct pgw_layout_request none = { 0 };
+	const struct pgw_space kspace = kernel_space(given);
+	const struct pgw_space *space = &kspace;
 	const char *release = pgw_vmcoreinfo_get(space->img, "OSRELEASE");
 	const struct layout_era *era = NULL;
 	struct layout_vals vals;

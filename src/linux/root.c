@@ -83,23 +83,23 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 		root->table = pgw_cr3_table(mode, req->cr3);
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
-	} else if (req->cpu >= 0) {
-		if ((size_t)req->cpu >= ncpus)
+	} else if (req->have_cpu) {
+		if (req->cpu >= ncpus)
 			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %d: the image has CPU state for "
+					   "CPU %u: the image has CPU state for "
 					   "%zu CPU%s", req->cpu, ncpus,
 					   ncpus == 1 ? "" : "s");
 		if (!cpus[req->cpu].has_cr)
 			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %d: its CPU note could not be "
+					   "CPU %u: its CPU note could not be "
 					   "read (see info); give --cr3",
 					   req->cpu);
 		root->source = PGW_ROOT_CPU;
-		root->cpu = req->cpu;
+		root->cpu = (int)req->cpu;
 		root->cr3 = cpus[req->cpu].cr3;
 		root->table = pgw_cr3_table(mode, root->cr3);
 		snprintf(root->why, sizeof(root->why),
-			 "CPU %d CR3 0x%llx from the image's notes", req->cpu,
+			 "CPU %u CR3 0x%llx from the image's notes", req->cpu,
 			 (unsigned long long)root->cr3);
 	} else if (root_from_vmcoreinfo(img, mode, root)) {
 		root->source = PGW_ROOT_VMCOREINFO;

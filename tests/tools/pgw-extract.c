@@ -245,10 +245,11 @@ int main(int argc, char **argv)
 	/* The kernel root, then every CPU's. */
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
-	struct pgw_root_request req = { .cpu = -1 };
+	struct pgw_root_request req = { 0 };
 	struct pgw_root root;
 	for (int c = -1; c < (int)ncpus; c++) {
-		req.cpu = c;
+		req.have_cpu = c >= 0;
+		req.cpu = (unsigned)c;
 		if (pgw_root_resolve(img, mc.mode, &req, &root, &err) != PGW_OK)
 			die("root", err.msg);
 		struct pgw_space sp = { img, mc.mode, root.table };
