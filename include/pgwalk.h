@@ -128,6 +128,9 @@ bool pgw_image_has_page(struct pgw_image *img, uint64_t pfn);
 
 const char *pgw_image_path(const struct pgw_image *img);
 const char *pgw_image_format(const struct pgw_image *img);
+/* The i-th image format's name ("elf", "kdump", ...: what
+ * pgw_image_open_opts.format takes), in probe order; NULL past the last. */
+const char *pgw_image_format_name(size_t i);
 /* ELF e_machine (EM_386 = 3, EM_X86_64 = 62) and class (32/64); 0 if none. */
 unsigned pgw_image_machine(const struct pgw_image *img);
 unsigned pgw_image_class(const struct pgw_image *img);

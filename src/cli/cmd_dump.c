@@ -218,8 +218,11 @@ static int on_run(void *arg, const struct pgw_run *run)
 static void say(FILE *f, const char *prefix, const struct session *s,
 		const struct pgw_layout *lay)
 {
+	char head[160];
+
 	session_say(f, prefix, s);
-	fprintf(f, "%slayout %s (%s)\n", prefix, lay->name, lay->why);
+	snprintf(head, sizeof(head), "%slayout %s (", prefix, lay->name);
+	out_text_line(f, head, lay->why, ")\n");
 }
 
 int cmd_dump(int argc, char **argv)

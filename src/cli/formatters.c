@@ -1,3 +1,4 @@
+#include "emit.h"
 #include "output.h"
 #include "../lib/names.h"
 
@@ -6,12 +7,17 @@
 extern const struct formatter fmt_text, fmt_json, fmt_tsv, fmt_csv;
 
 static const struct formatter *const all[] = {
-	&fmt_text, &fmt_json, &fmt_tsv, &fmt_csv,
+	&fmt_text, &fmt_json, &fmt_tsv, &fmt_csv, NULL,
 };
+
+const struct formatter *const *formatters(void)
+{
+	return all;
+}
 
 const struct formatter *formatter_by_name(const char *name)
 {
-	for (size_t i = 0; i < PGW_NELEMS(all); i++)
+	for (size_t i = 0; all[i]; i++)
 		if (strcmp(all[i]->name, name) == 0)
 			return all[i];
 	return NULL;
@@ -51,6 +57,25 @@ const char *out_region_key(const struct out *o, const struct pgw_run *run)
 	if (!o->layout || run->region >= o->layout->nregions)
 		return "unused";
 	return o->layout->region[run->region].key;
+}
+
+void out_text_line(FILE *f, const char *prefix, const char *s,
+		   const char *suffix)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, prefix);
+	emit_long(&l, f, s, emit_text_strn);
+	emit_str(&l, suffix);
+	emit_spill(&l, f);
+}
+
+const char *out_cpu_ring(const struct pgw_cpu *c)
+{
+	if (!c->has_cs)
+		return "unknown";
+	return (c->cs_selector & 3) == 3 ? "user" : "kernel";
 }
 
 int out_va_digits(const struct pgw_mode *mode)

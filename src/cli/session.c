@@ -1,5 +1,6 @@
 #include "session.h"
 #include "exit_codes.h"
+#include "lists.h"
 #include "output.h"
 
 #include <stdarg.h>
@@ -11,16 +12,14 @@ enum {
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT,
 };
 
+/* The docs of --format, --image-format and --mode name what the tables
+ * hold: help_filter writes them in. */
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Image:", 1 },
 	{ "format", 'f', "FMT", 0,
-	  "Output format (text, json, tsv, csv; info: text, json) or image "
-	  "format (elf, "
-	  "kdump, lime, avml, raw); give it twice to set both", 1 },
+	  "Output format or image format; give it twice to set both", 1 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
-	  "Image format, skipping the probe: elf, kdump, lime, avml, raw "
-	  "(makedumpfile's flattened files are unwrapped first, whatever "
-	  "the format)", 1 },
+	  "Image format, skipping the probe", 1 },
 	{ "base", OPT_BASE, "ADDR", 0,
 	  "Raw images: physical address of the file's first byte", 1 },
 	{ NULL, 0, NULL, 0, "Address space:", 2 },
@@ -29,8 +28,7 @@ static const struct argp_option options[] = {
 	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 2 },
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 2 },
-	{ "mode", OPT_MODE, "MODE", 0,
-	  "Paging mode: i386, pae, x86-64, la57 (default: detected)", 2 },
+	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 2 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
@@ -48,6 +46,7 @@ static bool is_output_format(const char *s)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct session_opts *o = state->input;
+	char names[128];
 	uint64_t v;
 
 	switch (key) {
@@ -86,8 +85,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
-			pgw_usage_error(state, "--mode: unknown mode '%s' (i386, "
-				   "pae, x86-64, la57)", arg);
+			pgw_usage_error(state, "--mode: unknown mode '%s' (%s)",
+					arg, list_join(names, sizeof(names),
+						       list_mode, ", "));
 		o->space.mode = arg;
 		break;
 	case OPT_MAX_ENTRIES: {
@@ -110,8 +110,37 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static char *help_filter(int key, const char *text, void *input)
+{
+	char a[128], b[128], c[128];
+	char *out = NULL;
+	int n = -1;
+
+	(void)input;
+	switch (key) {
+	case 'f':
+		n = asprintf(&out, "Output format (%s; info: %s) or image "
+			     "format (%s); give it twice to set both",
+			     list_join(a, sizeof(a), list_output_format, ", "),
+			     list_join(b, sizeof(b), list_info_format, ", "),
+			     list_join(c, sizeof(c), list_image_format, ", "));
+		break;
+	case OPT_IMAGE_FORMAT:
+		n = asprintf(&out, "Image format, skipping the probe: %s "
+			     "(makedumpfile's flattened files are unwrapped "
+			     "first, whatever the format)",
+			     list_join(a, sizeof(a), list_image_format, ", "));
+		break;
+	case OPT_MODE:
+		n = asprintf(&out, "Paging mode: %s (default: detected)",
+			     list_join(a, sizeof(a), list_mode, ", "));
+		break;
+	}
+	return n < 0 ? (char *)text : out;
+}
+
 const struct argp session_argp = { options, parse_opt, NULL, NULL, NULL,
-				   NULL, NULL };
+				   help_filter, NULL };
 
 const struct argp_child session_children[] = {
 	{ &session_argp, 0, NULL, 0 },
@@ -249,10 +278,14 @@ int session_start(struct session *s, const struct image_args *a)
 
 void session_say(FILE *f, const char *prefix, const struct session *s)
 {
-	fprintf(f, "%smode %s (%s)\n", prefix, s->space.mode->name,
-		s->why.mode.why);
-	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
-		(unsigned long long)s->space.root, s->why.root.why);
+	char head[160];
+
+	snprintf(head, sizeof(head), "%smode %s (", prefix,
+		 s->space.mode->name);
+	out_text_line(f, head, s->why.mode.why, ")\n");
+	snprintf(head, sizeof(head), "%sroot 0x%llx (", prefix,
+		 (unsigned long long)s->space.root);
+	out_text_line(f, head, s->why.root.why, ")\n");
 }
 
 void session_close(struct session *s)
