@@ -317,23 +317,6 @@ void layout_build(const struct layout_era *era, const struct layout_vals *vals,
 		emit(out, "unused", "unused", cur, top_last);
 }
 
-size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va)
-{
-	size_t lo = 0, hi = layout->nregions;
-
-	if (hi == 0)
-		return 0;
-	/* Largest i with region[i].start <= va; region 0 starts at 0. */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (layout->region[mid].start <= va)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 struct first_leaf {
 	struct pgw_leaf leaf;
 	bool found;

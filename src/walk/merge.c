@@ -27,6 +27,25 @@ struct merger {
 	struct pgw_run run;
 };
 
+/* A region map is plain data, filled in above (src/linux/layout.c): the
+ * lookup lives here with the lowest layer that uses it, the coalescer. */
+size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va)
+{
+	size_t lo = 0, hi = layout->nregions;
+
+	if (hi == 0)
+		return 0;
+	/* Largest i with region[i].start <= va; region 0 starts at 0. */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (layout->region[mid].start <= va)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void enter_region(struct merger *m, size_t idx)
 {
 	m->region = idx;
