@@ -61,17 +61,6 @@ void session_close(struct session *s);
  * after prefix. */
 void session_say(FILE *f, const char *prefix, const struct session *s);
 
-/* A usage error inside an argp parser: one line on stderr, "pgwalk
- * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
- * argp_error's own hint wraps onto further lines. */
-void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* Print "pgwalk: <msg>" to stderr. */
-void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr) when the output
- * could not be written. */
-int pgw_cli_flush(int rc);
-
 /* Parse a number: 0x-prefixed or bare hex, or decimal with a 0d prefix. */
 bool pgw_parse_u64(const char *s, uint64_t *v);
 
