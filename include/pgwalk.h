@@ -6,10 +6,16 @@
  * struct pgw_err whose message reads like a backtrace ("kdump: pfn 0x1f:
  * zlib: data error").
  *
- * Layers, bottom up:
- *   image   a physical address space read from a dump file (src/formats/)
- *   mode    a paging mode as data: five logical levels, some folded (src/arch/)
- *   walker  translate one address or walk a range (src/walk/)
+ * Layers, bottom up; each uses only those below it (tests/cli/layers.t):
+ *   errors  status codes, messages, names (src/lib/)
+ *   images  a physical address space read from a dump file (src/formats/)
+ *   modes   paging modes as data and the x86 entry decoder: hardware
+ *           only, no image and no walk (src/arch/)
+ *   walker  one step that reads and classifies an entry, used to
+ *           translate one address, walk a range and coalesce it into runs
+ *           (src/walk/)
+ *   Linux   policy above the walker: which mode and root, PTI pairs, the
+ *           direct map, memory-map eras and KASLR bases (src/linux/)
  */
 #ifndef PGWALK_H
 #define PGWALK_H
@@ -152,7 +158,7 @@ bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
 			uint64_t *val_ret);
 size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
 
-/* ---- paging modes ------------------------------------------------------ */
+/* ---- paging modes (src/arch/: hardware only) -------------------------- */
 
 /* The five logical levels, top down, as Linux names them. */
 enum pgw_level {
@@ -293,71 +299,10 @@ const char *pgw_machine_name(unsigned elf_machine);
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);
 /* Size mapped by one entry at lvl (a leaf there, or the span of a table). */
 uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl);
-
-/* Mode detection: which mode, and the rule that decided (static text). */
-struct pgw_mode_choice {
-	const struct pgw_mode *mode;
-	char why[160];
-};
-enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
-				bool have_root_hint,
-				struct pgw_mode_choice *choice_ret,
-				struct pgw_err *err);
-
-/*
- * Find the kernel direct map: the linear mapping of physical 0 upward at a
- * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
- * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
- * sample addresses.  Used to validate a guessed mode and to infer
- * page_offset_base (KASLR).
- */
-bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
-			 unsigned *matches_ret);
-
-/* PTI: does `table` look like the user copy of a top table? */
-struct pgw_pti {
-	bool is_user_root;
-	uint64_t kernel_table;      /* the kernel copy paired with it */
-	unsigned user_kernel_half;  /* present kernel-half entries: user copy */
-	unsigned kernel_kernel_half;/* and kernel copy */
-};
-void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
-		   uint64_t table, struct pgw_pti *pti_ret);
-
-/* ---- roots ------------------------------------------------------------- */
-
-enum pgw_root_source {
-	PGW_ROOT_CR3_OPTION,   /* --cr3 */
-	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
-	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
-	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
-};
-
-struct pgw_root {
-	uint64_t cr3;          /* value as given or read (PCID etc. intact) */
-	uint64_t table;        /* physical address of the top table */
-	enum pgw_root_source source;
-	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
-	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
-};
-
-/* Which root; all zero asks for the kernel's own (else CPU 0's). */
-struct pgw_root_request {
-	bool have_cr3;
-	uint64_t cr3;
-	bool have_cpu;
-	unsigned cpu;          /* with have_cpu: that CPU's CR3 */
-	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
-};
-
-enum pgw_status pgw_root_resolve(struct pgw_image *img,
-				 const struct pgw_mode *mode,
-				 const struct pgw_root_request *req,
-				 struct pgw_root *root_ret, struct pgw_err *err);
 /* Top-table address a CR3 value selects in this mode (PCID, bit 63 masked). */
 uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3);
 
-/* ---- address spaces ---------------------------------------------------- */
+/* ---- the walker (src/walk/) ------------------------------------------- */
 
 /*
  * One address space: an image, a mode and a root table.  A value the
@@ -370,37 +315,6 @@ struct pgw_space {
 	const struct pgw_mode *mode;
 	uint64_t root;          /* physical address of the top table */
 };
-
-/*
- * What a caller asks of pgw_space_open.  Zero-initialise it and set what
- * is known; every field left zero is "not asked" (detect, choose).
- */
-struct pgw_space_request {
-	const char *mode;              /* a mode name; NULL: detect it */
-	struct pgw_root_request root;  /* --cr3 (also the validation walk's
-					  root), --cpu, PTI kernel half */
-};
-
-/* How a space was chosen, for saying so. */
-struct pgw_space_why {
-	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
-	struct pgw_root root;          /* the root, its source and why */
-};
-
-/*
- * Choose the mode (req->mode, else pgw_detect_mode) and the root
- * (pgw_root_resolve) and fill *space_ret.  why_ret says how each was
- * chosen; when the root fails, why_ret->mode still holds the mode (NULL
- * mode: none could be chosen).  PGW_E_ARG for an unknown mode name,
- * PGW_E_NOTFOUND for no mode or no root.
- */
-enum pgw_status pgw_space_open(struct pgw_image *img,
-			       const struct pgw_space_request *req,
-			       struct pgw_space *space_ret,
-			       struct pgw_space_why *why_ret,
-			       struct pgw_err *err);
-
-/* ---- the walker -------------------------------------------------------- */
 
 /*
  * Why a walk stopped short of a frame: the one vocabulary translate
@@ -553,7 +467,108 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
 			       struct pgw_err *err);
 
-/* ---- memory-map regions ------------------------------------------------ */
+/* ---- Linux policy (src/linux/): modes, roots, spaces, layouts --------- */
+
+/*
+ * Mode detection: which mode, and the rule that decided.  The rules, first
+ * that applies: the first CPU with paging on whose registers match a
+ * mode's hints; VMCOREINFO (pgtable_l5_enabled, CONFIG_X86_PAE, the width
+ * of the kernel root symbol); with root_hint, a validation walk among the
+ * ELF machine's modes (all for raw images) keeping the one under which a
+ * direct map is consistent; the ELF machine's shallowest mode.
+ */
+struct pgw_mode_choice {
+	const struct pgw_mode *mode;
+	char why[160];
+};
+enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
+				bool have_root_hint,
+				struct pgw_mode_choice *choice_ret,
+				struct pgw_err *err);
+
+/*
+ * Find the kernel direct map: the linear mapping of physical 0 upward at a
+ * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
+ * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
+ * sample addresses.  Used to validate a guessed mode and to infer
+ * page_offset_base (KASLR).
+ */
+bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
+			 unsigned *matches_ret);
+
+/* PTI: does `table` look like the user copy of a top table? */
+struct pgw_pti {
+	bool is_user_root;
+	uint64_t kernel_table;      /* the kernel copy paired with it */
+	unsigned user_kernel_half;  /* present kernel-half entries: user copy */
+	unsigned kernel_kernel_half;/* and kernel copy */
+};
+void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
+		   uint64_t table, struct pgw_pti *pti_ret);
+
+/* Roots: where a walk starts. */
+enum pgw_root_source {
+	PGW_ROOT_CR3_OPTION,   /* --cr3 */
+	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
+	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
+	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
+};
+
+struct pgw_root {
+	uint64_t cr3;          /* value as given or read (PCID etc. intact) */
+	uint64_t table;        /* physical address of the top table */
+	enum pgw_root_source source;
+	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
+	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
+};
+
+/* Which root; all zero asks for the kernel's own (else CPU 0's). */
+struct pgw_root_request {
+	bool have_cr3;
+	uint64_t cr3;
+	bool have_cpu;
+	unsigned cpu;          /* with have_cpu: that CPU's CR3 */
+	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
+};
+
+/* The root req asks for, in mode; PGW_E_NOTFOUND when there is none or its
+ * top table is not in the image, PGW_E_ARG when kernel_half is asked of a
+ * table that is no PTI user copy. */
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root_ret, struct pgw_err *err);
+
+/*
+ * What a caller asks of pgw_space_open.  Zero-initialise it and set what
+ * is known; every field left zero is "not asked" (detect, choose).
+ */
+struct pgw_space_request {
+	const char *mode;              /* a mode name; NULL: detect it */
+	struct pgw_root_request root;  /* --cr3 (also the validation walk's
+					  root), --cpu, PTI kernel half */
+};
+
+/* How a space was chosen, for saying so. */
+struct pgw_space_why {
+	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
+	struct pgw_root root;          /* the root, its source and why */
+};
+
+/*
+ * Choose the mode (req->mode, else pgw_detect_mode) and the root
+ * (pgw_root_resolve) and fill *space_ret.  why_ret says how each was
+ * chosen; when the root fails, why_ret->mode still holds the mode (NULL
+ * mode: none could be chosen).  PGW_E_ARG for an unknown mode name,
+ * PGW_E_NOTFOUND for no mode or no root.
+ */
+enum pgw_status pgw_space_open(struct pgw_image *img,
+			       const struct pgw_space_request *req,
+			       struct pgw_space *space_ret,
+			       struct pgw_space_why *why_ret,
+			       struct pgw_err *err);
+
+/* Memory-map layouts: a kernel era's regions with this image's bases. */
 
 /*
  * A kernel era's virtual memory map with this image's bases filled in.
@@ -622,10 +637,12 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
 				   const struct pgw_layout_request *req,
 				   struct pgw_layout *layout_ret,
 				   struct pgw_err *err);
-/* Index of the region holding va. */
-size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va);
 
-/* ---- runs: coalesced mappings and holes (like the kernel's ptdump) ----- */
+/* ---- runs: coalesced mappings and holes, like ptdump (src/walk/) ------ */
+
+/* Index of the region holding va (a region map is plain data, whoever
+ * filled it). */
+size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va);
 
 enum pgw_run_kind {
 	PGW_RUN_MAP = 0,
