@@ -93,31 +93,37 @@ static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 	}
 }
 
-/* A JSON string body: quotes, backslashes and control bytes escaped.  At
- * most n bytes of s (a long string goes out in pieces); the bytes read. */
-static inline size_t emit_json_strn(struct line *l, const char *s, size_t n)
+/* One byte of a JSON string body: quotes, backslashes and control bytes
+ * escaped. */
+static inline void emit_json_char(struct line *l, unsigned char c)
 {
-	size_t i;
-
-	for (i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			emit_char(l, '\\');
-			emit_char(l, (char)c);
-		} else if (c < 0x20) {
-			emit_str(l, "\\u00");
-			emit_char(l, "0123456789abcdef"[c >> 4]);
-			emit_char(l, "0123456789abcdef"[c & 0xf]);
-		} else {
-			emit_char(l, (char)c);
-		}
+	if (c == '"' || c == '\\') {
+		emit_char(l, '\\');
+		emit_char(l, (char)c);
+	} else if (c < 0x20) {
+		emit_str(l, "\\u00");
+		emit_char(l, "0123456789abcdef"[c >> 4]);
+		emit_char(l, "0123456789abcdef"[c & 0xf]);
+	} else {
+		emit_char(l, (char)c);
 	}
-	return i;
 }
 
 static inline void emit_json_str(struct line *l, const char *s)
 {
-	emit_json_strn(l, s, SIZE_MAX);
+	for (; *s; s++)
+		emit_json_char(l, (unsigned char)*s);
+}
+
+/* At most n bytes of s (a long string goes out in pieces); the bytes
+ * read. */
+static inline size_t emit_json_strn(struct line *l, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		emit_json_char(l, (unsigned char)s[i]);
+	return i;
 }
 
 /* A string from the image for a terminal: bytes outside printable ASCII

@@ -15,11 +15,10 @@ static bool probe_entry(struct pgw_image *img, const struct pgw_mode *mode,
 			enum pgw_level lvl, uint64_t table, unsigned i,
 			struct pgw_entry *e)
 {
-	struct pgw_space sp = { .img = img, .mode = mode, .root = table };
 	struct pgw_step s;
 	struct pgw_err err;
 
-	(void)pgw_step(&sp, lvl, table, i, &s, &err);
+	(void)pgw_step(img, mode, lvl, table, i, &s, &err);
 	if (s.read_ok)
 		*e = s.entry;
 	return s.read_ok;

@@ -82,16 +82,17 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 }
 
 /*
- * One step: entry `index` of the level-lvl table at `table`, read, decoded
- * and classified into s (s->entry is valid when s->read_ok).  err says why
- * the table could not be read.
+ * One step: entry `index` of the level-lvl table at `table` in img, read,
+ * decoded by mode and classified into s (s->entry is valid when
+ * s->read_ok).  err says why the table could not be read.
  */
-static inline enum pgw_stop pgw_step(const struct pgw_space *space,
+static inline enum pgw_stop pgw_step(struct pgw_image *img,
+				     const struct pgw_mode *mode,
 				     enum pgw_level lvl, uint64_t table,
 				     unsigned index, struct pgw_step *s,
 				     struct pgw_err *err)
 {
-	unsigned size = space->mode->entry_size;
+	unsigned size = mode->entry_size;
 	const uint8_t *page;
 	uint64_t raw = 0;
 
@@ -99,11 +100,11 @@ static inline enum pgw_stop pgw_step(const struct pgw_space *space,
 	s->table = table;
 	s->index = index;
 	s->entry_pa = table + (uint64_t)index * size;
-	enum pgw_status st = pgw_image_page(
-		space->img, s->entry_pa >> PGW_PAGE_SHIFT, &page, err);
+	enum pgw_status st = pgw_image_page(img, s->entry_pa >> PGW_PAGE_SHIFT,
+					    &page, err);
 	s->read_ok = st == PGW_OK;
 	if (!s->read_ok)
-		return pgw_table_stop(pgw_mem_top(space->img), table, st);
+		return pgw_table_stop(pgw_mem_top(img), table, st);
 	/* Tables are aligned to their size (pgw_root_table, and the
 	 * decoders' frame masks), so an entry never straddles a page. */
 	page += s->entry_pa & (PGW_PAGE_SIZE - 1);
@@ -116,7 +117,7 @@ static inline enum pgw_stop pgw_step(const struct pgw_space *space,
 	} else {
 		memcpy(&raw, page, size);
 	}
-	return pgw_classify(space->mode, lvl, raw, &s->entry);
+	return pgw_classify(mode, lvl, raw, &s->entry);
 }
 
 /*
