@@ -266,9 +266,9 @@ struct pgw_mode_hints {
 
 /*
  * A paging mode as data.  Every table lies inside one page, aligned to its
- * size; a level with bits == 0 is folded.  Adding a mode is one such
- * struct (and a decoder, if the entry format is new) listed in
- * src/arch/modes.c.
+ * size; a level with bits == 0 is folded.  A mode is one such struct and
+ * a decoder: any caller's works with the walker (tests/unit/toy_mode.c),
+ * and the ones listed in src/arch/modes.c are also named and detected.
  */
 struct pgw_mode {
 	const char *name;      /* "i386", "pae", "x86-64", "la57" */

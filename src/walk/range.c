@@ -76,10 +76,12 @@ static enum pgw_status report_hole(struct range_walk *w, uint64_t lin,
 	return go_on(w, w->ops->hole(w->arg, &h));
 }
 
+/* The leaf e (count pages of size from linear VA lin, all mapping e's
+ * frame when count > 1). */
 static inline enum pgw_status report_leaf(struct range_walk *w, uint64_t lin,
-				   uint64_t size, enum pgw_level lvl,
-				   const struct pgw_entry *e, uint32_t eff,
-				   uint64_t count)
+					  uint64_t size, enum pgw_level lvl,
+					  const struct pgw_entry *e,
+					  uint32_t eff, uint64_t count)
 {
 	struct pgw_leaf leaf = {
 		.va = real_va(w, lin),
@@ -120,12 +122,11 @@ static void note_uniform(struct range_walk *w, enum pgw_level lvl,
 	const struct pgw_uniform *child;
 	struct pgw_uniform u;
 	struct pgw_entry e;
+	enum pgw_level below;
 
 	for (unsigned i = 1; i < n; i++)
 		if (ent[i] != ent[0])
 			return;
-	enum pgw_level below;
-
 	if (pgw_classify(mode, lvl, ent[0], &e) != PGW_STOP_OK)
 		return;
 	if (e.kind == PGW_ENT_LEAF) {
@@ -229,9 +230,7 @@ static enum pgw_status descend(struct range_walk *w, enum pgw_level lvl,
 
 /* One table being walked: its mode and level, address, the linear VAs its
  * entries cover from base (span each) clipped to [start, end), and the
- * effective permissions of the path down to it.  (Locals the loop keeps
- * in registers, where fields of the walk would be reloaded after every
- * callback.) */
+ * effective permissions of the path down to it. */
 struct visit {
 	const struct pgw_mode *mode;
 	enum pgw_level lvl;
