@@ -53,6 +53,7 @@ $(O)/%.o: %.c | $(CONFIG_H)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)

@@ -30,27 +30,26 @@ int main(int argc, char **argv)
 {
 	struct pgw_err err = { 0 };
 	struct pgw_image *img;
-	struct pgw_mode_choice mode;
-	struct pgw_root root;
-	struct pgw_root_request req = { .cpu = -1 };
+	struct pgw_space_request req = { 0 };
+	struct pgw_space space;
+	struct pgw_space_why why;
 	int status = 0;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: vtop IMAGE CPU|- ADDR...\n");
 		return 2;
 	}
-	if (strcmp(argv[2], "-") != 0)
-		req.cpu = atoi(argv[2]);
+	if (strcmp(argv[2], "-") != 0) {
+		req.root.have_cpu = true;
+		req.root.cpu = (unsigned)atoi(argv[2]);
+	}
 
 	if (pgw_image_open(&img, argv[1], NULL, &err) != PGW_OK)
 		return fail(argv[1], &err);
-	if (pgw_detect_mode(img, 0, false, &mode, &err) != PGW_OK ||
-	    pgw_root_resolve(img, mode.mode, &req, &root, &err) != PGW_OK) {
+	if (pgw_space_open(img, &req, &space, &why, &err) != PGW_OK) {
 		pgw_image_close(img);
 		return fail(argv[1], &err);
 	}
-	struct pgw_space space = { .img = img, .mode = mode.mode,
-				   .root = root.table };
 
 	for (int i = 3; i < argc; i++) {
 		char *end;
@@ -63,12 +62,12 @@ int main(int argc, char **argv)
 			status = 2;
 			break;
 		}
-		if (pgw_translate(&space, va, &x) == PGW_X_OK) {
+		if (pgw_translate(&space, va, &x) == PGW_STOP_OK) {
 			printf("0x%" PRIx64 "\t0x%" PRIx64 "\n", va, x.pa);
 		} else {
 			printf("0x%" PRIx64 "\t-\t%s (%s)\n", va,
-			       pgw_xlat_status_text(x.status),
-			       mode.mode->level[x.level].name);
+			       pgw_stop_text(x.stop),
+			       space.mode->level[x.level].name);
 			status = 1;
 		}
 	}

@@ -1,4 +1,5 @@
 #include "exercise.h"
+#include "../src/formats/image_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,9 +85,9 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 		     k++) {
 			uint64_t va = leaf->va + k * (leaf->count / 2) *
 							 leaf->size + off;
-			if (pgw_translate(c->sp, va, &x) != PGW_X_OK)
+			if (pgw_translate(c->sp, va, &x) != PGW_STOP_OK)
 				fz_fail("walk leaf does not translate", va,
-					x.status);
+					x.stop);
 			if (x.pa != leaf->pa + off ||
 			    x.page_size != leaf->size ||
 			    x.level != leaf->level ||
@@ -101,31 +102,24 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct walk_check *c = arg;
-	static const enum pgw_xlat_status expect[] = {
-		[PGW_HOLE_NOT_PRESENT] = PGW_X_NOT_PRESENT,
-		[PGW_HOLE_NONCANONICAL] = PGW_X_NONCANONICAL,
-		[PGW_HOLE_TABLE_NODATA] = PGW_X_TABLE_NODATA,
-		[PGW_HOLE_RESERVED] = PGW_X_RESERVED,
-		[PGW_HOLE_BEYOND_MEMORY] = PGW_X_TABLE_NODATA,
-	};
 	struct pgw_xlat x;
 
 	if (h->end != 0 && h->end <= h->va)
 		fz_fail("empty or inverted hole", h->va, h->end);
 	if (h->va < c->start || (c->end && (h->end == 0 || h->end > c->end)))
 		fz_fail("hole outside the walked range", h->va, h->end);
-	if (!pgw_hole_kind_text(h->kind)[0])
-		fz_fail("hole kind without text", h->kind, 0);
+	if (h->stop == PGW_STOP_OK || h->stop >= PGW_NSTOPS ||
+	    !pgw_stop_text(h->stop)[0])
+		fz_fail("hole stop reason", h->stop, 0);
 	check_order(c, h->va, h->end);
-	if (c->checked++ < CHECK_ITEMS &&
-	    (size_t)h->kind < sizeof(expect) / sizeof(expect[0]) &&
-	    (h->kind == PGW_HOLE_NOT_PRESENT || expect[h->kind])) {
+	/* One vocabulary: translate stops for the same reason, except at a
+	 * cycle, which it follows as the CPU does. */
+	if (c->checked++ < CHECK_ITEMS && h->stop != PGW_STOP_CYCLE) {
 		uint64_t probe[2] = { h->va, h->end ? h->end - 1 : UINT64_MAX };
 		for (int i = 0; i < 2; i++)
-			if (pgw_translate(c->sp, probe[i], &x) !=
-			    expect[h->kind])
+			if (pgw_translate(c->sp, probe[i], &x) != h->stop)
 				fz_fail("walk hole and translate disagree",
-					probe[i], x.status);
+					probe[i], x.stop);
 	}
 	return stop_now(c);
 }
@@ -156,10 +150,10 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	int stopped = 0;
 
 	for (size_t i = 0; i < nvas; i++) {
-		enum pgw_xlat_status xs = pgw_translate(sp, vas[i], &x);
-		if (x.nsteps > PGW_NLEVELS || !pgw_xlat_status_text(xs)[0])
+		enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
+		if (x.nsteps > PGW_NLEVELS || xs >= PGW_NSTOPS)
 			fz_fail("translate result", vas[i], x.nsteps);
-		if (xs == PGW_X_OK && (x.page_size == 0 ||
+		if (xs == PGW_STOP_OK && (x.page_size == 0 ||
 				       (x.pa & ~(x.page_size - 1)) !=
 					       x.step[x.nsteps - 1].entry.addr))
 			fz_fail("translate frame", x.pa, x.page_size);
@@ -168,7 +162,7 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 					    &stopped, &err);
 	if (stats.entries > FZ_MAX_ENTRIES + 1)
 		fz_fail("entry budget overrun", stats.entries, FZ_MAX_ENTRIES);
-	if ((stopped != 0) != (st == PGW_E_ARG))
+	if ((stopped != 0) != (st == PGW_E_STOPPED))
 		fz_fail("stop reported wrongly", (uint64_t)stopped, st);
 	if (st == PGW_E_LIMIT && stats.entries <= FZ_MAX_ENTRIES)
 		fz_fail("budget error before the budget", stats.entries, 0);
@@ -201,8 +195,9 @@ static int on_run(void *arg, const struct pgw_run *run)
 	if (run->kind == PGW_RUN_MAP &&
 	    (run->page_size == 0 || run->entries == 0))
 		fz_fail("map run without pages", run->va, run->entries);
-	if (!pgw_hole_kind_text(run->hole_kind)[0])
-		fz_fail("run hole kind", run->hole_kind, 0);
+	if (run->kind == PGW_RUN_HOLE &&
+	    (run->stop == PGW_STOP_OK || run->stop >= PGW_NSTOPS))
+		fz_fail("run stop reason", run->stop, 0);
 	c->any = true;
 	c->last_end = run->end;
 	c->at_top = run->end == 0;
@@ -442,7 +437,7 @@ static void walk_root(struct pgw_image *img, const struct pgw_mode *mode,
 			fz_fail("root error without a message", 0, 0);
 		return;
 	}
-	struct pgw_space sp = { img, mode, root.table };
+	struct pgw_space sp = { .img = img, .mode = mode, .root = root.table };
 	if (!full) {
 		struct pgw_xlat x;
 		for (size_t i = 0; i < NPROBE; i++)
@@ -467,15 +462,16 @@ void fz_exercise_image(struct pgw_image *img)
 
 	/* Detection from the image alone, then the way --cr3 helps it. */
 	if (pgw_detect_mode(img, 0, false, &ch, &err) == PGW_OK) {
-		struct pgw_root_request req = { .cpu = -1 };
+		struct pgw_root_request req = { 0 };
 		walk_root(img, ch.mode, &req, true);
 		req.kernel_half = true;
 		walk_root(img, ch.mode, &req, false);
 		req.kernel_half = false;
-		req.cpu = (int)ncpus;   /* one past the last: NOTFOUND */
+		req.have_cpu = true;
+		req.cpu = (unsigned)ncpus;   /* one past the last: NOTFOUND */
 		walk_root(img, ch.mode, &req, false);
 		if (ncpus > 1) {
-			req.cpu = (int)ncpus - 1;
+			req.cpu = (unsigned)ncpus - 1;
 			walk_root(img, ch.mode, &req, false);
 		}
 		struct pgw_pti pti;
@@ -486,9 +482,17 @@ void fz_exercise_image(struct pgw_image *img)
 	} else if (!err.msg[0]) {
 		fz_fail("detect error without a message", 0, 0);
 	}
-	if (pgw_detect_mode(img, 0x1000, true, &ch, &err) == PGW_OK) {
-		struct pgw_root_request req = { .have_cr3 = true,
-						.cr3 = 0x1000, .cpu = -1 };
-		walk_root(img, ch.mode, &req, false);
+	/* The whole choice as the CLI makes it, from a --cr3. */
+	struct pgw_space_request sreq = { .root = { .have_cr3 = true,
+						    .cr3 = 0x1000 } };
+	struct pgw_space sp;
+	struct pgw_space_why why;
+	if (pgw_space_open(img, &sreq, &sp, &why, &err) == PGW_OK) {
+		if (sp.mode != why.mode.mode || sp.root != why.root.table)
+			fz_fail("space and its reasons disagree", sp.root,
+				why.root.table);
+		walk_root(img, sp.mode, &sreq.root, false);
+	} else if (!err.msg[0]) {
+		fz_fail("space error without a message", 0, 0);
 	}
 }

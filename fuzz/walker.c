@@ -17,19 +17,11 @@
 #include <unistd.h>
 
 #include "exercise.h"
+#include "../src/lib/bytes.h"
 
 #define HDR 35
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -45,13 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nmodes++;
 	const struct pgw_mode *mode = modes[data[0] % nmodes];
 	unsigned flags = data[1];
-	uint64_t root = le64(data + 3);
+	uint64_t root = pgw_le64(data + 3);
 	uint64_t start = 0, end = 0;
 	if (flags & 2) {
-		start = le64(data + 11);
-		end = le64(data + 19);
+		start = pgw_le64(data + 11);
+		end = pgw_le64(data + 19);
 	}
-	uint64_t vas[] = { le64(data + 27), start, end - 1, root,
+	uint64_t vas[] = { pgw_le64(data + 27), start, end - 1, root,
 			   UINT64_C(0xffff888000000000), 0xc0000000 };
 	struct pgw_image_open_opts opts = {
 		.format = "raw",

@@ -6,14 +6,19 @@
  * struct pgw_err whose message reads like a backtrace ("kdump: pfn 0x1f:
  * zlib: data error").
  *
- * Layers, bottom up:
- *   image   a physical address space read from a dump file (src/formats/)
- *   mode    a paging mode as data: five logical levels, some folded (src/arch/)
- *   walker  translate one address or walk a range (src/walk/), read
- *           virtual memory
- *   linux   what Linux leaves in memory, read without symbol files:
- *           VMCOREINFO, the kernel root, every process's root, kallsyms,
- *           BTF and the task list (src/linux/)
+ * Layers, bottom up; each uses only those below it (tests/cli/layers.t):
+ *   errors  status codes, messages, names (src/lib/)
+ *   images  a physical address space read from a dump file (src/formats/)
+ *   modes   paging modes as data and the x86 entry decoder: hardware
+ *           only, no image and no walk (src/arch/)
+ *   walker  one step that reads and classifies an entry, used to
+ *           translate one address, walk a range and coalesce it into runs;
+ *           virtual memory read through a space (src/walk/)
+ *   Linux   policy above the walker: which mode and root, PTI pairs, the
+ *           direct map, memory-map eras and KASLR bases; and what Linux
+ *           leaves in memory, read without symbol files: VMCOREINFO, the
+ *           kernel root, every process's root, kallsyms, BTF and the task
+ *           list (src/linux/)
  */
 #ifndef PGWALK_H
 #define PGWALK_H
@@ -132,21 +137,21 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 void pgw_image_close(struct pgw_image *img);
 
 /*
- * Pointer to the 4 KiB page of physical frame pfn.  The pointer stays valid
- * until the next PGW_IMAGE_PAGE_SLOTS calls of pgw_image_page on the same
- * image (formats that decompress keep a bounded cache).  A frame outside the
- * image, or left out by a filtered dump, is PGW_E_NODATA: never zeros.
+ * Copy the 4 KiB page of physical frame pfn into buf (PGW_PAGE_SIZE bytes).
+ * A frame outside the image, or left out by a filtered dump, is
+ * PGW_E_NODATA with err->absence saying why: never zeros.  (The library's
+ * own walker reads pages in place; the pointers it uses would dangle for a
+ * caller, so callers get copies.)
  */
-#define PGW_IMAGE_PAGE_SLOTS 8
-enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
-			       const uint8_t **page_ret, struct pgw_err *err);
+enum pgw_status pgw_image_read_page(struct pgw_image *img, uint64_t pfn,
+				    void *buf, struct pgw_err *err);
 /* Copy len bytes of physical memory; fails whole if any page is absent. */
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 			       size_t len, struct pgw_err *err);
 /*
  * Is frame pfn's data in the image, and if not, why?  PGW_ABSENT_NONE when
  * it is.  Cheap: from the image's index (segments, bitmaps, page
- * descriptors), never decompressing.  It agrees with pgw_image_page()
+ * descriptors), never decompressing.  It agrees with reading the page
  * except for damage only decoding finds (a bad compressed stream, an AVML
  * chunk whose CRC is wrong): such a page is NONE here and PGW_E_NODATA
  * (PGW_ABSENT_CORRUPT) when read.
@@ -206,6 +211,9 @@ uint64_t pgw_image_held_pages(const struct pgw_image *img);
 
 const char *pgw_image_path(const struct pgw_image *img);
 const char *pgw_image_format(const struct pgw_image *img);
+/* The i-th image format's name ("elf", "kdump", ...: what
+ * pgw_image_open_opts.format takes), in probe order; NULL past the last. */
+const char *pgw_image_format_name(size_t i);
 /* ELF e_machine (EM_386 = 3, EM_X86_64 = 62) and class (32/64); 0 if none. */
 unsigned pgw_image_machine(const struct pgw_image *img);
 unsigned pgw_image_class(const struct pgw_image *img);
@@ -245,7 +253,7 @@ bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
 			uint64_t *val_ret);
 size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
 
-/* ---- paging modes ------------------------------------------------------ */
+/* ---- paging modes (src/arch/: hardware only) -------------------------- */
 
 /* The five logical levels, top down, as Linux names them. */
 enum pgw_level {
@@ -285,6 +293,9 @@ enum pgw_np_kind {
 	PGW_NP_HWPOISON,
 	PGW_NP_OTHER,        /* non-zero, not present, none of the above */
 };
+/* Stable lower-case key: "none", "protnone", "swap", "migration", "device",
+ * "hwpoison", "other". */
+const char *pgw_np_kind_key(enum pgw_np_kind kind);
 
 enum pgw_entry_kind {
 	PGW_ENT_NOT_PRESENT = 0,
@@ -299,8 +310,9 @@ struct pgw_entry {
 	uint32_t flags;      /* enum pgw_flag bits */
 	uint8_t pkey;        /* protection key (bits 59..62), 0 if none */
 	uint64_t reserved;   /* reserved bits that are set (an anomaly) */
-	uint32_t perm;       /* RW/USER/NX as they count for effective permission
-	                        (a PAE PDPTE restricts nothing: RW|USER) */
+	uint32_t perm;       /* the bits this entry contributes to the mode's
+				pgw_perm_rule; a PAE PDPTE restricts nothing:
+				RW|USER */
 	/* non-present entries */
 	enum pgw_np_kind np_kind;
 	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion undone) */
@@ -323,6 +335,36 @@ enum pgw_mode_quirk {
 	PGW_Q_CANONICAL   = 1u << 3,  /* VA is sign-extended from va_bits-1 */
 };
 
+/*
+ * How entries' permission bits combine down a walk into the effective
+ * permissions of a page (ptdump's effective_prot): and_bits are granted
+ * only when every level grants them, or_bits imposed when any level does.
+ * Each entry contributes its pgw_entry.perm (the decoder gives a level
+ * that restricts nothing, like a PAE PDPTE, all of and_bits).
+ */
+struct pgw_perm_rule {
+	uint32_t and_bits;     /* x86: PGW_F_RW | PGW_F_USER */
+	uint32_t or_bits;      /* x86: PGW_F_NX */
+};
+
+/*
+ * What says a CPU runs in a mode: the control-register state that selects
+ * it (SDM vol. 3, 4.1.1) and the ELF machine of its cores.  Detection
+ * iterates the modes and keeps the first whose hints a CPU matches.
+ */
+struct pgw_mode_hints {
+	uint64_t cr4_set;      /* CR4 bits the mode needs set */
+	uint64_t cr4_clear;    /* ... and clear */
+	bool long_mode;        /* EFER.LMA */
+	unsigned elf_machine;  /* ELF e_machine: EM_386 = 3, EM_X86_64 = 62 */
+};
+
+/*
+ * A paging mode as data.  Every table lies inside one page, aligned to its
+ * size; a level with bits == 0 is folded.  A mode is one such struct and
+ * a decoder: any caller's works with the walker (tests/unit/toy_mode.c),
+ * and the ones listed in src/arch/modes.c are also named and detected.
+ */
 struct pgw_mode {
 	const char *name;      /* "i386", "pae", "x86-64", "la57" */
 	const char *desc;
@@ -331,6 +373,8 @@ struct pgw_mode {
 	uint8_t phys_bits;     /* highest physical address bits an entry holds */
 	uint64_t root_mask;    /* CR3 bits that address the top table */
 	unsigned quirks;       /* enum pgw_mode_quirk */
+	struct pgw_perm_rule perm;
+	struct pgw_mode_hints hints;
 	struct pgw_level_desc level[PGW_NLEVELS];
 	/* Decode a raw entry at level lvl.  Pure; no image access. */
 	void (*decode)(const struct pgw_mode *mode, enum pgw_level lvl,
@@ -338,94 +382,68 @@ struct pgw_mode {
 };
 
 const struct pgw_mode *pgw_mode_by_name(const char *name);
-/* All modes, NULL-terminated. */
+/* All modes, NULL-terminated, shallowest first (detection relies on the
+ * order: see pgw_detect_mode). */
 const struct pgw_mode *const *pgw_modes(void);
-/* Highest virtual address + 1 of the mode (2^32, 2^64 for canonical). */
+/* Levels the mode does not fold (2 for i386, 4 for x86-64). */
+unsigned pgw_mode_depth(const struct pgw_mode *mode);
+/* "i386", "x86-64" for the ELF machines of the modes; "none" for 0,
+ * "other" for any other. */
+const char *pgw_machine_name(unsigned elf_machine);
+/* Whether va lies in the mode's address space (x86-64: is canonical). */
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);
 /* Size mapped by one entry at lvl (a leaf there, or the span of a table). */
 uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl);
-
-/* Mode detection: which mode, and the rule that decided (static text). */
-struct pgw_mode_choice {
-	const struct pgw_mode *mode;
-	char why[160];
-};
-enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
-				bool have_root_hint,
-				struct pgw_mode_choice *choice_ret,
-				struct pgw_err *err);
-
-/*
- * Find the kernel direct map: the linear mapping of physical 0 upward at a
- * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
- * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
- * sample addresses.  Used to validate a guessed mode and to infer
- * page_offset_base (KASLR).
- */
-bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
-			 unsigned *matches_ret);
-
-/* PTI: does `table` look like the user copy of a top table? */
-struct pgw_pti {
-	bool is_user_root;
-	uint64_t kernel_table;      /* the kernel copy paired with it */
-	unsigned user_kernel_half;  /* present kernel-half entries: user copy */
-	unsigned kernel_kernel_half;/* and kernel copy */
-};
-void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
-		   uint64_t table, struct pgw_pti *pti_ret);
-
-/* ---- roots ------------------------------------------------------------- */
-
-enum pgw_root_source {
-	PGW_ROOT_CR3_OPTION,   /* --cr3 */
-	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
-	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
-	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
-};
-
-struct pgw_root {
-	uint64_t cr3;          /* value as given or read (PCID etc. intact) */
-	uint64_t table;        /* physical address of the top table */
-	enum pgw_root_source source;
-	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
-	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
-};
-
-struct pgw_root_request {
-	bool have_cr3;
-	uint64_t cr3;
-	int cpu;               /* -1: none requested */
-	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
-};
-
-enum pgw_status pgw_root_resolve(struct pgw_image *img,
-				 const struct pgw_mode *mode,
-				 const struct pgw_root_request *req,
-				 struct pgw_root *root_ret, struct pgw_err *err);
 /* Top-table address a CR3 value selects in this mode (PCID, bit 63 masked). */
 uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3);
 
-/* ---- the walker -------------------------------------------------------- */
+/* ---- the walker (src/walk/) ------------------------------------------- */
 
-/* One address space: an image, a mode and a root table. */
+/*
+ * One address space: an image, a mode and a root table.  A value the
+ * caller owns: build it with pgw_space_open, or fill it directly (zero
+ * every field you do not set, as designated initializers do: fields added
+ * later keep zero as "none").
+ */
 struct pgw_space {
 	struct pgw_image *img;
 	const struct pgw_mode *mode;
 	uint64_t root;          /* physical address of the top table */
 };
 
-/* Why a translation stopped short of a frame. */
-enum pgw_xlat_status {
-	PGW_X_OK = 0,
-	PGW_X_NONCANONICAL,    /* VA outside the mode's address space */
-	PGW_X_NOT_PRESENT,     /* an entry on the path is not present */
-	PGW_X_RESERVED,        /* an entry on the path has reserved bits set */
-	PGW_X_TABLE_NODATA,    /* a table page is not in the image */
-	PGW_X_BAD_LEAF,        /* a PS bit where the mode allows no leaf */
-	PGW_X_IO,              /* the image could not be read */
+/*
+ * Why a walk stopped short of a frame: the one vocabulary translate
+ * (pgw_xlat.stop), range walks (pgw_hole.stop) and runs (pgw_run.stop)
+ * share.  Each has a stable short key (pgw_stop_key, the name in quotes
+ * below) and a human text (pgw_stop_text).
+ */
+enum pgw_stop {
+	PGW_STOP_OK = 0,             /* "ok": a frame was reached */
+	PGW_STOP_NOT_PRESENT,        /* "not-present": an entry on the path is
+					not present (or empty) */
+	PGW_STOP_NONCANONICAL,       /* "non-canonical": the VA lies outside the
+					mode's address space (the x86-64
+					canonical gap) */
+	PGW_STOP_RESERVED,           /* "reserved-bits": an entry on the path has
+					reserved bits set */
+	PGW_STOP_TABLE_NOT_IN_IMAGE, /* "table-not-in-image": the next table's
+					page is not in the image (filtered out,
+					outside its ranges) */
+	PGW_STOP_TABLE_BEYOND_MEMORY,/* "table-beyond-memory": the next table
+					lies past the end of physical memory: a
+					corrupt entry, not a filtered page */
+	PGW_STOP_CYCLE,              /* "cycle": the entry points at a table
+					already on the walk's path (range walks;
+					translate follows it as the CPU does) */
+	PGW_STOP_BAD_LEAF,           /* "bad-leaf": a table entry at a level
+					with no level below it */
+	PGW_STOP_READ_ERROR,         /* "read-error": the image could not be
+					read (detail in pgw_xlat.io or the
+					walk's error) */
 };
-const char *pgw_xlat_status_text(enum pgw_xlat_status status);
+#define PGW_NSTOPS 9
+const char *pgw_stop_key(enum pgw_stop stop);
+const char *pgw_stop_text(enum pgw_stop stop);
 
 /* One level as the walk saw it. */
 struct pgw_step {
@@ -439,20 +457,23 @@ struct pgw_step {
 
 struct pgw_xlat {
 	uint64_t va;
-	enum pgw_xlat_status status;
+	enum pgw_stop stop;     /* PGW_STOP_OK: pa is the answer */
 	enum pgw_level level;   /* leaf level, or where the walk stopped */
 	uint64_t pa;            /* physical address of va (OK only) */
 	uint64_t page_size;     /* size of the leaf page (OK only) */
 	bool data_in_image;     /* the final frame's data is in the image */
-	uint32_t eff_flags;     /* effective permissions: USER/RW ANDed, NX ORed */
+	uint32_t eff_flags;     /* effective permissions (the mode's perm rule:
+				   x86 ANDs USER/RW down the levels, ORs NX) */
 	unsigned nsteps;
 	struct pgw_step step[PGW_NLEVELS];
-	struct pgw_err io;      /* detail when status is PGW_X_IO/TABLE_NODATA */
+	struct pgw_err io;      /* why a table could not be read (stops
+				   READ_ERROR, TABLE_NOT_IN_IMAGE and
+				   TABLE_BEYOND_MEMORY) */
 };
 
-/* Translate one address.  Always fills out; returns out->status. */
-enum pgw_xlat_status pgw_translate(const struct pgw_space *space, uint64_t va,
-				   struct pgw_xlat *out);
+/* Translate one address.  Always fills out; returns out->stop. */
+enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
+			    struct pgw_xlat *out);
 
 /* ---- virtual memory ---------------------------------------------------- */
 
@@ -489,30 +510,19 @@ struct pgw_leaf {
 	uint64_t count;
 };
 
-/* Why a range has nothing mapped. */
-enum pgw_hole_kind {
-	PGW_HOLE_NOT_PRESENT = 0, /* entry at `level` not present (or none) */
-	PGW_HOLE_NONCANONICAL,    /* the x86-64 canonical gap */
-	PGW_HOLE_TABLE_NODATA,    /* the table below `level` is not in the image */
-	PGW_HOLE_RESERVED,        /* entry at `level` has reserved bits set */
-	PGW_HOLE_CYCLE,           /* entry points at a table already on the path */
-	PGW_HOLE_BAD_LEAF,
-	PGW_HOLE_BEYOND_MEMORY,   /* the table below `level` lies past the end of
-	                             physical memory: a corrupt entry, not a
-	                             filtered page (never read) */
-};
-const char *pgw_hole_kind_text(enum pgw_hole_kind kind);
-
 struct pgw_hole {
 	uint64_t va;
 	uint64_t end;           /* exclusive; 0 means 2^64 */
 	enum pgw_level level;   /* where nothing was found */
-	enum pgw_hole_kind kind;
+	enum pgw_stop stop;     /* why (never PGW_STOP_OK or READ_ERROR: a
+				   table that cannot be read for another
+				   reason than absence ends the walk) */
 	uint64_t entry_pa;      /* the entry responsible (not for NONCANONICAL) */
 	struct pgw_entry entry; /* that entry, decoded (np_kind for evidence) */
 };
 
-/* Return 0 to go on, non-zero to stop the walk (returned by pgw_walk_range). */
+/* Return 0 to go on, non-zero to stop the walk (PGW_E_STOPPED, the value in
+ * *stopped_ret). */
 struct pgw_walk_ops {
 	int (*leaf)(void *arg, const struct pgw_leaf *leaf);
 	/* Holes are reported per entry; callers coalesce. */
@@ -559,8 +569,9 @@ struct pgw_walk_stats {
 
 /*
  * Walk [start, end) in address order, calling ops for every leaf and hole.
- * Returns PGW_OK, PGW_E_LIMIT when the budget ran out, or the callback's
- * stop as PGW_E_ARG with *stopped_ret set to its value.
+ * Returns PGW_OK, PGW_E_LIMIT when the budget ran out, PGW_E_STOPPED when
+ * a callback asked to stop (*stopped_ret is its value), or the error of a
+ * table page that could not be read for another reason than absence.
  */
 enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       const struct pgw_walk_opts *opts,
@@ -568,7 +579,108 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
 			       struct pgw_err *err);
 
-/* ---- memory-map regions ------------------------------------------------ */
+/* ---- Linux policy (src/linux/): modes, roots, spaces, layouts --------- */
+
+/*
+ * Mode detection: which mode, and the rule that decided.  The rules, first
+ * that applies: the first CPU with paging on whose registers match a
+ * mode's hints; VMCOREINFO (pgtable_l5_enabled, CONFIG_X86_PAE, the width
+ * of the kernel root symbol); with root_hint, a validation walk among the
+ * ELF machine's modes (all for raw images) keeping the one under which a
+ * direct map is consistent; the ELF machine's shallowest mode.
+ */
+struct pgw_mode_choice {
+	const struct pgw_mode *mode;
+	char why[160];
+};
+enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
+				bool have_root_hint,
+				struct pgw_mode_choice *choice_ret,
+				struct pgw_err *err);
+
+/*
+ * Find the kernel direct map: the linear mapping of physical 0 upward at a
+ * 2 MiB-aligned base in the upper half (64-bit modes: the first such leaf
+ * a bounded walk meets) or at one of the 32-bit PAGE_OFFSETs, confirmed by
+ * sample addresses.  Used to validate a guessed mode and to infer
+ * page_offset_base (KASLR).
+ */
+bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
+			 unsigned *matches_ret);
+
+/* PTI: does `table` look like the user copy of a top table? */
+struct pgw_pti {
+	bool is_user_root;
+	uint64_t kernel_table;      /* the kernel copy paired with it */
+	unsigned user_kernel_half;  /* present kernel-half entries: user copy */
+	unsigned kernel_kernel_half;/* and kernel copy */
+};
+void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
+		   uint64_t table, struct pgw_pti *pti_ret);
+
+/* Roots: where a walk starts. */
+enum pgw_root_source {
+	PGW_ROOT_CR3_OPTION,   /* --cr3 */
+	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
+	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
+	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
+};
+
+struct pgw_root {
+	uint64_t cr3;          /* value as given or read (PCID etc. intact) */
+	uint64_t table;        /* physical address of the top table */
+	enum pgw_root_source source;
+	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
+	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
+};
+
+/* Which root; all zero asks for the kernel's own (else CPU 0's). */
+struct pgw_root_request {
+	bool have_cr3;
+	uint64_t cr3;
+	bool have_cpu;
+	unsigned cpu;          /* with have_cpu: that CPU's CR3 */
+	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
+};
+
+/* The root req asks for, in mode; PGW_E_NOTFOUND when there is none or its
+ * top table is not in the image, PGW_E_ARG when kernel_half is asked of a
+ * table that is no PTI user copy. */
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root_ret, struct pgw_err *err);
+
+/*
+ * What a caller asks of pgw_space_open.  Zero-initialise it and set what
+ * is known; every field left zero is "not asked" (detect, choose).
+ */
+struct pgw_space_request {
+	const char *mode;              /* a mode name; NULL: detect it */
+	struct pgw_root_request root;  /* --cr3 (also the validation walk's
+					  root), --cpu, PTI kernel half */
+};
+
+/* How a space was chosen, for saying so. */
+struct pgw_space_why {
+	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
+	struct pgw_root root;          /* the root, its source and why */
+};
+
+/*
+ * Choose the mode (req->mode, else pgw_detect_mode) and the root
+ * (pgw_root_resolve) and fill *space_ret.  why_ret says how each was
+ * chosen; when the root fails, why_ret->mode still holds the mode (NULL
+ * mode: none could be chosen).  PGW_E_ARG for an unknown mode name,
+ * PGW_E_NOTFOUND for no mode or no root.
+ */
+enum pgw_status pgw_space_open(struct pgw_image *img,
+			       const struct pgw_space_request *req,
+			       struct pgw_space *space_ret,
+			       struct pgw_space_why *why_ret,
+			       struct pgw_err *err);
+
+/* Memory-map layouts: a kernel era's regions with this image's bases. */
 
 /*
  * A kernel era's virtual memory map with this image's bases filled in.
@@ -629,16 +741,20 @@ const char *pgw_layout_describe(const char *name);
 /*
  * Choose the layout for space->mode and fill in its bases: read from
  * VMCOREINFO, the request or CPU state where the image says them, else
- * inferred from the page tables of `space` (see src/arch/layout.c).
+ * inferred from the page tables: the kernel's own root's when VMCOREINFO
+ * names it (a process's tables, or a PTI user copy, map little of the
+ * kernel half), else space's (see src/linux/layout.c).
  */
 enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
 				   const struct pgw_layout_request *req,
 				   struct pgw_layout *layout_ret,
 				   struct pgw_err *err);
-/* Index of the region holding va. */
-size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va);
 
-/* ---- runs: coalesced mappings and holes (like the kernel's ptdump) ----- */
+/* ---- runs: coalesced mappings and holes, like ptdump (src/walk/) ------ */
+
+/* Index of the region holding va (a region map is plain data, whoever
+ * filled it). */
+size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va);
 
 enum pgw_run_kind {
 	PGW_RUN_MAP = 0,
@@ -649,7 +765,7 @@ enum pgw_run_kind {
  * A map run is leaves with contiguous VA and PA, one page size, the same
  * effective permissions (RW/USER/NX down the levels) and the same GLOBAL,
  * PCD, PWT and PAT bits, inside one region.  A hole run is adjacent
- * unmapped entries of one hole kind inside one region; its level is the
+ * unmapped entries of one stop reason inside one region; its level is the
  * highest (closest to the root) level at which nothing was found.
  */
 struct pgw_run {
@@ -668,7 +784,7 @@ struct pgw_run {
 				   uniform table, or one frame mapped again
 				   and again): pa does not advance */
 	/* holes */
-	enum pgw_hole_kind hole_kind;
+	enum pgw_stop stop;     /* why nothing is mapped */
 	enum pgw_np_kind np_kind;  /* non-present entries with meaning (only
 				      with non_present; else PGW_NP_NONE) */
 	uint64_t np_pfn;        /* PROTNONE: frame of va */

@@ -62,6 +62,7 @@ $(FZ)/obj/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	  -DFUZZ_FORMAT='"$*"' -c -o $@ $<
 
 $(FZ)/libpgwalk.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FZ)/fuzz-%: $(FZ)/obj/fuzz/%.o $(FUZZ_COMMON) $(FZ)/libpgwalk.a

@@ -2,15 +2,19 @@
  * The paging modes as data.  Every mode runs the same five logical levels;
  * a level with bits == 0 is folded and passes straight through, as Linux's
  * pgtable-nop4d.h/-nopud.h/-nopmd.h fold them.  Adding a mode is adding a
- * table here.
+ * table here (and listing it in all_modes).
  */
 #include "x86.h"
+#include "../lib/names.h"
 
 #include <string.h>
 
 #define FOLDED(n) { .name = n, .hw_name = NULL, .shift = 0, .bits = 0 }
+/* SDM 4.6: a page is writable or user-accessible only if every level
+ * says so, and not executable if any level says NX. */
+#define X86_PERM { .and_bits = PGW_F_RW | PGW_F_USER, .or_bits = PGW_F_NX }
 
-static const struct pgw_mode mode_i386 = {
+const struct pgw_mode pgw_mode_i386 = {
 	.name = "i386",
 	.desc = "i386 2-level (4 KiB and 4 MiB pages, PSE-36)",
 	.entry_size = 4, .va_bits = 32, .phys_bits = 40,
@@ -23,10 +27,12 @@ static const struct pgw_mode mode_i386 = {
 		[PGW_PMD] = FOLDED("pmd"),
 		[PGW_PTE] = { "pte", "PT", 12, 10, true },
 	},
+	.perm = X86_PERM,
+	.hints = { .cr4_clear = X86_CR4_PAE, .elf_machine = EM_386_ID },
 	.decode = pgw_x86_decode,
 };
 
-static const struct pgw_mode mode_pae = {
+const struct pgw_mode pgw_mode_pae = {
 	.name = "pae",
 	.desc = "i386 PAE 3-level (4 KiB and 2 MiB pages, NX)",
 	.entry_size = 8, .va_bits = 32, .phys_bits = 52,
@@ -39,10 +45,12 @@ static const struct pgw_mode mode_pae = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
+	.hints = { .cr4_set = X86_CR4_PAE, .elf_machine = EM_386_ID },
 	.decode = pgw_x86_decode,
 };
 
-static const struct pgw_mode mode_x86_64 = {
+const struct pgw_mode pgw_mode_x86_64 = {
 	.name = "x86-64",
 	.desc = "x86-64 4-level (4 KiB, 2 MiB and 1 GiB pages)",
 	.entry_size = 8, .va_bits = 48, .phys_bits = 52,
@@ -55,10 +63,13 @@ static const struct pgw_mode mode_x86_64 = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
+	.hints = { .cr4_clear = X86_CR4_LA57, .long_mode = true,
+		   .elf_machine = EM_X86_64_ID },
 	.decode = pgw_x86_decode,
 };
 
-static const struct pgw_mode mode_la57 = {
+const struct pgw_mode pgw_mode_la57 = {
 	.name = "la57",
 	.desc = "x86-64 5-level, LA57 (4 KiB, 2 MiB and 1 GiB pages)",
 	.entry_size = 8, .va_bits = 57, .phys_bits = 52,
@@ -71,11 +82,14 @@ static const struct pgw_mode mode_la57 = {
 		[PGW_PMD] = { "pmd", "PD", 21, 9, true },
 		[PGW_PTE] = { "pte", "PT", 12, 9, true },
 	},
+	.perm = X86_PERM,
+	.hints = { .cr4_set = X86_CR4_LA57, .long_mode = true,
+		   .elf_machine = EM_X86_64_ID },
 	.decode = pgw_x86_decode,
 };
 
 static const struct pgw_mode *const all_modes[] = {
-	&mode_i386, &mode_pae, &mode_x86_64, &mode_la57, NULL,
+	&pgw_mode_i386, &pgw_mode_pae, &pgw_mode_x86_64, &pgw_mode_la57, NULL,
 };
 
 const struct pgw_mode *const *pgw_modes(void)
@@ -90,12 +104,29 @@ const struct pgw_mode *pgw_mode_by_name(const char *name)
 			return all_modes[i];
 	/* Accepted spellings users bring from other tools. */
 	if (strcmp(name, "x86_64") == 0 || strcmp(name, "4level") == 0)
-		return &mode_x86_64;
+		return &pgw_mode_x86_64;
 	if (strcmp(name, "5level") == 0)
-		return &mode_la57;
+		return &pgw_mode_la57;
 	if (strcmp(name, "2level") == 0 || strcmp(name, "ia32") == 0)
-		return &mode_i386;
+		return &pgw_mode_i386;
 	return NULL;
+}
+
+unsigned pgw_mode_depth(const struct pgw_mode *mode)
+{
+	unsigned n = 0;
+
+	for (unsigned l = 0; l < PGW_NLEVELS; l++)
+		n += mode->level[l].bits != 0;
+	return n;
+}
+
+const char *pgw_machine_name(unsigned elf_machine)
+{
+	static const char *const names[] = {
+		[0] = "none", [EM_386_ID] = "i386", [EM_X86_64_ID] = "x86-64",
+	};
+	return PGW_NAME(names, elf_machine, "other");
 }
 
 uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl)

@@ -1,4 +1,5 @@
-/* x86 register and entry bits shared by the arch files (SDM vol. 3, ch. 4). */
+/* x86 register and entry bits, the modes and the decoder (SDM vol. 3, ch. 4):
+ * hardware only. */
 #ifndef PGW_X86_H
 #define PGW_X86_H
 
@@ -16,14 +17,8 @@
 #define EM_386_ID     3
 #define EM_X86_64_ID  62
 
-/* Linux's x86-64 kernel text mapping base (__START_KERNEL_map). */
-#define X86_64_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
-/* PTI keeps the user copy of the top table in the next 4 KiB page. */
-#define X86_PTI_USER_BIT (UINT64_C(1) << 12)
-
-/* 32-bit kernels' PAGE_OFFSET choices, most common first (root.c). */
-#define X86_NPAGE_OFFSETS_32 3
-extern const uint64_t pgw_x86_page_offsets_32[X86_NPAGE_OFFSETS_32];
+extern const struct pgw_mode pgw_mode_i386, pgw_mode_pae, pgw_mode_x86_64,
+	pgw_mode_la57;
 
 void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 		    uint64_t raw, struct pgw_entry *out);

@@ -218,8 +218,11 @@ static int on_run(void *arg, const struct pgw_run *run)
 static void say(FILE *f, const char *prefix, const struct session *s,
 		const struct pgw_layout *lay)
 {
+	char head[160];
+
 	session_say(f, prefix, s);
-	fprintf(f, "%slayout %s (%s)\n", prefix, lay->name, lay->why);
+	snprintf(head, sizeof(head), "%slayout %s (", prefix, lay->name);
+	out_text_line(f, head, lay->why, ")\n");
 }
 
 int cmd_dump(int argc, char **argv)
@@ -254,8 +257,8 @@ int cmd_dump(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, layout };
-	struct walk_head head = { s.mode.why, s.root.table, s.root.why,
-				  layout };
+	struct walk_head head = { s.why.mode.why, s.space.root,
+				  s.why.root.why, layout };
 	struct dump_state d = {
 		.out = &out, .layout = layout, .filters = a.filters,
 		.holes = !a.no_holes && !a.filters,

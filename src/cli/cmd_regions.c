@@ -123,8 +123,8 @@ int cmd_regions(int argc, char **argv)
 	enum pgw_status st = pgw_walk_range(&s.space, &wo, &ops, &u, NULL,
 					    NULL, &err);
 	struct out out = { stdout, fmt, s.space.mode, layout };
-	struct walk_head head = { s.mode.why, s.root.table, s.root.why,
-				  layout };
+	struct walk_head head = { s.why.mode.why, s.space.root,
+				  s.why.root.why, layout };
 	if (fmt->regions_begin)
 		fmt->regions_begin(&out, &head);
 	for (size_t i = 0; i < layout->nregions; i++)

@@ -76,7 +76,7 @@ static void one(struct batch *b, uint64_t va)
 {
 	struct pgw_xlat x;
 
-	if (pgw_translate(b->space, va, &x) != PGW_X_OK)
+	if (pgw_translate(b->space, va, &x) != PGW_STOP_OK)
 		b->failed++;
 	b->out->fmt->xlat(b->out, &x);
 }

@@ -22,7 +22,7 @@ void delim_span(struct line *l, const struct delim *d, uint64_t va,
 
 static void hole_detail(struct line *l, const struct pgw_run *run)
 {
-	emit_str(l, out_hole_kind_key(run->hole_kind));
+	emit_str(l, pgw_stop_key(run->stop));
 	if (run->np_kind == PGW_NP_PROTNONE) {
 		emit_str(l, " protnone pfn=");
 		emit_hex(l, run->np_pfn);
@@ -31,7 +31,7 @@ static void hole_detail(struct line *l, const struct pgw_run *run)
 		emit_hex(l, run->entry_raw);
 	} else if (run->np_kind != PGW_NP_NONE) {
 		emit_char(l, ' ');
-		emit_str(l, out_np_kind_name(run->np_kind));
+		emit_str(l, pgw_np_kind_key(run->np_kind));
 		emit_str(l, " type=");
 		emit_u64(l, run->swap_type);
 		emit_str(l, " offset=");

@@ -7,6 +7,7 @@
 #define PGW_EMIT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pgwalk.h"
@@ -92,21 +93,76 @@ static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 	}
 }
 
-/* A JSON string body: quotes, backslashes and control bytes escaped. */
+/* One byte of a JSON string body: quotes, backslashes and control bytes
+ * escaped. */
+static inline void emit_json_char(struct line *l, unsigned char c)
+{
+	if (c == '"' || c == '\\') {
+		emit_char(l, '\\');
+		emit_char(l, (char)c);
+	} else if (c < 0x20) {
+		emit_str(l, "\\u00");
+		emit_char(l, "0123456789abcdef"[c >> 4]);
+		emit_char(l, "0123456789abcdef"[c & 0xf]);
+	} else {
+		emit_char(l, (char)c);
+	}
+}
+
 static inline void emit_json_str(struct line *l, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			emit_char(l, '\\');
+	for (; *s; s++)
+		emit_json_char(l, (unsigned char)*s);
+}
+
+/* At most n bytes of s (a long string goes out in pieces); the bytes
+ * read. */
+static inline size_t emit_json_strn(struct line *l, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		emit_json_char(l, (unsigned char)s[i]);
+	return i;
+}
+
+/* A string from the image for a terminal: bytes outside printable ASCII
+ * (controls, escape sequences) as \xNN.  At most n bytes; the bytes read. */
+static inline size_t emit_text_strn(struct line *l, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f) {
 			emit_char(l, (char)c);
-		} else if (c < 0x20) {
-			emit_str(l, "\\u00");
+		} else {
+			emit_str(l, "\\x");
 			emit_char(l, "0123456789abcdef"[c >> 4]);
 			emit_char(l, "0123456789abcdef"[c & 0xf]);
-		} else {
-			emit_char(l, (char)c);
 		}
+	}
+	return i;
+}
+
+/* Write what l holds to f and empty it: for records as long as the
+ * image's lists. */
+static inline void emit_spill(struct line *l, FILE *f)
+{
+	fwrite(l->buf, 1, l->len, f);
+	l->len = 0;
+}
+
+/* s escaped by esc (emit_json_strn, emit_text_strn), spilling l to f as
+ * it fills, so that no string is cut short however long. */
+static inline void emit_long(struct line *l, FILE *f, const char *s,
+			     size_t (*esc)(struct line *, const char *,
+					   size_t))
+{
+	while (*s) {
+		if (l->len > sizeof(l->buf) / 2)
+			emit_spill(l, f);
+		s += esc(l, s, 256);
 	}
 }
 

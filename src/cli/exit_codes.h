@@ -1,4 +1,5 @@
-/* pgwalk's exit statuses: documented in man/pgwalk.1 and README.md. */
+/* pgwalk's exit statuses (documented in man/pgwalk.1 and README.md) and
+ * how the CLI reports a failure (errors.c). */
 #ifndef PGW_EXIT_CODES_H
 #define PGW_EXIT_CODES_H
 
@@ -19,5 +20,17 @@ enum pgw_exit {
 
 /* Exit status for a library failure. */
 int pgw_exit_for(enum pgw_status status);
+
+struct argp_state;
+/* A usage error inside an argp parser: one line on stderr, "pgwalk
+ * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
+ * argp_error's own hint wraps onto further lines. */
+void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* Print "pgwalk: <msg>" to stderr. */
+void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr) when the output
+ * could not be written. */
+int pgw_cli_flush(int rc);
 
 #endif

@@ -14,7 +14,7 @@ static void csv_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_hex(&l, x->va);
 	emit_char(&l, ',');
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
 		emit_hex(&l, x->pa);
 		emit_char(&l, ',');
@@ -28,7 +28,7 @@ static void csv_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, ",,");
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_str(&l, ",,,");
-		emit_str(&l, pgw_xlat_status_text(x->status));
+		emit_str(&l, out_xlat_error(x->stop));
 	}
 	emit_char(&l, '\n');
 	fwrite(l.buf, 1, l.len, o->f);

@@ -9,7 +9,7 @@ static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 {
 	if (e->kind == PGW_ENT_NOT_PRESENT) {
 		emit_str(l, ",\"non_present\":{\"kind\":\"");
-		emit_str(l, out_np_kind_name(e->np_kind));
+		emit_str(l, pgw_np_kind_key(e->np_kind));
 		emit_char(l, '"');
 		if (e->np_kind == PGW_NP_PROTNONE) {
 			emit_str(l, ",\"pfn\":\"");
@@ -48,7 +48,7 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_str(&l, "{\"va\":\"");
 	emit_hex(&l, x->va);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
 		emit_str(&l, "\",\"pa\":\"");
 		emit_hex(&l, x->pa);
@@ -64,7 +64,7 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 						 "],\"in_image\":false");
 	} else {
 		emit_str(&l, "\",\"pa\":null,\"error\":\"");
-		emit_str(&l, pgw_xlat_status_text(x->status));
+		emit_str(&l, out_xlat_error(x->stop));
 		emit_str(&l, "\",\"level\":\"");
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_char(&l, '"');
@@ -110,6 +110,125 @@ static void json_bad(struct out *o, const char *text)
 	emit_str(&l, "\",\"va\":null,\"pa\":null,\"error\":\"not an "
 		     "address\"}\n");
 	fwrite(l.buf, 1, l.len, o->f);
+}
+
+/* ---- info: one object ---- */
+
+/* "key":"value" (the value escaped however long), with a comma before
+ * it unless first. */
+static void info_kv(struct out *o, struct line *l, bool first,
+		    const char *key, const char *val)
+{
+	if (!first)
+		emit_char(l, ',');
+	emit_char(l, '"');
+	emit_str(l, key);
+	emit_str(l, "\":\"");
+	emit_long(l, o->f, val, emit_json_strn);
+	emit_char(l, '"');
+}
+
+/* ,"key":"0x..." */
+static void info_hex(struct line *l, const char *key, uint64_t v)
+{
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":\"");
+	emit_hex(l, v);
+	emit_char(l, '"');
+}
+
+static void json_info_cpus(struct out *o, struct line *l,
+			   const struct info_view *v)
+{
+	const struct pgw_cpu *cpus;
+	size_t nc = pgw_image_cpus(v->img, &cpus);
+
+	emit_str(l, ",\"cpus\":[");
+	for (size_t i = 0; i < nc; i++) {
+		const struct pgw_cpu *c = &cpus[i];
+		if (l->len > sizeof(l->buf) / 2)
+			emit_spill(l, o->f);
+		emit_str(l, i ? ",{\"cpu\":" : "{\"cpu\":");
+		emit_u64(l, i);
+		info_hex(l, "cr0", c->cr0);
+		info_hex(l, "cr3", c->cr3);
+		info_hex(l, "cr4", c->cr4);
+		if (c->has_efer)
+			info_hex(l, "efer", c->efer);
+		else
+			emit_str(l, ",\"efer\":null");
+		info_kv(o, l, false, "ring", out_cpu_ring(c));
+		if (v->pti) {
+			emit_str(l, v->pti[i].is_user_root ?
+					    ",\"pti_user_root\":true" :
+					    ",\"pti_user_root\":false");
+			if (v->pti[i].is_user_root)
+				info_hex(l, "pti_kernel_root",
+					 v->pti[i].kernel_table);
+		}
+		emit_char(l, '}');
+	}
+	emit_char(l, ']');
+}
+
+static void json_info(struct out *o, const struct info_view *v)
+{
+	const struct pgw_phys_range *r;
+	const char *const *fk, *const *fv;
+	struct pgw_image *img = v->img;
+	size_t nr = pgw_image_ranges(img, &r);
+	size_t nf = pgw_image_facts(img, &fk, &fv);
+	bool first = true;
+	struct line l;
+	l.len = 0;
+
+	emit_char(&l, '{');
+	info_kv(o, &l, true, "image", pgw_image_path(img));
+	info_kv(o, &l, false, "format", pgw_image_format(img));
+	emit_str(&l, ",\"elf_class\":");
+	emit_u64(&l, pgw_image_class(img));
+	info_kv(o, &l, false, "machine",
+		pgw_machine_name(pgw_image_machine(img)));
+	emit_str(&l, ",\"facts\":{");
+	for (size_t i = 0; i < nf; i++)
+		info_kv(o, &l, i == 0, fk[i], fv[i]);
+	emit_str(&l, "},\"ranges\":[");
+	for (size_t i = 0; i < nr; i++) {
+		if (l.len > sizeof(l.buf) / 2)
+			emit_spill(&l, o->f);
+		emit_str(&l, i ? ",{\"start\":\"" : "{\"start\":\"");
+		emit_hex(&l, r[i].start);
+		emit_str(&l, "\",\"size\":");
+		emit_u64(&l, r[i].size);
+		emit_char(&l, '}');
+	}
+	emit_str(&l, "],\"prstatus\":");
+	emit_u64(&l, pgw_image_prstatus_count(img));
+	json_info_cpus(o, &l, v);
+	emit_str(&l, ",\"vmcoreinfo\":{");
+	for (size_t i = 0; v->vmcoreinfo[i]; i++) {
+		const char *val = pgw_vmcoreinfo_get(img, v->vmcoreinfo[i]);
+		if (val) {
+			info_kv(o, &l, first, v->vmcoreinfo[i], val);
+			first = false;
+		}
+	}
+	emit_char(&l, '}');
+	if (v->why->mode.mode) {
+		info_kv(o, &l, false, "mode", v->why->mode.mode->name);
+		info_kv(o, &l, false, "mode_reason", v->why->mode.why);
+	} else {
+		emit_str(&l, ",\"mode\":null");
+	}
+	if (v->have_root) {
+		info_hex(&l, "root", v->root);
+		info_kv(o, &l, false, "root_reason", v->why->root.why);
+	} else {
+		emit_str(&l, ",\"root\":null");
+	}
+	emit_str(&l, "}\n");
+	emit_spill(&l, o->f);
 }
 
 /* ---- dump and regions: one object per line, "type" first ---- */
@@ -196,10 +315,10 @@ static void json_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, "{\"type\":\"hole\",");
 	span(&l, run->va, run->end);
 	level_entries(&l, o, run);
-	kv_str(&l, "kind", out_hole_kind_key(run->hole_kind));
+	kv_str(&l, "kind", pgw_stop_key(run->stop));
 	if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ",\"non_present\":{\"kind\":\"");
-		emit_str(&l, out_np_kind_name(run->np_kind));
+		emit_str(&l, pgw_np_kind_key(run->np_kind));
 		if (run->np_kind == PGW_NP_PROTNONE) {
 			emit_str(&l, "\",\"pfn\":\"");
 			emit_hex(&l, run->np_pfn);
@@ -311,6 +430,7 @@ static void json_regions_row(struct out *o, const struct pgw_region *r,
 
 const struct formatter fmt_json = {
 	.name = "json",
+	.info = json_info,
 	.xlat = json_xlat,
 	.bad_addr = json_bad,
 	.dump_region = json_dump_region,

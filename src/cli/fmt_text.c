@@ -21,7 +21,7 @@ static void size_text(struct line *l, uint64_t size)
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
 	emit_str(l, "not present (");
-	emit_str(l, out_np_kind_name(e->np_kind));
+	emit_str(l, pgw_np_kind_key(e->np_kind));
 	if (e->np_kind == PGW_NP_PROTNONE) {
 		emit_str(l, ", frame ");
 		emit_hex(l, e->np_pfn << PGW_PAGE_SHIFT);
@@ -83,7 +83,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, " -> PHYSICAL ");
 		emit_hex(&l, x->pa);
 		emit_str(&l, " (");
@@ -94,8 +94,8 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 						 "; data NOT in image)\n");
 	} else {
 		emit_str(&l, " -> not mapped: ");
-		emit_str(&l, pgw_xlat_status_text(x->status));
-		if (x->status != PGW_X_NONCANONICAL) {
+		emit_str(&l, out_xlat_error(x->stop));
+		if (x->stop != PGW_STOP_NONCANONICAL) {
 			emit_str(&l, " at ");
 			emit_str(&l, out_level_name(o->mode, x->level));
 		}
@@ -103,15 +103,14 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 	}
 	for (unsigned i = 0; i < x->nsteps; i++)
 		step_text(&l, o->mode, &x->step[i]);
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, "  page ");
 		emit_hex(&l, x->pa & ~(x->page_size - 1));
 		emit_str(&l, "  effective: ");
 		emit_str(&l, (x->eff_flags & PGW_F_USER) ? "user " : "kernel ");
 		emit_str(&l, (x->eff_flags & PGW_F_RW) ? "rw " : "ro ");
 		emit_str(&l, (x->eff_flags & PGW_F_NX) ? "nx\n" : "exec\n");
-	} else if (x->io.msg[0] && (x->status == PGW_X_IO ||
-				    x->status == PGW_X_TABLE_NODATA)) {
+	} else if (x->io.msg[0]) {
 		/* Why the table is missing: filtered, outside RAM, cut off. */
 		emit_str(&l, "  ");
 		emit_str(&l, x->io.msg);
@@ -124,6 +123,97 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 static void text_bad(struct out *o, const char *text)
 {
 	fprintf(o->f, "INPUT '%.200s' -> not an address\n\n", text);
+}
+
+/* ---- info ---- */
+
+#define INFO_TEXT_RANGES 8
+
+static void text_info_cpus(struct out *o, const struct info_view *v)
+{
+	const struct pgw_cpu *cpus;
+	size_t nc = pgw_image_cpus(v->img, &cpus);
+
+	fprintf(o->f, "cpus:        %zu with registers (QEMU notes), %zu "
+		"NT_PRSTATUS\n", nc, pgw_image_prstatus_count(v->img));
+	for (size_t i = 0; i < nc; i++) {
+		const struct pgw_cpu *c = &cpus[i];
+		fprintf(o->f, "  cpu%zu: CR0=0x%llx CR3=0x%llx CR4=0x%llx", i,
+			(unsigned long long)c->cr0, (unsigned long long)c->cr3,
+			(unsigned long long)c->cr4);
+		if (c->has_efer)
+			fprintf(o->f, " EFER=0x%llx",
+				(unsigned long long)c->efer);
+		else
+			fprintf(o->f, " EFER=unknown");
+		fprintf(o->f, " %s mode", out_cpu_ring(c));
+		if (v->pti && v->pti[i].is_user_root)
+			fprintf(o->f, ", PTI user root (kernel root 0x%llx)",
+				(unsigned long long)v->pti[i].kernel_table);
+		fprintf(o->f, "\n");
+	}
+}
+
+static void text_info(struct out *o, const struct info_view *v)
+{
+	const struct pgw_phys_range *r;
+	const char *const *fk, *const *fv;
+	struct pgw_image *img = v->img;
+	size_t nr = pgw_image_ranges(img, &r);
+	size_t nf = pgw_image_facts(img, &fk, &fv);
+	uint64_t total = 0;
+	char prefix[160];
+
+	fprintf(o->f, "image:       %s\n", pgw_image_path(img));
+	fprintf(o->f, "format:      %s", pgw_image_format(img));
+	if (pgw_image_class(img))
+		fprintf(o->f, ", ELF%u, machine %s", pgw_image_class(img),
+			pgw_machine_name(pgw_image_machine(img)));
+	fprintf(o->f, "\n");
+	for (size_t i = 0; i < nf; i++) {
+		snprintf(prefix, sizeof(prefix), "  %s: ", fk[i]);
+		out_text_line(o->f, prefix, fv[i], "\n");
+	}
+	for (size_t i = 0; i < nr; i++)
+		total += r[i].size;
+	fprintf(o->f, "physical:    %zu range%s, %llu bytes (%.1f MiB), "
+		"highest 0x%llx\n", nr, nr == 1 ? "" : "s",
+		(unsigned long long)total, (double)total / (1 << 20),
+		nr ? (unsigned long long)(r[nr - 1].start + r[nr - 1].size - 1)
+		   : 0ULL);
+	/* A filtered or sparse dump can have thousands: text shows the
+	 * first few, JSON all of them. */
+	for (size_t i = 0; i < nr && i < INFO_TEXT_RANGES; i++)
+		fprintf(o->f, "  0x%llx-0x%llx\n",
+			(unsigned long long)r[i].start,
+			(unsigned long long)(r[i].start + r[i].size - 1));
+	if (nr > INFO_TEXT_RANGES)
+		fprintf(o->f, "  ... %zu more (--format=json lists all)\n",
+			nr - INFO_TEXT_RANGES);
+	text_info_cpus(o, v);
+	fprintf(o->f, "vmcoreinfo:  %zu entries\n", pgw_vmcoreinfo_count(img));
+	for (size_t i = 0; v->vmcoreinfo[i]; i++) {
+		const char *val = pgw_vmcoreinfo_get(img, v->vmcoreinfo[i]);
+		snprintf(prefix, sizeof(prefix), "  %s=", v->vmcoreinfo[i]);
+		if (val)
+			out_text_line(o->f, prefix, val, "\n");
+	}
+	/* The mode may be known when the root is not (the error says why
+	 * on stderr). */
+	if (v->why->mode.mode) {
+		snprintf(prefix, sizeof(prefix), "mode:        %s (",
+			 v->why->mode.mode->name);
+		out_text_line(o->f, prefix, v->why->mode.why, ")\n");
+	} else {
+		fprintf(o->f, "mode:        unknown\n");
+	}
+	if (v->have_root) {
+		snprintf(prefix, sizeof(prefix), "root:        0x%llx (",
+			 (unsigned long long)v->root);
+		out_text_line(o->f, prefix, v->why->root.why, ")\n");
+	} else {
+		fprintf(o->f, "root:        none\n");
+	}
 }
 
 /* ---- dump and regions ---- */
@@ -196,17 +286,24 @@ static void text_dump_begin(struct out *o, const struct walk_head *h)
 {
 	const struct pgw_layout *lay = h->layout;
 
-	fprintf(o->f, "# mode %s (%s)\n", o->mode->name, h->mode_why);
-	fprintf(o->f, "# root 0x%llx (%s)\n", (unsigned long long)h->root,
-		h->root_why);
+	char prefix[160];
+
+	snprintf(prefix, sizeof(prefix), "# mode %s (", o->mode->name);
+	out_text_line(o->f, prefix, h->mode_why, ")\n");
+	snprintf(prefix, sizeof(prefix), "# root 0x%llx (",
+		 (unsigned long long)h->root);
+	out_text_line(o->f, prefix, h->root_why, ")\n");
 	if (!lay)
 		return;
-	fprintf(o->f, "# layout %s (%s)\n", lay->name, lay->why);
-	for (size_t i = 0; i < lay->nbases; i++)
-		fprintf(o->f, "# %s 0x%llx %s: %s\n", lay->base[i].name,
-			(unsigned long long)lay->base[i].value,
-			pgw_base_source_name(lay->base[i].source),
-			lay->base[i].why);
+	snprintf(prefix, sizeof(prefix), "# layout %s (", lay->name);
+	out_text_line(o->f, prefix, lay->why, ")\n");
+	for (size_t i = 0; i < lay->nbases; i++) {
+		snprintf(prefix, sizeof(prefix), "# %s 0x%llx %s: ",
+			 lay->base[i].name,
+			 (unsigned long long)lay->base[i].value,
+			 pgw_base_source_name(lay->base[i].source));
+		out_text_line(o->f, prefix, lay->base[i].why, "\n");
+	}
 }
 
 static void text_dump_region(struct out *o, const struct pgw_region *r)
@@ -249,7 +346,7 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_char(&l, ' ');
-	emit_str(&l, pgw_hole_kind_text(run->hole_kind));
+	emit_str(&l, out_hole_text(run->stop));
 	if (run->np_kind == PGW_NP_PROTNONE) {
 		emit_str(&l, ": protnone frame ");
 		emit_hex(&l, run->np_pfn << PGW_PAGE_SHIFT);
@@ -258,13 +355,13 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 		emit_hex(&l, run->entry_raw);
 	} else if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ": ");
-		emit_str(&l, out_np_kind_name(run->np_kind));
+		emit_str(&l, pgw_np_kind_key(run->np_kind));
 		emit_str(&l, " type ");
 		emit_u64(&l, run->swap_type);
 		emit_str(&l, " offset ");
 		emit_hex(&l, run->swap_offset);
-	} else if (run->hole_kind != PGW_HOLE_NOT_PRESENT &&
-		   run->hole_kind != PGW_HOLE_NONCANONICAL) {
+	} else if (run->stop != PGW_STOP_NOT_PRESENT &&
+		   run->stop != PGW_STOP_NONCANONICAL) {
 		emit_str(&l, ": entry ");
 		emit_hex(&l, run->entry_raw);
 		emit_str(&l, " at ");
@@ -363,6 +460,7 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 
 const struct formatter fmt_text = {
 	.name = "text",
+	.info = text_info,
 	.xlat = text_xlat,
 	.bad_addr = text_bad,
 	.dump_begin = text_dump_begin,

@@ -11,7 +11,7 @@ static void tsv_xlat(struct out *o, const struct pgw_xlat *x)
 
 	emit_hex(&l, x->va);
 	emit_char(&l, '\t');
-	if (x->status == PGW_X_OK) {
+	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
 		emit_hex(&l, x->pa);
 		emit_char(&l, '\t');

@@ -82,19 +82,9 @@ const struct argp_child layout_children[] = {
 int cli_layout(struct session *s, const struct pgw_layout_request *req,
 	       struct pgw_layout *layout)
 {
-	struct pgw_root_request kreq = { .cpu = -1 };
-	struct pgw_root kroot;
-	struct pgw_space space = s->space;
 	struct pgw_err err = { 0 };
-	enum pgw_status st;
+	enum pgw_status st = pgw_layout_resolve(&s->space, req, layout, &err);
 
-	/* A user process's tables may share little of the kernel half (PTI);
-	 * the kernel's own root always has all of it. */
-	if (pgw_root_resolve(s->img, s->space.mode, &kreq, &kroot, &err) ==
-		    PGW_OK &&
-	    kroot.source == PGW_ROOT_VMCOREINFO)
-		space.root = kroot.table;
-	st = pgw_layout_resolve(&space, req, layout, &err);
 	if (st != PGW_OK) {
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);

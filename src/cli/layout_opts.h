@@ -15,9 +15,8 @@ extern const struct argp layout_argp;
  * session_argp (child 0), layout_argp (child 1). */
 extern const struct argp_child layout_children[];
 
-/* Resolve the layout for s (mode and root chosen).  Bases are inferred
- * from the kernel's own page tables when VMCOREINFO names them, else from
- * the session's root.  0 or an exit status (message printed). */
+/* Resolve the layout for s (mode and root chosen): pgw_layout_resolve.
+ * 0 or an exit status (message printed). */
 int cli_layout(struct session *s, const struct pgw_layout_request *req,
 	       struct pgw_layout *layout);
 

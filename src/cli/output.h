@@ -13,7 +13,7 @@
 struct out {
 	FILE *f;
 	const struct formatter *fmt;
-	const struct pgw_mode *mode;
+	const struct pgw_mode *mode;       /* NULL in info without a mode */
 	const struct pgw_layout *layout;   /* dump, regions */
 };
 
@@ -44,8 +44,20 @@ struct region_usage {
 	uint64_t leaves;                     /* leaves starting in it */
 };
 
+/* What info shows: the image, and how pgwalk would walk it. */
+struct info_view {
+	struct pgw_image *img;
+	const struct pgw_space_why *why;   /* why->mode.mode NULL: no mode */
+	bool have_root;                    /* false: no root (why->root unset) */
+	uint64_t root;
+	const struct pgw_pti *pti;         /* one per CPU; NULL without a mode */
+	const char *const *vmcoreinfo;     /* keys worth showing, NULL-ended */
+};
+
 struct formatter {
 	const char *name;
+	/* info: one record describing the image */
+	void (*info)(struct out *o, const struct info_view *v);
 	/* translate */
 	void (*xlat_begin)(struct out *o);
 	void (*xlat)(struct out *o, const struct pgw_xlat *x);
@@ -66,17 +78,24 @@ struct formatter {
 	void (*regions_end)(struct out *o);
 };
 
+/* All formatters, NULL-terminated (formatters.c lists them). */
+const struct formatter *const *formatters(void);
 /* NULL for an unknown name. */
 const struct formatter *formatter_by_name(const char *name);
 
 /* Shared wording, so every format says the same thing. */
 const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl);
-/* "none", "protnone", "swap", ... */
-const char *out_np_kind_name(enum pgw_np_kind kind);
-/* Stable one-word hole kind: "not-present", "non-canonical", ... */
-const char *out_hole_kind_key(enum pgw_hole_kind kind);
+/* A stop in translate's error texts, and in dump's text holes. */
+const char *out_xlat_error(enum pgw_stop stop);
+const char *out_hole_text(enum pgw_stop stop);
 /* Region key of a run ("unused" without a layout). */
 const char *out_region_key(const struct out *o, const struct pgw_run *run);
+/* A line of text: prefix, s escaped for a terminal (it may hold strings
+ * from the image: OSRELEASE, VMCOREINFO values), suffix. */
+void out_text_line(FILE *f, const char *prefix, const char *s,
+		   const char *suffix);
+/* "kernel"/"user" from a CPU's code-segment privilege, "unknown". */
+const char *out_cpu_ring(const struct pgw_cpu *c);
 /* Hex digits for VAs and PAs of this mode (16/8, 13/10). */
 int out_va_digits(const struct pgw_mode *mode);
 int out_pa_digits(const struct pgw_mode *mode);

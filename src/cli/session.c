@@ -1,8 +1,8 @@
 #include "session.h"
 #include "exit_codes.h"
+#include "lists.h"
 #include "output.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,16 +11,14 @@ enum {
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT,
 };
 
+/* The docs of --format, --image-format and --mode name what the tables
+ * hold: help_filter writes them in. */
 static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Image:", 1 },
 	{ "format", 'f', "FMT", 0,
-	  "Output format (text, json, tsv, csv; info: text, json) or image "
-	  "format (elf, "
-	  "kdump, lime, avml, raw); give it twice to set both", 1 },
+	  "Output format or image format; give it twice to set both", 1 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
-	  "Image format, skipping the probe: elf, kdump, lime, avml, raw "
-	  "(makedumpfile's flattened files are unwrapped first, whatever "
-	  "the format)", 1 },
+	  "Image format, skipping the probe", 1 },
 	{ "base", OPT_BASE, "ADDR", 0,
 	  "Raw images: physical address of the file's first byte", 1 },
 	{ NULL, 0, NULL, 0, "Address space:", 2 },
@@ -29,8 +27,7 @@ static const struct argp_option options[] = {
 	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 2 },
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 2 },
-	{ "mode", OPT_MODE, "MODE", 0,
-	  "Paging mode: i386, pae, x86-64, la57 (default: detected)", 2 },
+	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 2 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
@@ -48,6 +45,7 @@ static bool is_output_format(const char *s)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct session_opts *o = state->input;
+	char names[128];
 	uint64_t v;
 
 	switch (key) {
@@ -68,8 +66,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CR3:
 		if (!pgw_parse_u64(arg, &v))
 			pgw_usage_error(state, "--cr3: '%s' is not an address", arg);
-		o->root.have_cr3 = true;
-		o->root.cr3 = v;
+		o->space.root.have_cr3 = true;
+		o->space.root.cr3 = v;
 		break;
 	case OPT_CPU: {
 		char *end;
@@ -77,17 +75,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (*arg == '\0' || *end || n < 0 || n > 65535)
 			pgw_usage_error(state, "--cpu: '%s' is not a CPU number",
 				   arg);
-		o->root.cpu = (int)n;
+		o->space.root.have_cpu = true;
+		o->space.root.cpu = (unsigned)n;
 		break;
 	}
 	case OPT_KERNEL_ROOT:
-		o->root.kernel_half = true;
+		o->space.root.kernel_half = true;
 		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
-			pgw_usage_error(state, "--mode: unknown mode '%s' (i386, "
-				   "pae, x86-64, la57)", arg);
-		o->mode_name = arg;
+			pgw_usage_error(state, "--mode: unknown mode '%s' (%s)",
+					arg, list_join(names, sizeof(names),
+						       list_mode, ", "));
+		o->space.mode = arg;
 		break;
 	case OPT_MAX_ENTRIES: {
 		char *end;
@@ -99,7 +99,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case ARGP_KEY_END:
-		if (o->root.have_cr3 && o->root.cpu >= 0)
+		if (o->space.root.have_cr3 && o->space.root.have_cpu)
 			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
 		break;
@@ -109,8 +109,37 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static char *help_filter(int key, const char *text, void *input)
+{
+	char a[128], b[128], c[128];
+	char *out = NULL;
+	int n = -1;
+
+	(void)input;
+	switch (key) {
+	case 'f':
+		n = asprintf(&out, "Output format (%s; info: %s) or image "
+			     "format (%s); give it twice to set both",
+			     list_join(a, sizeof(a), list_output_format, ", "),
+			     list_join(b, sizeof(b), list_info_format, ", "),
+			     list_join(c, sizeof(c), list_image_format, ", "));
+		break;
+	case OPT_IMAGE_FORMAT:
+		n = asprintf(&out, "Image format, skipping the probe: %s "
+			     "(makedumpfile's flattened files are unwrapped "
+			     "first, whatever the format)",
+			     list_join(a, sizeof(a), list_image_format, ", "));
+		break;
+	case OPT_MODE:
+		n = asprintf(&out, "Paging mode: %s (default: detected)",
+			     list_join(a, sizeof(a), list_mode, ", "));
+		break;
+	}
+	return n < 0 ? (char *)text : out;
+}
+
 const struct argp session_argp = { options, parse_opt, NULL, NULL, NULL,
-				   NULL, NULL };
+				   help_filter, NULL };
 
 const struct argp_child session_children[] = {
 	{ &session_argp, 0, NULL, 0 },
@@ -120,7 +149,6 @@ const struct argp_child session_children[] = {
 static void session_opts_init(struct session_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->root.cpu = -1;
 	o->output_format = "text";
 }
 
@@ -147,63 +175,6 @@ error_t session_parse_image(struct image_args *a, const char *cmd, int key,
 	return 0;
 }
 
-void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
-{
-	const char *name = state && state->name ? state->name : "pgwalk";
-	va_list ap;
-
-	fprintf(stderr, "%s: ", name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", name);
-	exit(PGW_EXIT_USAGE);
-}
-
-void pgw_cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pgwalk: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int pgw_cli_flush(int rc)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pgw_cli_error("cannot write output");
-		return PGW_EXIT_OUTPUT;
-	}
-	return rc;
-}
-
-int pgw_exit_for(enum pgw_status status)
-{
-	switch (status) {
-	case PGW_OK:
-		return PGW_EXIT_OK;
-	case PGW_E_ARG:
-		return PGW_EXIT_USAGE;
-	case PGW_E_IO:
-		return PGW_EXIT_NOINPUT;
-	case PGW_E_FORMAT:
-	case PGW_E_NODATA:
-		return PGW_EXIT_BADIMAGE;
-	case PGW_E_UNSUPPORTED:
-		return PGW_EXIT_UNSUPPORTED;
-	case PGW_E_NOTFOUND:
-		return PGW_EXIT_NOROOT;
-	case PGW_E_LIMIT:
-		return PGW_EXIT_LIMIT;
-	case PGW_E_NOMEM:
-	default:
-		return PGW_EXIT_INTERNAL;
-	}
-}
-
 int session_open_image(struct session *s, const char *path)
 {
 	struct pgw_err err = { 0 };
@@ -223,29 +194,13 @@ int session_open_image(struct session *s, const char *path)
 int session_choose(struct session *s)
 {
 	struct pgw_err err = { 0 };
-	enum pgw_status st;
+	enum pgw_status st = pgw_space_open(s->img, &s->opts.space, &s->space,
+					    &s->why, &err);
 
-	if (s->opts.mode_name) {
-		s->mode.mode = pgw_mode_by_name(s->opts.mode_name);
-		snprintf(s->mode.why, sizeof(s->mode.why), "--mode=%s",
-			 s->opts.mode_name);
-	} else {
-		st = pgw_detect_mode(s->img, s->opts.root.cr3,
-				     s->opts.root.have_cr3, &s->mode, &err);
-		if (st != PGW_OK) {
-			pgw_cli_error("%s: %s", s->path, err.msg);
-			return pgw_exit_for(st);
-		}
-	}
-	st = pgw_root_resolve(s->img, s->mode.mode, &s->opts.root, &s->root,
-			      &err);
 	if (st != PGW_OK) {
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
-	s->space.img = s->img;
-	s->space.mode = s->mode.mode;
-	s->space.root = s->root.table;
 	return 0;
 }
 
@@ -260,10 +215,14 @@ int session_start(struct session *s, const struct image_args *a)
 
 void session_say(FILE *f, const char *prefix, const struct session *s)
 {
-	fprintf(f, "%smode %s (%s)\n", prefix, s->mode.mode->name,
-		s->mode.why);
-	fprintf(f, "%sroot 0x%llx (%s)\n", prefix,
-		(unsigned long long)s->root.table, s->root.why);
+	char head[160];
+
+	snprintf(head, sizeof(head), "%smode %s (", prefix,
+		 s->space.mode->name);
+	out_text_line(f, head, s->why.mode.why, ")\n");
+	snprintf(head, sizeof(head), "%sroot 0x%llx (", prefix,
+		 (unsigned long long)s->space.root);
+	out_text_line(f, head, s->why.root.why, ")\n");
 }
 
 void session_close(struct session *s)

@@ -1,7 +1,8 @@
 /*
  * What every subcommand needs before it can walk: the options shared by
- * all of them, the opened image, the chosen mode and root.  One place owns
- * the image: session_close().
+ * all of them parsed, then the image opened and the address space chosen
+ * by the library (pgw_space_open).  One place owns the image:
+ * session_close().
  */
 #ifndef PGW_SESSION_H
 #define PGW_SESSION_H
@@ -15,8 +16,7 @@ struct session_opts {
 	const char *image_format;    /* --format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	struct pgw_image_open_opts open;
-	const char *mode_name;       /* --mode */
-	struct pgw_root_request root;
+	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root */
 	uint64_t max_entries;        /* --max-entries */
 };
 
@@ -24,8 +24,7 @@ struct session {
 	struct session_opts opts;
 	const char *path;
 	struct pgw_image *img;
-	struct pgw_mode_choice mode;
-	struct pgw_root root;
+	struct pgw_space_why why;    /* how the mode and root were chosen */
 	struct pgw_space space;
 };
 
@@ -64,17 +63,6 @@ void session_close(struct session *s);
 /* The mode and root lines ("mode NAME (why)", "root 0x.. (why)"), each
  * after prefix. */
 void session_say(FILE *f, const char *prefix, const struct session *s);
-
-/* A usage error inside an argp parser: one line on stderr, "pgwalk
- * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
- * argp_error's own hint wraps onto further lines. */
-void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* Print "pgwalk: <msg>" to stderr. */
-void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr) when the output
- * could not be written. */
-int pgw_cli_flush(int rc);
 
 /* Parse a number: 0x-prefixed or bare hex, or decimal with a 0d prefix. */
 bool pgw_parse_u64(const char *s, uint64_t *v);

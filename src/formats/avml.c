@@ -22,6 +22,7 @@
 #include "codecs.h"
 #include "format.h"
 #include "../lib/grow.h"
+#include "../lib/bytes.h"
 #include "lime.h"
 
 #include <stdlib.h>
@@ -79,21 +80,6 @@ struct avml {
 	size_t last;                  /* range lookup hint */
 };
 
-static uint32_t le24(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return le24(p) | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 static bool avml_probe(const uint8_t *head, size_t len)
 {
 	return pgw_lime_probe(head, len, PGW_AVML_MAGIC, 2);
@@ -110,7 +96,7 @@ static enum pgw_status read_chunk(const struct pgw_source *src, uint64_t pos,
 		return st;
 	c->pos = pos;
 	c->type = b[0];
-	c->len = le24(b + 1);
+	c->len = pgw_le24(b + 1);
 	c->ulen = 0;
 	if (c->len > src->size - pos - 4)
 		return pgw_err_set(err, PGW_E_FORMAT,
@@ -300,14 +286,14 @@ static enum pgw_status parse(struct pgw_image *img, struct avml *a,
 				st = pgw_source_read(src, end, t, 8, err);
 				if (st != PGW_OK)
 					return st;
-				if (le64(t) != end - r.data)
+				if (pgw_le64(t) != end - r.data)
 					return pgw_err_set(
 						err, PGW_E_FORMAT,
 						"range %llu: trailer says "
 						"%llu bytes of snappy data, "
 						"found %llu",
 						(unsigned long long)n,
-						(unsigned long long)le64(t),
+						(unsigned long long)pgw_le64(t),
 						(unsigned long long)(end -
 								     r.data));
 				off = end + 8;
@@ -506,7 +492,7 @@ static enum pgw_status decode_chunk(const struct pgw_source *src,
 	if (st != PGW_OK)
 		return pgw_err_prefix(err, "snappy chunk at 0x%llx",
 				      (unsigned long long)c->pos);
-	uint32_t want = unmask_crc(le32(p));
+	uint32_t want = unmask_crc(pgw_le32(p));
 	uint32_t got = pgw_crc32c(slot->data, c->ulen);
 	if (got != want)
 		return pgw_err_nodata(err, PGW_ABSENT_CORRUPT,

@@ -6,6 +6,7 @@
  * table first and writes a bogus e_ehsize.
  */
 #include "format.h"
+#include "../lib/bytes.h"
 
 #include <gelf.h>
 #include <libelf.h>
@@ -25,43 +26,57 @@ static bool elf_probe(const uint8_t *head, size_t len)
 	return len >= EI_NIDENT && memcmp(head, ELFMAG, SELFMAG) == 0;
 }
 
-static uint64_t rd(const uint8_t *p, size_t n)
+/* The ELF header fields this reader needs, read in one place for both
+ * classes (offsets from the ELF specification). */
+struct elf_head {
+	bool is64;
+	size_t ehsize, phsize;      /* what the class defines them to be */
+	uint64_t phoff, phentsize, phnum, shoff;
+};
+
+static enum pgw_status read_head(const struct pgw_source *src, bool is64,
+				 struct elf_head *h, struct pgw_err *err)
 {
-	uint64_t v = 0;
-	memcpy(&v, p, n);  /* little-endian host and file, checked at open */
-	return v;
+	uint8_t eh[64];
+
+	*h = (struct elf_head){
+		.is64 = is64, .ehsize = is64 ? 64 : 52, .phsize = is64 ? 56 : 32,
+	};
+	if (src->size < h->ehsize)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "ELF header truncated: the file has %llu of "
+				   "its %zu bytes",
+				   (unsigned long long)src->size, h->ehsize);
+	enum pgw_status st = pgw_source_read(src, 0, eh, h->ehsize, err);
+	if (st != PGW_OK)
+		return pgw_err_prefix(err, "ELF header");
+	h->phoff = is64 ? pgw_le64(eh + 32) : pgw_le32(eh + 28);
+	h->shoff = is64 ? pgw_le64(eh + 40) : pgw_le32(eh + 32);
+	h->phentsize = pgw_le16(eh + (is64 ? 54 : 42));
+	h->phnum = pgw_le16(eh + (is64 ? 56 : 44));
+	return PGW_OK;
 }
 
 /* Bytes of the stream libelf needs to see: headers and program headers. */
-static enum pgw_status header_span(const struct pgw_source *src,
-				   const uint8_t *ident, uint64_t *len_ret,
-				   struct pgw_err *err)
+static enum pgw_status header_span(const struct elf_head *h,
+				   const struct pgw_source *src,
+				   uint64_t *len_ret, struct pgw_err *err)
 {
-	bool is64 = ident[EI_CLASS] == ELFCLASS64;
-	uint8_t eh[64];
-	size_t ehsize = is64 ? 64 : 52;
-	enum pgw_status st = pgw_source_read(src, 0, eh, ehsize, err);
-
-	if (st != PGW_OK)
-		return pgw_err_prefix(err, "ELF header truncated");
-	uint64_t phoff = is64 ? rd(eh + 32, 8) : rd(eh + 28, 4);
-	uint64_t phentsize = rd(eh + (is64 ? 54 : 42), 2);
-	uint64_t phnum = rd(eh + (is64 ? 56 : 44), 2);
-	if (phnum == PN_XNUM)
+	if (h->phnum == PN_XNUM)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "extended program header count in a "
 				   "flattened ELF");
-	uint64_t end = phoff + phentsize * phnum;
+	uint64_t end = h->phoff + h->phentsize * h->phnum;
 	/* A flattened file's logical size is whatever its records claim:
 	 * the bytes must be there before anything is allocated for them. */
-	if (end < phoff || end > src->size ||
+	if (end < h->phoff || end > src->size ||
 	    pgw_source_avail(src, 0, (size_t)end) < end)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "program headers (%llu at 0x%llx) are not "
 				   "in the file",
-				   (unsigned long long)phnum,
-				   (unsigned long long)phoff);
-	*len_ret = end > ehsize ? end : ehsize;
+				   (unsigned long long)h->phnum,
+				   (unsigned long long)h->phoff);
+	*len_ret = end > h->ehsize ? end : h->ehsize;
 	return PGW_OK;
 }
 
@@ -72,58 +87,48 @@ static enum pgw_status header_span(const struct pgw_source *src,
  */
 /* (libelf also quietly shortens phnum to the program headers that fit in a
  * truncated file: the header's own count is what must be checked.) */
-static enum pgw_status check_header(const struct pgw_source *src,
-				    bool is64, struct pgw_err *err)
+static enum pgw_status check_header(const struct elf_head *h,
+				    const struct pgw_source *src,
+				    struct pgw_err *err)
 {
-	size_t ehsize = is64 ? 64 : 52, phsize = is64 ? 56 : 32;
-	uint8_t eh[64];
+	uint64_t phnum = h->phnum;
 
-	if (src->size < ehsize)
-		return pgw_err_set(err, PGW_E_FORMAT,
-				   "ELF header truncated: the file has %llu of "
-				   "its %zu bytes",
-				   (unsigned long long)src->size, ehsize);
-	enum pgw_status st = pgw_source_read(src, 0, eh, ehsize, err);
-	if (st != PGW_OK)
-		return pgw_err_prefix(err, "ELF header");
-	uint64_t phoff = is64 ? rd(eh + 32, 8) : rd(eh + 28, 4);
-	uint64_t phentsize = rd(eh + (is64 ? 54 : 42), 2);
-	uint64_t phnum = rd(eh + (is64 ? 56 : 44), 2);
 	if (phnum == 0)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "no program headers: no physical memory");
-	if (phentsize != phsize)
+	if (h->phentsize != h->phsize)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "e_phentsize %llu: ELF%d program headers "
-				   "are %zu bytes", (unsigned long long)phentsize,
-				   is64 ? 64 : 32, phsize);
+				   "are %zu bytes",
+				   (unsigned long long)h->phentsize,
+				   h->is64 ? 64 : 32, h->phsize);
 	if (phnum == PN_XNUM) {
 		/* The real count is in section 0's sh_info: that header must
 		 * be in the file (the count is checked after libelf). */
-		uint64_t shoff = is64 ? rd(eh + 40, 8) : rd(eh + 32, 4);
-		uint64_t shsize = is64 ? 64 : 40;
-		if (shoff == 0 || shoff > src->size ||
-		    shsize > src->size - shoff)
+		uint64_t shsize = h->is64 ? 64 : 40;
+		if (h->shoff == 0 || h->shoff > src->size ||
+		    shsize > src->size - h->shoff)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "e_phnum is PN_XNUM but section "
 					   "header 0, which holds the count, "
 					   "is not in the file (e_shoff "
-					   "0x%llx)", (unsigned long long)shoff);
+					   "0x%llx)",
+					   (unsigned long long)h->shoff);
 		uint8_t info[4];
-		st = pgw_source_read(src, shoff + (is64 ? 44 : 28), info, 4,
-				     err);
+		enum pgw_status st = pgw_source_read(
+			src, h->shoff + (h->is64 ? 44 : 28), info, 4, err);
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "section header 0");
-		phnum = rd(info, 4);
+		phnum = pgw_le32(info);
 	}
-	if (phoff > src->size || phnum * phsize > src->size - phoff ||
-	    pgw_source_avail(src, phoff, (size_t)(phnum * phsize)) <
-		    phnum * phsize)
+	if (h->phoff > src->size || phnum * h->phsize > src->size - h->phoff ||
+	    pgw_source_avail(src, h->phoff, (size_t)(phnum * h->phsize)) <
+		    phnum * h->phsize)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "%llu program headers at 0x%llx run past "
 				   "the end of the file (0x%llx): truncated?",
 				   (unsigned long long)phnum,
-				   (unsigned long long)phoff,
+				   (unsigned long long)h->phoff,
 				   (unsigned long long)src->size);
 	return PGW_OK;
 }
@@ -249,7 +254,10 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED, "libelf: %s",
 				   elf_errmsg(-1));
-	st = check_header(&img->src, ident[EI_CLASS] == ELFCLASS64, err);
+	struct elf_head head;
+	st = read_head(&img->src, ident[EI_CLASS] == ELFCLASS64, &head, err);
+	if (st == PGW_OK)
+		st = check_header(&head, &img->src, err);
 	if (st != PGW_OK)
 		return st;
 	priv = calloc(1, sizeof(*priv));
@@ -260,7 +268,7 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 	if (img->src.flattened) {
 		uint64_t len = 0;
 		const uint8_t *p;
-		st = header_span(&img->src, ident, &len, err);
+		st = header_span(&head, &img->src, &len, err);
 		if (st != PGW_OK)
 			return st;
 		priv->copy = malloc(len);

@@ -16,6 +16,7 @@
  * are: pgw_source_get() reads through the index.
  */
 #include "source.h"
+#include "../lib/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +31,6 @@ struct rec {
 	uint64_t offset, size, file;
 	size_t seq;               /* position in the file: later wins */
 };
-
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static int rec_cmp(const void *a, const void *b)
 {
@@ -189,8 +181,8 @@ static enum pgw_status read_records(const struct pgw_source *src,
 			break;
 		}
 		const uint8_t *h = src->map + pos;
-		int64_t off = (int64_t)be64(h);
-		int64_t size = (int64_t)be64(h + 8);
+		int64_t off = (int64_t)pgw_be64(h);
+		int64_t size = (int64_t)pgw_be64(h + 8);
 		if (off == -1 && size == -1)
 			break;
 		if (off < 0 || size <= 0) {
@@ -262,7 +254,7 @@ enum pgw_status pgw_source_flatten(struct pgw_source *src,
 				   "flattened header truncated (%llu of %d "
 				   "bytes)", (unsigned long long)src->file_size,
 				   FLAT_HEADER_SIZE);
-	uint64_t type = be64(src->map + FLAT_SIG_LEN);
+	uint64_t type = pgw_be64(src->map + FLAT_SIG_LEN);
 	if (type != FLAT_TYPE)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "flattened header type %llu (know %d)",

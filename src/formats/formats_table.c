@@ -19,3 +19,11 @@ const struct pgw_format *const pgw_formats[] = {
 	&pgw_format_raw,
 	NULL,
 };
+
+const char *pgw_image_format_name(size_t i)
+{
+	for (size_t k = 0; pgw_formats[k]; k++)
+		if (k == i)
+			return pgw_formats[k]->name;
+	return NULL;
+}

@@ -4,6 +4,7 @@
  * fill in at open, and the page cache.
  */
 #include "format.h"
+#include "image_page.h"
 #include "../lib/grow.h"
 #include "page_cache.h"
 
@@ -224,6 +225,18 @@ enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 		len -= n;
 	}
 	return PGW_OK;
+}
+
+enum pgw_status pgw_image_read_page(struct pgw_image *img, uint64_t pfn,
+				    void *buf, struct pgw_err *err)
+{
+	if (pfn > UINT64_MAX >> PGW_PAGE_SHIFT)
+		return pgw_err_set(err, PGW_E_NODATA,
+				   "frame 0x%llx lies past the top of the "
+				   "physical address space",
+				   (unsigned long long)pfn);
+	return pgw_image_read(img, pfn << PGW_PAGE_SHIFT, buf, PGW_PAGE_SIZE,
+			      err);
 }
 
 /* ---- accessors ---- */

@@ -29,6 +29,7 @@
  */
 #include "codecs.h"
 #include "kdump.h"
+#include "../lib/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,21 +82,6 @@ static const struct layout layouts[] = {
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 #define HDR_MAX (424 + 40)
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static uint64_t le_long(const uint8_t *p, unsigned size)
-{
-	return size == 8 ? le64(p) : le32(p);
-}
 
 static bool kdump_probe(const uint8_t *head, size_t len)
 {
@@ -108,13 +94,13 @@ static void read_hdr(const uint8_t *b, const struct layout *l, struct hdr *h)
 	const uint8_t *t = b + l->status;
 
 	h->kdump = memcmp(b, "KDUMP   ", SIG_LEN) == 0;
-	h->version = le32(b + 8);
-	h->status = le32(t);
-	h->block_size = le32(t + 4);
-	h->sub_hdr_size = le32(t + 8);
-	h->bitmap_blocks = le32(t + 12);
-	h->max_mapnr = le32(t + 16);
-	h->nr_cpus = le32(t + 36);
+	h->version = pgw_le32(b + 8);
+	h->status = pgw_le32(t);
+	h->block_size = pgw_le32(t + 4);
+	h->sub_hdr_size = pgw_le32(t + 8);
+	h->bitmap_blocks = pgw_le32(t + 12);
+	h->max_mapnr = pgw_le32(t + 16);
+	h->nr_cpus = pgw_le32(t + 36);
 }
 
 static void read_sub(const uint8_t *b, const struct layout *l,
@@ -125,26 +111,26 @@ static void read_sub(const uint8_t *b, const struct layout *l,
 	memset(s, 0, sizeof(*s));
 	s->have = true;
 	s->dump_level = -1;
-	s->phys_base = le_long(b + l->phys_base, ls);
+	s->phys_base = pgw_le(b + l->phys_base, ls);
 	if (version >= 1)
-		s->dump_level = (int32_t)le32(b + l->dump_level);
+		s->dump_level = (int32_t)pgw_le32(b + l->dump_level);
 	if (version >= 2) {
-		s->split = le32(b + l->split) != 0;
-		s->start_pfn = le_long(b + l->start_pfn, ls);
-		s->end_pfn = le_long(b + l->end_pfn, ls);
+		s->split = pgw_le32(b + l->split) != 0;
+		s->start_pfn = pgw_le(b + l->start_pfn, ls);
+		s->end_pfn = pgw_le(b + l->end_pfn, ls);
 	}
 	if (version >= 3) {
-		s->off_vmcoreinfo = le64(b + l->off_vmcoreinfo);
-		s->size_vmcoreinfo = le_long(b + l->size_vmcoreinfo, ls);
+		s->off_vmcoreinfo = pgw_le64(b + l->off_vmcoreinfo);
+		s->size_vmcoreinfo = pgw_le(b + l->size_vmcoreinfo, ls);
 	}
 	if (version >= 4) {
-		s->off_note = le64(b + l->off_note);
-		s->size_note = le_long(b + l->size_note, ls);
+		s->off_note = pgw_le64(b + l->off_note);
+		s->size_note = pgw_le(b + l->size_note, ls);
 	}
 	if (version >= 6) {
-		s->start_pfn = le64(b + l->start_pfn_64);
-		s->end_pfn = le64(b + l->end_pfn_64);
-		s->max_mapnr_64 = le64(b + l->max_mapnr_64);
+		s->start_pfn = pgw_le64(b + l->start_pfn_64);
+		s->end_pfn = pgw_le64(b + l->end_pfn_64);
+		s->max_mapnr_64 = pgw_le64(b + l->max_mapnr_64);
 	}
 }
 
@@ -231,8 +217,8 @@ static enum pgw_status pick_layout(const struct pgw_source *src,
 	return pgw_err_set(err, PGW_E_FORMAT,
 			   "disk_dump_header makes no sense in any known "
 			   "layout (block_size reads 0x%x as 64-bit, 0x%x as "
-			   "32-bit)", le32(b + layouts[0].status + 4),
-			   le32(b + layouts[1].status + 4));
+			   "32-bit)", pgw_le32(b + layouts[0].status + 4),
+			   pgw_le32(b + layouts[1].status + 4));
 }
 
 /* ---- bitmaps ---- */
@@ -434,9 +420,9 @@ static enum pgw_absence read_desc(const struct pgw_image *img,
 							  DESC_SIZE);
 		return why != PGW_ABSENT_NONE ? why : PGW_ABSENT_CORRUPT;
 	}
-	d->offset = le64(b);
-	d->size = le32(b + 8);
-	d->flags = le32(b + 12);
+	d->offset = pgw_le64(b);
+	d->size = pgw_le32(b + 8);
+	d->flags = pgw_le32(b + 12);
 	return PGW_ABSENT_NONE;
 }
 

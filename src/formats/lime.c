@@ -4,26 +4,16 @@
  * plain segments of the file, read in place.
  */
 #include "format.h"
+#include "../lib/bytes.h"
 #include "lime.h"
 
 #include <string.h>
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 bool pgw_lime_probe(const uint8_t *head, size_t len, uint32_t magic,
 		    uint32_t version)
 {
-	return len >= PGW_LIME_HEADER_SIZE && le32(head) == magic &&
-	       le32(head + 4) == version;
+	return len >= PGW_LIME_HEADER_SIZE && pgw_le32(head) == magic &&
+	       pgw_le32(head + 4) == version;
 }
 
 enum pgw_status pgw_lime_header_read(const struct pgw_source *src,
@@ -36,10 +26,10 @@ enum pgw_status pgw_lime_header_read(const struct pgw_source *src,
 	if (st != PGW_OK)
 		return pgw_err_prefix(err, "range header at 0x%llx",
 				      (unsigned long long)off);
-	h->magic = le32(b);
-	h->version = le32(b + 4);
-	h->start = le64(b + 8);
-	uint64_t end = le64(b + 16);
+	h->magic = pgw_le32(b);
+	h->version = pgw_le32(b + 4);
+	h->start = pgw_le64(b + 8);
+	uint64_t end = pgw_le64(b + 16);
 	if (h->magic != PGW_LIME_MAGIC && h->magic != PGW_AVML_MAGIC)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "range header at 0x%llx: bad magic 0x%08x",

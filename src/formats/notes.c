@@ -5,6 +5,7 @@
  */
 #include "format.h"
 #include "../lib/grow.h"
+#include "../lib/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +14,6 @@
 #define MAX_VMCOREINFO 4096
 
 static void check_numbers(struct pgw_image *img);
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 static enum pgw_status add_kv(struct pgw_image *img, const char *k, size_t klen,
 			      const char *v, size_t vlen, struct pgw_err *err)
@@ -308,7 +295,7 @@ enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 	if (len < 8)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "QEMU CPU note too short (%zu bytes)", len);
-	uint32_t version = get32(desc), size = get32(desc + 4);
+	uint32_t version = pgw_le32(desc), size = pgw_le32(desc + 4);
 	if (version != QEMU_NOTE_VERSION)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "QEMU CPU note version %u (know 1)", version);
@@ -318,17 +305,17 @@ enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 				   "needs at least %d", size, len,
 				   QEMU_MIN_SIZE);
 	cpu.has_rip = true;
-	cpu.rip = get64(desc + QEMU_OFF_RIP);
+	cpu.rip = pgw_le64(desc + QEMU_OFF_RIP);
 	cpu.has_cs = true;
-	cpu.cs_selector = get32(desc + QEMU_OFF_CS);
-	cpu.cs_flags = get32(desc + QEMU_OFF_CS + 8);
+	cpu.cs_selector = pgw_le32(desc + QEMU_OFF_CS);
+	cpu.cs_flags = pgw_le32(desc + QEMU_OFF_CS + 8);
 	cpu.has_idt = true;
-	cpu.idt_base = get64(desc + QEMU_OFF_IDT_BASE);
+	cpu.idt_base = pgw_le64(desc + QEMU_OFF_IDT_BASE);
 	cpu.has_cr = true;
-	cpu.cr0 = get64(desc + QEMU_OFF_CR);
-	cpu.cr2 = get64(desc + QEMU_OFF_CR + 16);
-	cpu.cr3 = get64(desc + QEMU_OFF_CR + 24);
-	cpu.cr4 = get64(desc + QEMU_OFF_CR + 32);
+	cpu.cr0 = pgw_le64(desc + QEMU_OFF_CR);
+	cpu.cr2 = pgw_le64(desc + QEMU_OFF_CR + 16);
+	cpu.cr3 = pgw_le64(desc + QEMU_OFF_CR + 24);
+	cpu.cr4 = pgw_le64(desc + QEMU_OFF_CR + 32);
 
 	return push_cpu(img, &cpu, err);
 }
@@ -383,9 +370,9 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 	}
 	img->note_bytes += len;
 	while (len - off >= 12) {
-		uint32_t namesz = get32(notes + off);
-		uint32_t descsz = get32(notes + off + 4);
-		uint32_t type = get32(notes + off + 8);
+		uint32_t namesz = pgw_le32(notes + off);
+		uint32_t descsz = pgw_le32(notes + off + 4);
+		uint32_t type = pgw_le32(notes + off + 8);
 		size_t name_off = off + 12;
 		size_t desc_off = name_off + align4(namesz);
 		bool past = namesz > len - name_off || desc_off > len ||

@@ -1,4 +1,5 @@
 #include "pgwalk.h"
+#include "names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ const char *pgw_absence_key(enum pgw_absence why)
 		[PGW_ABSENT_OTHER_FILE] = "other-file",
 		[PGW_ABSENT_CORRUPT] = "corrupt",
 	};
-	return (unsigned)why < PGW_NABSENCES ? keys[why] : "unknown";
+	return PGW_NAME(keys, why, "unknown");
 }
 
 enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)
@@ -90,8 +91,5 @@ const char *pgw_status_name(enum pgw_status status)
 		[PGW_E_STOPPED] = "stopped by caller",
 		[PGW_E_UNMAPPED] = "not mapped",
 	};
-	if ((unsigned)status < sizeof(names) / sizeof(names[0]) &&
-	    names[status])
-		return names[status];
-	return "unknown error";
+	return PGW_NAME(names, status, "unknown error");
 }

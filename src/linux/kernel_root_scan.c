@@ -8,8 +8,10 @@
  * same kernel half.  A quick look at each page picks candidates for every
  * mode; the few that pass are walked.
  */
+#include "../formats/image_page.h"
 #include "scan.h"
 #include "../arch/x86.h"
+#include "linux.h"
 #include "../lib/grow.h"
 
 #include <inttypes.h>
@@ -134,8 +136,8 @@ static void look_i386(struct finder *f, uint64_t pa, const uint8_t *page)
 {
 	if (!want(f, f->m[0]) || !(pgw_buf_entry(page, 4, 1023) & 1))
 		return;
-	for (size_t i = 0; i < X86_NPAGE_OFFSETS_32; i++) {
-		uint64_t po = pgw_x86_page_offsets_32[i];
+	for (size_t i = 0; i < LINUX_NPAGE_OFFSETS_32; i++) {
+		uint64_t po = linux_page_offsets_32[i];
 		unsigned k = (unsigned)(po >> 22);
 		if ((pgw_buf_entry(page, 4, k) & 1) && all_zero(page, 4 * k) &&
 		    present_from(page, 4, k, 1024) >= 3)
@@ -149,8 +151,8 @@ static void look_pae(struct finder *f, uint64_t pa, const uint8_t *page)
 {
 	if (!want(f, f->m[1]) || !all_zero(page + 32, PGW_PAGE_SIZE - 32))
 		return;
-	for (size_t i = 0; i < X86_NPAGE_OFFSETS_32; i++) {
-		uint64_t po = pgw_x86_page_offsets_32[i];
+	for (size_t i = 0; i < LINUX_NPAGE_OFFSETS_32; i++) {
+		uint64_t po = linux_page_offsets_32[i];
 		unsigned k = (unsigned)(po >> 30);
 		bool ok = all_zero(page, 8 * k);
 		for (unsigned j = k; ok && j < 4; j++) {
@@ -214,8 +216,8 @@ static const struct memo *memo_for(struct finder *f, const struct cand *c)
 	if (tmp.dm_found && c->mode->va_bits > 32) {
 		struct pgw_walk_ops ops = { .leaf = text_leaf };
 		struct pgw_walk_opts o = {
-			.start = X86_64_START_KERNEL_MAP,
-			.end = X86_64_START_KERNEL_MAP + KERNEL_IMAGE_SPAN,
+			.start = LINUX_START_KERNEL_MAP,
+			.end = LINUX_START_KERNEL_MAP + KERNEL_IMAGE_SPAN,
 			.max_entries = TEXT_WALK_BUDGET,
 		};
 		struct pgw_walk_stats ws = { 0 };
@@ -252,7 +254,7 @@ static void validate(struct finder *f, const struct cand *c,
 	if (c->mode->va_bits <= 32 && m->dm_base != c->page_offset)
 		return;
 	/* The direct map maps the table itself... */
-	if (pgw_translate(&sp, m->dm_base + c->table, &x) != PGW_X_OK ||
+	if (pgw_translate(&sp, m->dm_base + c->table, &x) != PGW_STOP_OK ||
 	    x.pa != c->table)
 		return;
 	v->base = m->dm_base;

@@ -7,7 +7,9 @@
  */
 #include "roots.h"
 #include "scan.h"
+#include "../walk/step.h"
 #include "../arch/x86.h"
+#include "linux.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -57,11 +59,11 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct user_walk *w = arg;
 
-	switch (h->kind) {
-	case PGW_HOLE_RESERVED:
-	case PGW_HOLE_CYCLE:
-	case PGW_HOLE_BAD_LEAF:
-	case PGW_HOLE_BEYOND_MEMORY:
+	switch (h->stop) {
+	case PGW_STOP_RESERVED:
+	case PGW_STOP_CYCLE:
+	case PGW_STOP_BAD_LEAF:
+	case PGW_STOP_TABLE_BEYOND_MEMORY:
 		if (!w->u->bad) {
 			w->u->bad = true;
 			w->u->bad_hole = *h;
@@ -149,7 +151,7 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 {
 	struct pgw_root_found *r = &ctx->out->root[i];
 	struct roots_user *u = &ctx->user[i];
-	struct user_walk w = { r, u, pgw_next_level(ctx->mode, PGW_PGD) };
+	struct user_walk w = { r, u, pgw_next_level(ctx->mode, PGW_PGD + 1) };
 	struct pgw_space sp = { ctx->img, ctx->mode, r->table };
 	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
 	/* The lower canonical half on x86-64; up to PAGE_OFFSET on 32-bit. */
@@ -226,8 +228,8 @@ void pgw_roots_find_image(struct roots_ctx *ctx)
 	struct pgw_space sp = { ctx->img, ctx->mode, ctx->out->kernel_root };
 	struct pgw_walk_ops ops = { .leaf = image_leaf };
 	struct pgw_walk_opts o = {
-		.start = X86_64_START_KERNEL_MAP,
-		.end = X86_64_START_KERNEL_MAP + (UINT64_C(1) << 30),
+		.start = LINUX_START_KERNEL_MAP,
+		.end = LINUX_START_KERNEL_MAP + (UINT64_C(1) << 30),
 		.max_entries = IMAGE_WALK_BUDGET,
 	};
 	struct pgw_err err;
@@ -363,7 +365,7 @@ static void name_root(struct roots_ctx *ctx, size_t i, size_t shared)
 		set_kind(r, PGW_RK_BAD_USER_HALF, "its user half holds an "
 			 "entry no kernel writes (%s at va 0x%" PRIx64 ", "
 			 "entry 0x%" PRIx64 " at 0x%" PRIx64 "): not a live "
-			 "page table", pgw_hole_kind_text(u->bad_hole.kind),
+			 "page table", pgw_stop_text(u->bad_hole.stop),
 			 u->bad_hole.va, u->bad_hole.entry.raw,
 			 u->bad_hole.entry_pa);
 	else if (r->user_leaves && !r->user_access_leaves)

@@ -9,6 +9,7 @@
 #include "roots.h"
 #include "scan.h"
 #include "../arch/x86.h"
+#include "linux.h"
 #include "../lib/grow.h"
 
 #include <stdio.h>
@@ -121,8 +122,8 @@ long pgw_roots_find(const struct pgw_roots *roots, uint64_t table)
 {
 	long i = find_table(roots, 1, roots->n, table);
 
-	if (i < 0 && (table & X86_PTI_USER_BIT)) {
-		i = find_table(roots, 1, roots->n, table & ~X86_PTI_USER_BIT);
+	if (i < 0 && (table & LINUX_PTI_USER_BIT)) {
+		i = find_table(roots, 1, roots->n, table & ~LINUX_PTI_USER_BIT);
 		if (i >= 0 && roots->root[i].pti_user != table)
 			i = -1;
 	}
@@ -153,7 +154,7 @@ static enum pgw_status add_cpu_roots(struct roots_ctx *ctx,
 		uint64_t t;
 		if (!cpu_table(ctx->mode, &cpus[c], &t) ||
 		    find_table(ctx->out, 1, ncand, t) >= 0 ||
-		    find_table(ctx->out, 1, ncand, t & ~X86_PTI_USER_BIT) >= 0)
+		    find_table(ctx->out, 1, ncand, t & ~LINUX_PTI_USER_BIT) >= 0)
 			continue;
 		bool dup = false;
 		for (size_t i = ncand; i < ctx->out->n; i++)
@@ -245,11 +246,11 @@ static void pair_pti(struct roots_ctx *ctx, size_t i)
 	 * the test costs a thousand entry reads, so skip it there. */
 	if ((r->table & (2 * PGW_PAGE_SIZE - 1)) ||
 	    find_table(ctx->out, 1, ctx->out->n,
-		       r->table | X86_PTI_USER_BIT) >= 0)
+		       r->table | LINUX_PTI_USER_BIT) >= 0)
 		return;
-	pgw_pti_check(ctx->img, ctx->mode, r->table | X86_PTI_USER_BIT, &pti);
+	pgw_pti_check(ctx->img, ctx->mode, r->table | LINUX_PTI_USER_BIT, &pti);
 	if (pti.is_user_root && pti.kernel_table == r->table)
-		r->pti_user = r->table | X86_PTI_USER_BIT;
+		r->pti_user = r->table | LINUX_PTI_USER_BIT;
 }
 
 static enum pgw_status map_cpus(struct roots_ctx *ctx, struct pgw_err *err)

@@ -73,17 +73,6 @@ static inline uint64_t pgw_fnv64(const uint8_t *p, size_t n)
 	return h;
 }
 
-/* The first level below the top that is not folded. */
-static inline enum pgw_level pgw_next_level(const struct pgw_mode *mode,
-					    enum pgw_level lvl)
-{
-	enum pgw_level next = lvl + 1;
-
-	while (next < PGW_PTE && mode->level[next].bits == 0)
-		next++;
-	return next;
-}
-
 /* Entries in the top table and bytes it spans. */
 static inline unsigned pgw_top_entries(const struct pgw_mode *mode)
 {

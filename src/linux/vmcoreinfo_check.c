@@ -7,6 +7,7 @@
  */
 #include "vmcoreinfo.h"
 #include "../arch/x86.h"
+#include "linux.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -250,7 +251,7 @@ static const struct pgw_mode *mode_of(const struct pgw_vmci_source *s,
 			snprintf(how, n, "%.30s=%.20s", rules[i].key, buf);
 			return pgw_mode_by_name(rules[i].mode);
 		}
-	bool k64 = root_va >= X86_64_START_KERNEL_MAP;
+	bool k64 = root_va >= LINUX_START_KERNEL_MAP;
 	snprintf(how, n, "%s-bit symbols", k64 ? "64" : "32");
 	return pgw_mode_by_name(k64 ? "x86-64" : "i386");
 }
@@ -261,11 +262,11 @@ static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 {
 	struct pgw_space sp = { img, mode, table };
 	struct pgw_xlat x;
-	enum pgw_xlat_status st = pgw_translate(&sp, va, &x);
+	enum pgw_stop st = pgw_translate(&sp, va, &x);
 
-	*how = st == PGW_X_OK ? "maps it elsewhere" :
-				pgw_xlat_status_text(st);
-	return st == PGW_X_OK && x.pa == pa;
+	*how = st == PGW_STOP_OK ? "maps it elsewhere" :
+				pgw_stop_text(st);
+	return st == PGW_STOP_OK && x.pa == pa;
 }
 
 bool pgw_vmci_check_facts(struct pgw_image *img,
@@ -295,7 +296,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 	uint64_t table = 0, offset = 0;
 
 	if (mode->va_bits > 32) {
-		if (va < X86_64_START_KERNEL_MAP)
+		if (va < LINUX_START_KERNEL_MAP)
 			return fail(why, n, "%s=%llx lies below the kernel "
 				    "text mapping", sym,
 				    (unsigned long long)va);
@@ -305,7 +306,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 		    !parse_dec(pb, strlen(pb), &phys_base))
 			return fail(why, n, "NUMBER(phys_base)=%s is not a "
 				    "number", pb);
-		offset = X86_64_START_KERNEL_MAP - (uint64_t)phys_base;
+		offset = LINUX_START_KERNEL_MAP - (uint64_t)phys_base;
 		table = (va - offset) & mode->root_mask;
 		if (!maps_to(img, mode, table, va, table, &how))
 			return fail(why, n, "%s=%llx: its table 0x%llx (%s) "
@@ -315,14 +316,14 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 				    how);
 	} else {
 		size_t i;
-		for (i = 0; i < X86_NPAGE_OFFSETS_32; i++) {
-			offset = pgw_x86_page_offsets_32[i];
+		for (i = 0; i < LINUX_NPAGE_OFFSETS_32; i++) {
+			offset = linux_page_offsets_32[i];
 			table = (va - offset) & mode->root_mask;
 			if (va >= offset &&
 			    maps_to(img, mode, table, va, table, &how))
 				break;
 		}
-		if (i == X86_NPAGE_OFFSETS_32)
+		if (i == LINUX_NPAGE_OFFSETS_32)
 			return fail(why, n, "%s=%llx: no PAGE_OFFSET under "
 				    "which its table maps itself (%s)", sym,
 				    (unsigned long long)va, mode->name);

@@ -27,6 +27,25 @@ struct merger {
 	struct pgw_run run;
 };
 
+/* A region map is plain data, filled in above (src/linux/layout.c): the
+ * lookup lives here with the lowest layer that uses it, the coalescer. */
+size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va)
+{
+	size_t lo = 0, hi = layout->nregions;
+
+	if (hi == 0)
+		return 0;
+	/* Largest i with region[i].start <= va; region 0 starts at 0. */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (layout->region[mid].start <= va)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void enter_region(struct merger *m, size_t idx)
 {
 	m->region = idx;
@@ -103,7 +122,7 @@ static bool hole_joins(const struct merger *m, const struct pgw_run *p)
 	uint64_t pages = (o->end - o->va) >> PGW_PAGE_SHIFT;
 
 	if (!m->open || o->kind != PGW_RUN_HOLE || o->end != p->va ||
-	    o->hole_kind != p->hole_kind || o->np_kind != p->np_kind)
+	    o->stop != p->stop || o->np_kind != p->np_kind)
 		return false;
 	switch (p->np_kind) {
 	case PGW_NP_NONE:
@@ -218,13 +237,13 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct merger *m = arg;
 	const struct pgw_entry *e = &h->entry;
-	bool plain = h->kind == PGW_HOLE_NOT_PRESENT &&
+	bool plain = h->stop == PGW_STOP_NOT_PRESENT &&
 		     (!m->opts->non_present || e->np_kind == PGW_NP_NONE);
 
 	/* Fast path: an empty entry continuing the open plain hole (most
 	 * entries of a sparse address space are these). */
 	if (plain && m->open && m->run.kind == PGW_RUN_HOLE &&
-	    m->run.hole_kind == PGW_HOLE_NOT_PRESENT &&
+	    m->run.stop == PGW_STOP_NOT_PRESENT &&
 	    m->run.np_kind == PGW_NP_NONE && m->run.end == h->va &&
 	    h->end != 0 && (m->region_end == 0 || h->end <= m->region_end)) {
 		m->run.end = h->end;
@@ -239,13 +258,13 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 		.end = h->end,
 		.level = h->level,
 		.entries = 1,
-		.hole_kind = h->kind,
+		.stop = h->stop,
 		.np_kind = PGW_NP_NONE,
 		.entry_pa = h->entry_pa,
 		.entry_raw = e->raw,
 	};
 
-	if (!plain && h->kind == PGW_HOLE_NOT_PRESENT) {
+	if (!plain && h->stop == PGW_STOP_NOT_PRESENT) {
 		p.np_kind = e->np_kind;
 		p.np_pfn = e->np_pfn;
 		p.swap_type = e->swap_type;
@@ -255,7 +274,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 			uint64_t span = pgw_level_span(m->mode, h->level);
 			p.np_pfn += (h->va & (span - 1)) >> PGW_PAGE_SHIFT;
 		}
-	} else if (h->kind == PGW_HOLE_NOT_PRESENT) {
+	} else if (h->stop == PGW_STOP_NOT_PRESENT) {
 		/* Plain holes carry no entry: their size is the evidence. */
 		p.entry_pa = 0;
 		p.entry_raw = 0;
@@ -291,7 +310,7 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 		int r = flush(&m);
 		if (r && st == PGW_OK) {
 			stopped = r;
-			st = pgw_err_set(err, PGW_E_ARG, "walk stopped by caller");
+			st = pgw_err_set(err, PGW_E_STOPPED, "walk stopped by caller");
 		}
 	}
 	if (stopped_ret)

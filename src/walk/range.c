@@ -9,13 +9,14 @@
  * the upper half is mapped back to the sign-extended addresses only when
  * calling back, and the gap between the halves is one NONCANONICAL hole.
  */
-#include "entry_read.h"
+#include "step.h"
 #include "uniform.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* A mode's tables: at most this many entries, inside one page. */
 #define MAX_TABLE_ENTRIES 1024
 
 struct range_walk {
@@ -27,6 +28,7 @@ struct range_walk {
 	uint64_t upper_off;     /* added to linear VAs of the upper half */
 	uint64_t half;          /* 2^(va_bits-1) for canonical modes, else 0 */
 	uint64_t mem_top;       /* end of the image's highest physical range */
+	uint32_t eff_start;     /* effective permissions before any level */
 	uint64_t path[PGW_NLEVELS];
 	unsigned depth;
 	int stopped;
@@ -34,22 +36,6 @@ struct range_walk {
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
 	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
-
-const char *pgw_hole_kind_text(enum pgw_hole_kind kind)
-{
-	static const char *const text[] = {
-		[PGW_HOLE_NOT_PRESENT] = "not present",
-		[PGW_HOLE_NONCANONICAL] = "non-canonical",
-		[PGW_HOLE_TABLE_NODATA] = "page table not in image",
-		[PGW_HOLE_RESERVED] = "reserved bits set",
-		[PGW_HOLE_CYCLE] = "page-table cycle",
-		[PGW_HOLE_BAD_LEAF] = "bad leaf",
-		[PGW_HOLE_BEYOND_MEMORY] =
-			"page table beyond the end of physical memory",
-	};
-	return (unsigned)kind < sizeof(text) / sizeof(text[0]) ? text[kind] :
-								 "unknown";
-}
 
 /* Linear VA to the real (sign-extended) VA; end 2^64 comes back as 0. */
 static uint64_t real_va(const struct range_walk *w, uint64_t lin)
@@ -59,17 +45,27 @@ static uint64_t real_va(const struct range_walk *w, uint64_t lin)
 	return lin;
 }
 
-static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
-		       enum pgw_level lvl, enum pgw_hole_kind kind,
-		       uint64_t entry_pa, const struct pgw_entry *e)
+/* A callback's answer: non-zero stops the walk. */
+static inline enum pgw_status go_on(struct range_walk *w, int r)
+{
+	if (r == 0)
+		return PGW_OK;
+	w->stopped = r;
+	return pgw_err_set(w->err, PGW_E_STOPPED, "walk stopped by caller");
+}
+
+static enum pgw_status report_hole(struct range_walk *w, uint64_t lin,
+				   uint64_t lin_end, enum pgw_level lvl,
+				   enum pgw_stop stop, uint64_t entry_pa,
+				   const struct pgw_entry *e)
 {
 	if (!w->ops->hole)
-		return 0;   /* before building it: detection walks skip holes */
+		return PGW_OK;  /* before building it: probes skip holes */
 	struct pgw_hole h = {
 		.va = real_va(w, lin),
 		.end = real_va(w, lin_end),
 		.level = lvl,
-		.kind = kind,
+		.stop = stop,
 		.entry_pa = entry_pa,
 	};
 	/* The end of the lower half is the start of the gap, not upper. */
@@ -77,84 +73,84 @@ static int report_hole(struct range_walk *w, uint64_t lin, uint64_t lin_end,
 		h.end = w->half;
 	if (e)
 		h.entry = *e;
-	return w->ops->hole(w->arg, &h);
+	return go_on(w, w->ops->hole(w->arg, &h));
 }
 
-static enum pgw_level next_level(const struct pgw_mode *mode,
-				 enum pgw_level lvl)
+/* The leaf e (count pages of size from linear VA lin, all mapping e's
+ * frame when count > 1). */
+static inline enum pgw_status report_leaf(struct range_walk *w, uint64_t lin,
+					  uint64_t size, enum pgw_level lvl,
+					  const struct pgw_entry *e,
+					  uint32_t eff, uint64_t count)
 {
-	while (lvl < PGW_NLEVELS && mode->level[lvl].bits == 0)
-		lvl++;
-	return lvl;
-}
-
-/* A shared uniform table met again: its part of [lo, hi) in one leaf. */
-static int report_repeat(struct range_walk *w, const struct pgw_uniform *u,
-			 uint64_t lo, uint64_t hi, uint32_t eff)
-{
-	uint64_t size = pgw_level_span(w->space->mode, u->level);
-	uint64_t first = lo & ~(size - 1);
 	struct pgw_leaf leaf = {
-		.va = real_va(w, first),
-		.pa = u->leaf.addr,
+		.va = real_va(w, lin),
+		.pa = e->addr,
 		.size = size,
-		.level = u->level,
-		.entry = u->leaf,
-		.eff_flags = pgw_eff_apply(eff, u->perm),
-		.count = (hi - first + size - 1) / size,
+		.level = lvl,
+		.entry = *e,
+		.eff_flags = eff,
+		.count = count,
 	};
 
 	w->stats.leaves++;
-	w->stats.shared++;
-	return w->ops->leaf ? w->ops->leaf(w->arg, &leaf) : 0;
+	return w->ops->leaf ? go_on(w, w->ops->leaf(w->arg, &leaf)) : PGW_OK;
 }
 
-/* After a whole table was read: remember it if it maps one frame
+/* A shared uniform table met again: its part of [lo, hi) in one leaf. */
+static enum pgw_status report_repeat(struct range_walk *w,
+				     const struct pgw_uniform *u, uint64_t lo,
+				     uint64_t hi, uint32_t eff)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	uint64_t size = pgw_level_span(mode, u->level);
+	uint64_t first = lo & ~(size - 1);
+
+	w->stats.shared++;
+	return report_leaf(w, first, size, u->level, &u->leaf,
+			   pgw_perm_combine(mode, eff, u->perm),
+			   (hi - first + size - 1) / size);
+}
+
+/* After a whole table was walked: remember it if it maps one frame
  * everywhere (every entry the same leaf, or the same pointer to a table
  * already known uniform). */
 static void note_uniform(struct range_walk *w, enum pgw_level lvl,
 			 uint64_t table, const uint64_t *ent, unsigned n)
 {
 	const struct pgw_mode *mode = w->space->mode;
+	const struct pgw_uniform *child;
 	struct pgw_uniform u;
 	struct pgw_entry e;
+	enum pgw_level below;
 
 	for (unsigned i = 1; i < n; i++)
 		if (ent[i] != ent[0])
 			return;
-	mode->decode(mode, lvl, ent[0], &e);
-	if (e.reserved)
+	if (pgw_classify(mode, lvl, ent[0], &e) != PGW_STOP_OK)
 		return;
 	if (e.kind == PGW_ENT_LEAF) {
 		u.leaf = e;
 		u.level = lvl;
 		u.perm = e.perm;
-	} else if (e.kind == PGW_ENT_TABLE) {
-		enum pgw_level child = next_level(mode, lvl + 1);
-		const struct pgw_uniform *c =
-			child < PGW_NLEVELS ?
-				pgw_uniform_find(w->memo, e.addr, child) : NULL;
-		if (!c)
-			return;
-		u = *c;
-		u.perm = pgw_eff_apply(e.perm, c->perm);
 	} else {
-		return;
+		if (pgw_child_level(mode, lvl, &below) != PGW_STOP_OK ||
+		    !(child = pgw_uniform_find(w->memo, e.addr, below)))
+			return;
+		u = *child;
+		u.perm = pgw_perm_combine(mode, e.perm, child->perm);
 	}
 	pgw_uniform_add(w->memo, table, lvl, &u);
 }
 
-/* Walk the table at `table` for level lvl, covering linear VAs
- * [base, base + entries*span) clipped to [start, end). */
-static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
-				  uint64_t table, uint64_t base,
-				  uint64_t start, uint64_t end, uint32_t eff)
+/* Read the level-lvl table at `table` into the buffer of this depth, and
+ * tell the table callback (base: the first VA it covers). */
+static enum pgw_status read_table(struct range_walk *w, enum pgw_level lvl,
+				  uint64_t table, uint64_t base)
 {
 	const struct pgw_mode *mode = w->space->mode;
-	const struct pgw_level_desc *d = &mode->level[lvl];
-	unsigned n = 1u << d->bits;
-	uint64_t span = UINT64_C(1) << d->shift;
-	unsigned esize = mode->entry_size;
+	unsigned n = 1u << mode->level[lvl].bits, esize = mode->entry_size;
+	uint64_t *ent = w->buf[w->depth];
 	const uint8_t *page;
 	enum pgw_status st;
 
@@ -162,137 +158,160 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 			    w->err);
 	if (st != PGW_OK)
 		return st;
-	/* Copy: the cache may evict this page while children are read. */
-	uint64_t *ent = w->buf[w->depth];
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = 0;
-		memcpy(&v, page + (table & (PGW_PAGE_SIZE - 1)) + i * esize,
-		       esize);
-		ent[i] = v;
+	/* Copy: the cache may evict this page while children are read.
+	 * The common widths get fixed-size copies (a variable-length memcpy
+	 * per entry costs more than the rest of the walk's step). */
+	page += table & (PGW_PAGE_SIZE - 1);
+	if (esize == sizeof(uint64_t)) {
+		memcpy(ent, page, (size_t)n * sizeof(uint64_t));
+	} else if (esize == sizeof(uint32_t)) {
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t v;
+			memcpy(&v, page + i * sizeof(v), sizeof(v));
+			ent[i] = v;
+		}
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t v = 0;
+			memcpy(&v, page + i * esize, esize);
+			ent[i] = v;
+		}
 	}
 	w->stats.tables++;
-	if (w->ops->table) {
-		int r = w->ops->table(w->arg, lvl, table, real_va(w, base));
-		if (r) {
-			w->stopped = r;
-			return pgw_err_set(w->err, PGW_E_ARG,
-					   "walk stopped by caller");
-		}
-	}
-	w->path[w->depth++] = table;
-
-	unsigned first = (unsigned)((start - base) / span);
-	for (unsigned i = first; i < n; i++) {
-		uint64_t va = base + (uint64_t)i * span;
-		uint64_t va_end = va + span;
-		uint64_t entry_pa = table + (uint64_t)i * esize;
-		const struct pgw_uniform *u;
-		struct pgw_entry e;
-		int r = 0;
-
-		if (va >= end)
-			break;
-		if (++w->stats.entries > w->budget) {
-			w->depth--;
-			return pgw_err_set(w->err, PGW_E_LIMIT,
-					   "entry budget of %llu exhausted at "
-					   "va 0x%llx (raise --max-entries)",
-					   (unsigned long long)w->budget,
-					   (unsigned long long)real_va(w, va));
-		}
-		uint64_t lo = va < start ? start : va;
-		uint64_t hi = va_end > end ? end : va_end;
-		mode->decode(mode, lvl, ent[i], &e);
-		if (e.kind == PGW_ENT_NOT_PRESENT) {
-			r = report_hole(w, lo, hi, lvl, PGW_HOLE_NOT_PRESENT,
-					entry_pa, &e);
-		} else if (e.reserved) {
-			r = report_hole(w, lo, hi, lvl, PGW_HOLE_RESERVED,
-					entry_pa, &e);
-		} else if (e.kind == PGW_ENT_LEAF) {
-			struct pgw_leaf leaf = {
-				.va = real_va(w, va),
-				.pa = e.addr,
-				.size = span,
-				.level = lvl,
-				.entry = e,
-				.eff_flags = pgw_eff_apply(eff, e.perm),
-				.count = 1,
-			};
-			w->stats.leaves++;
-			if (w->ops->leaf)
-				r = w->ops->leaf(w->arg, &leaf);
-		} else {
-			bool cycle = false;
-			for (unsigned k = 0; k < w->depth; k++)
-				cycle |= w->path[k] == e.addr;
-			enum pgw_level child = next_level(mode, lvl + 1);
-			if (cycle || child >= PGW_NLEVELS) {
-				w->stats.cycles += cycle;
-				r = report_hole(w, lo, hi, lvl,
-						cycle ? PGW_HOLE_CYCLE :
-							PGW_HOLE_BAD_LEAF,
-						entry_pa, &e);
-			} else if (w->memo &&
-				   (u = pgw_uniform_find(w->memo, e.addr,
-							 child)) != NULL) {
-				r = report_repeat(w, u, lo, hi,
-						  pgw_eff_apply(eff, e.perm));
-			} else {
-				st = walk_table(w, child, e.addr, va, lo, hi,
-						pgw_eff_apply(eff, e.perm));
-				if (st == PGW_E_NODATA)
-					r = report_hole(w, lo, hi, lvl,
-							e.addr >= w->mem_top ?
-							PGW_HOLE_BEYOND_MEMORY :
-							PGW_HOLE_TABLE_NODATA,
-							entry_pa, &e);
-				else if (st != PGW_OK) {
-					w->depth--;
-					return st;
-				}
-			}
-		}
-		if (r) {
-			w->stopped = r;
-			w->depth--;
-			return pgw_err_set(w->err, PGW_E_ARG,
-					   "walk stopped by caller");
-		}
-	}
-	w->depth--;
-	if (w->memo)
-		note_uniform(w, lvl, table, ent, n);
-	return PGW_OK;
+	if (!w->ops->table)
+		return PGW_OK;
+	return go_on(w, w->ops->table(w->arg, lvl, table, real_va(w, base)));
 }
 
+static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
+				  uint64_t table, uint64_t base,
+				  uint64_t start, uint64_t end, uint32_t eff);
+
+/* Whether `table` is already on the path from the root. */
+static bool on_path(const struct range_walk *w, uint64_t table)
+{
+	bool cycle = false;
+
+	for (unsigned k = 0; k < w->depth; k++)
+		cycle |= w->path[k] == table;
+	return cycle;
+}
+
+/* The table entry e (at entry_pa) points to, for linear VAs [va, va +
+ * span) clipped to [lo, hi): walked, reported at once if known uniform,
+ * or a hole when there is no level below, or it is on the path, or it
+ * cannot be read. */
+static enum pgw_status descend(struct range_walk *w, enum pgw_level lvl,
+			       uint64_t entry_pa, const struct pgw_entry *e,
+			       uint64_t va, uint64_t lo, uint64_t hi,
+			       uint32_t eff)
+{
+	enum pgw_level child;
+	const struct pgw_uniform *u;
+	enum pgw_status st;
+	enum pgw_stop why = pgw_child_level(w->space->mode, lvl, &child);
+
+	if (why != PGW_STOP_OK)
+		return report_hole(w, lo, hi, lvl, why, entry_pa, e);
+	if (on_path(w, e->addr)) {
+		w->stats.cycles++;
+		return report_hole(w, lo, hi, lvl, PGW_STOP_CYCLE, entry_pa,
+				   e);
+	}
+	if (w->memo && (u = pgw_uniform_find(w->memo, e->addr, child)))
+		return report_repeat(w, u, lo, hi, eff);
+	st = walk_table(w, child, e->addr, va, lo, hi, eff);
+	if (st == PGW_E_NODATA)
+		st = report_hole(w, lo, hi, lvl,
+				 pgw_table_stop(w->mem_top, e->addr, st),
+				 entry_pa, e);
+	return st;
+}
+
+/* One table being walked: its mode and level, address, the linear VAs its
+ * entries cover from base (span each) clipped to [start, end), and the
+ * effective permissions of the path down to it. */
+struct visit {
+	const struct pgw_mode *mode;
+	enum pgw_level lvl;
+	uint64_t table, base, span, start, end;
+	uint32_t eff;
+};
+
+/* Entry i (raw) of the table v: one step of the walk. */
+static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
+				  unsigned i, uint64_t raw)
+{
+	const struct pgw_mode *mode = v->mode;
+	uint64_t va = v->base + (uint64_t)i * v->span;
+	uint64_t entry_pa = v->table + (uint64_t)i * mode->entry_size;
+	uint64_t lo = va < v->start ? v->start : va;
+	uint64_t hi = va + v->span > v->end ? v->end : va + v->span;
+	struct pgw_entry e;
+	enum pgw_stop why;
+
+	if (++w->stats.entries > w->budget)
+		return pgw_err_set(w->err, PGW_E_LIMIT,
+				   "entry budget of %llu exhausted at va 0x%llx "
+				   "(raise --max-entries)",
+				   (unsigned long long)w->budget,
+				   (unsigned long long)real_va(w, va));
+	why = pgw_classify(mode, v->lvl, raw, &e);
+	if (why != PGW_STOP_OK)
+		return report_hole(w, lo, hi, v->lvl, why, entry_pa, &e);
+	uint32_t eff = pgw_perm_combine(mode, v->eff, e.perm);
+	if (e.kind == PGW_ENT_LEAF)
+		return report_leaf(w, va, v->span, v->lvl, &e, eff, 1);
+	return descend(w, v->lvl, entry_pa, &e, va, lo, hi, eff);
+}
+
+/* Walk the table at `table` for level lvl, covering linear VAs
+ * [base, base + entries * span) clipped to [start, end).  PGW_E_NODATA:
+ * the table itself is not in the image (the caller reports the hole). */
+static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
+				  uint64_t table, uint64_t base,
+				  uint64_t start, uint64_t end, uint32_t eff)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	const struct visit v = {
+		.mode = mode, .lvl = lvl, .table = table, .base = base,
+		.span = pgw_level_span(mode, lvl),
+		.start = start, .end = end, .eff = eff,
+	};
+	unsigned n = 1u << mode->level[lvl].bits;
+	const uint64_t *ent = w->buf[w->depth];
+	enum pgw_status st = read_table(w, lvl, table, base);
+
+	if (st != PGW_OK)
+		return st;
+	w->path[w->depth++] = table;
+	for (unsigned i = (unsigned)((start - base) / v.span);
+	     i < n && st == PGW_OK && base + i * v.span < end; i++)
+		st = walk_entry(w, &v, i, ent[i]);
+	w->depth--;
+	if (st == PGW_OK && w->memo)
+		note_uniform(w, lvl, table, ent, n);
+	return st;
+}
+
+/* [start, end) of one half (linear VAs) from the root. */
 static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 				 uint64_t end)
 {
 	const struct pgw_mode *mode = w->space->mode;
-	enum pgw_level top = next_level(mode, PGW_PGD);
-	uint64_t top_base = 0;
+	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
 	uint64_t root = pgw_root_table(mode, w->space->root);
-	enum pgw_status st;
+	enum pgw_status st = PGW_OK;
 
-	if (start >= end)
-		return PGW_OK;
-	st = walk_table(w, top, root, top_base, start, end, PGW_EFF_START);
+	if (start < end)
+		st = walk_table(w, top, root, 0, start, end, w->eff_start);
 	if (st == PGW_E_NODATA) {
 		/* The root itself is missing: one hole over the part. */
 		pgw_err_prefix(w->err, "root table 0x%llx",
 			       (unsigned long long)root);
-		int r = report_hole(w, start, end, top,
-				    root >= w->mem_top ?
-					    PGW_HOLE_BEYOND_MEMORY :
-					    PGW_HOLE_TABLE_NODATA,
-				    root, NULL);
-		if (r) {
-			w->stopped = r;
-			return pgw_err_set(w->err, PGW_E_ARG,
-					   "walk stopped by caller");
-		}
-		return PGW_OK;
+		st = report_hole(w, start, end, top,
+				 pgw_table_stop(w->mem_top, root, st), root,
+				 NULL);
 	}
 	return st;
 }
@@ -312,6 +331,56 @@ uint64_t pgw_default_budget(struct pgw_image *img)
 						      PGW_DEFAULT_MAX_ENTRIES;
 }
 
+/* The range walk's own limits on a mode: every table within one page and
+ * the per-level buffers. */
+static bool mode_fits(const struct pgw_mode *mode)
+{
+	for (unsigned l = 0; l < PGW_NLEVELS; l++) {
+		uint64_t n = UINT64_C(1) << mode->level[l].bits;
+		if (mode->level[l].bits &&
+		    (n > MAX_TABLE_ENTRIES ||
+		     n * mode->entry_size > PGW_PAGE_SIZE))
+			return false;
+	}
+	return pgw_next_level(mode, PGW_PGD) < PGW_NLEVELS &&
+	       mode->va_bits < 64;
+}
+
+/*
+ * A canonical mode's [start, end) (real VAs, end 0 = 2^64): the lower half
+ * in linear = real VAs, the gap between the halves as one hole, and the
+ * upper half shifted down into linear VAs.
+ */
+static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
+				      uint64_t end, uint64_t top)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	uint64_t half = top / 2;
+	uint64_t high = ~(half - 1);   /* first upper-half VA */
+	uint64_t gs = start > half ? start : half;
+	uint64_t ge = end && end < high ? end : high;
+	uint64_t us = start > high ? start : high;
+	enum pgw_status st = PGW_OK;
+
+	w->half = half;
+	w->upper_off = high - half;
+	if (start < half)
+		st = walk_part(w, start, end && end < half ? end : half);
+	if (st == PGW_OK && gs < ge && w->ops->hole) {
+		/* Real VAs already: not through report_hole. */
+		struct pgw_hole h = {
+			.va = gs, .end = ge,
+			.level = pgw_next_level(mode, PGW_PGD),
+			.stop = PGW_STOP_NONCANONICAL,
+		};
+		st = go_on(w, w->ops->hole(w->arg, &h));
+	}
+	if (st == PGW_OK && (end == 0 || end > us))
+		st = walk_part(w, us - w->upper_off,
+			       end == 0 ? top : end - w->upper_off);
+	return st;
+}
+
 enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       const struct pgw_walk_opts *opts,
 			       const struct pgw_walk_ops *ops, void *arg,
@@ -320,10 +389,14 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 {
 	const struct pgw_mode *mode = space->mode;
 	struct range_walk *w;
-	uint64_t top = UINT64_C(1) << mode->va_bits;  /* linear size */
-	uint64_t start = opts->start, end = opts->end;
-	enum pgw_status st = PGW_OK;
+	uint64_t top, end = opts->end;
+	enum pgw_status st;
 
+	if (!mode_fits(mode))
+		return pgw_err_set(err, PGW_E_ARG,
+				   "mode %s: a table larger than a page, or "
+				   "no level", mode->name);
+	top = UINT64_C(1) << mode->va_bits;   /* linear size */
 	/* The table buffers are written before they are read: only the
 	 * header needs zeroing (walks of small windows are frequent). */
 	w = malloc(sizeof(*w));
@@ -334,54 +407,18 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	w->ops = ops;
 	w->arg = arg;
 	w->err = err;
-	const struct pgw_phys_range *ranges;
-	size_t nr = pgw_image_ranges(space->img, &ranges);
 	w->budget = opts->max_entries ? opts->max_entries :
 					pgw_default_budget(space->img);
-	w->mem_top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
-	if (nr && w->mem_top == 0)
-		w->mem_top = UINT64_MAX;   /* memory up to 2^64 */
-	if (!opts->expand_shared) {
-		w->memo = pgw_uniform_memo_new();
-		if (!w->memo) {
-			free(w);
-			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-		}
-	}
-
-	if (!(mode->quirks & PGW_Q_CANONICAL)) {
+	w->mem_top = pgw_mem_top(space->img);
+	w->eff_start = pgw_perm_start(mode);
+	if (!opts->expand_shared && !(w->memo = pgw_uniform_memo_new())) {
+		st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	} else if (mode->quirks & PGW_Q_CANONICAL) {
+		st = walk_canonical(w, opts->start, end, top);
+	} else {
 		if (end == 0 || end > top)
 			end = top;
-		if (start < end)
-			st = walk_part(w, start, end);
-	} else {
-		uint64_t half = top / 2;
-		uint64_t high = ~(half - 1);   /* first upper-half VA */
-		w->half = half;
-		w->upper_off = high - half;
-		/* Lower half, in linear = real VA. */
-		if (start < half)
-			st = walk_part(w, start, end && end < half ? end : half);
-		/* The canonical gap, reported once. */
-		uint64_t gs = start > half ? start : half;
-		uint64_t ge = end && end < high ? end : high;
-		if (st == PGW_OK && gs < ge && ops->hole) {
-			struct pgw_hole h = {
-				.va = gs, .end = ge, .level = next_level(mode, 0),
-				.kind = PGW_HOLE_NONCANONICAL,
-			};
-			int r = ops->hole(arg, &h);
-			if (r) {
-				w->stopped = r;
-				st = pgw_err_set(err, PGW_E_ARG,
-						 "walk stopped by caller");
-			}
-		}
-		/* Upper half, shifted into linear space. */
-		uint64_t us = start > high ? start : high;
-		if (st == PGW_OK && (end == 0 || end > us))
-			st = walk_part(w, us - w->upper_off,
-				       end == 0 ? top : end - w->upper_off);
+		st = walk_part(w, opts->start, end);
 	}
 	if (stats_ret)
 		*stats_ret = w->stats;

@@ -5,7 +5,7 @@
  * the copy there: the caller learns how far it got and why, and never
  * sees zeros in place of memory the image does not hold.
  */
-#include "pgwalk.h"
+#include "../formats/image_page.h"
 
 #include <string.h>
 
@@ -15,22 +15,23 @@ static enum pgw_status unmapped(const struct pgw_space *space, uint64_t va,
 				const struct pgw_xlat *x, struct pgw_err *err)
 {
 	const char *lvl = space->mode->level[x->level].name;
-	const char *why = pgw_xlat_status_text(x->status);
+	const char *why = pgw_stop_text(x->stop);
 
-	switch (x->status) {
-	case PGW_X_NONCANONICAL:
+	switch (x->stop) {
+	case PGW_STOP_NONCANONICAL:
 		return pgw_err_set(err, PGW_E_UNMAPPED,
 				   "virtual address 0x%llx: %s in %s paging",
 				   (unsigned long long)va, why,
 				   space->mode->name);
-	case PGW_X_TABLE_NODATA:
+	case PGW_STOP_TABLE_NOT_IN_IMAGE:
+	case PGW_STOP_TABLE_BEYOND_MEMORY:
 		return pgw_err_set(err, PGW_E_UNMAPPED,
 				   "virtual address 0x%llx: %s (the %s table "
 				   "at 0x%llx: %s)", (unsigned long long)va,
 				   why, lvl,
 				   (unsigned long long)x->step[x->nsteps - 1]
 					   .table, x->io.msg);
-	case PGW_X_IO:
+	case PGW_STOP_READ_ERROR:
 		*err = x->io;
 		return pgw_err_prefix(err, "virtual address 0x%llx: %s table",
 				      (unsigned long long)va, lvl);
@@ -96,7 +97,7 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 					 "of the virtual address space", len);
 			break;
 		}
-		if (pgw_translate(space, va, &x) != PGW_X_OK) {
+		if (pgw_translate(space, va, &x) != PGW_STOP_OK) {
 			st = unmapped(space, va, &x, err);
 			break;
 		}

@@ -104,6 +104,13 @@ like '^mode: +pae \(validation walk' "EM_386 with --cr3: the validation walk fin
 run "$PGWALK" info "$TMP/r3.elf"
 like '^mode: +i386 \(ELF machine i386 \(2-level assumed' \
 	"EM_386 without a root: i386 assumed, and said so"
+dm_spec la57 2m 0x1000 | "$MKIMAGE" -e "$TMP/r3.elf"
+run "$PGWALK" info --cr3=0x1000 "$TMP/r3.elf"
+like '^mode: +la57 \(validation walk' \
+	"EM_X86_64 with --cr3: the validation walk finds la57 among its modes"
+run "$PGWALK" info "$TMP/r3.elf"
+like '^mode: +x86-64 \(ELF machine x86-64 \(4-level assumed: .* LA57\)\)' \
+	"EM_X86_64 without a root: x86-64 assumed, LA57 named as unconfirmed"
 
 # Roots: VMCOREINFO's kernel root via phys_base (a negative one, as KASLR
 # writes it), i386's swapper_pg_dir via the PAGE_OFFSET that maps it, CPU

@@ -144,16 +144,15 @@ int main(int argc, char **argv)
 	uint64_t pages = 0, same = 0, differ = 0, na = 0, nb = 0, nboth = 0;
 	uint64_t ea = 0, eb = 0, hp = 0;
 	uint64_t why_a[PGW_NABSENCES] = { 0 }, why_b[PGW_NABSENCES] = { 0 };
-	static uint8_t copy[4096];
+	static uint8_t pa[PGW_PAGE_SIZE], pb[PGW_PAGE_SIZE];
 
 	for (size_t i = 0; i < ns; i++) {
 		for (uint64_t pfn = s[i].start; pfn < s[i].end; pfn++) {
-			const uint8_t *pa, *pb;
 			struct pgw_err erra = { 0 }, errb = { 0 };
-			enum pgw_status sa = pgw_image_page(a, pfn, &pa, &erra);
-			if (sa == PGW_OK)
-				memcpy(copy, pa, sizeof(copy));
-			enum pgw_status sb = pgw_image_page(b, pfn, &pb, &errb);
+			enum pgw_status sa = pgw_image_read_page(a, pfn, pa,
+								 &erra);
+			enum pgw_status sb = pgw_image_read_page(b, pfn, pb,
+								 &errb);
 			pages++;
 			hp += state_wrong(a, pfn, sa, &erra, verbose);
 			hp += state_wrong(b, pfn, sb, &errb, verbose);
@@ -174,7 +173,7 @@ int main(int argc, char **argv)
 				eb++;
 			}
 			if (sa == PGW_OK && sb == PGW_OK) {
-				if (memcmp(copy, pb, sizeof(copy)) == 0) {
+				if (memcmp(pa, pb, sizeof(pa)) == 0) {
 					same++;
 				} else {
 					if (verbose && differ < 5)

@@ -101,7 +101,7 @@ static void data_pages(const struct pgw_space *sp, const char *file,
 		uint64_t va = strtoull(line, &end, 16);
 		if (end == line)
 			die(file, "not an address");
-		if (pgw_translate(sp, va, &x) == PGW_X_OK && x.data_in_image)
+		if (pgw_translate(sp, va, &x) == PGW_STOP_OK && x.data_in_image)
 			pfn_add(set, x.pa >> PGW_PAGE_SHIFT);
 	}
 	fclose(f);
@@ -199,9 +199,9 @@ static void write_elf(const char *out, struct pgw_image *img,
 		};
 		xpwrite(fd, &lph, sizeof(lph), 64 + ph++ * 56);
 		for (size_t k = i; k < j; k++) {
-			const uint8_t *page;
+			uint8_t page[PGW_PAGE_SIZE];
 			struct pgw_err err = { 0 };
-			if (pgw_image_page(img, set->v[k], &page, &err))
+			if (pgw_image_read_page(img, set->v[k], page, &err))
 				die("page", err.msg);
 			xpwrite(fd, page, PGW_PAGE_SIZE, off);
 			off += PGW_PAGE_SIZE;
@@ -245,10 +245,11 @@ int main(int argc, char **argv)
 	/* The kernel root, then every CPU's. */
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
-	struct pgw_root_request req = { .cpu = -1 };
+	struct pgw_root_request req = { 0 };
 	struct pgw_root root;
 	for (int c = -1; c < (int)ncpus; c++) {
-		req.cpu = c;
+		req.have_cpu = c >= 0;
+		req.cpu = (unsigned)c;
 		if (pgw_root_resolve(img, mc.mode, &req, &root, &err) != PGW_OK)
 			die("root", err.msg);
 		struct pgw_space sp = { img, mc.mode, root.table };
@@ -258,7 +259,7 @@ int main(int argc, char **argv)
 		/* The code page each CPU was running, through its own root. */
 		struct pgw_xlat x;
 		if (c >= 0 && cpus[c].has_rip &&
-		    pgw_translate(&sp, cpus[c].rip, &x) == PGW_X_OK &&
+		    pgw_translate(&sp, cpus[c].rip, &x) == PGW_STOP_OK &&
 		    x.data_in_image)
 			pfn_add(&set, x.pa >> PGW_PAGE_SHIFT);
 	}

@@ -94,21 +94,17 @@ int main(int argc, char **argv)
 
 	struct pgw_image *img;
 	struct pgw_err err = { 0 };
-	struct pgw_mode_choice mc;
-	struct pgw_root root;
-	struct pgw_root_request req = { .cpu = cpu };
+	struct pgw_space_request req = {
+		.mode = mode_name,
+		.root = { .have_cpu = cpu >= 0, .cpu = (unsigned)cpu },
+	};
+	struct pgw_space sp;
+	struct pgw_space_why why;
 	if (pgw_image_open(&img, argv[optind], NULL, &err) != PGW_OK)
 		die(argv[optind], err.msg);
-	if (mode_name)
-		mc.mode = pgw_mode_by_name(mode_name);
-	else if (pgw_detect_mode(img, 0, false, &mc, &err) != PGW_OK)
-		die("mode", err.msg);
-	if (!mc.mode)
-		die("mode", "unknown");
-	if (pgw_root_resolve(img, mc.mode, &req, &root, &err) != PGW_OK)
-		die("root", err.msg);
+	if (pgw_space_open(img, &req, &sp, &why, &err) != PGW_OK)
+		die("space", err.msg);
 
-	struct pgw_space sp = { img, mc.mode, root.table };
 	struct collect c = { { 0 }, { 0 } };
 	struct pgw_walk_ops ops = { .leaf = on_leaf, .hole = on_hole };
 	struct pgw_walk_opts wo = { 0 };
@@ -128,7 +124,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "pgw-randaddr: %llu addresses from %zu leaves and "
 		"%zu holes (%s, root 0x%llx)\n", count, c.leaves.n,
-		c.holes.n, mc.mode->name, (unsigned long long)root.table);
+		c.holes.n, sp.mode->name, (unsigned long long)sp.root);
 	free(c.leaves.v);
 	free(c.holes.v);
 	pgw_image_close(img);

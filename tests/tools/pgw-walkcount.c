@@ -37,28 +37,26 @@ int main(int argc, char **argv)
 {
 	struct pgw_image *img;
 	struct pgw_err err = { 0 };
-	struct pgw_mode_choice mode;
-	struct pgw_root root;
-	struct pgw_root_request req = { .cpu = -1 };
+	struct pgw_space_request req = { 0 };
+	struct pgw_space sp;
+	struct pgw_space_why why;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: pgw-walkcount IMAGE CPU|0xCR3\n");
 		return 64;
 	}
 	if (strncmp(argv[2], "0x", 2) == 0) {
-		req.have_cr3 = true;
-		req.cr3 = strtoull(argv[2], NULL, 16);
+		req.root.have_cr3 = true;
+		req.root.cr3 = strtoull(argv[2], NULL, 16);
 	} else {
-		req.cpu = atoi(argv[2]);
+		req.root.have_cpu = true;
+		req.root.cpu = (unsigned)atoi(argv[2]);
 	}
 	if (pgw_image_open(&img, argv[1], NULL, &err) != PGW_OK ||
-	    pgw_detect_mode(img, req.cr3, req.have_cr3, &mode, &err) !=
-		    PGW_OK ||
-	    pgw_root_resolve(img, mode.mode, &req, &root, &err) != PGW_OK) {
+	    pgw_space_open(img, &req, &sp, &why, &err) != PGW_OK) {
 		fprintf(stderr, "pgw-walkcount: %s\n", err.msg);
 		return 1;
 	}
-	struct pgw_space sp = { img, mode.mode, root.table };
 	struct pgw_walk_opts o = { 0 };
 	struct pgw_walk_ops ops = { .leaf = leaf, .hole = hole };
 	struct pgw_walk_stats st = { 0 };

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "walkstats: %s\n", err.msg);
 		return 1;
 	}
-	struct pgw_root_request req = { .cpu = -1 };
+	struct pgw_root_request req = { 0 };
 	if (pgw_root_resolve(img, ch.mode, &req, &root, &err) == PGW_OK)
 		walk(img, ch.mode, root.table, "kernel", budget);
 	size_t n = pgw_image_cpus(img, &cpus);

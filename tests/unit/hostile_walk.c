@@ -25,7 +25,7 @@
 #endif
 
 struct counts {
-	uint64_t leaves, pages, holes, kind[16], tables;
+	uint64_t leaves, pages, holes, stop[16], tables;
 	uint64_t last_leaf_pa;
 };
 
@@ -42,7 +42,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct counts *c = arg;
 	c->holes++;
-	c->kind[h->kind & 15]++;
+	c->stop[h->stop & 15]++;
 	return 0;
 }
 
@@ -135,7 +135,7 @@ int main(void)
 		ok(r.st == PGW_OK, "self-pointing PML4: walk completes (%s)",
 		   r.err.msg);
 		is_u64(r.stats.cycles, 512, "self-pointing PML4: 512 cycles");
-		is_u64(r.c.kind[PGW_HOLE_CYCLE], 512,
+		is_u64(r.c.stop[PGW_STOP_CYCLE], 512,
 		       "self-pointing PML4: 512 cycle holes");
 		is_u64(r.c.leaves, 0, "self-pointing PML4: no leaves");
 		is_u64(r.stats.entries, 512, "self-pointing PML4: 512 entries");
@@ -239,7 +239,7 @@ int main(void)
 		ok(budget_msg(&r), "loop back to the PML4: budget message (%s)",
 		   r.err.msg);
 		ok(r.stats.cycles > 0 &&
-		   r.c.kind[PGW_HOLE_CYCLE] == r.stats.cycles,
+		   r.c.stop[PGW_STOP_CYCLE] == r.stats.cycles,
 		   "loop back to the PML4: cycles reported as holes (%llu)",
 		   (unsigned long long)r.stats.cycles);
 		is_u64(r.c.leaves, 0, "loop back: nothing followed to a leaf");
@@ -251,7 +251,7 @@ int main(void)
 		iw_entry(&m, 2, 0, 8, 0x3000 | IW_TBL);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(r.st == PGW_OK && r.stats.cycles == 512 &&
-		   r.c.kind[PGW_HOLE_CYCLE] == 512,
+		   r.c.stop[PGW_STOP_CYCLE] == 512,
 		   "one path looping back: 512 cycle holes, completes");
 		iw_free(&m.b);
 	}
@@ -293,20 +293,23 @@ int main(void)
 		iw_h_beyond_memory(&m);
 		walk(&m, "x86-64", 0x1000, 0, &r);
 		ok(r.st == PGW_OK, "table past memory: walk completes");
-		is_u64(r.c.kind[PGW_HOLE_BEYOND_MEMORY], 1,
+		is_u64(r.c.stop[PGW_STOP_TABLE_BEYOND_MEMORY], 1,
 		       "table past memory: one beyond-memory hole");
-		ok(strcmp(pgw_hole_kind_text(PGW_HOLE_BEYOND_MEMORY),
-			  "page table beyond the end of physical memory") == 0,
-		   "beyond-memory hole text");
+		ok(strcmp(pgw_stop_text(PGW_STOP_TABLE_BEYOND_MEMORY),
+			  "page table beyond the end of physical memory") == 0 &&
+		   strcmp(pgw_stop_key(PGW_STOP_TABLE_BEYOND_MEMORY),
+			  "table-beyond-memory") == 0,
+		   "beyond-memory stop text and key");
 		struct pgw_image *img = open_mem(&m);
 		struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
 					0x1000 };
-		ok(pgw_translate(&sp, 0x1234, &x) == PGW_X_TABLE_NODATA,
-		   "table past memory: translate says table not in image");
+		ok(pgw_translate(&sp, 0x1234, &x) ==
+			   PGW_STOP_TABLE_BEYOND_MEMORY,
+		   "table past memory: translate stops for the same reason");
 		pgw_image_close(img);
 		/* The root itself past memory: one hole over everything. */
 		walk(&m, "x86-64", UINT64_C(0x7fff000000), 0, &r);
-		ok(r.st == PGW_OK && r.c.kind[PGW_HOLE_BEYOND_MEMORY] == 2 &&
+		ok(r.st == PGW_OK && r.c.stop[PGW_STOP_TABLE_BEYOND_MEMORY] == 2 &&
 		   r.c.holes == 3,
 		   "root past memory: beyond-memory holes for both halves");
 		iw_free(&m.b);
@@ -321,7 +324,7 @@ int main(void)
 		struct pgw_image *img = open_mem(&m);
 		struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
 					0x1ffc };
-		ok(pgw_translate(&sp, UINT64_MAX, &x) == PGW_X_OK &&
+		ok(pgw_translate(&sp, UINT64_MAX, &x) == PGW_STOP_OK &&
 		   x.step[0].table == 0x1000,
 		   "unaligned root: translate uses the aligned table");
 		pgw_image_close(img);

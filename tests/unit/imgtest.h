@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../tools/dumpwriter.h"
+#include "formats/image_page.h"
 #include "pgwalk.h"
 #include "tap.h"
 

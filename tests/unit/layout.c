@@ -2,7 +2,7 @@
  * without KASLR-moved bases, and rows appear by kernel version. */
 #include "tap.h"
 
-#include "arch/layout.h"
+#include "linux/layout.h"
 
 #include <string.h>
 
@@ -61,7 +61,7 @@ int main(void)
 
 	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
 		const struct layout_era *e = eras[i];
-		bool is32 = strcmp(e->mode, "i386") == 0;
+		bool is32 = e->modes[0]->va_bits == 32;
 		uint64_t top = is32 ? UINT64_C(1) << 32 : 0;
 		struct layout_vals v;
 

@@ -124,9 +124,9 @@ static void test_x86_64(void)
 	stops(&sp, 0x1800, 0x2000, 0x1800, PGW_E_UNMAPPED,
 	      "virtual address 0x3000: not present", "running into a hole");
 	stops(&sp, 0x3ff800, 0x1000, 0x800, PGW_E_UNMAPPED,
-	      "virtual address 0x400000: page table not in image (the pte "
-	      "table at 0x40000000", "from a 2 MiB page into a table "
-	      "outside the image");
+	      "virtual address 0x400000: page table beyond the end of physical "
+	      "memory (the pte table at 0x40000000", "from a 2 MiB page into "
+	      "a table outside the image");
 	stops(&sp, 0x40000000 + 8 * MIB - 0x10, 0x20, 0x10, PGW_E_NODATA,
 	      "virtual address 0x40800000 (physical 0x800000)",
 	      "1 GiB page beyond the image's memory");

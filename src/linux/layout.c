@@ -5,6 +5,7 @@
  * kernel).  The era's resolver then reads or infers the bases.
  */
 #include "layout.h"
+#include "../lib/names.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ static const struct layout_era *const eras[] = {
 	&pgw_era_x86_64_2611, &pgw_era_x86_64_2627, &pgw_era_x86_64_420,
 	&pgw_era_la57_414, &pgw_era_la57_420, &pgw_era_i386,
 };
-#define NERAS (sizeof(eras) / sizeof(eras[0]))
+#define NERAS PGW_NELEMS(eras)
 
 const char *pgw_base_source_name(enum pgw_base_source src)
 {
@@ -27,8 +28,7 @@ const char *pgw_base_source_name(enum pgw_base_source src)
 		[PGW_BASE_INFERRED] = "inferred",
 		[PGW_BASE_DEFAULT] = "default",
 	};
-	return (unsigned)src < sizeof(names) / sizeof(names[0]) ? names[src] :
-								  "?";
+	return PGW_NAME(names, src, "?");
 }
 
 const char *const *pgw_layout_names(void)
@@ -71,11 +71,10 @@ static uint32_t parse_release(const char *s)
 static bool era_fits_mode(const struct layout_era *era,
 			  const struct pgw_mode *mode)
 {
-	const char *m = mode->name;
-
-	if (strcmp(era->mode, "i386") == 0)
-		return strcmp(m, "i386") == 0 || strcmp(m, "pae") == 0;
-	return strcmp(era->mode, m) == 0;
+	for (size_t i = 0; i < PGW_NELEMS(era->modes); i++)
+		if (era->modes[i] == mode)
+			return true;
+	return false;
 }
 
 static const struct layout_era *choose(const struct pgw_space *space,
@@ -127,12 +126,29 @@ static const struct layout_era *choose(const struct pgw_space *space,
 	return newest;
 }
 
-enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
+/* The kernel's own root when VMCOREINFO names one, else space's. */
+static struct pgw_space kernel_space(const struct pgw_space *space)
+{
+	struct pgw_root_request kernel = { 0 };
+	struct pgw_space k = *space;
+	struct pgw_root root;
+	struct pgw_err err;
+
+	if (pgw_root_resolve(space->img, space->mode, &kernel, &root, &err) ==
+		    PGW_OK &&
+	    root.source == PGW_ROOT_VMCOREINFO)
+		k.root = root.table;
+	return k;
+}
+
+enum pgw_status pgw_layout_resolve(const struct pgw_space *given,
 				   const struct pgw_layout_request *req,
 				   struct pgw_layout *out,
 				   struct pgw_err *err)
 {
 	static const struct pgw_layout_request none = { 0 };
+	const struct pgw_space kspace = kernel_space(given);
+	const struct pgw_space *space = &kspace;
 	const char *release = pgw_vmcoreinfo_get(space->img, "OSRELEASE");
 	const struct layout_era *era = NULL;
 	struct layout_vals vals;
@@ -153,7 +169,8 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
 			return pgw_err_set(err, PGW_E_ARG,
 					   "layout %s is for %s paging, the "
 					   "image uses %s", era->name,
-					   era->mode, space->mode->name);
+					   era->modes[0]->name,
+					   space->mode->name);
 		snprintf(out->why, sizeof(out->why), "--layout=%s",
 			 req->name);
 	} else {
@@ -298,23 +315,6 @@ void layout_build(const struct layout_era *era, const struct layout_vals *vals,
 	}
 	if (!full)
 		emit(out, "unused", "unused", cur, top_last);
-}
-
-size_t pgw_layout_find(const struct pgw_layout *layout, uint64_t va)
-{
-	size_t lo = 0, hi = layout->nregions;
-
-	if (hi == 0)
-		return 0;
-	/* Largest i with region[i].start <= va; region 0 starts at 0. */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (layout->region[mid].start <= va)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 struct first_leaf {

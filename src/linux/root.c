@@ -3,25 +3,19 @@
  * top table from VMCOREINFO, or CPU 0.  Also PTI: a user-mode CPU's CR3
  * names the user copy of the top table; the kernel copy is 4 KiB below.
  */
-#include "x86.h"
+#include "linux.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* i386 PAGE_OFFSET choices (VMSPLIT_3G is the default, then 2G, 1G). */
-const uint64_t pgw_x86_page_offsets_32[X86_NPAGE_OFFSETS_32] = {
-	UINT64_C(0xc0000000), UINT64_C(0x80000000), UINT64_C(0x40000000),
-};
-#define i386_page_offsets pgw_x86_page_offsets_32
 
 /* Does translating `va` through root `table` land on `expect`? */
 static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
 		      uint64_t table, uint64_t va, uint64_t expect)
 {
-	struct pgw_space sp = { img, mode, table };
+	struct pgw_space sp = { .img = img, .mode = mode, .root = table };
 	struct pgw_xlat x;
 
-	return pgw_translate(&sp, va, &x) == PGW_X_OK && x.pa == expect;
+	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
 }
 
 /*
@@ -35,25 +29,18 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
 				 struct pgw_root *root)
 {
-	static const char *const syms[] = {
-		"SYMBOL(init_top_pgt)", "SYMBOL(init_level4_pgt)",
-		"SYMBOL(swapper_pg_dir)",
-	};
 	uint64_t va = 0;
-	const char *sym = NULL;
+	const char *sym;
 
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]) && !sym; i++)
-		if (pgw_vmcoreinfo_u64(img, syms[i], &va))
-			sym = syms[i];
-	if (!sym)
+	if (!linux_kernel_root_symbol(img, &sym, &va))
 		return false;
 	if (mode->va_bits > 32) {
 		uint64_t phys_base = 0;
 		bool have_pb = pgw_vmcoreinfo_u64(img, "NUMBER(phys_base)",
 						  &phys_base);
-		if (va < X86_64_START_KERNEL_MAP)
+		if (va < LINUX_START_KERNEL_MAP)
 			return false;
-		root->table = (va - X86_64_START_KERNEL_MAP + phys_base) &
+		root->table = (va - LINUX_START_KERNEL_MAP + phys_base) &
 			      mode->root_mask;
 		root->cr3 = root->table;
 		snprintf(root->why, sizeof(root->why),
@@ -62,9 +49,8 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 			 have_pb ? "" : " (absent, assumed 0)");
 		return true;
 	}
-	for (size_t i = 0; i < sizeof(i386_page_offsets) /
-				       sizeof(i386_page_offsets[0]); i++) {
-		uint64_t po = i386_page_offsets[i];
+	for (size_t i = 0; i < LINUX_NPAGE_OFFSETS_32; i++) {
+		uint64_t po = linux_page_offsets_32[i];
 		if (va < po)
 			continue;
 		uint64_t table = (va - po) & mode->root_mask;
@@ -97,23 +83,23 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 		root->table = pgw_cr3_table(mode, req->cr3);
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
-	} else if (req->cpu >= 0) {
-		if ((size_t)req->cpu >= ncpus)
+	} else if (req->have_cpu) {
+		if (req->cpu >= ncpus)
 			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %d: the image has CPU state for "
+					   "CPU %u: the image has CPU state for "
 					   "%zu CPU%s", req->cpu, ncpus,
 					   ncpus == 1 ? "" : "s");
 		if (!cpus[req->cpu].has_cr)
 			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %d: its CPU note could not be "
+					   "CPU %u: its CPU note could not be "
 					   "read (see info); give --cr3",
 					   req->cpu);
 		root->source = PGW_ROOT_CPU;
-		root->cpu = req->cpu;
+		root->cpu = (int)req->cpu;
 		root->cr3 = cpus[req->cpu].cr3;
 		root->table = pgw_cr3_table(mode, root->cr3);
 		snprintf(root->why, sizeof(root->why),
-			 "CPU %d CR3 0x%llx from the image's notes", req->cpu,
+			 "CPU %u CR3 0x%llx from the image's notes", req->cpu,
 			 (unsigned long long)root->cr3);
 	} else if (root_from_vmcoreinfo(img, mode, root)) {
 		root->source = PGW_ROOT_VMCOREINFO;

@@ -76,10 +76,10 @@ static uint64_t find_high_memory(const struct pgw_space *space, uint64_t po)
 static bool has_page_table(const struct pgw_space *space, uint64_t va)
 {
 	struct pgw_xlat x;
-	enum pgw_xlat_status st = pgw_translate(space, va, &x);
+	enum pgw_stop st = pgw_translate(space, va, &x);
 
-	return st == PGW_X_OK ? x.level == PGW_PTE :
-				st == PGW_X_NOT_PRESENT && x.level == PGW_PTE;
+	return st == PGW_STOP_OK ? x.level == PGW_PTE :
+				st == PGW_STOP_NOT_PRESENT && x.level == PGW_PTE;
 }
 
 static bool cpu_entry_area(const struct pgw_space *space, uint64_t pmd,
@@ -113,7 +113,9 @@ static void resolve_i386(const struct layout_era *era,
 			 struct layout_vals *vals, struct pgw_layout *out)
 {
 	uint32_t version = vals->version;
-	uint64_t pmd = space->mode->entry_size == 8 ? MiB(2) : MiB(4);
+	/* PMD_SIZE: what one page table maps (4 MiB, PAE 2 MiB). */
+	const struct pgw_level_desc *pte = &space->mode->level[PGW_PTE];
+	uint64_t pmd = UINT64_C(1) << (pte->shift + pte->bits);
 	uint64_t po, hm, vs, cea;
 	unsigned matches;
 	int cpu;
@@ -198,7 +200,7 @@ const struct layout_era pgw_era_i386 = {
 	.name = "i386",
 	.desc = "Linux i386, 2-level and PAE (pgtable_32_areas.h): lowmem at "
 		"PAGE_OFFSET, vmalloc, pkmap, cpu_entry_area, fixmap",
-	.mode = "i386", .from = 0, .until = 0,
+	.modes = { &pgw_mode_i386, &pgw_mode_pae }, .from = 0, .until = 0,
 	.rows = rows_i386, .nrows = sizeof(rows_i386) / sizeof(rows_i386[0]),
 	.resolve = resolve_i386,
 	.direct_default = 0xc0000000,

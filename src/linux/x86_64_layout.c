@@ -37,7 +37,7 @@
  * on it), imply CONFIG_RANDOMIZE_BASE and its 1 GiB image.
  */
 #include "layout.h"
-#include "x86.h"
+#include "linux.h"
 
 #include <string.h>
 
@@ -319,13 +319,13 @@ static void kernel_image(const struct layout_era *era,
 		return;
 	if (pgw_vmcoreinfo_u64(img, "NUMBER(KERNEL_IMAGE_SIZE)", &v) &&
 	    v > 0 && v <= GiB(1)) {
-		vals->v[LV_MODULES] = X86_64_START_KERNEL_MAP + v;
+		vals->v[LV_MODULES] = LINUX_START_KERNEL_MAP + v;
 		layout_base(out, "MODULES_VADDR", vals->v[LV_MODULES],
 			    PGW_BASE_VMCOREINFO, "__START_KERNEL_map + "
 			    "NUMBER(KERNEL_IMAGE_SIZE)=%llu",
 			    (unsigned long long)v);
 	} else if ((have_off && off != 0) || vals->randomized) {
-		vals->v[LV_MODULES] = X86_64_START_KERNEL_MAP + GiB(1);
+		vals->v[LV_MODULES] = LINUX_START_KERNEL_MAP + GiB(1);
 		layout_base(out, "MODULES_VADDR", vals->v[LV_MODULES],
 			    PGW_BASE_INFERRED, "%s CONFIG_RANDOMIZE_BASE, "
 			    "whose kernel image area is 1 GiB",
@@ -361,7 +361,8 @@ const struct layout_era pgw_era_x86_64_2611 = {
 	.name = "x86-64-2.6.11",
 	.desc = "Linux 2.6.11-2.6.26 x86-64 4-level (the 4-level patch set's "
 		"mm.txt): direct map 0xffff810000000000",
-	.mode = "x86-64", .from = KV(2, 6, 11), .until = KV(2, 6, 27),
+	.modes = { &pgw_mode_x86_64 },
+	.from = KV(2, 6, 11), .until = KV(2, 6, 27),
 	ROWS(rows_2611), .resolve = resolve_x86_64,
 	.vmalloc_size = TiB(32),
 	.direct_default = 0xffff810000000000,
@@ -371,7 +372,8 @@ const struct layout_era pgw_era_x86_64_2627 = {
 	.name = "x86-64-2.6.27",
 	.desc = "Linux 2.6.27-4.19 x86-64 4-level (x86_64/mm.txt): direct map "
 		"0xffff880000000000, KASLR from 4.8",
-	.mode = "x86-64", .from = KV(2, 6, 27), .until = KV(4, 20, 0),
+	.modes = { &pgw_mode_x86_64 },
+	.from = KV(2, 6, 27), .until = KV(4, 20, 0),
 	ROWS(rows_2627), .resolve = resolve_x86_64,
 	.kaslr_since = KV(4, 8, 0), .kaslr_end = 0xfffffe0000000000,
 	.vmalloc_size = TiB(32),
@@ -382,7 +384,7 @@ const struct layout_era pgw_era_x86_64_420 = {
 	.name = "x86-64-4.20",
 	.desc = "Linux 4.20+ x86-64 4-level (x86_64/mm.rst): direct map "
 		"0xffff888000000000, LDT remap in front of it",
-	.mode = "x86-64", .from = KV(4, 20, 0), .until = 0,
+	.modes = { &pgw_mode_x86_64 }, .from = KV(4, 20, 0), .until = 0,
 	ROWS(rows_420), .resolve = resolve_x86_64,
 	.kaslr_since = KV(4, 8, 0), .kaslr_end = 0xfffffe0000000000,
 	.vmalloc_size = TiB(32),
@@ -393,7 +395,8 @@ const struct layout_era pgw_era_la57_414 = {
 	.name = "la57-4.14",
 	.desc = "Linux 4.14-4.19 x86-64 5-level (x86_64/mm.txt): direct map "
 		"0xff10000000000000",
-	.mode = "la57", .from = KV(4, 14, 0), .until = KV(4, 20, 0),
+	.modes = { &pgw_mode_la57 },
+	.from = KV(4, 14, 0), .until = KV(4, 20, 0),
 	ROWS(rows_la57_414), .resolve = resolve_x86_64,
 	.kaslr_since = KV(4, 14, 0), .kaslr_end = 0xfffffe0000000000,
 	.vmalloc_size = TiB(12800),
@@ -404,7 +407,7 @@ const struct layout_era pgw_era_la57_420 = {
 	.name = "la57-4.20",
 	.desc = "Linux 4.20+ x86-64 5-level (x86_64/mm.rst): direct map "
 		"0xff11000000000000",
-	.mode = "la57", .from = KV(4, 20, 0), .until = 0,
+	.modes = { &pgw_mode_la57 }, .from = KV(4, 20, 0), .until = 0,
 	ROWS(rows_la57_420), .resolve = resolve_x86_64,
 	.kaslr_since = KV(4, 14, 0), .kaslr_end = 0xfffffe0000000000,
 	.vmalloc_size = TiB(12800),

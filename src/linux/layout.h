@@ -8,6 +8,7 @@
 #define PGW_LAYOUT_H
 
 #include "pgwalk.h"
+#include "../arch/x86.h"
 
 /* Kernel version as one comparable number. */
 #define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (c))
@@ -52,7 +53,8 @@ struct layout_vals {
 struct layout_era {
 	const char *name;
 	const char *desc;
-	const char *mode;      /* x86-64, la57, i386 (i386 covers pae too) */
+	const struct pgw_mode *modes[2];  /* the modes its kernels run in
+					     (i386's: i386 and pae) */
 	uint32_t from, until;  /* kernel versions [from, until); until 0: open */
 	const struct layout_row *rows;
 	size_t nrows;

@@ -1,0 +1,22 @@
+/*
+ * Zero-copy page access, for the library's own readers (the walker) and
+ * for tests: not part of the public API, because the pointer dangles after
+ * a few more calls.  Outside callers copy with pgw_image_read_page() or
+ * pgw_image_read().
+ */
+#ifndef PGW_IMAGE_PAGE_H
+#define PGW_IMAGE_PAGE_H
+
+#include "pgwalk.h"
+
+/*
+ * Pointer to the 4 KiB page of physical frame pfn.  The pointer stays valid
+ * until the next PGW_IMAGE_PAGE_SLOTS calls of pgw_image_page on the same
+ * image (formats that decompress keep a bounded cache).  A frame outside the
+ * image, or left out by a filtered dump, is PGW_E_NODATA: never zeros.
+ */
+#define PGW_IMAGE_PAGE_SLOTS 8
+enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
+			       const uint8_t **page_ret, struct pgw_err *err);
+
+#endif

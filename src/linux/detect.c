@@ -1,0 +1,270 @@
+/*
+ * Which paging mode an image uses, decided by the strongest evidence it
+ * has: CPU registers, then VMCOREINFO, then the ELF machine, and for a
+ * root given by the caller a validation walk that keeps the mode under
+ * which the kernel's direct map is a consistent linear mapping.  The
+ * hardware rules are the modes' own hints (struct pgw_mode_hints); the
+ * Linux rules are the VMCOREINFO table below.
+ */
+#include "linux.h"
+#include "../arch/x86.h"
+#include "../lib/names.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The first mode whose hints a CPU's state matches. */
+static const struct pgw_mode *mode_for_cpu(uint64_t cr4, bool long_mode)
+{
+	const struct pgw_mode *const *m = pgw_modes();
+
+	for (size_t i = 0; m[i]; i++) {
+		const struct pgw_mode_hints *h = &m[i]->hints;
+		if (h->long_mode == long_mode &&
+		    (cr4 & h->cr4_set) == h->cr4_set && !(cr4 & h->cr4_clear))
+			return m[i];
+	}
+	return NULL;
+}
+
+/* Does a mode of this ELF machine run in long mode? */
+static bool machine_is_long(unsigned machine)
+{
+	const struct pgw_mode *const *m = pgw_modes();
+
+	for (size_t i = 0; m[i]; i++)
+		if (m[i]->hints.elf_machine == machine && m[i]->hints.long_mode)
+			return true;
+	return false;
+}
+
+/* Long mode of a CPU: EFER.LMA where known; QEMU's note has no EFER, so
+ * a 64-bit code segment on any CPU, or the ELF machine QEMU picks from
+ * LMA, says it. */
+static bool cpu_long_mode(struct pgw_image *img, const struct pgw_cpu *c,
+			  const char **how)
+{
+	const struct pgw_cpu *cpus;
+	size_t n = pgw_image_cpus(img, &cpus);
+	bool any_l = false, lm;
+
+	for (size_t k = 0; k < n; k++)
+		any_l |= cpus[k].has_cs && (cpus[k].cs_flags & X86_DESC_L);
+	if (c->has_efer) {
+		lm = c->efer & X86_EFER_LMA;
+		*how = lm ? "long mode (EFER.LMA=1)" :
+			    "not long mode (EFER.LMA=0)";
+	} else if (any_l) {
+		lm = true;
+		*how = "long mode (a 64-bit code segment, CS.L=1)";
+	} else {
+		lm = machine_is_long(pgw_image_machine(img));
+		*how = lm ? "long mode (ELF machine x86-64)" :
+			    "not long mode (no 64-bit code segment, ELF "
+			    "machine not x86-64)";
+	}
+	return lm;
+}
+
+/* Rule 1: the first CPU with paging on. */
+static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
+{
+	const struct pgw_cpu *cpus;
+	size_t n = pgw_image_cpus(img, &cpus);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pgw_cpu *c = &cpus[i];
+		const char *how;
+		if (!c->has_cr || !(c->cr0 & X86_CR0_PG))
+			continue;
+		ch->mode = mode_for_cpu(c->cr4, cpu_long_mode(img, c, &how));
+		if (!ch->mode)
+			continue;
+		snprintf(ch->why, sizeof(ch->why),
+			 "CPU %zu registers: CR0.PG=1 CR4.PAE=%d CR4.PSE=%d "
+			 "CR4.LA57=%d, %s", i,
+			 !!(c->cr4 & X86_CR4_PAE), !!(c->cr4 & X86_CR4_PSE),
+			 !!(c->cr4 & X86_CR4_LA57), how);
+		return true;
+	}
+	return false;
+}
+
+/* What VMCOREINFO says about the mode, strongest first. */
+enum vmci_test {
+	V_NONZERO,           /* a number, not 0 */
+	V_ZERO,              /* the number 0 */
+	V_YES,               /* the string "y" */
+	V_ROOT_64,           /* the kernel root symbol is in the 64-bit kernel
+				text mapping */
+	V_ROOT_32,           /* ... is not */
+};
+
+static const struct vmci_rule {
+	const char *key;     /* NULL: the kernel root symbol */
+	enum vmci_test test;
+	const struct pgw_mode *mode;
+	const char *why;     /* NULL: "VMCOREINFO KEY=VALUE" */
+} vmci_rules[] = {
+	{ "NUMBER(pgtable_l5_enabled)", V_NONZERO, &pgw_mode_la57, NULL },
+	{ "NUMBER(pgtable_l5_enabled)", V_ZERO, &pgw_mode_x86_64, NULL },
+	{ "CONFIG_X86_PAE", V_YES, &pgw_mode_pae, NULL },
+	{ NULL, V_ROOT_64, &pgw_mode_x86_64,
+	  "VMCOREINFO kernel symbols are 64-bit (no pgtable_l5_enabled: "
+	  "4-level)" },
+	{ NULL, V_ROOT_32, &pgw_mode_i386,
+	  "VMCOREINFO kernel symbols are 32-bit and CONFIG_X86_PAE is "
+	  "absent" },
+};
+
+static bool vmci_holds(struct pgw_image *img, const struct vmci_rule *r)
+{
+	const char *s = r->key ? pgw_vmcoreinfo_get(img, r->key) : NULL;
+	const char *sym;
+	uint64_t v;
+
+	switch (r->test) {
+	case V_NONZERO:
+	case V_ZERO:
+		return pgw_vmcoreinfo_u64(img, r->key, &v) &&
+		       (v != 0) == (r->test == V_NONZERO);
+	case V_YES:
+		return s && strcmp(s, "y") == 0;
+	case V_ROOT_64:
+	case V_ROOT_32:
+		return linux_kernel_root_symbol(img, &sym, &v) &&
+		       (v >= LINUX_START_KERNEL_MAP) == (r->test == V_ROOT_64);
+	}
+	return false;
+}
+
+/* Rule 2: the first VMCOREINFO rule that holds. */
+static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
+{
+	for (size_t i = 0; i < PGW_NELEMS(vmci_rules); i++) {
+		const struct vmci_rule *r = &vmci_rules[i];
+		if (!vmci_holds(img, r))
+			continue;
+		ch->mode = r->mode;
+		if (r->why)
+			snprintf(ch->why, sizeof(ch->why), "%s", r->why);
+		else
+			snprintf(ch->why, sizeof(ch->why), "VMCOREINFO %s=%s",
+				 r->key, pgw_vmcoreinfo_get(img, r->key));
+		return true;
+	}
+	return false;
+}
+
+#define MAX_MODES 16
+
+/* The modes of this ELF machine, shallowest first, NULL-terminated; all
+ * modes when none has it (raw images, whose machine is 0).  Whether any
+ * has it. */
+static bool machine_modes(unsigned machine,
+			  const struct pgw_mode *out[MAX_MODES + 1])
+{
+	const struct pgw_mode *const *m = pgw_modes();
+	size_t n = 0;
+
+	for (size_t i = 0; m[i] && n < MAX_MODES; i++)
+		if (m[i]->hints.elf_machine == machine)
+			out[n++] = m[i];
+	bool own = n > 0;
+	for (size_t i = 0; !own && m[i] && n < MAX_MODES; i++)
+		out[n++] = m[i];
+	out[n] = NULL;
+	return own;
+}
+
+/*
+ * Rule 3 with a root: the mode under which the root maps a linear direct
+ * map.  Shallowest first, and a later mode must match strictly more: a
+ * deeper mode reading a shallower mode's tables sees every leaf one level
+ * up, as a bigger page that still looks linear at the small sample
+ * offsets (la57 reading a 2 MiB x86-64 direct map, x86-64 reading a PAE
+ * one), so ties must go to the shallower mode.
+ */
+static bool from_validation(struct pgw_image *img, uint64_t root,
+			    const struct pgw_mode *const *modes,
+			    struct pgw_mode_choice *ch)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; modes[i]; i++) {
+		const struct pgw_mode *m = modes[i];
+		struct pgw_space sp = { .img = img, .mode = m,
+					.root = pgw_cr3_table(m, root) };
+		uint64_t base;
+		unsigned matches;
+		if (pgw_find_direct_map(&sp, &base, &matches) &&
+		    matches > best) {
+			best = matches;
+			ch->mode = m;
+			snprintf(ch->why, sizeof(ch->why),
+				 "validation walk: %s maps a linear "
+				 "direct map (0x%llx -> physical 0, %u/5 "
+				 "samples)", m->name, (unsigned long long)base,
+				 matches);
+		}
+	}
+	return best > 0;
+}
+
+/* s after the n bytes of buf (size), upper-cased when upper; the new n. */
+static size_t append(char *buf, size_t size, size_t n, const char *s,
+		     bool upper)
+{
+	for (; *s && n + 1 < size; s++)
+		buf[n++] = upper ? (char)toupper((unsigned char)*s) : *s;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Rule 3 without (or failing) validation: the machine's shallowest mode,
+ * naming the deeper ones nothing could confirm ("PAE"). */
+static void assume(unsigned machine, const struct pgw_mode *const *modes,
+		   struct pgw_mode_choice *ch)
+{
+	char others[48] = "";
+	size_t n = 0;
+
+	for (size_t i = 1; modes[i]; i++) {
+		if (i > 1)
+			n = append(others, sizeof(others), n, " or ", false);
+		n = append(others, sizeof(others), n, modes[i]->name, true);
+	}
+	ch->mode = modes[0];
+	snprintf(ch->why, sizeof(ch->why),
+		 "ELF machine %s (%u-level assumed: no CPU state, VMCOREINFO "
+		 "or root to validate %s)", pgw_machine_name(machine),
+		 pgw_mode_depth(modes[0]), others);
+}
+
+enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
+				bool have_root_hint,
+				struct pgw_mode_choice *ch,
+				struct pgw_err *err)
+{
+	unsigned machine = pgw_image_machine(img);
+	const struct pgw_mode *modes[MAX_MODES + 1];
+	bool own = machine_modes(machine, modes);
+
+	memset(ch, 0, sizeof(*ch));
+	if (from_cpus(img, ch) || from_vmcoreinfo(img, ch))
+		return PGW_OK;
+	if (have_root_hint && from_validation(img, root_hint, modes, ch))
+		return PGW_OK;
+	if (own) {
+		assume(machine, modes, ch);
+		return PGW_OK;
+	}
+	return pgw_err_set(err, PGW_E_NOTFOUND,
+			   "cannot tell the paging mode: the image has no CPU "
+			   "state, VMCOREINFO or ELF machine%s; give --mode",
+			   have_root_hint ? ", and no mode maps a consistent "
+					    "direct map from that root" :
+					    " (with --cr3 a validation walk "
+					    "can decide)");
+}

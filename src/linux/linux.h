@@ -1,0 +1,28 @@
+/*
+ * Facts of Linux on x86 the policy files share: where the kernel text is
+ * mapped, how PTI pairs top tables, the 32-bit PAGE_OFFSETs, and which
+ * VMCOREINFO symbol names the kernel's own top table.
+ */
+#ifndef PGW_LINUX_H
+#define PGW_LINUX_H
+
+#include "pgwalk.h"
+
+/* x86-64's kernel text mapping base (__START_KERNEL_map). */
+#define LINUX_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
+/* PTI keeps the user copy of the top table in the next 4 KiB page. */
+#define LINUX_PTI_USER_BIT (UINT64_C(1) << 12)
+
+/* i386 PAGE_OFFSET choices, most common first (direct_map.c). */
+#define LINUX_NPAGE_OFFSETS_32 3
+extern const uint64_t linux_page_offsets_32[LINUX_NPAGE_OFFSETS_32];
+
+/*
+ * The kernel's top-table symbol in VMCOREINFO: init_top_pgt (x86-64,
+ * 4.13+), init_level4_pgt (older x86-64) or swapper_pg_dir (i386, and
+ * x86-64 before 2.6.25 too).  Its key and value; false when none.
+ */
+bool linux_kernel_root_symbol(const struct pgw_image *img,
+			      const char **key_ret, uint64_t *va_ret);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * The step every walk takes, as addrxlat's next_step serves translation
+ * and scans alike: read an entry, decode it with the mode, and say where
+ * the walk goes next: down into a table, onto a leaf (both PGW_STOP_OK),
+ * or nowhere, and why.  translate takes it level by level, range walks
+ * classify the entries of a table they read whole, and probes above the
+ * walker (PTI pairing) read single entries through it.  Reading table
+ * pages here is the walker's only I/O.
+ */
+#ifndef PGW_STEP_H
+#define PGW_STEP_H
+
+#include "pgwalk.h"
+#include "../formats/image_page.h"
+
+#include <string.h>
+
+/* The first level at or below lvl that is not folded (PGW_NLEVELS: none). */
+static inline enum pgw_level pgw_next_level(const struct pgw_mode *mode,
+					    enum pgw_level lvl)
+{
+	while (lvl < PGW_NLEVELS && mode->level[lvl].bits == 0)
+		lvl++;
+	return lvl;
+}
+
+/* Index of va's entry in a table of level lvl. */
+static inline unsigned pgw_level_index(const struct pgw_mode *mode,
+				       enum pgw_level lvl, uint64_t va)
+{
+	const struct pgw_level_desc *d = &mode->level[lvl];
+
+	return (unsigned)((va >> d->shift) & ((UINT64_C(1) << d->bits) - 1));
+}
+
+/*
+ * Decode raw at lvl into e and classify it: PGW_STOP_OK for a leaf or a
+ * table (e->kind says which; pgw_child_level says where a table leads),
+ * else why a walk stops at this entry.
+ */
+static inline enum pgw_stop pgw_classify(const struct pgw_mode *mode,
+					 enum pgw_level lvl, uint64_t raw,
+					 struct pgw_entry *e)
+{
+	mode->decode(mode, lvl, raw, e);
+	if (e->kind == PGW_ENT_NOT_PRESENT)
+		return PGW_STOP_NOT_PRESENT;
+	return e->reserved ? PGW_STOP_RESERVED : PGW_STOP_OK;
+}
+
+/* The level a table entry at lvl leads to, in *child; PGW_STOP_BAD_LEAF
+ * when the mode has no level below lvl. */
+static inline enum pgw_stop pgw_child_level(const struct pgw_mode *mode,
+					    enum pgw_level lvl,
+					    enum pgw_level *child)
+{
+	*child = pgw_next_level(mode, lvl + 1);
+	return *child == PGW_NLEVELS ? PGW_STOP_BAD_LEAF : PGW_STOP_OK;
+}
+
+/* End of the image's highest physical range; UINT64_MAX when memory
+ * reaches 2^64 (0 for an image without memory). */
+static inline uint64_t pgw_mem_top(struct pgw_image *img)
+{
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(img, &ranges);
+	uint64_t top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
+
+	return nr && top == 0 ? UINT64_MAX : top;
+}
+
+/* Why the table at `table` could not be read (st, from pgw_image_page): a
+ * page the image lacks stops the walk there, any other failure is a read
+ * error. */
+static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
+					   enum pgw_status st)
+{
+	if (st != PGW_E_NODATA)
+		return PGW_STOP_READ_ERROR;
+	return table >= mem_top ? PGW_STOP_TABLE_BEYOND_MEMORY :
+				  PGW_STOP_TABLE_NOT_IN_IMAGE;
+}
+
+/*
+ * One step: entry `index` of the level-lvl table at `table` in img, read,
+ * decoded by mode and classified into s (s->entry is valid when
+ * s->read_ok).  err says why the table could not be read.
+ */
+static inline enum pgw_stop pgw_step(struct pgw_image *img,
+				     const struct pgw_mode *mode,
+				     enum pgw_level lvl, uint64_t table,
+				     unsigned index, struct pgw_step *s,
+				     struct pgw_err *err)
+{
+	unsigned size = mode->entry_size;
+	const uint8_t *page;
+	uint64_t raw = 0;
+
+	s->level = lvl;
+	s->table = table;
+	s->index = index;
+	s->entry_pa = table + (uint64_t)index * size;
+	enum pgw_status st = pgw_image_page(img, s->entry_pa >> PGW_PAGE_SHIFT,
+					    &page, err);
+	s->read_ok = st == PGW_OK;
+	if (!s->read_ok)
+		return pgw_table_stop(pgw_mem_top(img), table, st);
+	/* Tables are aligned to their size (pgw_root_table, and the
+	 * decoders' frame masks), so an entry never straddles a page. */
+	page += s->entry_pa & (PGW_PAGE_SIZE - 1);
+	if (size == sizeof(uint64_t)) {
+		memcpy(&raw, page, sizeof(uint64_t));
+	} else if (size == sizeof(uint32_t)) {
+		uint32_t v;
+		memcpy(&v, page, sizeof(v));
+		raw = v;
+	} else {
+		memcpy(&raw, page, size);
+	}
+	return pgw_classify(mode, lvl, raw, &s->entry);
+}
+
+/*
+ * The top table a root names.  The CPU ignores CR3's low bits (PCID, PWT,
+ * PCD); a root that is not aligned to its table's size is read the same
+ * way, so no table read can straddle a page.
+ */
+static inline uint64_t pgw_root_table(const struct pgw_mode *mode,
+				      uint64_t root)
+{
+	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
+	uint64_t bytes = (UINT64_C(1) << mode->level[top].bits) *
+			 mode->entry_size;
+
+	return root & ~(bytes - 1);
+}
+
+/* Effective permissions down the levels, by the mode's rule (x86: USER
+ * and RW ANDed, NX ORed, as ptdump's effective_prot). */
+static inline uint32_t pgw_perm_start(const struct pgw_mode *mode)
+{
+	return mode->perm.and_bits;
+}
+
+static inline uint32_t pgw_perm_combine(const struct pgw_mode *mode,
+					uint32_t eff, uint32_t perm)
+{
+	return (eff & perm & mode->perm.and_bits) |
+	       ((eff | perm) & mode->perm.or_bits);
+}
+
+#endif
