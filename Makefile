@@ -30,7 +30,7 @@ TEST_BIN  = $(TEST_C:tests/unit/%.c=$(O)/tests/%)
 TOOL_C    = $(wildcard tests/tools/*.c)
 TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
 
-.PHONY: all check bench clean sample
+.PHONY: all check bench clean sample mutants
 all: $(BIN)
 
 $(O)/%.o: %.c
@@ -56,6 +56,10 @@ $(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB)
 check: $(BIN) $(TEST_BIN) $(TOOL_BIN)
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
 	  prove -f $(TEST_BIN) tests/cli/*.t
+
+# Mutation check of the suite (tests/mutants/): minutes, never part of check.
+mutants:
+	sh tests/mutants/run.sh
 
 bench: $(BIN) $(TOOL_BIN)
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools sh bench/run.sh
