@@ -192,3 +192,14 @@ function hex16(n,   s, d) {
 	return s
 }
 '
+
+# vmas DIR PID: "start end perms" (hex without 0x, /proc/PID/maps's
+# rwxp) of PID's mappings as the guest printed them on its console:
+# PGWALK-MAPS lines (x86-64 guests) or a PGWALK-MAPS-BEGIN/END block (i386).
+vmas() {
+	tr -d '\r' <"$1/console.log" | awk -v pid="$2" '
+	$1 == "PGWALK-MAPS" && $2 == "pid=" pid { split($4, r, "-"); print r[1], r[2], $5; next }
+	$1 == "PGWALK-MAPS-BEGIN" { on = $2 == "pid=" pid; next }
+	$1 == "PGWALK-MAPS-END" { on = 0; next }
+	on && $1 ~ /^[0-9a-f]+-[0-9a-f]+$/ { split($1, r, "-"); print r[1], r[2], $2 }'
+}
