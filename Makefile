@@ -52,10 +52,19 @@ $(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# prove runs the C unit tests (TAP) and the shell tests of the CLI.
+# prove runs the C unit tests (TAP) and the shell tests of the CLI.  The
+# real-dump tests need ../shared/testdata (or PGW_SHARED): without it they
+# skip, and the last lines say so.  PGW_STRICT=1 (CI) fails on any skip.
+PGW_SHARED_DIR = $(or $(PGW_SHARED),$(CURDIR)/../shared/testdata)
 check: $(BIN) $(TEST_BIN) $(TOOL_BIN)
-	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
-	  prove -f $(TEST_BIN) tests/cli/*.t
+	@PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
+	  prove -f $(TEST_BIN) tests/cli/*.t; rc=$$?; \
+	if [ ! -d "$(PGW_SHARED_DIR)" ]; then \
+	  echo; \
+	  echo "*** The real-dump tests were SKIPPED: no real dumps at $(PGW_SHARED_DIR)."; \
+	  echo "*** To run them, put the dump folders there (or set PGW_SHARED=DIR) and run"; \
+	  echo "*** make check again; PGW_UNPACKED=DIR says where to unpack them."; \
+	fi; exit $$rc
 
 # Mutation check of the suite (tests/mutants/): minutes, never part of check.
 mutants:

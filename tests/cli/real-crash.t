@@ -15,6 +15,7 @@
 #  - crash's `help -m`/`mach`/`help -k` bases and ends equal `regions`.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 24   # 12 per x86-64 dump
 
 # crash_walks FILE: per vtop block with a walk, "va root level entry_pa
 # entry" lines (root "kernel" or a pid; entry_pa "-" where crash does not

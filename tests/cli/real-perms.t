@@ -13,6 +13,7 @@
 #    pages are read-only, prot=r and prot=rw pages NX, prot=rx pages not.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 14   # 4 per x86-64 dump, 3 per i386 dump
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}

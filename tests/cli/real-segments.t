@@ -14,6 +14,7 @@
 #    256 KiB BIOS ROM at 0xfffc0000) reads the bytes the file holds there.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 20   # 5 per dump
 
 # QEMU's virtual addresses are not sign-extended: 4-level walks put 0xffff
 # in bits 48-63 of every address, 5-level ones 0x7f in bits 57-63.
