@@ -16,7 +16,7 @@ _failed=0
 
 _planned=
 
-ok() { _n=$((_n + 1)); if [ "$1" = 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _failed=$((_failed + 1)); fi; }
+ok() { _n=$((_n + 1)); if [ "$1" = 0 ]; then printf 'ok %s - %s\n' $_n "$2"; else printf 'not ok %s - %s\n' $_n "$2"; _failed=$((_failed + 1)); fi; }
 # is GOT WANT NAME
 is() { if [ "$1" = "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; fi; }
 # skip REASON: a test that cannot run here.  PGW_STRICT=1 (CI, where every
