@@ -7,8 +7,8 @@
 #    root (process-roots.txt) for `vtop -c PID` and the kernel root else;
 #  - the effective permissions of every present page equal the ones
 #    computed here from crash's raw entries (rw and user ANDed down the
-#    levels, nx ORed), and its physical address is crash's PAGE plus the
-#    offset;
+#    levels, nx ORed), its leaf flags are crash's FLAGS, and its physical
+#    address is crash's PAGE plus the offset;
 #  - for user pages, what their VMA allows (crash's VMA flags: VM_READ 1,
 #    VM_WRITE 2, VM_EXEC 4) holds: user, rw only where VM_WRITE, nx exactly
 #    where there is no VM_EXEC;
@@ -17,17 +17,30 @@
 . "$(dirname "$0")/real.sh"
 plan 24   # 12 per x86-64 dump
 
+# sortlist(s, sep): the items of s (separated by sep), sorted, joined by ",".
+SORTLIST='
+function sortlist(s, sep,   a, n, i, j, t, out) {
+	n = split(s, a, sep)
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	out = ""
+	for (i = 1; i <= n; i++) out = out (i > 1 ? "," : "") a[i]
+	return out
+}
+'
+
 # crash_walks FILE: per vtop block with a walk, "va root level entry_pa
 # entry" lines (root "kernel" or a pid; entry_pa "-" where crash does not
-# print it), then "va root final pa eff vmaflags" for a present page
-# (eff: U/-, W/-, X/- for user, rw, nx; vmaflags "-" for kernel pages).
+# print it), then "va root final pa eff flags vmaflags" for a present page
+# (eff: U/-, W/-, X/- for user, rw, nx; flags: the leaf's, lower case,
+# sorted, comma-separated; vmaflags "-" for kernel pages).
 crash_walks() {
-	tr -d '\r' <"$1" | awk "$AWK_HEX"'
+	tr -d '\r' <"$1" | awk "$AWK_HEX$SORTLIST"'
 	function flush() {
 		if (va == "" || nlv == 0) return
 		for (i = 1; i <= nlv; i++) print va, root, lv[i]
 		if (page != "" && present)
-			print va, root, "final", page, (us ? "U" : "-") (rw ? "W" : "-") (nx ? "X" : "-"), vma
+			print va, root, "final", page, (us ? "U" : "-") (rw ? "W" : "-") (nx ? "X" : "-"), flags, vma
 	}
 	function entry(v,   d) {        # fold one raw entry into the chain
 		v = tolower(v); sub(/^0x/, "", v)
@@ -54,7 +67,13 @@ crash_walks() {
 		off = hexnum(substr(va, length(va) - 7)) % size
 		page = "0x" hex16(hexnum($2) + off); next
 	}
-	/\((PRESENT|[A-Z]+\|)/ { present = $0 ~ /\(PRESENT/ ; next }
+	/\((PRESENT|[A-Z]+\|)/ {
+		present = $0 ~ /\(PRESENT/
+		f = $0; sub(/.*\(/, "", f); sub(/\).*/, "", f)
+		f = tolower(f); gsub(/pse/, "ps", f)
+		flags = sortlist(f, "|")
+		next
+	}
 	/^ *VMA +START +END +FLAGS/ { want_vma = 1; next }
 	want_vma && NF >= 4 { vma = $4; want_vma = 0; next }
 	END { flush() }' | sed 's/0x0*\([0-9a-f]\)/0x\1/g'
@@ -62,7 +81,7 @@ crash_walks() {
 
 # pgwalk_walks FILE ROOT < translate JSON: the same lines from pgwalk.
 pgwalk_walks() {
-	awk -v root="$1" '
+	awk -v root="$1" "$SORTLIST"'
 	function field(s, k,   m) {
 		if (!match(s, "\"" k "\":\"[^\"]*\"")) return ""
 		m = substr(s, RSTART, RLENGTH); sub(/^"[a-z_]+":"/, "", m); sub(/"$/, "", m)
@@ -79,8 +98,10 @@ pgwalk_walks() {
 		}
 		if (match($0, /"effective":\[[^]]*\]/)) {
 			e = substr($0, RSTART, RLENGTH)
+			match($0, /"flags":\[[^]]*\]/)
+			f = substr($0, RSTART + 9, RLENGTH - 10); gsub(/"/, "", f)
 			print va, root, "final", field($0, "pa"), \
-				(e ~ /"user"/ ? "U" : "-") (e ~ /"rw"/ ? "W" : "-") (e ~ /"nx"/ ? "X" : "-")
+				(e ~ /"user"/ ? "U" : "-") (e ~ /"rw"/ ? "W" : "-") (e ~ /"nx"/ ? "X" : "-"), sortlist(f, ",")
 		}
 	}' | sed 's/0x0*\([0-9a-f]\)/0x\1/g'
 }
@@ -117,14 +138,14 @@ for d in x64-4l-a x64-5l-a; do
 	fi
 
 	# Present pages: physical address and effective permissions.
-	grep ' final ' "$TMP/crash.all" | cut -d' ' -f1-5 | sort >"$TMP/want"
+	grep ' final ' "$TMP/crash.all" | cut -d' ' -f1-6 | sort >"$TMP/want"
 	grep ' final ' "$TMP/ours" | sort >"$TMP/got"
 	n=$(grep -c '' "$TMP/want")
 	kinds=$(cut -d' ' -f5 "$TMP/want" | sort -u | tr '\n' ' ')
 	if [ "$n" -gt 100 ] && cmp -s "$TMP/want" "$TMP/got"; then
-		ok 0 "$d: $n present pages: pa and effective permissions from crash's entries ($kinds)"
+		ok 0 "$d: $n present pages: pa, leaf flags and effective permissions from crash's entries ($kinds)"
 	else
-		ok 1 "$d: $n present pages: pa and effective permissions from crash's entries"
+		ok 1 "$d: $n present pages: pa, leaf flags and effective permissions from crash's entries"
 		diff "$TMP/want" "$TMP/got" | head -6 | sed 's/^/#   /'
 	fi
 	case $kinds in
@@ -133,8 +154,8 @@ for d in x64-4l-a x64-5l-a; do
 	esac
 
 	# User pages against their VMA's permissions.
-	awk "$AWK_HEX"'$3 == "final" && $2 != "kernel" && $6 != "-" {
-		f = hexnum($6) % 8; n++
+	awk "$AWK_HEX"'$3 == "final" && $2 != "kernel" && $7 != "-" {
+		f = hexnum($7) % 8; n++
 		want_w = int(f / 2) % 2; want_x = int(f / 4) % 2
 		if (substr($5, 1, 1) != "U") { bad++; print "# " $1 " pid " $2 ": not user" }
 		if (substr($5, 2, 1) == "W" && !want_w) { bad++; print "# " $1 " pid " $2 ": rw in a VMA without VM_WRITE" }
