@@ -54,7 +54,5 @@ updating_golden() {
 # run CMD...: sets $out, $err, $rc
 run() { "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?; out=$(cat "$TMP/out"); err=$(cat "$TMP/err"); }
 
-# have_shared DUMP: is ../shared/testdata/DUMP there?
-have_shared() { [ -d "$SHARED/$1" ]; }
 # unpack_shared: decompress the real dumps once into $UNPACKED.
 unpack_shared() { [ -d "$SHARED" ] && mkdir -p "$UNPACKED" && sh "$SHARED/unpack.sh" "$UNPACKED" >/dev/null; }

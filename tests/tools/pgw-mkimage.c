@@ -506,8 +506,8 @@ static void cmd_pti(void)
 		tables[u]->leaf_flags[i] = k->leaf_flags[i];
 		tables[u]->table_flags[i] = k->table_flags[i];
 		/* Linux sets NX on the kernel copy's user half (not on PAE
-		 * PDPTEs, where NX is reserved). */
-		if ((e & 1) && !is_pdpte(0)) {
+		 * PDPTEs, where NX is reserved, nor without NX). */
+		if ((e & 1) && mode->nx && !is_pdpte(0)) {
 			e |= UINT64_C(1) << 63;
 			phys_write(entry_pa(k, i), &e, mode->esize);
 			k->table_flags[i] |= F_NX;
