@@ -17,7 +17,9 @@
 plan 20   # 5 per dump
 
 # QEMU's virtual addresses are not sign-extended: 4-level walks put 0xffff
-# in bits 48-63 of every address, 5-level ones 0x7f in bits 57-63.
+# in bits 48-63 of every address, 5-level ones 0x7f in bits 57-63.  (It
+# also writes p_vaddr = p_paddr for virtual address 0, which no dump here
+# maps.)
 # qemu_runs MODE FILE: "va pa length" (hex) per PT_LOAD, real VAs.
 qemu_runs() {
 	awk -v mode="$1" '$1 == "LOAD" {
