@@ -92,8 +92,8 @@ t dump-golden.t PGW_GOLDEN="$TMP/golden" PGW_UPDATE_GOLDEN=1 CI=true
 	printf '%s\n' "$out" | grep -q '^Bail out! PGW_UPDATE_GOLDEN=1 under CI'
 ok $? "PGW_UPDATE_GOLDEN=1 with CI set stops dump-golden.t and rewrites nothing (exit $rc)"
 t dump-golden.t PGW_GOLDEN="$TMP/golden" PGW_UPDATE_GOLDEN=1 CI=
-cmp -s "$TMP/golden/dump-pae.txt" "$REPO/tests/golden/dump-pae.txt"
-ok $? "PGW_UPDATE_GOLDEN=1 alone rewrites the golden file (exit $rc)"
+[ "$(cat "$TMP/golden/dump-pae.txt")" != altered ] && [ -s "$TMP/golden/dump-pae.txt" ]
+ok $? "PGW_UPDATE_GOLDEN=1 alone rewrites the golden file"
 t formats.t PGW_GOLDEN="$TMP/golden" PGW_UPDATE_GOLDEN=1 CI=1
 [ "$rc" != 0 ] && printf '%s\n' "$out" | grep -q '^Bail out! PGW_UPDATE_GOLDEN=1 under CI'
 ok $? "formats.t refuses PGW_UPDATE_GOLDEN=1 under CI too (exit $rc)"
