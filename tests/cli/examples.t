@@ -110,7 +110,7 @@ for src in README.md man/pgwalk.1; do
 				example "$src (sample)" "$text" "$SAMPLE"
 				cp "$TMP/out" "$TMP/last.out"
 			fi
-			if $have_full && [ "$text" != "${text#*vmcore}" ]; then
+			if $have_full && { $needs_full || [ "$text" != "${text#*vmcore}" ]; }; then
 				example "$src (full dump)" "$text" "$FULL/vmcore.elf"
 			elif $needs_full; then
 				skip "$src: $text: needs ../shared/testdata"
