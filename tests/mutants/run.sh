@@ -23,7 +23,6 @@ JOBS=${JOBS:-2}
 
 die() { echo "mutants: $*" >&2; exit 2; }
 
-
 # names: every mutant of the table, in order.
 names() { awk '$1 == "mutant" { print $2 }' "$TABLE"; }
 
@@ -101,6 +100,15 @@ failed() {
 		sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# copy DIR: the tree's tracked and untracked (not ignored) files, as they
+# are in the work tree, into DIR.
+copy() {
+	_to=$1
+	shift
+	(cd "$REPO" && git ls-files -z -co --exclude-standard "$@" |
+		tar --null -T - -cf -) | (cd "$_to" && tar xf -)
+}
+
 WORK=${MUTANTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/pgwalk-mutants.XXXXXX")}
 mkdir -p "$WORK"
 [ -n "${MUTANTS_DIR:-}" ] || trap 'rm -rf "$WORK"' EXIT
@@ -115,9 +123,7 @@ fi
 
 # Every mutant must apply to the tree as it is, before anything is built.
 rm -rf "$WORK/check"; mkdir -p "$WORK/check"
-(cd "$REPO" && git ls-files -z -co --exclude-standard -- src include) |
-	(cd "$REPO" && xargs -0 tar cf -) | (cd "$WORK/check" && tar xf -) ||
-	die "cannot copy the sources"
+copy "$WORK/check" || die "cannot copy the tree"
 bad=0
 for m in $list; do
 	apply "$m" "$WORK/check" || bad=$((bad + 1))
@@ -137,9 +143,7 @@ export PGW_SHARED PGW_UNPACKED
 
 echo "mutants: copying the tree to $TREE"
 rm -rf "$TREE"; mkdir -p "$TREE"
-(cd "$REPO" && git ls-files -z -co --exclude-standard) |
-	(cd "$REPO" && xargs -0 tar cf -) | (cd "$TREE" && tar xf -) ||
-	die "cannot copy the tree"
+copy "$TREE" || die "cannot copy the tree"
 echo "mutants: make check on the unmutated copy (it must pass)"
 (cd "$TREE" && $MAKE -j"$JOBS" check) >"$WORK/baseline.log" 2>&1 ||
 	die "make check fails without any mutant: see $WORK/baseline.log"
