@@ -39,7 +39,6 @@ spec() {
 		set -- "pgd 48 1 4096" "p4d 39 300 4096" "p4d 39 301 1G" \
 			"pud 30 302 4096" "pud 30 303 2M" "pmd 21 304 4096" ;;
 	esac
-	pa=$((0x1000000))
 	for group; do
 		set -- $group
 		lvl=$1 shift_=$2 topidx=$3 page=$4
