@@ -42,7 +42,7 @@ TEST_BIN  = $(TEST_C:tests/unit/%.c=$(O)/tests/%)
 TOOL_C    = $(wildcard tests/tools/*.c)
 TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
 
-.PHONY: all check bench clean sample
+.PHONY: all check bench clean sample mutants
 # Everything `make install` copies: the binary here, the libraries in
 # mk/shared.mk, the man page in mk/install.mk.
 all: $(BIN)
@@ -67,13 +67,26 @@ $(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# prove runs the C unit tests (TAP) and the shell tests of the CLI.
+# prove runs the C unit tests (TAP) and the shell tests of the CLI.  The
+# real-dump tests need ../shared/testdata (or PGW_SHARED): without it they
+# skip, and the last lines say so.  PGW_STRICT=1 (CI) fails on any skip.
 # tests/cli/install.t runs `make install` into a temporary DESTDIR and
 # builds examples/ against it with $(CC) (and the sanitizers under SAN=1).
+PGW_SHARED_DIR = $(or $(PGW_SHARED),$(CURDIR)/../shared/testdata)
 check: all $(TEST_BIN) $(TOOL_BIN)
-	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
+	@PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
 	  PGW_CC="$(CC)" PGW_SAN_FLAGS="$(if $(SAN),$(SAN_FLAGS))" \
-	  prove -f $(TEST_BIN) tests/cli/*.t
+	  prove -f $(TEST_BIN) tests/cli/*.t; rc=$$?; \
+	if [ ! -d "$(PGW_SHARED_DIR)" ]; then \
+	  echo; \
+	  echo "*** The real-dump tests were SKIPPED: no real dumps at $(PGW_SHARED_DIR)."; \
+	  echo "*** To run them, put the dump folders there (or set PGW_SHARED=DIR) and run"; \
+	  echo "*** make check again; PGW_UNPACKED=DIR says where to unpack them."; \
+	fi; exit $$rc
+
+# Mutation check of the suite (tests/mutants/): minutes, never part of check.
+mutants:
+	sh tests/mutants/run.sh
 
 bench: $(BIN) $(TOOL_BIN)
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools sh bench/run.sh

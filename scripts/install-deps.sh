@@ -3,7 +3,7 @@
 # what is already there.  Needs root (or sudo) only when something is missing.
 set -eu
 pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
-libzstd-dev libbpf-dev perl xz-utils binutils"
+libzstd-dev libbpf-dev perl xz-utils binutils jq"
 # --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
 [ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=

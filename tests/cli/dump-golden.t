@@ -2,11 +2,12 @@
 # Golden output of `pgwalk dump` and `pgwalk regions` in every format, on
 # synthetic page tables built by tests/tools/pgw-mkimage from
 # tests/golden/*.spec.  The golden files double as examples of each format.
-# PGW_UPDATE_GOLDEN=1 rewrites them from the current output (review the diff).
+# PGW_UPDATE_GOLDEN=1 rewrites them from the current output (review the
+# diff); PGW_GOLDEN reads them from another folder.
 . "$(dirname "$0")/lib.sh"
 
 MKIMAGE=${PGW_TOOLS:+$PGW_TOOLS/pgw-mkimage}
-GOLDEN=$REPO/tests/golden
+GOLDEN=${PGW_GOLDEN:-$REPO/tests/golden}
 if [ -z "$MKIMAGE" ] || [ ! -x "$MKIMAGE" ]; then
 	skip "pgw-mkimage test tool not built"
 	done_testing
@@ -28,8 +29,9 @@ golden() {
 	# shellcheck disable=SC2086  # base_args is a list of options
 	"$PGWALK" "$cmd" $base_args "$@" "$TMP/$spec.raw" >"$TMP/got" 2>"$TMP/err"
 	rc=$?
-	if [ -n "${PGW_UPDATE_GOLDEN:-}" ]; then
+	if updating_golden; then
 		cp "$TMP/got" "$GOLDEN/$file"
+		echo "# rewrote $GOLDEN/$file"
 	fi
 	if [ "$rc" = 0 ] && cmp -s "$TMP/got" "$GOLDEN/$file"; then
 		ok 0 "$file: pgwalk $cmd $*"
@@ -66,12 +68,17 @@ golden dump-pae.txt pae dump --non-present
 golden regions-pae.txt pae regions
 
 # The same walk in every format: the map records agree.
+rcs=
 for f in json csv tsv; do
 	"$PGWALK" dump $base_args --no-holes --format=$f "$TMP/pae.raw" >"$TMP/$f"
+	rcs="$rcs$?"
 done
+is "$rcs" 000 "dump in json, csv and tsv exits 0"
 n_json=$(grep -c '"type":"map"' "$TMP/json")
 n_csv=$(grep -c '^map,' "$TMP/csv")
 n_tsv=$(grep -c "^map	" "$TMP/tsv")
+[ "$n_json" -gt 0 ]
+ok $? "json lists $n_json maps"
 is "$n_csv/$n_tsv" "$n_json/$n_json" "json, csv and tsv list the same maps"
 
 # Usage errors.

@@ -8,12 +8,11 @@
 #  - the raw image (mem.raw, --cr3) gives the same leaves as the ELF core;
 #  - with --non-present, the PROT_NONE page of the process on CPU 1 is a
 #    hole carrying the frame the guest's /proc/PID/pagemap reported.
+# Lists are compared sorted with their duplicates: a leaf or range listed
+# twice is a difference.
 . "$(dirname "$0")/lib.sh"
-
-if ! unpack_shared; then
-	skip "no ../shared/testdata"
-	done_testing
-fi
+. "$(dirname "$0")/real.sh"
+plan 60   # 7 per CPU and 1 more for CPU 1, per dump
 
 AWK_LIB='
 # Zero-pad a hex string (no 0x) to 16 digits, as QEMU prints addresses.
@@ -114,11 +113,14 @@ tlb_mem() {
 	END { if (open) print cstart "-" cend " " cprot }' "$2"
 }
 
-# same NAME FILE1 FILE2: equal as sorted sets, else show a few differences.
+# same NAME FILE1 FILE2: equal as sorted lists, duplicates included, and
+# not empty; else show a few differences.
 same() {
-	sort -u "$2" >"$TMP/a"; sort -u "$3" >"$TMP/b"
+	sort "$2" >"$TMP/a"; sort "$3" >"$TMP/b"
 	n=$(comm -3 "$TMP/a" "$TMP/b" | wc -l)
-	is "$n" 0 "$1 ($(wc -l <"$TMP/a") vs $(wc -l <"$TMP/b") lines)"
+	na=$(wc -l <"$TMP/a")
+	[ "$n" = 0 ] && [ "$na" -gt 0 ]
+	ok $? "$1 ($na vs $(wc -l <"$TMP/b") lines)"
 	[ "$n" = 0 ] || comm -3 "$TMP/a" "$TMP/b" | head -5 | sed 's/^/#   /'
 }
 
@@ -126,10 +128,6 @@ for dump in x64-4l-a x64-5l-a i386-pae-a i386-2l-a; do
 	dir=$SHARED/$dump
 	elf=$UNPACKED/$dump/vmcore.elf
 	raw=$UNPACKED/$dump/mem.raw
-	if [ ! -f "$elf" ]; then
-		skip "$dump not unpacked"
-		continue
-	fi
 	case $dump in
 	i386-2l-*) large=4194304 mode=i386 ;;
 	i386-pae-*) large=2097152 mode=pae ;;

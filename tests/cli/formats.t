@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 
-GOLDEN=$REPO/tests/golden
+GOLDEN=${PGW_GOLDEN:-$REPO/tests/golden}
 "$MKIMAGE" -e "$TMP/f.elf" "$SPECS/formats.spec"
 # 1 GiB, 2 MiB and 4 KiB leaves, PROT_NONE, swap, non-canonical, reserved
 # bits, a frame and a table outside the image, nothing, a bad input line.
@@ -23,8 +23,9 @@ for f in text json tsv csv; do
 	is "$rc" 1 "$f: exit 1 (some addresses did not translate)"
 	is "$(cat "$TMP/err.$ext")" "pgwalk: stdin line 11: 'zzz' is not an address" \
 		"$f: the bad line is reported once on stderr"
-	if [ "${PGW_UPDATE_GOLDEN:-}" = 1 ]; then
+	if updating_golden; then
 		cp "$TMP/out.$ext" "$GOLDEN/formats.$ext"
+		echo "# rewrote $GOLDEN/formats.$ext"
 	fi
 	if cmp -s "$TMP/out.$ext" "$GOLDEN/formats.$ext"; then
 		ok 0 "$f output equals tests/golden/formats.$ext"

@@ -45,12 +45,15 @@ same "$TMP/l" "lime"
 run "$PGWALK" info --cr3="$cr3" "$TMP/l"
 case "$out" in *"lime_ranges: 2"*) ok 0 "lime: info counts ranges" ;; *) ok 1 "lime: info counts ranges" ;; esac
 
-if "$MK" avml --holes --avml-block=1048576 "$TMP/a" >/dev/null 2>&1; then
+run "$MK" avml --holes --avml-block=1048576 "$TMP/a"
+if [ "$rc" = 0 ]; then
 	same "$TMP/a" "avml"
 	run "$PGWALK" info --cr3="$cr3" "$TMP/a"
 	case "$out" in *"avml_ranges: 17 (17 snappy-compressed)"*) ok 0 "avml: info counts ranges" ;; *) ok 1 "avml: info counts ranges"; echo "$out" | sed 's/^/#   /' ;; esac
-else
+elif [ "$rc" = 77 ]; then
 	skip "no snappy in this build"
+else
+	ok 1 "pgw-mkdump avml (exit $rc: $err)"
 fi
 
 # Filtered: the table behind filtered_table_va (it maps 0x7f0000000000

@@ -170,3 +170,36 @@ check_markers() {
 	[ "$_protnone" -ge 1 ] && { [ -z "$_reader" ] || [ "$_strings" -ge 10 ]; }
 	ok $? "$_label: the markers include PROT_NONE${_reader:+ and marker strings}"
 }
+
+# awk functions for 64-bit addresses (awk numbers are doubles: exact for
+# every multiple of 4096 below 2^64 and every integer below 2^53, which is
+# what page-aligned addresses and their sums and differences are).
+# hexnum("0x..." or "...") -> number; hex16(n) -> 16 hex digits of n
+# (0 <= n < 2^64).  Prepend to an awk program: awk "$AWK_HEX"'...'.
+AWK_HEX='
+function hexnum(h,   i, v) {
+	h = tolower(h); sub(/^0x/, "", h); v = 0
+	for (i = 1; i <= length(h); i++)
+		v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+	return v
+}
+function hex16(n,   s, d) {
+	s = ""
+	while (length(s) < 16) {
+		d = n % 16; s = substr("0123456789abcdef", d + 1, 1) s
+		n = (n - d) / 16
+	}
+	return s
+}
+'
+
+# vmas DIR PID: "start end perms" (hex without 0x, /proc/PID/maps's
+# rwxp) of PID's mappings as the guest printed them on its console:
+# PGWALK-MAPS lines (x86-64 guests) or a PGWALK-MAPS-BEGIN/END block (i386).
+vmas() {
+	tr -d '\r' <"$1/console.log" | awk -v pid="$2" '
+	$1 == "PGWALK-MAPS" && $2 == "pid=" pid { split($4, r, "-"); print r[1], r[2], $5; next }
+	$1 == "PGWALK-MAPS-BEGIN" { on = $2 == "pid=" pid; next }
+	$1 == "PGWALK-MAPS-END" { on = 0; next }
+	on && $1 ~ /^[0-9a-f]+-[0-9a-f]+$/ { split($1, r, "-"); print r[1], r[2], $2 }'
+}

@@ -5,6 +5,7 @@
 # and the kernel root answering every kernel-half gva2gpa address as QEMU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 52   # 13 per dump
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}

@@ -4,16 +4,9 @@
 # exactly as on the ELF (in_image aside: -d 31 leaves user data out) and as
 # QEMU answered, and every page the kdump holds must equal the ELF's.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real.sh"
 CMP=$PGW_TOOLS/pgw-cmp-images
-
-if ! have_shared x64-4l-a || ! have_shared i386-pae-a; then
-	skip "no ../shared/testdata (real dumps)"
-	done_testing
-fi
-if ! unpack_shared; then
-	skip "could not unpack the real dumps"
-	done_testing
-fi
+plan 52   # 11 per real kdump file (3), 3 per written format (5), 4 more
 
 norm() { sed -E 's/,"in_image":(true|false)//'; }
 # "va pa" or "va Unmapped", hex without leading zeros, like gva2gpa.txt.
@@ -56,15 +49,20 @@ check() {
 	# `dump` and `regions` see the same address space.
 	for c in dump regions; do
 		"$PGWALK" $c --cpu=1 "$elf" >"$TMP/e.$c" 2>&1
+		erc=$?
 		"$PGWALK" $c --cpu=1 "$kd" >"$TMP/k.$c" 2>&1
-		cmp -s "$TMP/e.$c" "$TMP/k.$c"
-		ok $? "$dir/$file: $c --cpu=1 prints what it prints for the ELF"
+		krc=$?
+		[ "$erc/$krc" = 0/0 ] && [ -s "$TMP/e.$c" ] && cmp -s "$TMP/e.$c" "$TMP/k.$c"
+		ok $? "$dir/$file: $c --cpu=1 exits 0 and prints what it prints for the ELF"
 	done
 	# Whole address spaces: the same leaves, holes and tables.
 	for cpu in 0 1; do
 		e=$("$PGW_TOOLS/pgw-walkcount" "$elf" $cpu | sed 's/ seconds=.*//')
 		k=$("$PGW_TOOLS/pgw-walkcount" "$kd" $cpu | sed 's/ seconds=.*//')
-		is "$k" "$e" "$dir/$file cpu$cpu: whole walk equals the ELF's ($k)"
+		case $e in
+		leaves=[1-9]*) is "$k" "$e" "$dir/$file cpu$cpu: whole walk equals the ELF's ($k)" ;;
+		*) ok 1 "$dir/$file cpu$cpu: pgw-walkcount on the ELF: '$e'" ;;
+		esac
 	done
 }
 
@@ -79,10 +77,12 @@ cr3=$("$PGWALK" info --format=json "$elf" | sed -E 's/.*"cpu":1,"cr0":"[^"]*","c
 awk '$1 == "cpu1" { print $2 }' "$SHARED/x64-4l-a/gva2gpa.txt" >"$TMP/vas"
 "$PGWALK" translate --cr3="$cr3" --mode=x86-64 --format=json "$elf" - <"$TMP/vas" | norm >"$TMP/elf.json"
 for what in "kdump --codec=lzo" "kdump --codec=snappy" "kdump --codec=zstd --layout=32" lime avml; do
-	if ! "$PGW_TOOLS/pgw-mkdump" $what --raw="$UNPACKED/x64-4l-a/mem.raw" "$TMP/img" >/dev/null 2>&1; then
-		skip "$what: not in this build"
+	run "$PGW_TOOLS/pgw-mkdump" $what --raw="$UNPACKED/x64-4l-a/mem.raw" "$TMP/img"
+	if [ "$rc" = 77 ]; then   # the build lacks the codec: nothing to test
+		skip "$what: $err"; skip "$what: $err"; skip "$what: $err"
 		continue
 	fi
+	is "$rc" 0 "real memory as $what: pgw-mkdump writes it"
 	"$PGWALK" translate --cr3="$cr3" --mode=x86-64 --format=json "$TMP/img" - <"$TMP/vas" | norm >"$TMP/img.json"
 	cmp -s "$TMP/elf.json" "$TMP/img.json"
 	ok $? "real memory as $what: translations equal the ELF's"

@@ -5,6 +5,7 @@
 # real frame, and pages with no frame are unmapped.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 12   # 3 per dump
 
 # The marker strings are read from mem.raw, the raw image of the same RAM.
 read_raw_mem() { read_raw "${1%/vmcore.elf}/mem.raw" "$2" "$3"; }

@@ -6,6 +6,7 @@
 # mode detected by the validation walk.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 32   # 4 per CPU, 2 CPUs per dump
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}

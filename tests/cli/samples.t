@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 . "$(dirname "$0")/oracles.sh"
+plan 48   # 2 per sample, 4 per CPU, 2 for its markers
 
 DATA=$REPO/testdata
 have_readelf=false

@@ -2,7 +2,8 @@
  * pgw-cmp-images A B: read every physical page either image claims (the
  * union of their ranges) through the library and compare.
  *
- * An image is a path, or FORMAT:PATH to skip probing (raw:mem.raw).
+ * An image is a path, or FORMAT:PATH to skip probing (raw:mem.raw), or
+ * raw@BASE:PATH for a raw image whose first byte is physical BASE.
  * Prints one line of counts:
  *   pages=N same=N differ=N nodata_a=N nodata_b=N nodata_both=N
  *   errors_a=N errors_b=N state_wrong=N why_a=R:N,... why_b=R:N,...
@@ -36,6 +37,11 @@ static struct pgw_image *open_image(const char *arg)
 		fmt[colon - arg] = '\0';
 		o.format = fmt;
 		path = colon + 1;
+		char *at = strchr(fmt, '@');
+		if (at) {
+			*at = '\0';
+			o.raw_base = strtoull(at + 1, NULL, 0);
+		}
 	}
 	if (pgw_image_open(&img, path, &o, &err) != PGW_OK) {
 		fprintf(stderr, "pgw-cmp-images: %s\n", err.msg);

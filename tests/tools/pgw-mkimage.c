@@ -3,7 +3,7 @@
  * memory as a raw image and/or an ELF core, for tests.
  *
  * Usage: pgw-mkimage [-r RAW] [-e ELF] [-3] [-q] [-P OFF|end] [-x EXPECT]
- *                    [-R ROOT] [SPEC]
+ *                    [-L LEAVES] [-R ROOT] [SPEC]
  *   -r RAW     write a raw image: byte N is physical N (sparse; gaps zero)
  *   -e ELF     write an ELF core (ELF64; -3 for ELF32)
  *   -3         ELF32 (physical addresses must fit in 32 bits)
@@ -14,6 +14,11 @@
  *              sample of addresses: 3 per leaf (first, middle, last byte),
  *              2 per empty entry of every table built (first, last byte);
  *              entries written with `raw`/`entry` are left out
+ *   -L LEAVES  write every leaf built, in address order, as
+ *              VA<TAB>SIZE<TAB>EFFECTIVE: the permissions through the
+ *              whole chain of entries (rw and user ANDed, nx ORed; PAE
+ *              PDPTEs hold none), "rw,user,nx" or a part of it, "-" for
+ *              none; the same leaves as -x, not the same addresses
  *   -R ROOT    expectations for this root (default: the first root)
  * SPEC (file or stdin), one command a line, '#' comments; numbers are C
  * literals (0x.., decimal) with an optional K, M, G or T suffix
@@ -29,9 +34,10 @@
  *   map VA PA SIZE [flags]       map with leaves of page=4k|2m|4m|1g
  *                                (default 4k); flags: rw user pwt pcd a d g
  *                                pat nx pkey=N
- *   upper [flags]                flags of the table entries created from
+ *   upper [at=LEVEL] [flags]     flags of the table entries created from
  *                                here on, P implied (rw user pwt pcd a d g
- *                                nx; default rw user a)
+ *                                nx; default rw user a); at=LEVEL: only
+ *                                the entries in tables of that level
  *   raw VA LEVEL VALUE           tables down to LEVEL (pgd p4d pud pmd pte)
  *                                for VA, then VALUE in its slot
  *   entry PA VALUE               VALUE (entry-sized) at physical PA
@@ -210,6 +216,7 @@ struct table {
 	int child[MAXENT];       /* table index for S_TABLE */
 	uint64_t leaf_pa[MAXENT];
 	uint32_t leaf_flags[MAXENT];
+	uint32_t table_flags[MAXENT];   /* flags of S_TABLE entries */
 };
 
 static struct table **tables;
@@ -254,8 +261,19 @@ static const char *const flag_names[] = {
 	"global", "pat", "nx",
 };
 
-/* Flags of the table entries walk_to creates (`upper`). */
-static uint32_t upper_flags = F_P | F_RW | F_US | F_A;
+/* Flags of the table entries walk_to creates (`upper`), per level of the
+ * table the entry is in. */
+#define UPPER_DEFAULT (F_P | F_RW | F_US | F_A)
+static uint32_t upper_flags[MAXLVL] = {
+	UPPER_DEFAULT, UPPER_DEFAULT, UPPER_DEFAULT, UPPER_DEFAULT,
+	UPPER_DEFAULT,
+};
+
+/* PAE PDPTEs hold only P (RW/US/NX are reserved there). */
+static bool is_pdpte(unsigned lvl)
+{
+	return mode->nlev == 3 && lvl == 0;
+}
 
 /* The F_ flag a spec word names, or 0. */
 static uint32_t flag_by_word(const char *w)
@@ -313,14 +331,12 @@ static struct table *walk_to(uint64_t va, unsigned lvl)
 			    (unsigned long long)va, mode->lv[l].name, i);
 		if (t->kind[i] == S_EMPTY) {
 			int c = table_new(alloc_page(), l + 1);
-			/* PAE PDPTEs hold only P (RW/US are reserved there). */
-			bool pdpte = mode->nlev == 3 && l == 0;
-			uint64_t e = tables[c]->pa |
-				     (pdpte ? 1 : flags_to_bits(upper_flags,
-								false));
+			uint32_t f = is_pdpte(l) ? F_P : upper_flags[l];
+			uint64_t e = tables[c]->pa | flags_to_bits(f, false);
 			phys_write(entry_pa(t, i), &e, mode->esize);
 			t->kind[i] = S_TABLE;
 			t->child[i] = c;
+			t->table_flags[i] = f;
 		}
 		t = tables[t->child[i]];
 	}
@@ -447,8 +463,17 @@ static void cmd_map(char **arg, int n)
 static void cmd_upper(char **arg, int n)
 {
 	uint32_t f = F_P, k;
+	int first = 1;
+	unsigned lo = 0, hi = MAXLVL;
 
-	for (int i = 1; i < n; i++) {
+	if (n > 1 && strncmp(arg[1], "at=", 3) == 0) {
+		lo = level_by_name(arg[1] + 3);
+		hi = lo + 1;
+		if (is_pdpte(lo))
+			die("upper: PAE PDPTEs hold no flags but P");
+		first = 2;
+	}
+	for (int i = first; i < n; i++) {
 		k = flag_by_word(arg[i]);
 		/* PAT is bit 7 of a 4 KiB leaf: PS in a table entry. */
 		if (!k || k == F_PAT)
@@ -457,7 +482,8 @@ static void cmd_upper(char **arg, int n)
 	}
 	if ((f & F_NX) && !mode->nx)
 		die("mode %s has no NX", mode->name);
-	upper_flags = f;
+	for (unsigned l = lo; l < hi; l++)
+		upper_flags[l] = f;
 }
 
 static void mark_raw(uint64_t pa)
@@ -488,11 +514,13 @@ static void cmd_pti(void)
 		tables[u]->child[i] = k->child[i];
 		tables[u]->leaf_pa[i] = k->leaf_pa[i];
 		tables[u]->leaf_flags[i] = k->leaf_flags[i];
+		tables[u]->table_flags[i] = k->table_flags[i];
 		/* Linux sets NX on the kernel copy's user half (not on PAE
-		 * PDPTEs, where NX is reserved). */
-		if ((e & 1) && mode->nlev != 3) {
+		 * PDPTEs, where NX is reserved, nor without NX). */
+		if ((e & 1) && mode->nx && !is_pdpte(0)) {
 			e |= UINT64_C(1) << 63;
 			phys_write(entry_pa(k, i), &e, mode->esize);
+			k->table_flags[i] |= F_NX;
 		}
 	}
 	cur_root = u;
@@ -810,6 +838,44 @@ static void expect_table(FILE *f, const struct table *t, uint64_t base)
 	}
 }
 
+/* Effective permissions (F_RW | F_US | F_NX) below an entry with flags f:
+ * what the CPU grants through the whole chain. */
+static uint32_t eff_through(uint32_t eff, uint32_t f)
+{
+	return (eff & f & (F_RW | F_US)) | ((eff | f) & F_NX);
+}
+
+static void leaves_table(FILE *f, const struct table *t, uint64_t base,
+			 uint32_t eff)
+{
+	const struct level *l = &mode->lv[t->lvl];
+	uint64_t span = UINT64_C(1) << l->shift;
+	static const struct { uint32_t f; const char *name; } eff_names[] = {
+		{ F_RW, "rw" }, { F_US, "user" }, { F_NX, "nx" },
+	};
+
+	for (unsigned i = 0; i < (1u << l->bits); i++) {
+		uint64_t va = base + (uint64_t)i * span;
+		if (t->kind[i] == S_TABLE) {
+			leaves_table(f, tables[t->child[i]], va,
+				     is_pdpte(t->lvl) ? eff :
+				     eff_through(eff, t->table_flags[i]));
+		} else if (t->kind[i] == S_LEAF) {
+			uint32_t e = eff_through(eff, t->leaf_flags[i]);
+			const char *sep = "";
+			fprintf(f, "0x%llx\t%llu\t",
+				(unsigned long long)sign_extend(va),
+				(unsigned long long)span);
+			for (size_t k = 0; k < 3; k++)
+				if (e & eff_names[k].f) {
+					fprintf(f, "%s%s", sep, eff_names[k].name);
+					sep = ",";
+				}
+			fputs(*sep ? "\n" : "-\n", f);
+		}
+	}
+}
+
 /* ---- writing images ---- */
 
 static void xpwrite(int fd, const void *buf, size_t len, uint64_t off)
@@ -1032,13 +1098,13 @@ static void write_elf(const char *path, const struct elfopts *o)
 
 int main(int argc, char **argv)
 {
-	const char *raw = NULL, *elf = NULL, *expect = NULL;
+	const char *raw = NULL, *elf = NULL, *expect = NULL, *leaves = NULL;
 	struct elfopts eo = { 0 };
 	uint64_t expect_root = 0;
 	bool have_expect_root = false;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:e:3qP:x:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:e:3qP:x:L:R:")) != -1) {
 		switch (opt) {
 		case 'r': raw = optarg; break;
 		case 'e': elf = optarg; break;
@@ -1051,13 +1117,15 @@ int main(int argc, char **argv)
 				eo.phoff = num(optarg);
 			break;
 		case 'x': expect = optarg; break;
+		case 'L': leaves = optarg; break;
 		case 'R':
 			expect_root = num(optarg);
 			have_expect_root = true;
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-r RAW] [-e ELF] [-3] [-q] "
-				"[-P OFF|end] [-x EXPECT] [-R ROOT] [SPEC]\n",
+				"[-P OFF|end] [-x EXPECT] [-L LEAVES] [-R ROOT] "
+				"[SPEC]\n",
 				prog);
 			return 2;
 		}
@@ -1085,19 +1153,27 @@ int main(int argc, char **argv)
 		write_raw(raw);
 	if (elf)
 		write_elf(elf, &eo);
+	int r = first_root;
+	for (size_t k = 0; have_expect_root && k < ntables; k++)
+		if (tables[k]->pa == expect_root && tables[k]->lvl == 0)
+			r = (int)k;
+	if ((expect || leaves) && r < 0)
+		die("no root to expect from");
 	if (expect) {
 		FILE *f = fopen(expect, "w");
-		int r = first_root;
 		if (!f)
 			die("%s: %s", expect, strerror(errno));
-		for (size_t k = 0; have_expect_root && k < ntables; k++)
-			if (tables[k]->pa == expect_root && tables[k]->lvl == 0)
-				r = (int)k;
-		if (r < 0)
-			die("no root to expect from");
 		expect_table(f, tables[r], 0);
 		if (fclose(f) != 0)
 			die("%s: %s", expect, strerror(errno));
+	}
+	if (leaves) {
+		FILE *f = fopen(leaves, "w");
+		if (!f)
+			die("%s: %s", leaves, strerror(errno));
+		leaves_table(f, tables[r], 0, F_RW | F_US);
+		if (fclose(f) != 0)
+			die("%s: %s", leaves, strerror(errno));
 	}
 	return 0;
 }
