@@ -81,6 +81,7 @@ static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
 		ch->mode = mode_for_cpu(c->cr4, cpu_long_mode(img, c, &how));
 		if (!ch->mode)
 			continue;
+		ch->rule = PGW_MODE_CPU;
 		snprintf(ch->why, sizeof(ch->why),
 			 "CPU %zu registers: CR0.PG=1 CR4.PAE=%d CR4.PSE=%d "
 			 "CR4.LA57=%d, %s", i,
@@ -147,6 +148,7 @@ static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
 		if (!vmci_holds(img, r))
 			continue;
 		ch->mode = r->mode;
+		ch->rule = PGW_MODE_VMCOREINFO;
 		if (r->why)
 			snprintf(ch->why, sizeof(ch->why), "%s", r->why);
 		else
@@ -202,6 +204,7 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 		    matches > best) {
 			best = matches;
 			ch->mode = m;
+			ch->rule = PGW_MODE_VALIDATION;
 			snprintf(ch->why, sizeof(ch->why),
 				 "validation walk: %s maps a linear "
 				 "direct map (0x%llx -> physical 0, %u/5 "
@@ -236,6 +239,7 @@ static void assume(unsigned machine, const struct pgw_mode *const *modes,
 		n = append(others, sizeof(others), n, modes[i]->name, true);
 	}
 	ch->mode = modes[0];
+	ch->rule = PGW_MODE_MACHINE;
 	snprintf(ch->why, sizeof(ch->why),
 		 "ELF machine %s (%u-level assumed: no CPU state, VMCOREINFO "
 		 "or root to validate %s)", pgw_machine_name(machine),
