@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "hint.h"
 #include "output.h"
 #include "session.h"
 
@@ -57,8 +58,11 @@ static const char doc[] =
 	"Translate virtual addresses to physical, showing every level of the "
 	"walk.\v"
 	"ADDR is hex (0x optional) or decimal with a 0d prefix; - reads one "
-	"address per line from stdin.  Exit status: 0 all translated, 1 some "
-	"did not, 3 no root or mode, 64 usage, 65 bad image, 66 cannot open.";
+	"address per line from stdin.  Without --cr3, --cpu, --root, --pid or "
+	"--comm the kernel's own root is walked, and a user address it does "
+	"not map gets a hint on stderr naming the processes that do.  Exit "
+	"status: 0 all translated, 1 some did not, 3 no root or mode (or no "
+	"such process), 64 usage, 65 bad image, 66 cannot open.";
 
 static const struct argp translate_argp = {
 	options, parse_opt, "IMAGE ADDR...", doc, session_children, NULL,
@@ -68,6 +72,7 @@ static const struct argp translate_argp = {
 struct batch {
 	const struct pgw_space *space;
 	struct out *out;
+	struct hint *hint;
 	unsigned long failed;
 	unsigned long bad_lines;
 };
@@ -75,10 +80,13 @@ struct batch {
 static void one(struct batch *b, uint64_t va)
 {
 	struct pgw_xlat x;
+	bool failed = pgw_translate(b->space, va, &x) != PGW_STOP_OK;
 
-	if (pgw_translate(b->space, va, &x) != PGW_STOP_OK)
-		b->failed++;
 	b->out->fmt->xlat(b->out, &x);
+	if (failed) {
+		b->failed++;
+		hint_user_address(b->hint, va);
+	}
 }
 
 static void bad(struct batch *b, const char *text, unsigned long lineno)
@@ -191,7 +199,9 @@ int cmd_translate(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode };
-	struct batch b = { &s.space, &out, 0, 0 };
+	struct hint hint;
+	hint_init(&hint, &s);
+	struct batch b = { &s.space, &out, &hint, 0, 0 };
 	if (fmt == formatter_by_name("text"))
 		session_say(stdout, "# ", &s);
 	else if (a.verbose)
@@ -209,6 +219,7 @@ int cmd_translate(int argc, char **argv)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
 	rc = pgw_cli_flush(b.failed ? PGW_EXIT_PARTIAL : PGW_EXIT_OK);
+	hint_free(&hint);
 	session_close(&s);
 	return rc;
 }

@@ -8,6 +8,8 @@
 enum pgw_exit {
 	PGW_EXIT_OK = 0,
 	PGW_EXIT_PARTIAL = 1,     /* some addresses did not translate */
+	PGW_EXIT_EVIDENCE = 2,    /* the image lacked pages the answer needed
+				     (roots: the task list was cut short) */
 	PGW_EXIT_NOROOT = 3,      /* no mode/root could be chosen; no such CPU */
 	PGW_EXIT_LIMIT = 4,       /* a safety bound stopped the walk */
 	PGW_EXIT_USAGE = 64,      /* bad option or argument (EX_USAGE) */

@@ -1,5 +1,6 @@
 /* CSV with a header row; an empty pa/size means unmapped, `error` says why. */
 #include "delimited.h"
+#include "roots_out.h"
 
 static void csv_xlat_begin(struct out *o)
 {
@@ -173,4 +174,10 @@ const struct formatter fmt_csv = {
 	.dump_summary = csv_dump_summary,
 	.regions_begin = csv_regions_begin,
 	.regions_row = csv_regions_row,
+	.delim = &csv,
+	.roots_begin = delim_roots_begin,
+	.roots_root = delim_roots_root,
+	.roots_orphan = delim_roots_orphan,
+	.roots_unowned = delim_roots_unowned,
+	.roots_end = delim_roots_end,
 };

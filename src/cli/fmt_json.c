@@ -4,6 +4,7 @@
  */
 #include "emit.h"
 #include "output.h"
+#include "roots_out.h"
 
 static void json_entry_detail(struct line *l, const struct pgw_entry *e)
 {
@@ -172,6 +173,29 @@ static void json_info_cpus(struct out *o, struct line *l,
 	emit_char(l, ']');
 }
 
+/* Where the kernel's facts came from: vmcoreinfo_source is "note",
+ * "memory", "none", or null when nothing needed them. */
+static void json_info_facts(struct out *o, struct line *l,
+			    const struct pgw_facts_why *f)
+{
+	static const char *const source[] = {
+		[PGW_FACTS_NOTE] = "note", [PGW_FACTS_MEMORY] = "memory",
+		[PGW_FACTS_NONE] = "none",
+	};
+
+	if (f->source == PGW_FACTS_UNCHECKED) {
+		emit_str(l, ",\"vmcoreinfo_source\":null,\"vmcoreinfo_pa\":null,"
+			    "\"vmcoreinfo_reason\":null");
+		return;
+	}
+	info_kv(o, l, false, "vmcoreinfo_source", source[f->source]);
+	if (f->source == PGW_FACTS_MEMORY)
+		info_hex(l, "vmcoreinfo_pa", f->pa);
+	else
+		emit_str(l, ",\"vmcoreinfo_pa\":null");
+	info_kv(o, l, false, "vmcoreinfo_reason", f->why);
+}
+
 static void json_info(struct out *o, const struct info_view *v)
 {
 	const struct pgw_phys_range *r;
@@ -215,6 +239,7 @@ static void json_info(struct out *o, const struct info_view *v)
 		}
 	}
 	emit_char(&l, '}');
+	json_info_facts(o, &l, &v->why->facts);
 	if (v->why->mode.mode) {
 		info_kv(o, &l, false, "mode", v->why->mode.mode->name);
 		info_kv(o, &l, false, "mode_reason", v->why->mode.why);
@@ -439,4 +464,8 @@ const struct formatter fmt_json = {
 	.dump_summary = json_dump_summary,
 	.regions_begin = json_regions_begin,
 	.regions_row = json_regions_row,
+	.roots_root = json_roots_root,
+	.roots_orphan = json_roots_orphan,
+	.roots_unowned = json_roots_unowned,
+	.roots_end = json_roots_end,
 };

@@ -3,6 +3,7 @@
 
 #include "emit.h"
 #include "output.h"
+#include "roots_out.h"
 
 static void size_text(struct line *l, uint64_t size)
 {
@@ -192,6 +193,8 @@ static void text_info(struct out *o, const struct info_view *v)
 			nr - INFO_TEXT_RANGES);
 	text_info_cpus(o, v);
 	fprintf(o->f, "vmcoreinfo:  %zu entries\n", pgw_vmcoreinfo_count(img));
+	if (v->why->facts.source != PGW_FACTS_UNCHECKED)
+		out_text_line(o->f, "  source: ", v->why->facts.why, "\n");
 	for (size_t i = 0; v->vmcoreinfo[i]; i++) {
 		const char *val = pgw_vmcoreinfo_get(img, v->vmcoreinfo[i]);
 		snprintf(prefix, sizeof(prefix), "  %s=", v->vmcoreinfo[i]);
@@ -470,4 +473,9 @@ const struct formatter fmt_text = {
 	.dump_summary = text_dump_summary,
 	.regions_begin = text_regions_begin,
 	.regions_row = text_regions_row,
+	.roots_begin = text_roots_begin,
+	.roots_root = text_roots_root,
+	.roots_orphan = text_roots_orphan,
+	.roots_unowned = text_roots_unowned,
+	.roots_end = text_roots_end,
 };

@@ -2,6 +2,7 @@
  * every column an unmapped VA lacks.  dump: the CSV columns, "-" for an
  * empty cell, map and hole rows only. */
 #include "delimited.h"
+#include "roots_out.h"
 
 static void tsv_xlat(struct out *o, const struct pgw_xlat *x)
 {
@@ -72,4 +73,10 @@ const struct formatter fmt_tsv = {
 	.dump_map = tsv_dump_map,
 	.dump_hole = tsv_dump_hole,
 	.regions_row = tsv_regions_row,
+	.delim = &tsv,
+	.roots_begin = delim_roots_begin,
+	.roots_root = delim_roots_root,
+	.roots_orphan = delim_roots_orphan,
+	.roots_unowned = delim_roots_unowned,
+	.roots_end = delim_roots_end,
 };

@@ -19,6 +19,8 @@ static const struct {
 	{ "translate", cmd_translate, "virtual to physical, every level shown" },
 	{ "dump", cmd_dump, "every mapping and hole of an address space" },
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
+	{ "roots", cmd_roots, "every page-table root in memory, named by "
+			      "the task list" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -31,9 +33,10 @@ static void usage(FILE *f)
 			commands[i].summary);
 	fprintf(f, "\n'pgwalk COMMAND --help' lists a command's options.\n"
 		   "Exit status: 0 ok, 1 some addresses did not translate, "
-		   "3 no root or mode,\n4 a walk limit was reached, 64 usage, "
-		   "65 bad image, 66 cannot open,\n69 unsupported, 70 internal "
-		   "error, 74 cannot write output.\n");
+		   "2 the image lacked\npages the answer needed, 3 no root or "
+		   "mode, 4 a walk limit was reached,\n64 usage, 65 bad image, "
+		   "66 cannot open, 69 unsupported, 70 internal error,\n74 "
+		   "cannot write output.\n");
 }
 
 const char *volatile pgw_mapped_image;

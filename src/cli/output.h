@@ -54,8 +54,29 @@ struct info_view {
 	const char *const *vmcoreinfo;     /* keys worth showing, NULL-ended */
 };
 
+/* What `roots` prints: the roots the scan found, the task list and
+ * their cross-view (cmd_roots.c fills it in). */
+struct roots_report {
+	struct pgw_image *img;
+	const struct pgw_roots *roots;
+	const struct pgw_task *tasks;        /* NULL: no task list */
+	size_t ntasks;
+	const struct pgw_roots_view *view;   /* NULL: no task list */
+	const char *names_why;               /* no list, or one cut short: why
+						(NULL: the whole list) */
+	size_t kinds[PGW_NROOT_KINDS];       /* roots of each kind */
+	size_t named;                        /* roots a task owns */
+	size_t processes;                    /* tasks with an mm */
+	bool complete;                       /* nothing cut the answer short */
+	const char *why;                     /* !complete: what did */
+};
+
+struct delim;
+
 struct formatter {
 	const char *name;
+	/* CSV and TSV: their separator and empty cell (delimited.h). */
+	const struct delim *delim;
 	/* info: one record describing the image */
 	void (*info)(struct out *o, const struct info_view *v);
 	/* translate */
@@ -76,6 +97,17 @@ struct formatter {
 	void (*regions_row)(struct out *o, const struct pgw_region *r,
 			    const struct region_usage *u);
 	void (*regions_end)(struct out *o);
+	/* roots: one record per root, then the cross-view (roots no task
+	 * owns, tasks whose root the scan did not find), then the end (how
+	 * the roots were named, the summary) */
+	void (*roots_begin)(struct out *o, const struct roots_report *r);
+	void (*roots_root)(struct out *o, const struct roots_report *r,
+			   size_t i);
+	void (*roots_orphan)(struct out *o, const struct roots_report *r,
+			     size_t i);
+	void (*roots_unowned)(struct out *o, const struct roots_report *r,
+			      size_t task, const char *why);
+	void (*roots_end)(struct out *o, const struct roots_report *r);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -8,7 +8,7 @@
 
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
-	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT,
+	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_ROOT, OPT_PID, OPT_COMM,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -25,6 +25,14 @@ static const struct argp_option options[] = {
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3 (PCID bits and bit 63 are ignored)", 2 },
 	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 2 },
+	{ "root", OPT_ROOT, "ADDR", 0,
+	  "Walk from the top table at ADDR (a root `pgwalk roots` lists)", 2 },
+	{ "pid", OPT_PID, "N", 0,
+	  "Walk process N's address space: its mm->pgd, from the kernel's "
+	  "task list (kallsyms and BTF in the image)", 2 },
+	{ "comm", OPT_COMM, "NAME", 0,
+	  "Walk the address space of the one process called NAME (several: "
+	  "an error listing their pids)", 2 },
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 2 },
 	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 2 },
@@ -79,6 +87,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->space.root.cpu = (unsigned)n;
 		break;
 	}
+	case OPT_ROOT:
+		if (!pgw_parse_u64(arg, &v))
+			pgw_usage_error(state, "--root: '%s' is not an address",
+					arg);
+		o->space.root.have_table = true;
+		o->space.root.table = v;
+		break;
+	case OPT_PID: {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end || n < 0 || n > INT32_MAX)
+			pgw_usage_error(state, "--pid: '%s' is not a process id",
+					arg);
+		o->space.root.have_pid = true;
+		o->space.root.pid = (int32_t)n;
+		break;
+	}
+	case OPT_COMM:
+		if (*arg == '\0' || strlen(arg) >= PGW_TASK_COMM_MAX)
+			pgw_usage_error(state, "--comm: '%.80s' is not a process "
+					"name (1 to %d bytes)", arg,
+					PGW_TASK_COMM_MAX - 1);
+		o->space.root.comm = arg;
+		break;
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
 		break;
@@ -98,11 +130,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->max_entries = n;
 		break;
 	}
-	case ARGP_KEY_END:
-		if (o->space.root.have_cr3 && o->space.root.have_cpu)
-			pgw_usage_error(state, "--cr3 and --cpu choose the root "
-				   "twice; give one");
+	case ARGP_KEY_END: {
+		const struct pgw_root_request *r = &o->space.root;
+		if (r->have_cr3 + r->have_cpu + r->have_table + r->have_pid +
+		    (r->comm != NULL) > 1)
+			pgw_usage_error(state, "--cr3, --cpu, --root, --pid and "
+				   "--comm each choose the root; give one");
 		break;
+	}
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
