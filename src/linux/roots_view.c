@@ -4,7 +4,6 @@
  * scan did not find, and why each of those is so.
  */
 #include "kernel_half.h"
-#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
