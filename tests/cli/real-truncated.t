@@ -7,17 +7,10 @@
 # tables as holes, and info says the file is cut.  (`head -c 5000000
 # vmcore-d31.kdump` once passed as complete.)
 . "$(dirname "$0")/lib.sh"
-. "$TESTDIR/assert.sh"
+. "$(dirname "$0")/real.sh"
 CMP=$PGW_TOOLS/pgw-cmp-images
+plan 34
 
-if ! have_shared x64-4l-a; then
-	skip "no ../shared/testdata (real dumps)"
-	done_testing
-fi
-if ! unpack_shared; then
-	skip "could not unpack the real dumps"
-	done_testing
-fi
 D=$SHARED/x64-4l-a
 awk '$1 == "cpu1" { print $2 }' "$D/gva2gpa.txt" >"$TMP/vas"
 norm() { sed -E 's/,"in_image":(true|false)//'; }
