@@ -751,6 +751,15 @@ struct pgw_layout_request {
 /* Layout names, NULL-terminated, and a one-line description of each. */
 const char *const *pgw_layout_names(void);
 const char *pgw_layout_describe(const char *name);
+/*
+ * Where a kernel of layout `name` puts region `key` ("direct_map") when
+ * nothing moved it: the era's own default, no image needed (to say that
+ * an address was, say, the 2.6.11 direct map).  False when the layout is
+ * not one of mode's, has no such region, or its bounds are not fixed.
+ */
+bool pgw_layout_default_region(const char *name, const struct pgw_mode *mode,
+			       const char *key, uint64_t *start_ret,
+			       uint64_t *end_ret);
 
 /*
  * Choose the layout for space->mode and fill in its bases: read from
