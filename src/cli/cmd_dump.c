@@ -315,11 +315,11 @@ int cmd_dump(int argc, char **argv)
 					   &d.sum.stats, NULL, &err);
 	/* The summary says in itself whether the answer is whole: a budget
 	 * stop, or page tables the image lacks. */
-	d.sum.complete = st == PGW_OK && d.sum.tables_missing == 0;
 	if (st == PGW_E_LIMIT)
 		d.sum.reason = "budget";
 	else if (d.sum.tables_missing)
 		d.sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
+	d.sum.complete = st == PGW_OK && !d.sum.reason;
 	if ((st == PGW_OK || st == PGW_E_LIMIT) && !a.no_summary &&
 	    fmt->dump_summary)
 		fmt->dump_summary(&out, &d.sum);

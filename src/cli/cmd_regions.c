@@ -138,13 +138,13 @@ int cmd_regions(int argc, char **argv)
 		sum.leaves += use[i].leaves;
 	}
 	/* What the summary says of itself: whole, or cut and why. */
-	sum.complete = st == PGW_OK && u.tables_missing == 0;
 	if (st == PGW_E_LIMIT)
 		sum.reason = "budget";
-	else if (st == PGW_OK && u.tables_missing)
-		sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
 	else if (st != PGW_OK)
 		sum.reason = pgw_stop_key(PGW_STOP_READ_ERROR);
+	else if (u.tables_missing)
+		sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
+	sum.complete = !sum.reason;
 	if (fmt->regions_summary)
 		fmt->regions_summary(&out, &sum);
 	rc = u.tables_missing ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;

@@ -531,6 +531,24 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	put(o, &l);
 }
 
+/* "; INCOMPLETE: why" for a summary that is not whole. */
+static void incomplete(struct line *l, const char *reason, const char *tail)
+{
+	static const struct { const char *reason, *words; } why[] = {
+		{ "budget", "the entry budget ran out (raise --max-entries)" },
+		{ "table-not-in-image", "page tables not in the image" },
+		{ "read-error", "the image could not be read" },
+	};
+
+	if (!reason)
+		return;
+	emit_str(l, "; INCOMPLETE: ");
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (strcmp(reason, why[i].reason) == 0)
+			emit_str(l, why[i].words);
+	emit_str(l, tail);
+}
+
 static void text_dump_summary(struct out *o, const struct dump_summary *s)
 {
 	struct line l;
@@ -597,11 +615,7 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	emit_str(&l, " tables, ");
 	emit_u64(&l, s->stats.leaves);
 	emit_str(&l, " leaves");
-	if (s->reason && strcmp(s->reason, "budget") == 0)
-		emit_str(&l, "; INCOMPLETE: the entry budget ran out (raise "
-			     "--max-entries)");
-	else if (s->reason)
-		emit_str(&l, "; INCOMPLETE: page tables not in the image");
+	incomplete(&l, s->reason, "");
 	put(o, &l);
 }
 
@@ -665,12 +679,7 @@ static void text_regions_summary(struct out *o,
 	emit_str(&l, " in ");
 	emit_u64(&l, s->leaves);
 	emit_str(&l, s->leaves == 1 ? " leaf" : " leaves");
-	if (s->reason && strcmp(s->reason, "budget") == 0)
-		emit_str(&l, "; INCOMPLETE: the entry budget ran out (raise "
-			     "--max-entries): mapped sizes are partial");
-	else if (s->reason)
-		emit_str(&l, "; INCOMPLETE: page tables not in the image: "
-			     "mapped sizes are partial");
+	incomplete(&l, s->reason, ": mapped sizes are partial");
 	put(o, &l);
 }
 

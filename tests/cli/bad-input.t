@@ -43,7 +43,7 @@ mkdir "$TMP/dir"
 mkfifo "$TMP/fifo" 2>/dev/null
 
 bad "empty file" 65 translate "$TMP/empty" 0x1000
-bad "empty file, --format=raw" 65 translate --format=raw --cr3=0 "$TMP/empty" 0
+bad "empty file, --image-format=raw" 65 translate --image-format=raw --cr3=0 "$TMP/empty" 0
 bad "garbage (no magic)" 65 translate "$TMP/garbage" 0x1000
 bad "garbage, info" 65 info "$TMP/garbage"
 bad "garbage of whole pages: raw, but no mode to walk with" 3 \
@@ -133,13 +133,13 @@ bad "--cr3 not a number" 64 translate --cr3=zz "$good" 0x1000
 bad "--cpu not a number" 64 translate --cpu=one "$good" 0x1000
 bad "--cpu negative" 64 translate --cpu=-1 "$good" 0x1000
 bad "--cpu beyond the CPUs" 3 translate --cpu=2 "$good" 0x1000
-bad "--cpu on a raw image (no CPUs)" 3 translate --format=raw --cpu=0 \
+bad "--cpu on a raw image (no CPUs)" 3 translate --image-format=raw --cpu=0 \
 	"$TMP/x.raw" 0x1000
 bad "--cr3 outside the image" 3 translate --cr3=0x40000000 "$good" 0x1000
 bad "--cr3 and --cpu together" 64 translate --cr3=0x1000 --cpu=0 "$good" 0
 bad "--mode unknown" 64 translate --mode=arm64 "$good" 0x1000
 bad "--format unknown" 64 translate --format=xml "$good" 0x1000
-bad "--base not page aligned" 64 translate --format=raw --base=0x123 \
+bad "--base not page aligned" 64 translate --image-format=raw --base=0x123 \
 	"$TMP/x.raw" 0x1000
 bad "--max-entries zero" 64 translate --max-entries=0 "$good" 0x1000
 bad "no address" 64 translate "$good"

@@ -47,7 +47,7 @@ for dm in $DUMPS; do
 			"$TMP/want" "$TMP/got"
 	done
 
-	run "$PGWALK" info --format=raw "$UNPACKED/$d/mem.raw"
+	run "$PGWALK" info --image-format=raw "$UNPACKED/$d/mem.raw"
 	is "$rc" 3 "$d: info on mem.raw without --cr3 exits 3"
 	like '^mode: +unknown$' "... mode unknown"
 done

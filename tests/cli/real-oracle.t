@@ -18,11 +18,11 @@ for dm in $DUMPS; do
 		"$PGWALK" translate --format=tsv --cpu="$c" "$elf" - \
 			<"$TMP/va" | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c vmcore.elf --cpu=$c" "$TMP/want" "$TMP/got"
-		"$PGWALK" translate --format=tsv --format=raw --cr3="$cr3" \
+		"$PGWALK" translate --format=tsv --image-format=raw --cr3="$cr3" \
 			--mode="$mode" "$raw" - <"$TMP/va" | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c mem.raw --cr3=$cr3 --mode=$mode" "$TMP/want" \
 			"$TMP/got"
-		"$PGWALK" translate --format=tsv --format=raw --cr3="$cr3" -v \
+		"$PGWALK" translate --format=tsv --image-format=raw --cr3="$cr3" -v \
 			"$raw" - <"$TMP/va" 2>"$TMP/err" | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c mem.raw --cr3=$cr3, mode detected" \
 			"$TMP/want" "$TMP/got"

@@ -224,7 +224,7 @@ like '^  zero_fill_overlaps: 0x100000 bytes' "... and info says so"
 { printf 'mode x86-64\nram 0 16M\nroot 0x1000\n'
   for i in 1 2 3 4 5 6 7 8; do printf 'map 0x%x 0 16M\n' $((0x10000000 * i)); done; } |
 	"$MKIMAGE" -r "$TMP/big.raw"
-{ "$PGWALK" dump --leaves --format=raw --mode=x86-64 --cr3=0x1000 \
+{ "$PGWALK" dump --leaves --image-format=raw --mode=x86-64 --cr3=0x1000 \
 	"$TMP/big.raw" 2>"$TMP/err"; echo $? >"$TMP/rc"; } |
 	{ head -c 1000 >/dev/null; : >"$TMP/big.raw"; cat >/dev/null; }
 is "$(cat "$TMP/rc")" 65 "truncated while dump reads it: exit 65, not SIGBUS"
