@@ -139,6 +139,17 @@ static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
 	const struct pgw_region *dm = direct_map(lay);
 	char eras[400], base[400] = "";
 
+	/* In this kernel's own direct map: its frame lies past the memory
+	 * the kernel mapped there. */
+	if (dm && r == dm) {
+		pgw_cli_error("0x%llx is in this kernel's direct map (from "
+			      "0x%llx): physical 0x%llx, which it does not "
+			      "map", (unsigned long long)x->va,
+			      (unsigned long long)dm->start,
+			      (unsigned long long)(x->va - dm->start));
+		return;
+	}
+
 	const char *rel = pgw_vmcoreinfo_get(s->img, "OSRELEASE");
 	struct line k;
 	k.len = 0;
@@ -150,7 +161,7 @@ static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
 	}
 	k.buf[k.len] = '\0';
 	if (dm)
-		snprintf(base, sizeof(base), "; this kernel's%s direct map "
+		snprintf(base, sizeof(base), "; this kernel's%.200s direct map "
 			 "starts at 0x%llx", k.buf,
 			 (unsigned long long)dm->start);
 	older_eras(s, lay->name, x->va, eras, sizeof(eras));
@@ -200,10 +211,11 @@ void hint_translate(struct session *s, const struct pgw_xlat *x)
 	static bool tried;
 	const struct pgw_region *r;
 
-	if (x->stop == PGW_STOP_OK || x->stop == PGW_STOP_READ_ERROR ||
-	    x->stop == PGW_STOP_NONCANONICAL ||
-	    x->stop == PGW_STOP_BEYOND_SPACE)
-		return;   /* translated, or the reason says it all */
+	/* Only an empty entry leaves the user guessing; every other reason
+	 * (a table the image lacks, reserved bits, non-canonical) says
+	 * what happened in the record itself. */
+	if (x->stop != PGW_STOP_NOT_PRESENT)
+		return;
 	/* The layout once: inferring its bases walks the kernel's tables. */
 	if (!tried) {
 		struct pgw_layout_request req = { 0 };
