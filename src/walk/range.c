@@ -396,6 +396,11 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	uint64_t top, end = opts->end;
 	enum pgw_status st;
 
+	/* Said even when nothing is walked. */
+	if (stats_ret)
+		memset(stats_ret, 0, sizeof(*stats_ret));
+	if (stopped_ret)
+		*stopped_ret = 0;
 	if (!mode_fits(mode))
 		return pgw_err_set(err, PGW_E_ARG,
 				   "mode %s: a table larger than a page, or "
