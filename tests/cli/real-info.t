@@ -5,7 +5,7 @@
 # and the kernel root answering every kernel-half gva2gpa address as QEMU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 68   # 17 per dump
+plan 72   # 18 per dump
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}
