@@ -482,7 +482,8 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 	emit_str(&l, (f & PGW_F_PCD) ? " PCD" : "    ");
 	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
 	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
-	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x");
+	/* Padded: the columns after it line up (put trims the end). */
+	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x ");
 	if (run->same_frame)
 		emit_str(&l, "  same frame");
 	if (not_in_image) {
