@@ -46,6 +46,7 @@ int cmd_info(int argc, char **argv)
 	pgw_argp_parse(&info_argp, argc, argv, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
 	s.opts = a.opts;
+	s.conflict_in_record = true;
 	rc = session_open_image(&s, a.image);
 	if (rc)
 		return rc;

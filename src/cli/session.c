@@ -255,7 +255,7 @@ int session_choose(struct session *s)
 			pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
-	if (s->why.mode.conflict[0])
+	if (s->why.mode.conflict[0] && !s->conflict_in_record)
 		out_text_line(stderr, "pgwalk: warning: conflicting paging-mode "
 			      "evidence: ", s->why.mode.conflict, "\n");
 	return 0;

@@ -25,6 +25,8 @@ struct session_opts {
 
 struct session {
 	struct session_opts opts;
+	bool conflict_in_record;     /* info: a mode conflict is part of the
+					record, not a warning */
 	const char *path;
 	struct pgw_image *img;
 	struct pgw_space_why why;    /* how the mode and root were chosen */

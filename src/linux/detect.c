@@ -331,8 +331,9 @@ static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
 		len += (size_t)snprintf(ch->conflict + len,
 					len < sizeof(ch->conflict) ?
 					sizeof(ch->conflict) - len : 0,
-					"%s%s say %s", i ? "; " : "",
-					v[i].who, v[i].mode->name);
+					"%s%s %s %s", i ? "; " : "",
+					v[i].who, v[i].n == 1 ? "says" : "say",
+					v[i].mode->name);
 		if (len >= sizeof(ch->conflict))
 			len = sizeof(ch->conflict) - 1;
 		total += v[i].n;
