@@ -53,7 +53,7 @@ check() {
 	is "$rc" 0 "$dir/$file: every page it holds equals the ELF ($out)"
 	# `dump` and `regions` see the same address space; dump also says
 	# which mapped data each image lacks, so that is set aside here.
-	drop='/^# not in image: /d; s/  not in image: [0-9]*[KMGTPE]*$//'
+	drop='/^# not in image: /d; s/ *not in image: [0-9]*[KMGTPE]*$//'
 	for c in dump regions; do
 		"$PGWALK" $c --cpu=1 "$elf" >"$TMP/e.$c" 2>&1
 		erc=$?
