@@ -5,7 +5,7 @@
 # and the kernel root answering every kernel-half gva2gpa address as QEMU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 72   # 18 per dump
+plan 73   # 18 per dump, 1 more
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}
@@ -72,5 +72,18 @@ for dm in $DUMPS; do
 	is "$rc" 3 "$d: info on mem.raw without --cr3 exits 3"
 	like '^mode: +unknown$' "... mode unknown"
 done
+
+# The issue's own example: 0xffff810000001000 is the 2.6.11-era direct map;
+# on this 6.1 dump the hint says so, with the direct-map base the guest
+# itself read (page_offset_base, KASLR).
+pob=$(tr -d '\r' <"$SHARED/x64-4l-a/console.log" |
+	sed -n 's/^PGWALK-KVAR name=page_offset_base .* value=\(0x[0-9a-f]*\).*/\1/p' | head -1)
+run "$PGWALK" translate "$UNPACKED/x64-4l-a/vmcore.elf" 0xffff810000001000
+case $err in
+"pgwalk: 0xffff810000001000 is in the guard region (Guard Hole) of layout x86-64-4.20; this kernel's (Linux 6.1.0-57-cloud-amd64) direct map starts at $pob; it was the direct map in x86-64-2.6.11 "*)
+	ok 0 "x64-4l-a: 0xffff810000001000 named the 2.6.11 direct map; this 6.1 kernel's is at $pob" ;;
+*)	ok 1 "x64-4l-a: 0xffff810000001000 named the 2.6.11 direct map"
+	echo "#   got: $err (page_offset_base $pob)" ;;
+esac
 
 done_testing
