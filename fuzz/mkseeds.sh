@@ -2,8 +2,9 @@
 # Regenerate the fuzz seeds in DIR (default fuzz/corpus): tests/tools/
 # mkseeds writes ELF, raw and walker seeds; pgw-mkdump turns the raw ones
 # into kdump (every codec, both header layouts, flattened), LiME and AVML.
-# Run after `make build/tools/mkseeds build/tools/pgw-mkdump build/tools/pgw-mkimage`.  Reproducers
-# of past findings (crash-*) are kept, not regenerated.
+# Run after `make build/tools/mkseeds build/tools/pgw-mkdump
+# build/tools/pgw-mkimage`.  Reproducers of past findings (crash-*) are
+# kept, not regenerated.
 set -eu
 T=${PGW_TOOLS:-build/tools}
 D=${1:-fuzz/corpus}
