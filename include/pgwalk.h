@@ -593,8 +593,9 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
  * Mode detection: which mode, and the rule that decided.  The rules, first
  * that applies: the CPUs with paging on whose registers match a mode's
  * hints (all of them, and VMCOREINFO's explicit pgtable_l5_enabled or
- * CONFIG_X86_PAE, must agree; see pgw_mode_choice.conflict); VMCOREINFO (pgtable_l5_enabled, CONFIG_X86_PAE, the width
- * of the kernel root symbol); with root_hint, a validation walk among the
+ * CONFIG_X86_PAE, must agree; see pgw_mode_choice.conflict); VMCOREINFO
+ * (pgtable_l5_enabled, CONFIG_X86_PAE, the width of the kernel root
+ * symbol); with root_hint, a validation walk among the
  * ELF machine's modes (all for raw images) keeping the one under which a
  * direct map is consistent; the ELF machine's shallowest mode.
  */

@@ -88,7 +88,8 @@ struct batch {
 	unsigned hints;
 };
 
-/* A stop that leaves the answer to the image, not to the tables. */
+/* The status an address's answer calls for: a table the image lacks is
+ * partial evidence (2), any other stop no answer (1). */
 static int status_of(enum pgw_stop stop)
 {
 	if (stop == PGW_STOP_OK)
@@ -250,9 +251,10 @@ int cmd_translate(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* Text shows one address's whole walk; a batch, a line each. */
 	bool single = a.naddrs == 1 && !from_stdin_too;
+	bool text = fmt == formatter_by_name("text");
 	struct out out = {
 		.f = stdout, .fmt = fmt, .mode = s.space.mode,
-		.levels = a.levels || (single && fmt == formatter_by_name("text")),
+		.levels = a.levels || (single && text),
 	};
 	struct batch b = { .s = &s, .out = &out };
 	if (fmt->xlat_begin)

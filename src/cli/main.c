@@ -16,7 +16,8 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "info", cmd_info, "describe an image: format, ranges, CPUs, mode, root" },
-	{ "translate", cmd_translate, "virtual to physical, one record per address" },
+	{ "translate", cmd_translate,
+	  "virtual to physical, one record per address" },
 	{ "dump", cmd_dump, "every mapping and hole of an address space" },
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
 };
@@ -33,9 +34,9 @@ static void usage(FILE *f)
 		   "a command's options.\n"
 		   "Exit status: 0 ok, 1 some items had no answer, 2 partial "
 		   "evidence (the image\nlacked pages the answer needed), 3 no "
-		   "root or mode, 4 a walk limit was reached,\n64 usage, 65 bad "
-		   "image, 66 cannot open, 69 unsupported, 70 internal error,\n"
-		   "74 cannot write output.\n");
+		   "root or mode, 4 a walk limit was\nreached, 64 usage, 65 "
+		   "bad image, 66 cannot open, 69 unsupported, 70 internal\n"
+		   "error, 74 cannot write output.\n");
 }
 
 /* The one-line synopsis (--usage). */

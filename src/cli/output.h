@@ -39,7 +39,8 @@ struct dump_summary {
 						the image */
 	struct pgw_walk_stats stats;
 	bool complete;                       /* false: see reason */
-	const char *reason;                  /* "budget", "table-not-in-image" */
+	const char *reason;                  /* NULL, "budget" or
+						"table-not-in-image" */
 	bool no_nx;                          /* the mode has no NX bit */
 };
 

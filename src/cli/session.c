@@ -256,8 +256,9 @@ int session_choose(struct session *s)
 		return pgw_exit_for(st);
 	}
 	if (s->why.mode.conflict[0] && !s->conflict_in_record)
-		out_text_line(stderr, "pgwalk: warning: conflicting paging-mode "
-			      "evidence: ", s->why.mode.conflict, "\n");
+		out_text_line(stderr, "pgwalk: warning: conflicting "
+			      "paging-mode evidence: ", s->why.mode.conflict,
+			      "\n");
 	return 0;
 }
 

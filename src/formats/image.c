@@ -149,7 +149,8 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 			st = pgw_err_set(err, PGW_E_FORMAT,
 					 "%s-compressed file, not a memory "
 					 "image: decompress it first (%s)",
-					 compressed[z].name, compressed[z].tool);
+					 compressed[z].name,
+					 compressed[z].tool);
 			goto fail;
 		}
 		/* No magic: a file of whole pages is taken as a raw physical
