@@ -117,10 +117,12 @@ bool pgw_output_failed(void)
 int pgw_cli_flush(int rc)
 {
 	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (!out_errno)
-			out_errno = errno ? errno : EIO;
-		pgw_cli_error("cannot write output: %s", strerror(out_errno));
+	int failed = fflush(stdout) != 0;
+	if (failed || ferror(stdout)) {
+		/* The flush's own errno is the surest; else the first one
+		 * seen while the output went out. */
+		int e = failed && errno ? errno : out_errno ? out_errno : EIO;
+		pgw_cli_error("cannot write output: %s", strerror(e));
 		return PGW_EXIT_OUTPUT;
 	}
 	return rc;
