@@ -27,6 +27,7 @@ struct translate_args {
 };
 
 static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Translate:", 4 },
 	{ "levels", OPT_LEVELS, NULL, 0,
 	  "Show the walk, level by level (table, index, entry address and "
 	  "value, flags): JSON \"levels\", a CSV/TSV column, text's full "

@@ -40,9 +40,9 @@ static const struct argp_option options[] = {
 	  "image, at least 1052672; cycles and shared tables cannot make a "
 	  "walk longer)", 3 },
 	{ "hex", OPT_HEX, NULL, 0,
-	  "Read bare words as hex addresses (ffffffff81000000, as crash and "
-	  "QEMU print them); without it an address needs 0x (or 0d for "
-	  "decimal)", 3 },
+	  "Read bare words as hex addresses, as crash and QEMU print them "
+	  "(ffffffff81000000); without it an address needs 0x, or 0d for "
+	  "decimal", 3 },
 	{ 0 }
 };
 
