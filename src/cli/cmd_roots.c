@@ -14,28 +14,12 @@
 #include "output.h"
 #include "session.h"
 
-struct roots_args {
-	struct image_args in;
-	bool verbose;
-};
-
-static const struct argp_option options[] = {
-	{ "verbose", 'v', NULL, 0,
-	  "Say on stderr how the mode and kernel root were chosen, what the "
-	  "scan looked at and how long it took, and how the task list was "
-	  "read", 0 },
-	{ 0 }
-};
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct roots_args *a = state->input;
-	const struct pgw_root_request *r = &a->in.opts.space.root;
+	struct image_args *a = state->input;
+	const struct pgw_root_request *r = &a->opts.space.root;
 
 	switch (key) {
-	case 'v':
-		a->verbose = true;
-		break;
 	case ARGP_KEY_SUCCESS:
 		if (r->have_cpu || r->have_pid || r->comm || r->kernel_half)
 			pgw_usage_error(state, "roots lists every root; only "
@@ -44,7 +28,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					"with)");
 		break;
 	default:
-		return session_parse_image(&a->in, "roots", key, arg, state);
+		return session_parse_image(a, "roots", key, arg, state);
 	}
 	return 0;
 }
@@ -61,15 +45,18 @@ static const char doc[] =
 	"(unowned-task).\v"
 	"The kernel root comes from VMCOREINFO (the image's note, or found in "
 	"memory), else from the kernel-root scan; --root or --cr3 names it "
-	"instead.  Output: text (a table), json (JSON Lines: root, orphan, "
-	"unowned-task, names and summary records), csv or tsv.  Exit status: "
-	"0, 2 the task list was cut short by a page the image lacks, 3 no "
-	"mode or kernel root, 4 a budget cut the scan or the list short, 64 "
-	"usage, 65 bad image (or a task list, kallsyms or BTF the image "
-	"damaged), 66 cannot open, 74 cannot write.";
+	"instead.  -v says on stderr how the kernel root was chosen, what the "
+	"scan looked at and how long it took, and how the task list was "
+	"read.  Output: text (a table), json (JSON Lines: root, orphan, "
+	"unowned-task, names and summary records), csv or tsv (the same "
+	"columns, a header row).  Exit status: 0, 2 the task list was cut "
+	"short by a page the image lacks, 3 no mode or kernel root, 4 a "
+	"budget cut the scan or the list short, 64 usage, 65 bad image (or a "
+	"task list, kallsyms or BTF the image damaged), 66 cannot open, 74 "
+	"cannot write.";
 
 static const struct argp roots_argp = {
-	options, parse_opt, "IMAGE", doc, session_children, NULL, NULL
+	NULL, parse_opt, "IMAGE", doc, session_children, NULL, NULL
 };
 
 static double now_ms(void)
@@ -108,16 +95,17 @@ static void count(struct roots_report *r)
 		r->processes += r->tasks[t].mm != 0;
 }
 
+/* -v: how the kernel root was chosen (session_say), then what the scan
+ * and the task list cost. */
 static void say(const struct session *s, const struct pgw_roots *roots,
 		double scan_ms, const struct roots_report *r,
 		double names_ms)
 {
 	const struct pgw_scan_stats *st = &roots->scan;
 
-	session_say(stderr, "pgwalk: ", s);
-	if (s->why.facts.source != PGW_FACTS_UNCHECKED)
-		out_text_line(stderr, "pgwalk: kernel facts: ",
-			      s->why.facts.why, "\n");
+	if (!s->opts.verbose)
+		return;
+	session_say(s);
 	fprintf(stderr, "pgwalk: scan: %llu of %llu pages looked at (%llu "
 		"not in the image, %llu in holes of the sparse file), %llu "
 		"candidates, %llu entries walked, %.1f ms\n",
@@ -157,7 +145,7 @@ static void report(struct out *o, struct roots_report *r)
 
 int cmd_roots(int argc, char **argv)
 {
-	struct roots_args a = { 0 };
+	struct image_args a = { 0 };
 	struct session s = { 0 };
 	struct pgw_roots *roots = NULL;
 	struct pgw_task *tasks = NULL;
@@ -165,24 +153,18 @@ int cmd_roots(int argc, char **argv)
 	struct pgw_err err = { 0 }, terr = { 0 };
 	int rc;
 
-	argp_parse(&roots_argp, argc, argv, 0, NULL, &a);
-	const struct formatter *fmt =
-		formatter_by_name(a.in.opts.output_format);
-	if (!fmt || !fmt->roots_root) {
-		pgw_cli_error("roots: no output format '%s'",
-			      a.in.opts.output_format);
-		return PGW_EXIT_USAGE;
-	}
+	pgw_argp_parse(&roots_argp, argc, argv, &a);
+	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
 	/* The kernel's own root, never a CPU's: every other root is
 	 * compared with it. */
-	a.in.opts.space.root.kernel = true;
-	rc = session_start(&s, &a.in);
+	a.opts.space.root.kernel = true;
+	rc = session_start(&s, &a);
 	if (rc) {
 		session_close(&s);
 		return rc;
 	}
 	struct pgw_roots_opts ro = {
-		.scan = { .max_entries = a.in.opts.max_entries },
+		.scan = { .max_entries = a.opts.max_entries },
 	};
 	double t0 = now_ms();
 	enum pgw_status st = pgw_roots_scan(s.img, s.space.mode, s.space.root,
@@ -212,15 +194,16 @@ int cmd_roots(int argc, char **argv)
 		.complete = roots->scan.complete,
 		.why = roots->scan.why,
 	};
-	/* A kernel without kallsyms or BTF has no names to give: the
-	 * answer is all there is.  A list cut short is not. */
-	if (tst != PGW_OK && tst != PGW_E_NOTFOUND && r.complete) {
+	/* The summary says whether a budget cut the answer short (the
+	 * scan's, or the task list's bound); the names record, why the
+	 * roots are not all named (no kallsyms or BTF, a list cut short by
+	 * a page the image lacks or by damage). */
+	if (tst == PGW_E_LIMIT && r.complete) {
 		r.complete = false;
 		r.why = terr.msg;
 	}
 	count(&r);
-	if (a.verbose)
-		say(&s, roots, scan_ms, &r, names_ms);
+	say(&s, roots, scan_ms, &r, names_ms);
 	if (tst != PGW_OK && ntasks == 0)
 		pgw_cli_error("%s: roots are unnamed: %s", s.path, terr.msg);
 	else if (tst != PGW_OK)

@@ -1,112 +1,130 @@
 /*
- * roots as CSV and TSV: one header row, then rows of type root, orphan,
- * unowned-task, names and summary in the columns
+ * roots as CSV and TSV (docs/output.md): one header row, then a row per
+ * JSON record (root, orphan, unowned-task, names, summary) in the
+ * columns
  *   type, root, kind, pid, comm, cpus, pti_user, user_bytes, user_leaves,
- *   kernel_mismatches, reason
- * (cpus joined with |; the names and summary rows say their counts in
- * reason as key=value words).  A comm is escaped as in text (\xNN, and
- * in TSV \t and \n), so no cell holds a separator, a newline or a control
- * byte.
+ *   kernel_mismatches, orphan, complete, reason, why, detail
+ * with cpus and a root's pids joined by |, and the fields JSON has beyond
+ * these as key=value words in detail.
  */
-#include "delimited.h"
-#include "emit_bytes.h"
+#include "delim_cells.h"
 #include "roots_out.h"
 
-#define NCOLS 11
+#include <stdio.h>
 
-static void sep(struct line *l, const struct delim *d)
+#define NCOLS 15
+
+void delim_roots_begin(struct out *o, const struct delim *d,
+		       const struct roots_report *r)
 {
-	emit_char(l, d->sep);
+	(void)r;
+	header(o, d, "type,root,kind,pid,comm,cpus,pti_user,user_bytes,"
+		     "user_leaves,kernel_mismatches,orphan,complete,reason,"
+		     "why,detail");
 }
 
-/* A string cell (already escaped where it comes from the image): CSV
- * quotes it when it must; TSV escapes what the library's own text
- * never holds anyway. */
-static void str_cell(struct line *l, const struct delim *d, const char *s)
-{
-	if (!s || !*s)
-		emit_str(l, d->empty);
-	else if (d->sep == ',')
-		emit_csv_str(l, s);
-	else
-		emit_text_strn(l, s, SIZE_MAX);
-}
-
-static void empty_cells(struct line *l, const struct delim *d, int n)
-{
-	for (int i = 0; i < n; i++) {
-		emit_str(l, d->empty);
-		sep(l, d);
-	}
-}
-
-static void hex_cell(struct line *l, const struct delim *d, uint64_t v)
-{
-	emit_hex(l, v);
-	sep(l, d);
-}
-
-static void u64_cell(struct line *l, const struct delim *d, uint64_t v)
-{
-	emit_u64(l, v);
-	sep(l, d);
-}
-
+/* pid and comm cells (the comm from the image: escaped as text). */
 static void task_cells(struct line *l, const struct delim *d,
 		       const struct pgw_task *t)
 {
-	struct line c;
-	c.len = 0;
+	char comm[PGW_TASK_COMM_MAX + 1];
 
-	emit_u64(l, (uint64_t)(uint32_t)t->pid);
-	sep(l, d);
-	if (d->sep == '\t')
-		emit_tsv_bytes(&c, t->comm, t->comm_len);
-	else
-		emit_text_bytes(&c, t->comm, t->comm_len);
-	emit_char(&c, '\0');
-	str_cell(l, d, c.buf);
+	num(l, d, (uint64_t)(uint32_t)t->pid);
+	memcpy(comm, t->comm, t->comm_len);
+	comm[t->comm_len] = '\0';
+	text(l, d, comm);
+}
+
+/* " key=value" in the detail cell begun at `from`. */
+static void kv_hex(struct line *l, size_t from, const char *key,
+		   uint64_t v)
+{
+	if (l->len > from)
+		emit_char(l, ' ');
+	emit_str(l, key);
+	emit_char(l, '=');
+	emit_hex(l, v);
+}
+
+static void kv_u64(struct line *l, size_t from, const char *key,
+		   uint64_t v)
+{
+	if (l->len > from)
+		emit_char(l, ' ');
+	emit_str(l, key);
+	emit_char(l, '=');
+	emit_u64(l, v);
+}
+
+/* The detail cell's end: empty when nothing went in. */
+static void detail_end(struct line *l, const struct delim *d, size_t from)
+{
+	if (l->len == from)
+		emit_str(l, d->empty);
 	sep(l, d);
 }
 
-void delim_roots_begin(struct out *o, const struct roots_report *r)
+/* pids=1|7 and the counts JSON has beyond the columns; each kernel-half
+ * entry that differs as LEVEL@ENTRY_PA=ENTRY/KERNEL_ENTRY, joined by |. */
+static void root_detail(struct out *o, struct line *l,
+			const struct delim *d, const struct roots_report *r,
+			size_t i)
 {
-	const struct delim *d = o->fmt->delim;
-	static const char *const cols[NCOLS] = {
-		"type", "root", "kind", "pid", "comm", "cpus", "pti_user",
-		"user_bytes", "user_leaves", "kernel_mismatches", "reason",
-	};
-	struct line l;
-	l.len = 0;
+	const struct pgw_root_found *f = &r->roots->root[i];
+	const size_t *end, *own = roots_owners(r, i, &end);
+	size_t from = l->len;
 
-	(void)r;
-	for (int i = 0; i < NCOLS; i++) {
-		if (i)
-			sep(&l, d);
-		emit_str(&l, cols[i]);
+	if (own && own < end) {
+		emit_str(l, "pids=");
+		for (const size_t *p = own; p < end; p++) {
+			/* Every thread of a process shares its mm: a long
+			 * list. */
+			if (l->len > sizeof(l->buf) - 32) {
+				emit_spill(l, o->f);
+				from = 0;
+			}
+			if (p > own)
+				emit_char(l, '|');
+			emit_u64(l, (uint64_t)(uint32_t)r->tasks[*p].pid);
+		}
 	}
-	emit_char(&l, '\n');
-	emit_spill(&l, o->f);
+	kv_u64(l, from, "user_access_leaves", f->user_access_leaves);
+	kv_u64(l, from, "user_tables", f->user_tables);
+	kv_u64(l, from, "kernel_entries", f->kernel_entries);
+	kv_u64(l, from, "kernel_same", f->kernel_same);
+	if (f->ndiffs_listed)
+		emit_str(l, " kernel_diffs=");
+	for (unsigned k = 0; k < f->ndiffs_listed; k++) {
+		const struct pgw_root_diff *df = &r->roots->diffs[f->diff + k];
+		if (k)
+			emit_char(l, '|');
+		emit_str(l, r->roots->mode->level[df->level].name);
+		emit_char(l, '@');
+		emit_hex(l, df->entry_pa);
+		emit_char(l, '=');
+		emit_hex(l, df->raw);
+		emit_char(l, '/');
+		emit_hex(l, df->kernel_raw);
+	}
+	detail_end(l, d, from);
 }
 
-void delim_roots_root(struct out *o, const struct roots_report *r, size_t i)
+void delim_roots_root(struct out *o, const struct delim *d,
+		      const struct roots_report *r, size_t i)
 {
-	const struct delim *d = o->fmt->delim;
 	const struct pgw_root_found *f = &r->roots->root[i];
 	const size_t *end, *own = roots_owners(r, i, &end);
 	struct line l;
 	bool any = false;
 
 	l.len = 0;
-	emit_str(&l, "root");
-	sep(&l, d);
-	hex_cell(&l, d, f->table);
-	emit_str(&l, pgw_root_kind_key(f->kind));
-	sep(&l, d);
+	word(&l, d, "root");
+	hex(&l, d, f->table);
+	word(&l, d, pgw_root_kind_key(f->kind));
 	if (own && own < end)
 		task_cells(&l, d, &r->tasks[*own]);
 	else
-		empty_cells(&l, d, 2);
+		empty(&l, d, 2);
 	for (size_t c = 0; c < r->roots->ncpus; c++) {
 		if (!roots_cpu_on(r, c, i))
 			continue;
@@ -119,122 +137,111 @@ void delim_roots_root(struct out *o, const struct roots_report *r, size_t i)
 		emit_str(&l, d->empty);
 	sep(&l, d);
 	if (f->pti_user)
-		hex_cell(&l, d, f->pti_user);
+		hex(&l, d, f->pti_user);
 	else
-		empty_cells(&l, d, 1);
-	u64_cell(&l, d, f->user_bytes);
-	u64_cell(&l, d, f->user_leaves);
-	u64_cell(&l, d, f->ndiffs);
-	str_cell(&l, d, f->why);
-	emit_char(&l, '\n');
-	emit_spill(&l, o->f);
+		empty(&l, d, 1);
+	num(&l, d, f->user_bytes);
+	num(&l, d, f->user_leaves);
+	num(&l, d, f->ndiffs);
+	word(&l, d, !r->view ? "" : pgw_roots_view_orphan(r->view, i) ?
+		     "true" : "false");
+	empty(&l, d, 2);
+	text(&l, d, f->why);
+	root_detail(o, &l, d, r, i);
+	row_end(o, &l);
 }
 
-void delim_roots_orphan(struct out *o, const struct roots_report *r,
-			size_t i)
+void delim_roots_orphan(struct out *o, const struct delim *d,
+			const struct roots_report *r, size_t i)
 {
-	const struct delim *d = o->fmt->delim;
 	const struct pgw_root_found *f = &r->roots->root[i];
 	bool suspicious;
 	const char *why = pgw_orphan_reason(f->kind, &suspicious);
-	struct line l, c;
-
-	l.len = c.len = 0;
-	emit_str(&l, "orphan");
-	sep(&l, d);
-	hex_cell(&l, d, f->table);
-	emit_str(&l, pgw_root_kind_key(f->kind));
-	sep(&l, d);
-	empty_cells(&l, d, 7);
-	emit_str(&c, suspicious ? "suspicious: " : "");
-	emit_str(&c, why);
-	emit_char(&c, '\0');
-	str_cell(&l, d, c.buf);
-	emit_char(&l, '\n');
-	emit_spill(&l, o->f);
-}
-
-void delim_roots_unowned(struct out *o, const struct roots_report *r,
-			 size_t task, const char *why)
-{
-	const struct delim *d = o->fmt->delim;
-	const struct pgw_task *t = &r->tasks[task];
 	struct line l;
 
 	l.len = 0;
-	emit_str(&l, "unowned-task");
-	sep(&l, d);
+	word(&l, d, "orphan");
+	hex(&l, d, f->table);
+	word(&l, d, pgw_root_kind_key(f->kind));
+	empty(&l, d, 10);
+	text(&l, d, why);
+	word(&l, d, suspicious ? "suspicious=true" : "suspicious=false");
+	row_end(o, &l);
+}
+
+void delim_roots_unowned(struct out *o, const struct delim *d,
+			 const struct roots_report *r, size_t task,
+			 const char *why)
+{
+	const struct pgw_task *t = &r->tasks[task];
+	struct line l;
+	size_t from;
+
+	l.len = 0;
+	word(&l, d, "unowned-task");
 	if (t->has_pgd_pa)
-		hex_cell(&l, d, t->pgd_pa);
+		hex(&l, d, t->pgd_pa);
 	else
-		empty_cells(&l, d, 1);
-	empty_cells(&l, d, 1);
+		empty(&l, d, 1);
+	empty(&l, d, 1);
 	task_cells(&l, d, t);
-	empty_cells(&l, d, 5);
-	str_cell(&l, d, why);
-	emit_char(&l, '\n');
-	emit_spill(&l, o->f);
+	empty(&l, d, 8);
+	text(&l, d, why);
+	from = l.len;
+	kv_hex(&l, from, "task", t->task);
+	kv_hex(&l, from, "mm", t->mm);
+	if (t->pgd)
+		kv_hex(&l, from, "pgd", t->pgd);
+	detail_end(&l, d, from);
+	row_end(o, &l);
 }
 
-/* "key=value" words for a row's reason cell. */
-static void word(struct line *c, const char *key, const char *value)
+void delim_roots_end(struct out *o, const struct delim *d,
+		     const struct roots_report *r)
 {
-	if (c->len)
-		emit_char(c, ' ');
-	emit_str(c, key);
-	emit_char(c, '=');
-	emit_str(c, value);
-}
+	bool named = r->view && !r->names_why;
+	struct line l;
+	size_t from;
 
-static void count(struct line *c, const char *key, uint64_t v)
-{
-	char num[24];
+	l.len = 0;
+	word(&l, d, "names");
+	empty(&l, d, 10);
+	word(&l, d, named ? "true" : "false");
+	empty(&l, d, 1);
+	text(&l, d, named ? "" : r->names_why ? r->names_why :
+						"no task list");
+	from = l.len;
+	kv_u64(&l, from, "tasks", r->ntasks);
+	kv_u64(&l, from, "processes", r->processes);
+	kv_u64(&l, from, "roots_named", r->named);
+	detail_end(&l, d, from);
+	row_end(o, &l);
 
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
-	word(c, key, num);
-}
-
-/* A row of type `type` whose only cell is the reason, c. */
-static void words_row(struct line *l, const struct delim *d,
-		      const char *type, struct line *c)
-{
-	emit_str(l, type);
-	sep(l, d);
-	empty_cells(l, d, NCOLS - 2);
-	emit_char(c, '\0');
-	c->buf[sizeof(c->buf) - 1] = '\0';
-	str_cell(l, d, c->buf);
-	emit_char(l, '\n');
-}
-
-void delim_roots_end(struct out *o, const struct roots_report *r)
-{
-	const struct delim *d = o->fmt->delim;
-	struct line l, c;
-
-	l.len = c.len = 0;
-	word(&c, "complete", r->view && !r->names_why ? "true" : "false");
-	count(&c, "tasks", r->ntasks);
-	count(&c, "processes", r->processes);
-	count(&c, "roots_named", r->named);
-	if (r->names_why)
-		word(&c, "why", r->names_why);
-	words_row(&l, d, "names", &c);
-	c.len = 0;
-	word(&c, "complete", r->complete ? "true" : "false");
-	count(&c, "roots", r->roots->n);
-	for (unsigned k = 0; k < PGW_NROOT_KINDS; k++)
-		if (r->kinds[k])
-			count(&c, pgw_root_kind_key((enum pgw_root_kind)k),
-			      r->kinds[k]);
-	if (r->view) {
-		count(&c, "orphans", r->view->norphans);
-		count(&c, "suspicious_orphans", r->view->nsuspicious);
-		count(&c, "unowned_tasks", r->view->nunowned);
+	l.len = 0;
+	word(&l, d, "summary");
+	empty(&l, d, 10);
+	word(&l, d, r->complete ? "true" : "false");
+	word(&l, d, r->complete ? "" : "budget");
+	text(&l, d, r->complete ? "" : r->why);
+	from = l.len;
+	kv_u64(&l, from, "roots", r->roots->n);
+	for (unsigned k = 0; k < PGW_NROOT_KINDS; k++) {
+		char key[48];
+		if (!r->kinds[k])
+			continue;
+		snprintf(key, sizeof(key), "kind_%s",
+			 pgw_root_kind_key((enum pgw_root_kind)k));
+		kv_u64(&l, from, key, r->kinds[k]);
 	}
-	if (!r->complete)
-		word(&c, "why", r->why);
-	words_row(&l, d, "summary", &c);
-	emit_spill(&l, o->f);
+	if (r->view) {
+		kv_u64(&l, from, "orphans", r->view->norphans);
+		kv_u64(&l, from, "suspicious_orphans", r->view->nsuspicious);
+		kv_u64(&l, from, "unowned_tasks", r->view->nunowned);
+	}
+	kv_u64(&l, from, "pages", r->roots->scan.pages);
+	kv_u64(&l, from, "pages_scanned", r->roots->scan.scanned);
+	kv_u64(&l, from, "pages_absent", r->roots->scan.absent);
+	kv_u64(&l, from, "freed_slots", r->roots->freed_slots);
+	detail_end(&l, d, from);
+	row_end(o, &l);
 }
-

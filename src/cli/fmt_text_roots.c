@@ -4,7 +4,7 @@
  * a summary line.  Without a task list the table is the same, unnamed;
  * why goes to stderr (cmd_roots).
  */
-#include "emit_bytes.h"
+#include "emit.h"
 #include "roots_out.h"
 
 /* Sizes in the table: bytes below 1 KiB, else the largest unit, with a
@@ -102,8 +102,8 @@ void text_roots_root(struct out *o, const struct roots_report *r, size_t i)
 		right(&l, num, W_PID);
 		emit_char(&l, ' ');
 		at = l.len;
-		emit_text_bytes(&l, r->tasks[*own].comm,
-				r->tasks[*own].comm_len);
+		emit_bytes(&l, o->f, (const char *)r->tasks[*own].comm,
+			   r->tasks[*own].comm_len, emit_text_char);
 		if (end - own > 1) {
 			snprintf(num, sizeof(num), " +%zu", (size_t)(end - own - 1));
 			emit_str(&l, num);
@@ -189,7 +189,8 @@ void text_roots_unowned(struct out *o, const struct roots_report *r,
 	emit_str(&l, "unowned-task pid ");
 	emit_str(&l, num);
 	emit_str(&l, " (");
-	emit_text_bytes(&l, t->comm, t->comm_len);
+	emit_bytes(&l, o->f, (const char *)t->comm, t->comm_len,
+		   emit_text_char);
 	emit_str(&l, "): ");
 	emit_long(&l, o->f, why, emit_text_strn);
 	emit_char(&l, '\n');

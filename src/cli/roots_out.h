@@ -41,14 +41,6 @@ void json_roots_unowned(struct out *o, const struct roots_report *r,
 			size_t task, const char *why);
 void json_roots_end(struct out *o, const struct roots_report *r);
 
-/* CSV and TSV: the same rows, in the spelling of the formatter's delim
- * (fmt_delim_roots.c). */
-void delim_roots_begin(struct out *o, const struct roots_report *r);
-void delim_roots_root(struct out *o, const struct roots_report *r, size_t i);
-void delim_roots_orphan(struct out *o, const struct roots_report *r,
-			size_t i);
-void delim_roots_unowned(struct out *o, const struct roots_report *r,
-			 size_t task, const char *why);
-void delim_roots_end(struct out *o, const struct roots_report *r);
+/* CSV and TSV: delimited.h (delim_roots_*). */
 
 #endif

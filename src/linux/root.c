@@ -27,21 +27,50 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
  * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
  * the one under which the table maps itself.
  */
+/* The kernel root symbol VMCOREINFO has, even one whose value is not a
+ * number (so that a damaged one is named, not called absent). */
+static const char *root_symbol_present(const struct pgw_image *img)
+{
+	static const char *const syms[] = {
+		"SYMBOL(init_top_pgt)", "SYMBOL(init_level4_pgt)",
+		"SYMBOL(swapper_pg_dir)",
+	};
+
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (pgw_vmcoreinfo_get(img, syms[i]))
+			return syms[i];
+	return NULL;
+}
+
+/* Why VMCOREINFO gave no root, into why_not (size n). */
 static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
-				 struct pgw_root *root)
+				 struct pgw_root *root, char *why_not,
+				 size_t n)
 {
 	uint64_t va = 0;
 	const char *sym;
 
-	if (!linux_kernel_root_symbol(img, &sym, &va))
+	if (!linux_kernel_root_symbol(img, &sym, &va)) {
+		const char *bad = root_symbol_present(img);
+		if (bad)
+			snprintf(why_not, n, "VMCOREINFO %s=%.40s is not a "
+				 "number", bad, pgw_vmcoreinfo_get(img, bad));
+		else
+			snprintf(why_not, n, "no kernel root in VMCOREINFO");
 		return false;
+	}
 	if (mode->va_bits > 32) {
 		uint64_t phys_base = 0;
 		bool have_pb = pgw_vmcoreinfo_u64(img, "NUMBER(phys_base)",
 						  &phys_base);
-		if (va < LINUX_START_KERNEL_MAP)
+		if (va < LINUX_START_KERNEL_MAP) {
+			snprintf(why_not, n, "VMCOREINFO %s=0x%llx is below "
+				 "the kernel text mapping 0x%llx", sym,
+				 (unsigned long long)va,
+				 (unsigned long long)LINUX_START_KERNEL_MAP);
 			return false;
+		}
 		root->table = (va - LINUX_START_KERNEL_MAP + phys_base) &
 			      mode->root_mask;
 		root->cr3 = root->table;
@@ -66,15 +95,17 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 			 (unsigned long long)po);
 		return true;
 	}
+	snprintf(why_not, n, "VMCOREINFO %s=0x%llx maps itself under no "
+		 "i386 PAGE_OFFSET", sym, (unsigned long long)va);
 	return false;
 }
 
 /* The kernel's own root: VMCOREINFO's, else one found by scan. */
 static bool kernel_root(struct pgw_image *img, const struct pgw_mode *mode,
 			const struct linux_scanned_root *scanned,
-			struct pgw_root *root)
+			struct pgw_root *root, char *why_not, size_t n)
 {
-	if (root_from_vmcoreinfo(img, mode, root)) {
+	if (root_from_vmcoreinfo(img, mode, root, why_not, n)) {
 		root->source = PGW_ROOT_VMCOREINFO;
 		return true;
 	}
@@ -120,14 +151,15 @@ static enum pgw_status from_task(struct pgw_image *img,
 				 struct pgw_root *root, struct pgw_err *err)
 {
 	struct pgw_root k;
+	char why_not[120] = "";
 
 	memset(&k, 0, sizeof(k));
-	if (!kernel_root(img, mode, scanned, &k))
+	if (!kernel_root(img, mode, scanned, &k, why_not, sizeof(why_not)))
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "%s: the task list is read through the "
 				   "kernel's page tables, and there is no "
-				   "kernel root (no VMCOREINFO names one)",
-				   req->have_pid ? "--pid" : "--comm");
+				   "kernel root (%s)",
+				   req->have_pid ? "--pid" : "--comm", why_not);
 	enum pgw_absence why = pgw_image_page_state(img, k.table >>
 							 PGW_PAGE_SHIFT);
 	if (why != PGW_ABSENT_NONE)
@@ -154,6 +186,7 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
 	enum pgw_status st;
+	char why_not[120] = "";
 
 	memset(root, 0, sizeof(*root));
 	root->cpu = -1;
@@ -185,27 +218,25 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 		if ((st = from_task(img, mode, req, scanned, root, err)) !=
 		    PGW_OK)
 			return st;
-	} else if (kernel_root(img, mode, scanned, root)) {
+	} else if (kernel_root(img, mode, scanned, root, why_not,
+			       sizeof(why_not))) {
 		/* the kernel's own */
 	} else if (!req->kernel && ncpus > 0 && cpus[0].has_cr) {
 		root->source = PGW_ROOT_CPU0;
 		root->cpu = 0;
 		root->cr3 = cpus[0].cr3;
 		root->table = pgw_cr3_table(mode, root->cr3);
-		snprintf(root->why, sizeof(root->why),
-			 "CPU 0 CR3 0x%llx (no kernel root in VMCOREINFO)",
-			 (unsigned long long)root->cr3);
+		snprintf(root->why, sizeof(root->why), "CPU 0 CR3 0x%llx (%s)",
+			 (unsigned long long)root->cr3, why_not);
 	} else if (req->kernel) {
 		return pgw_err_set(err, PGW_E_NOTFOUND,
-				   "no kernel root: the image has no "
-				   "VMCOREINFO with a kernel page-table "
-				   "symbol%s", scanned ? ", and the kernel-root "
-				   "scan found none" : "");
+				   "no kernel root: %s%s", why_not,
+				   scanned ? ", and the kernel-root scan found "
+				   "none" : "");
 	} else {
 		return pgw_err_set(err, PGW_E_NOTFOUND,
-				   "no root: the image has neither VMCOREINFO "
-				   "with a kernel page-table symbol nor CPU "
-				   "registers; give --cr3");
+				   "no root: %s, and the image has no CPU "
+				   "registers; give --cr3", why_not);
 	}
 	if (req->kernel_half) {
 		struct pgw_pti pti;

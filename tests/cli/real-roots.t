@@ -93,8 +93,8 @@ x64() {
 	"$PGWALK" roots --format=csv "$elf" >"$TMP/csv"
 	"$PGWALK" roots --format=tsv "$elf" >"$TMP/tsv"
 	is "$(csv_fields "$TMP/csv" ,)|$(csv_fields "$TMP/tsv" "	")|$(grep -c '' "$TMP/csv")" \
-		"11 |11 |$((nrec + 1))" \
-		"$d: CSV and TSV: 11 columns, a header and one row per JSON record"
+		"15 |15 |$((nrec + 1))" \
+		"$d: CSV and TSV: 15 columns, a header and one row per JSON record"
 
 	# --pid is --cr3 of that root, for every process, on CPU 1's addresses.
 	qemu_answers "$dir" 1 | cut -f1 >"$TMP/vas"
@@ -123,7 +123,7 @@ x64() {
 		markers "$dir" "$p" >"$TMP/m"
 		awk '$2 != "-" && $3 !~ /^protnone/ { print $1 }' "$TMP/m" |
 			"$PGWALK" translate --format=tsv --pid="$p" "$raw" - |
-			cut -f1,2 >"$TMP/got"
+			sed 1d | cut -f1,2 >"$TMP/got"
 		awk '$2 != "-" && $3 !~ /^protnone/ { print $1 "\t" $2 }' "$TMP/m" >"$TMP/want.m"
 		agree "$d: pid $p's markers through --pid, at its pagemap's pa" \
 			"$TMP/want.m" "$TMP/got"
@@ -132,7 +132,7 @@ x64() {
 	# As the kernel's own kdump writes it: NT_PRSTATUS, no CPU registers.
 	"$RENOTE" --drop=QEMU "$elf" "$TMP/kk.elf" || bail "pgw-renote failed"
 	run "$PGWALK" info "$TMP/kk.elf"
-	like '^cpus: +0 with registers \(QEMU notes\), 2 NT_PRSTATUS$' \
+	like '^cpus: +0 \(QEMU notes\), 0 with registers, 2 NT_PRSTATUS$' \
 		"$d: the kdump-style vmcore has NT_PRSTATUS notes only"
 	"$PGWALK" roots --format=json "$TMP/kk.elf" >"$TMP/kk.json"
 	roots_list "$TMP/kk.json" >"$TMP/kk.list"
@@ -166,7 +166,7 @@ x64_d31() {
 	markers "$dir" "$pid" | awk '$2 != "-" && $3 !~ /^protnone/' >"$TMP/m"
 	cut -d' ' -f1 "$TMP/m" |
 		"$PGWALK" translate --format=json --pid="$pid" "$TMP/kk.kdump" - |
-		sed -n 's/^{"va":"\([^"]*\)","pa":"\([^"]*\)".*/\1\t\2/p' >"$TMP/got"
+		sed -n 's/^{"type":"translation","va":"\([^"]*\)","pa":"\([^"]*\)".*/\1\t\2/p' >"$TMP/got"
 	awk '{ print $1 "\t" $2 }' "$TMP/m" >"$TMP/want.m"
 	agree "$d: ... pid $pid's markers through --pid (their data filtered out)" \
 		"$TMP/want.m" "$TMP/got"
@@ -179,7 +179,7 @@ i386() {
 		"$d: roots exits 0 with one stderr line"
 	grep -q 'roots are unnamed: no BTF' "$TMP/err"
 	ok $? "$d: ... saying the roots are unnamed, and why: $(cut -c1-80 "$TMP/err")"
-	is "$(field "$TMP/elf.json" names complete):$(field "$TMP/elf.json" names reason | cut -c1-6)" \
+	is "$(field "$TMP/elf.json" names complete):$(field "$TMP/elf.json" names why | cut -c1-6)" \
 		"false:no BTF" "$d: the JSON names record says it too"
 	is "$(roots_list "$TMP/elf.json" | head -1)" "$(kernel_root "$dir") kernel null null" \
 		"$d: the kernel root first"

@@ -33,9 +33,9 @@ is "$(roots_of "$TMP/k.json" | tr '\n' ' ')" \
 	"the kernel root and both process roots, named"
 like '"root":"0x603000",.*"comm":"\\u001b\[31mred\\\\x"' \
 	"JSON: an escape sequence in comm as \\u001b, a backslash as \\\\"
-like '^\{"type":"unowned-task","pid":20,"comm":"lost-pgd",.*"root":null,"reason":"no root to find: .*does not translate' \
+like '^\{"type":"unowned-task","pid":20,"comm":"lost-pgd",.*"root":null,"why":"no root to find: .*does not translate' \
 	"pid 20, whose mm->pgd does not translate: an unowned task, and why"
-like '^\{"type":"unowned-task","pid":30,.*"root":"0x605000","reason":"its top table 0x605000 shares 0 of 3 kernel-half entries' \
+like '^\{"type":"unowned-task","pid":30,.*"root":"0x605000","why":"its top table 0x605000 shares 0 of 3 kernel-half entries' \
 	"pid 30, whose table has no kernel half: an unowned task, and why"
 like '^\{"type":"summary",.*"orphans":0,"suspicious_orphans":0,"unowned_tasks":2,.*"complete":true' \
 	"the summary counts them"
@@ -46,16 +46,18 @@ unlike "$(printf '\033')" "... no escape byte in the text output"
 run "$PGWALK" roots --format=csv "$TMP/k.elf"
 like '^root,0x603000,process,10,\\x1b\[31mred\\\\x,' "CSV: the same escaping"
 
-# --pid, --comm and --root choose the roots the scan found.
+# --pid, --comm and --root choose the roots the scan found (TSV: a header
+# row, then the record).
+pa_of() { printf '%s\n' "$out" | sed 1d | cut -f2; }
 run "$PGWALK" translate --format=tsv --pid=1 "$TMP/k.elf" 0x400000
-is "$rc:$(printf '%s' "$out" | cut -f2)" "0:0x701000" \
+is "$rc:$(pa_of)" "0:0x701000" \
 	"translate --pid=1: through 0x601000, to 0x701000"
 run "$PGWALK" translate --format=tsv --comm="$(printf '\033[31mred\\x')" \
 	"$TMP/k.elf" 0x400000
-is "$rc:$(printf '%s' "$out" | cut -f2)" "0:0x703000" \
+is "$rc:$(pa_of)" "0:0x703000" \
 	"translate --comm=<the escape sequence>: pid 10's root"
 run "$PGWALK" translate --format=tsv --root=0x603000 "$TMP/k.elf" 0x400000
-is "$rc:$(printf '%s' "$out" | cut -f2)" "0:0x703000" "--root=0x603000 alike"
+is "$rc:$(pa_of)" "0:0x703000" "--root=0x603000 alike"
 run "$PGWALK" translate --pid=20 "$TMP/k.elf" 0x400000
 one_error "--pid of a task whose pgd does not translate" 3
 run "$PGWALK" translate --root=0x603008 "$TMP/k.elf" 0x400000
@@ -66,7 +68,7 @@ one_error "--pid and --cpu together" 64
 # The kernel root maps no user memory: the hint names who does.
 run "$PGWALK" translate "$TMP/k.elf" 0x400000
 is "$rc" 1 "a user address of the kernel root does not translate"
-printf '%s\n' "$err" | grep -q '^pgwalk: hint: 0x400000 is not mapped by the kernel.s own root, which maps no user memory; 2 processes map it: pid 1 (init), pid 10 (\\x1b\[31mred\\\\x); give one, e.g. --pid=1$'
+printf '%s\n' "$err" | grep -q '^pgwalk: 0x400000 is a user address and the root is the kernel.s, which maps no process; 2 processes map it: pid 1 (init), pid 10 (\\x1b\[31mred\\\\x); give one, e.g. --pid=1$'
 ok $? "... and a hint names the processes that map it: $err"
 
 mk --same-comm "$TMP/same.elf"
@@ -78,7 +80,7 @@ like '2 processes have that name: pids 1, 30; give --pid' "... listing their pid
 # A raw image: VMCOREINFO's text in memory, next to a fake page.
 mk --raw --fake-vmcoreinfo --hidden "$TMP/k.raw"
 run "$PGWALK" info "$TMP/k.raw"
-like '^  source: VMCOREINFO found in memory at 0x7f0000 ' \
+like '^vmcoreinfo: +12 lines \(found in memory at 0x7f0000\)$' \
 	"raw: the kernel's VMCOREINFO found in memory, the fake passed by"
 run "$PGWALK" roots --format=json "$TMP/k.raw"
 like '^\{"type":"orphan","root":"0x606000","kind":"process","suspicious":true,' \
@@ -103,7 +105,7 @@ fi
 
 mk --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/fake.raw"
 timed "$PGWALK" info "$TMP/fake.raw"
-like '^  source: the image has no VMCOREINFO note; 1 page in memory begins like VMCOREINFO, none valid: 0x7e0000 \(data\): PAGESIZE=8192, not 4096; the kernel root found by scan$' \
+like '^vmcoreinfo: +none \(the image has no VMCOREINFO note; 1 page in memory begins like VMCOREINFO, none valid: 0x7e0000 \(data\): PAGESIZE=8192, not 4096; the kernel root found by scan\)$' \
 	"only a fake VMCOREINFO page: rejected, with the reason; the kernel-root scan instead (${ms} ms)"
 like '^root: +0x1000 \(kernel root found by scan: ' "... which finds the kernel root"
 
@@ -116,14 +118,14 @@ for h in loop:'task list loops: entry 4' \
 	is "$rc:$(printf '%s\n' "$out" | grep -c '^{"type":"root"'):$(printf '%s\n' "$err" | grep -c '')" \
 		"65:3:1" "--${h%%:*}: exit 65, the 3 roots listed, one stderr line (${ms} ms)"
 	printf '%s\n' "$err" | grep -q "${h#*:}" &&
-		printf '%s\n' "$out" | grep -q '^{"type":"summary",.*"complete":false' &&
+		printf '%s\n' "$out" | grep -q '^{"type":"names","complete":false,.*"why":' &&
 		[ "$ms" -lt 2000 ]
-	ok $? "... saying '${h#*:}', the summary incomplete, in under 2 s"
+	ok $? "... saying '${h#*:}', the names record incomplete, in under 2 s"
 done
 # The loop comes after pid 10: it is still found; pid 30 is not.
 mk --loop "$TMP/h.elf"
 run "$PGWALK" translate --format=tsv --pid=10 "$TMP/h.elf" 0x400000
-is "$rc:$(printf '%s' "$out" | cut -f2)" "0:0x703000" \
+is "$rc:$(pa_of)" "0:0x703000" \
 	"a task list that loops: --pid of a process read before the loop works"
 run "$PGWALK" translate --pid=30 "$TMP/h.elf" 0x400000
 one_error "... one after it is not found" 3
