@@ -25,4 +25,32 @@ extern const uint64_t linux_page_offsets_32[LINUX_NPAGE_OFFSETS_32];
 bool linux_kernel_root_symbol(const struct pgw_image *img,
 			      const char **key_ret, uint64_t *va_ret);
 
+/*
+ * The kernel root found by pgw_kernel_root_scan, for resolving a root
+ * without VMCOREINFO (pgw_space_open runs the scan; pgw_root_resolve
+ * never does).
+ */
+struct linux_scanned_root {
+	bool have;
+	uint64_t table;
+	char why[200];
+};
+
+/* pgw_root_resolve, with a kernel root found by scan (may be NULL). */
+enum pgw_status linux_root_resolve(struct pgw_image *img,
+				   const struct pgw_mode *mode,
+				   const struct pgw_root_request *req,
+				   const struct linux_scanned_root *scanned,
+				   struct pgw_root *root_ret,
+				   struct pgw_err *err);
+
+/*
+ * The root of the process req->pid or req->comm names, from the task list
+ * read through the kernel's space: its mm->pgd's physical address.  Fills
+ * root_ret's table, cr3, pid and why.
+ */
+enum pgw_status linux_task_root(const struct pgw_space *kernel,
+				const struct pgw_root_request *req,
+				struct pgw_root *root_ret, struct pgw_err *err);
+
 #endif
