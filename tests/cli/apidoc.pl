@@ -86,7 +86,7 @@ if ($what eq 'header') {
 		protos($rest);
 	}
 } elsif ($what eq 'man') {
-	my ($block, $tag) = ('', 0);
+	my $tag = 0;
 	my @lines = split /\n/, $src;
 	for (my $i = 0; $i < @lines; $i++) {
 		my $l = $lines[$i];

@@ -11,7 +11,7 @@
 # file cannot pass by finding nothing.
 . "$(dirname "$0")/lib.sh"
 
-plan 10
+plan 11
 
 H=$REPO/include/pgwalk.h
 M=$REPO/man/pgwalk.3
@@ -47,13 +47,19 @@ is "$(problems example)" "" "pgwalk(3)'s EXAMPLE is examples/vtop.c as shipped"
 
 # ---- doctored copies: each kind of problem is found ---------------------
 # A function added to the header (over two lines, as the header wraps), a
-# parameter changed, an entry renamed and a line of the example changed.
+# parameter changed; in the page an entry renamed, a prototype moved up, one
+# listed twice and a line of the example changed.
 sed -e 's/^void pgw_roots_view_free(struct pgw_roots_view \*view);$/&\
 enum pgw_status pgw_added_later(struct pgw_image *img,\
 				struct pgw_err *err);/' \
     -e 's/^size_t pgw_kallsyms_count(const struct pgw_kallsyms \*ks);$/size_t pgw_kallsyms_count(struct pgw_kallsyms *ks);/' \
     "$H" >"$TMP/h.h"
 sed -e 's/^\.BR pgw_translate ()$/.BR pgw_translated ()/' \
+    -e '/^const char \*pgw_status_name(enum pgw_status status);$/d' \
+    -e 's/^const char \*pgw_absence_key(enum pgw_absence why);$/const char *pgw_status_name(enum pgw_status status);\
+&/' \
+    -e 's/^size_t pgw_layout_find(const struct pgw_layout \*layout, uint64_t va);$/&\
+&/' \
     -e 's/^	int status = 0;$/	int status = 1;/' "$M" >"$TMP/m.3"
 apidoc check "$TMP/h.h" "$TMP/m.3" "$X" >"$TMP/problems"
 line=$(grep -n '^	int status = 0;$' "$X" | cut -d: -f1)
@@ -64,5 +70,7 @@ is "$(problems differs)" "pgw_kallsyms_count " \
 is "$(problems stale)$(problems example)" \
 	"pgw_translated $line: 	int status = 1; " \
 	"a function the header lacks: stale; a changed example line: found"
+is "$(problems twice)$(problems order)" "pgw_layout_find pgw_absence_key " \
+	"a prototype listed twice, and one out of the header's order: found"
 
 done_testing
