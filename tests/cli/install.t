@@ -151,6 +151,15 @@ for c in $(cpus_of "$DATA"); do
 		$(cut -f1 "$TMP/want") | cut -f1,2 >"$TMP/got"
 	agree "vtop (static) cpu$c: QEMU's gva2gpa" "$TMP/want" "$TMP/got"
 done
+# pgwalk(3)'s EXAMPLE runs vtop from the top of the tree: it prints what the
+# page shows.
+sed -n '/^\.\\" api: run/,/^\.fi/p' "$REPO/man/pgwalk.3" | sed 's/\\-/-/g' >"$TMP/run"
+args=$(sed -n 's/^\\&\.\/vtop //p' "$TMP/run")
+shown=$(sed -n '/^\\&\.\/vtop /,/^\.fi/p' "$TMP/run" | sed '1d;$d')
+# shellcheck disable=SC2086
+got=$(cd "$REPO" && LD_LIBRARY_PATH=$P/lib "$TMP/vtop" $args)
+is "$args: $got" "testdata/x64-4l-a.elf 1 0x403390: $shown" \
+	"pgwalk(3)'s example: vtop prints what the page shows"
 run env LD_LIBRARY_PATH="$P/lib" "$TMP/vtop" "$REPO/testdata/x64-4l-a.elf" 1 \
 	0x403390 0x8000000000000
 is "$rc" 1 "vtop: exit 1 when an address does not translate"
