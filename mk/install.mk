@@ -31,10 +31,11 @@ INSTALL_DATA ?= $(INSTALL) -m 644
 LDCONFIG     ?= ldconfig
 
 MAN1      = $(O)/pgwalk.1
+MAN3      = $(O)/pgwalk.3
 PUBLIC_H  = $(wildcard include/*.h)
 COMPLETION = completion/pgwalk.bash
 
-all: $(MAN1)
+all: $(MAN1) $(MAN3)
 
 # Paths inside pgwalk.pc relative to ${prefix} where they lie under it, so
 # pkg-config's --define-prefix can relocate an installed tree.
@@ -49,19 +50,20 @@ pc_text = sed -e 's|@PREFIX@|$(PREFIX)|' \
 	  -e 's|@LIBS_PRIVATE@|$(strip $(PC_LIBS_PRIVATE))|' \
 	  -e '/^[A-Za-z.]*: *$$/d' mk/pgwalk.pc.in
 
-# The man page in the tree names a version too; the installed one says
+# The man pages in the tree name a version too; the installed ones say
 # VERSION's.
-$(MAN1): man/pgwalk.1 VERSION
+$(MAN1) $(MAN3): $(O)/pgwalk.%: man/pgwalk.% VERSION
 	@mkdir -p $(@D)
-	sed '1s/"pgwalk [^"]*"/"pgwalk $(VERSION)"/' man/pgwalk.1 >$@
+	sed '1s/"pgwalk [^"]*"/"pgwalk $(VERSION)"/' $< >$@
 
 .PHONY: install uninstall
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
-	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL_PROGRAM) $(BIN) $(DESTDIR)$(BINDIR)/pgwalk
 	$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(MANDIR)/man1/pgwalk.1
+	$(INSTALL_DATA) $(MAN3) $(DESTDIR)$(MANDIR)/man3/pgwalk.3
 	$(INSTALL_DATA) $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL_DATA) $(LIB) $(DESTDIR)$(LIBDIR)/libpgwalk.a
 	$(INSTALL_DATA) $(SO_REAL) $(DESTDIR)$(LIBDIR)/
@@ -74,6 +76,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pgwalk $(DESTDIR)$(MANDIR)/man1/pgwalk.1 \
+	  $(DESTDIR)$(MANDIR)/man3/pgwalk.3 \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_H))) \
 	  $(DESTDIR)$(LIBDIR)/libpgwalk.a $(DESTDIR)$(LIBDIR)/$(notdir $(SO_REAL)) \
 	  $(DESTDIR)$(LIBDIR)/$(SO_NAME) $(DESTDIR)$(LIBDIR)/libpgwalk.so \
