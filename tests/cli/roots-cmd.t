@@ -17,11 +17,11 @@ mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 roots_of() {
 	sed -n 's/^{"type":"root","root":"\([^"]*\)","kind":"\([^"]*\)",.*"pid":\([^,]*\),.*/\1 \2 \3/p' "$1"
 }
-# timed CMD...: run, and $ms the wall time in ms.
-timed() {
-	_t0=$(date +%s%N)
-	run "$@"
-	ms=$((($(date +%s%N) - _t0) / 1000000))
+# guarded CMD...: run under a 60 s watchdog, so a hang fails (exit 124)
+# instead of stalling the suite.  Cost is checked as work (pages read,
+# holes skipped), never as wall time: a busy machine must not fail a test.
+guarded() {
+	run timeout 60 "$@"
 }
 
 mk "$TMP/k.elf"
@@ -93,20 +93,23 @@ like '^orphan 0x606000 process: it maps user pages, yet no task' \
 # file does not hold, rather than map 16 M pages of zeros.
 if truncate -s 64G "$TMP/k.raw" 2>/dev/null &&
    [ "$(du -k "$TMP/k.raw" | cut -f1)" -lt 65536 ]; then
-	timed "$PGWALK" roots -v --format=json "$TMP/k.raw"
-	printf '%s\n' "$err" | grep -q 'in holes of the sparse file' &&
+	guarded "$PGWALK" roots -v --format=json "$TMP/k.raw"
+	# Of the 16 M pages, all but the few the file holds are skipped as holes.
+	holes=$(printf '%s\n' "$err" |
+		sed -n 's/.*, \([0-9]*\) in holes of the sparse file).*/\1/p')
+	[ "${holes:-0}" -ge 16770000 ] &&
 		[ "$(printf '%s\n' "$out" | grep -c '^{"type":"root"')" = 4 ] &&
-		[ "$rc" = 0 ] && [ "$ms" -lt 5000 ]
-	ok $? "a 64 GiB sparse raw image: the same 4 roots, exit $rc, in ${ms} ms: $(printf '%s\n' "$err" | grep 'scan:')"
+		[ "$rc" = 0 ]
+	ok $? "a 64 GiB sparse raw image: the same 4 roots, exit $rc, ${holes:-no} pages skipped as holes: $(printf '%s\n' "$err" | grep 'scan:')"
 	rm -f "$TMP/k.raw"
 else
 	skip "no sparse files here"
 fi
 
 mk --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/fake.raw"
-timed "$PGWALK" info "$TMP/fake.raw"
+guarded "$PGWALK" info "$TMP/fake.raw"
 like '^vmcoreinfo: +none \(the image has no VMCOREINFO note; 1 page in memory begins like VMCOREINFO, none valid: 0x7e0000 \(data\): PAGESIZE=8192, not 4096; the kernel root found by scan\)$' \
-	"only a fake VMCOREINFO page: rejected, with the reason; the kernel-root scan instead (${ms} ms)"
+	"only a fake VMCOREINFO page: rejected, with the reason; the kernel-root scan instead"
 like '^root: +0x1000 \(kernel root found by scan: ' "... which finds the kernel root"
 
 # Hostile kernel data: every root listed, one line, exit 65, at once.
@@ -114,13 +117,12 @@ for h in loop:'task list loops: entry 4' \
 	 btf-lies:'libbpf refuses the 548-byte blob' \
 	 kallsyms-wild:'kallsyms: _stext decodes to'; do
 	mk --"${h%%:*}" "$TMP/h.elf"
-	timed "$PGWALK" roots --format=json "$TMP/h.elf"
+	guarded "$PGWALK" roots --format=json "$TMP/h.elf"
 	is "$rc:$(printf '%s\n' "$out" | grep -c '^{"type":"root"'):$(printf '%s\n' "$err" | grep -c '')" \
-		"65:3:1" "--${h%%:*}: exit 65, the 3 roots listed, one stderr line (${ms} ms)"
+		"65:3:1" "--${h%%:*}: exit 65, the 3 roots listed, one stderr line"
 	printf '%s\n' "$err" | grep -q "${h#*:}" &&
-		printf '%s\n' "$out" | grep -q '^{"type":"names","complete":false,.*"why":' &&
-		[ "$ms" -lt 2000 ]
-	ok $? "... saying '${h#*:}', the names record incomplete, in under 2 s"
+		printf '%s\n' "$out" | grep -q '^{"type":"names","complete":false,.*"why":'
+	ok $? "... saying '${h#*:}', the names record incomplete"
 done
 # The loop comes after pid 10: it is still found; pid 30 is not.
 mk --loop "$TMP/h.elf"
