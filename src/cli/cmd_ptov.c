@@ -126,6 +126,12 @@ static void one(struct batch *b, uint64_t pa)
 	if (n > b->cap) {
 		struct pgw_rmap_hit *h = realloc(b->hits, n * sizeof(*h));
 		if (!h) {
+			/* Said, and the exit status says the answer is cut. */
+			if (b->rc != PGW_EXIT_INTERNAL)
+				pgw_cli_error("out of memory: 0x%llx has %zu "
+					      "mappings, %zu listed",
+					      (unsigned long long)pa, n, b->cap);
+			b->rc = PGW_EXIT_INTERNAL;
 			n = b->cap;
 		} else {
 			b->hits = h;

@@ -191,13 +191,9 @@ static void find(const struct rmap_range *r, size_t lo, size_t hi,
 	}
 }
 
-static int hit_order(const void *a, const void *b)
+static bool before(const struct pgw_rmap_hit *x, const struct pgw_rmap_hit *y)
 {
-	const struct pgw_rmap_hit *x = a, *y = b;
-
-	if (x->owner != y->owner)
-		return x->owner < y->owner ? -1 : 1;
-	return x->va < y->va ? -1 : x->va > y->va;
+	return x->owner != y->owner ? x->owner < y->owner : x->va < y->va;
 }
 
 size_t pgw_rmap_lookup(const struct pgw_rmap *rm, uint64_t pa,
@@ -206,8 +202,17 @@ size_t pgw_rmap_lookup(const struct pgw_rmap *rm, uint64_t pa,
 	struct query q = { pa, hits, max, 0 };
 
 	find(rm->r, 0, rm->n, &q);
-	if (q.n > 1 && q.n <= max)
-		qsort(hits, q.n, sizeof(*hits), hit_order);
+	if (q.n > max)
+		return q.n;
+	/* Insertion sort: a frame has a few mappings, where qsort's calls
+	 * cost more than the sort. */
+	for (size_t i = 1; i < q.n; i++) {
+		struct pgw_rmap_hit h = hits[i];
+		size_t j = i;
+		for (; j > 0 && before(&h, &hits[j - 1]); j--)
+			hits[j] = hits[j - 1];
+		hits[j] = h;
+	}
 	return q.n;
 }
 
