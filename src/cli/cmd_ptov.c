@@ -82,7 +82,7 @@ static const char doc[] =
 	"chooses another), or with --all-roots every root the roots scan "
 	"finds: the kernel's whole space, and each process's user half (its "
 	"kernel half is the kernel's; a root whose kernel half differs is "
-	"walked whole).\v"
+	"walked whole; under PTI the user half is its user copy's).\v"
 	"PADDR is hex with 0x (bare hex with --hex) or decimal with 0d; - "
 	"reads one address per line from stdin.  Each root is walked once; "
 	"each address is then a lookup.  Output: text (a table), json "
@@ -275,9 +275,17 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 			o->comm = t->comm;
 			o->comm_len = t->comm_len;
 		}
-		bool whole = i == 0 || f->ndiffs > 0;
-		st = add(rm, s, f->table, 0, whole ? 0 : roots->kernel_start,
-			 (uint32_t)i, bd, err);
+		if (i == 0) {
+			st = add(rm, s, f->table, 0, 0, 0, bd, err);
+		} else {
+			/* PTI: the user half as user mode sees it, through
+			 * the user copy (the kernel copy's is NX). */
+			st = add(rm, s, f->pti_user ? f->pti_user : f->table,
+				 0, roots->kernel_start, (uint32_t)i, bd, err);
+			if (st == PGW_OK && f->ndiffs > 0)
+				st = add(rm, s, f->table, roots->kernel_start,
+					 0, (uint32_t)i, bd, err);
+		}
 		if (st != PGW_OK)
 			return st;
 	}

@@ -171,6 +171,14 @@ is "$(jq -r '.va' "$TMP/p.json" | tr '\n' ' ')" \
 	"ptov -: addresses from stdin, a record for the line that is not one"
 is "$rc" 1 "... exit 1"
 
+# PTI: the user half once, through the user copy (executable there; the
+# kernel copy's user half is NX), named by the kernel copy as roots does.
+"$MKIMAGE" -e "$TMP/pti.elf" "$SPECS/roots-pti.spec" || bail "pgw-mkimage roots-pti failed"
+run "$PGWALK" ptov --all-roots --format=json "$TMP/pti.elf" 0x3100000
+is "$(printf '%s\n' "$out" | jq -r '"\(.va) \(.root) \(.kind) \(.effective | join(","))"' | tr '\n' ';')" \
+	"0xffff888003100000 0x1000000 kernel rw,nx;0x400000 0x400000 process user;" \
+	"ptov --all-roots under PTI: the user page once, as user mode maps it (not NX)"
+
 # ---- usage ----
 run "$PGWALK" read "$X" 0x400000
 one_error "read without LEN" 64
