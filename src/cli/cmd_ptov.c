@@ -18,8 +18,6 @@
 
 enum { OPT_ALL_ROOTS = 1024 };
 
-/* An input line is echoed back at most this long. */
-#define ECHO_MAX 1024
 
 struct ptov_args {
 	struct image_args in;

@@ -15,8 +15,6 @@ enum { OPT_LEVELS = 1024 };
 /* Hints (hints.c) for at most this many addresses given as arguments:
  * a batch on stdin wants records, not advice. */
 #define MAX_HINTS 4
-/* An input line is echoed back at most this long. */
-#define ECHO_MAX 1024
 
 struct translate_args {
 	struct image_args in;

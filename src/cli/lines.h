@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* An input line is echoed back at most this long. */
+#define ECHO_MAX 1024
+
 struct line_reader {
 	/* A line to answer: its n bytes without the newline and trailing
 	 * CRs, NUL-terminated after them (it may hold a NUL); blank lines
