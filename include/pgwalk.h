@@ -495,6 +495,25 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 			      void *buf, size_t len, size_t *done_ret,
 			      struct pgw_err *err);
 
+/*
+ * What cannot be read at va, and how far that goes, so a reader that
+ * carries on (pgwalk read --skip-unreadable) skips it in one step: stop
+ * PGW_STOP_OK with absence set is a mapped frame the image lacks (pa is
+ * va's physical address; the gap is its 4 KiB page); any other stop is
+ * why va does not translate, the gap every address the stopping entry
+ * (or the missing table, at `level`) covers.  False when va can be read.
+ */
+struct pgw_read_gap {
+	uint64_t va;
+	uint64_t end;           /* exclusive; 0 means 2^64 */
+	enum pgw_stop stop;
+	enum pgw_level level;   /* where the walk stopped, or the leaf */
+	uint64_t pa;            /* PGW_STOP_OK: the frame's address of va */
+	enum pgw_absence absence;  /* data or table not in the image: why */
+};
+bool pgw_read_gap(const struct pgw_space *space, uint64_t va,
+		  struct pgw_read_gap *gap_ret);
+
 /* ---- range walk -------------------------------------------------------- */
 
 /* A present leaf mapping found by a range walk. */
@@ -587,6 +606,62 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
 			       struct pgw_err *err);
 
+/* ---- reverse map: physical -> virtual (src/walk/rmap.c) --------------- */
+
+/*
+ * Every virtual address that maps a physical address, in the spaces added.
+ * Build: pgw_rmap_new, then pgw_rmap_add once per space (one range walk
+ * each; `owner` is the caller's name for the space, returned with each
+ * hit), then pgw_rmap_finish; then look up as many addresses as you like
+ * (each a binary descent plus a step per hit).  Memory: one small record
+ * per run of leaves whose VA and PA run on together.
+ */
+struct pgw_rmap;
+
+struct pgw_rmap_hit {
+	uint32_t owner;          /* as given to pgw_rmap_add */
+	uint64_t pa;             /* the address looked up */
+	uint64_t va;             /* a virtual address that maps it */
+	uint64_t page_size;
+	/* > 1: a shared table mapping one frame everywhere (pgw_leaf.count):
+	 * va and each of the next pages - 1 pages of page_size after it map
+	 * pa */
+	uint64_t pages;
+	enum pgw_level level;
+	uint32_t flags;          /* the leaf entry's own bits */
+	uint32_t eff_flags;      /* effective permissions down the levels */
+};
+
+struct pgw_rmap_stats {
+	uint64_t ranges;         /* records kept */
+	uint64_t tables_not_in_image;  /* holes where a table the image lacks
+					  hid what it maps */
+	uint64_t budget_stops;   /* spaces whose walk the budget cut short */
+};
+
+enum pgw_status pgw_rmap_new(struct pgw_rmap **rm_ret, struct pgw_err *err);
+/*
+ * Walk [opts->start, opts->end) of space and add its leaves.  Returns
+ * PGW_OK, PGW_E_LIMIT when the budget cut the walk (what it saw is kept;
+ * the stats count it), or the walk's or the allocation's error.
+ */
+enum pgw_status pgw_rmap_add(struct pgw_rmap *rm,
+			     const struct pgw_space *space,
+			     const struct pgw_walk_opts *opts, uint32_t owner,
+			     struct pgw_walk_stats *stats_ret,
+			     struct pgw_err *err);
+/* Index what was added (needed before lookups; cheap to repeat). */
+void pgw_rmap_finish(struct pgw_rmap *rm);
+/*
+ * The mappings of pa, by owner then va, in hits[0 .. max); returns how
+ * many there are (more than max: call again with room for them all).
+ */
+size_t pgw_rmap_lookup(const struct pgw_rmap *rm, uint64_t pa,
+		       struct pgw_rmap_hit *hits, size_t max);
+void pgw_rmap_stats(const struct pgw_rmap *rm,
+		    struct pgw_rmap_stats *stats_ret);
+void pgw_rmap_free(struct pgw_rmap *rm);
+
 /* ---- Linux policy (src/linux/): modes, roots, spaces, layouts --------- */
 
 /*
@@ -643,6 +718,9 @@ struct pgw_pti {
 void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 		   uint64_t table, struct pgw_pti *pti_ret);
 
+/* A task's comm (TASK_COMM_LEN is 16; room for a kernel that grows it). */
+#define PGW_TASK_COMM_MAX 64
+
 /* Roots: where a walk starts. */
 enum pgw_root_source {
 	PGW_ROOT_CR3_OPTION,   /* --cr3 */
@@ -662,6 +740,9 @@ struct pgw_root {
 	enum pgw_root_source source;
 	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
 	int32_t pid;           /* for PGW_ROOT_TASK */
+	uint8_t comm[PGW_TASK_COMM_MAX]; /* for PGW_ROOT_TASK: its comm, raw
+					    bytes, NUL-padded */
+	size_t comm_len;
 	char why[256];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..."
 				  (a comm in it is escaped: \xNN) */
 };
@@ -1063,7 +1144,6 @@ enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
 
 /* include/linux/sched.h: "I am a kernel thread" (2.6.27+). */
 #define PGW_PF_KTHREAD UINT32_C(0x00200000)
-#define PGW_TASK_COMM_MAX 64
 /* At most this many tasks (processes: the list links thread-group
  * leaders); also at most one per task_struct-sized piece of the image. */
 #define PGW_TASKS_MAX (UINT32_C(1) << 18)

@@ -1,13 +1,12 @@
 /* pgwalk translate: virtual to physical, one record per address. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "emit.h"
 #include "exit_codes.h"
 #include "hints.h"
+#include "lines.h"
 #include "output.h"
 #include "session.h"
 
@@ -16,8 +15,6 @@ enum { OPT_LEVELS = 1024 };
 /* Hints (hints.c) for at most this many addresses given as arguments:
  * a batch on stdin wants records, not advice. */
 #define MAX_HINTS 4
-/* An input line is echoed back at most this long. */
-#define ECHO_MAX 1024
 
 struct translate_args {
 	struct image_args in;
@@ -121,95 +118,30 @@ static void one(struct batch *b, uint64_t va, bool hint)
 static void bad(struct batch *b, const char *text, size_t n,
 		unsigned long lineno)
 {
-	bool nul = memchr(text, '\0', n) != NULL;
-
 	if (n > ECHO_MAX)
 		n = ECHO_MAX;
 	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
-	if (++b->bad_lines <= 10) {
-		struct line l;
-		l.len = 0;
-		emit_str(&l, "pgwalk: stdin line ");
-		emit_u64(&l, lineno);
-		emit_str(&l, ": '");
-		for (size_t i = 0; i < n && i < 80; i++)
-			emit_text_char(&l, (unsigned char)text[i]);
-		emit_str(&l, nul ? "' is not an address (a NUL byte inside "
-				   "the line)\n" : "' is not an address\n");
-		fwrite(l.buf, 1, l.len, stderr);
-	}
+	stdin_bad_line(&b->bad_lines, text, n, lineno);
 	if (b->out->fmt->bad_addr)
 		b->out->fmt->bad_addr(b->out, text, n);
 }
 
-/* One input line (newline removed; n bytes, NUL-terminated after them). */
-static void stdin_line(struct batch *b, char *line, size_t n,
-		       unsigned long lineno)
+/* One input line (lines.h). */
+static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 {
+	struct batch *b = arg;
 	uint64_t va;
 
-	while (n > 0 && line[n - 1] == '\r')
-		line[--n] = '\0';
-	if (n == 0 || line[0] == '#')
-		return;
 	if (!memchr(line, '\0', n) && pgw_parse_u64(line, &va))
 		one(b, va, false);
 	else
 		bad(b, line, n, lineno);
 }
 
-/*
- * Addresses from stdin, read in blocks and split with memchr: for
- * millions of lines getline's per-call cost shows.  A line longer than the
- * buffer cannot be an address; it is reported by its start and skipped.
- * A read error stops the batch with exit status 66 (what was answered
- * stands).
- */
-static int from_stdin(struct batch *b)
+static void overlong(void *arg, const char *start, size_t n,
+		     unsigned long lineno)
 {
-	static char buf[1 << 16];
-	size_t have = 0;
-	bool skipping = false;
-	unsigned long lineno = 0;
-
-	for (;;) {
-		ssize_t n = read(STDIN_FILENO, buf + have,
-				 sizeof(buf) - 1 - have);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			pgw_cli_error("cannot read standard input: %s",
-				      strerror(errno));
-			return PGW_EXIT_NOINPUT;
-		}
-		if (n == 0)
-			break;
-		char *p = buf, *end = buf + have + n, *nl;
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			*nl = '\0';
-			lineno++;
-			if (!skipping)
-				stdin_line(b, p, (size_t)(nl - p), lineno);
-			skipping = false;
-			p = nl + 1;
-		}
-		have = (size_t)(end - p);
-		memmove(buf, p, have);
-		if (have == sizeof(buf) - 1) {
-			if (!skipping)
-				bad(b, buf, 80, lineno + 1);
-			skipping = true;
-			have = 0;
-		}
-		/* Nobody reads the answers: stop asking. */
-		if (pgw_output_failed())
-			return 0;
-	}
-	if (have && !skipping) {
-		buf[have] = '\0';
-		stdin_line(b, buf, have, lineno + 1);
-	}
-	return 0;
+	bad(arg, start, n, lineno);
 }
 
 int cmd_translate(int argc, char **argv)
@@ -222,28 +154,8 @@ int cmd_translate(int argc, char **argv)
 	pgw_argp_parse(&translate_argp, argc, argv, &a);
 	const struct formatter *fmt =
 		formatter_by_name(a.in.opts.output_format);
-	/* Reject bad addresses before any work, so nothing half-prints. */
-	for (int i = 0; i < a.naddrs; i++) {
-		uint64_t v;
-		if (strcmp(a.addrs[i], "-") == 0) {
-			from_stdin_too = true;
-			continue;
-		}
-		if (!pgw_parse_u64(a.addrs[i], &v)) {
-			char head[32 + ECHO_MAX];
-			snprintf(head, sizeof(head), "pgwalk: '");
-			out_text_line(stderr, head, a.addrs[i], "");
-			fprintf(stderr, "' is not an address (0x... hex, 0d... "
-				"decimal%s)\n", pgw_cli_bare_hex ? "" :
-				", or bare hex with --hex");
-			return PGW_EXIT_USAGE;
-		}
-	}
-	if (from_stdin_too && pgw_stdin_errno()) {
-		pgw_cli_error("cannot read standard input: %s",
-			      strerror(pgw_stdin_errno()));
-		return PGW_EXIT_NOINPUT;
-	}
+	if ((rc = addr_args_check(a.addrs, a.naddrs, &from_stdin_too)))
+		return rc;
 	rc = session_start(&s, &a.in);
 	if (rc) {
 		session_close(&s);
@@ -267,7 +179,8 @@ int cmd_translate(int argc, char **argv)
 	for (int i = 0; i < a.naddrs && !rc; i++) {
 		uint64_t va;
 		if (strcmp(a.addrs[i], "-") == 0)
-			rc = from_stdin(&b);
+			rc = stdin_lines(&(struct line_reader){
+				stdin_line, overlong, &b });
 		else if (pgw_parse_u64(a.addrs[i], &va))
 			one(&b, va, true);
 	}

@@ -54,6 +54,28 @@ static inline void text(struct line *l, const struct delim *d,
 	sep(l, d);
 }
 
+/* n bytes that may hold anything (a NUL too: input echoed), escaped as
+ * text and, in CSV, quoted when they hold a comma or a quote; as much as
+ * fits a line. */
+static inline void bytes_cell(struct line *l, const struct delim *d,
+			      const char *s, size_t n)
+{
+	bool quote = d->sep == ',' && (memchr(s, ',', n) || memchr(s, '"', n));
+
+	if (quote)
+		emit_char(l, '"');
+	for (size_t i = 0; i < n && l->len < sizeof(l->buf) - 16; i++) {
+		if (quote && s[i] == '"')
+			emit_char(l, '"');
+		emit_text_char(l, (unsigned char)s[i]);
+	}
+	if (quote)
+		emit_char(l, '"');
+	if (!n)
+		emit_str(l, d->empty);
+	sep(l, d);
+}
+
 static inline void flags(struct line *l, const struct delim *d, uint32_t f)
 {
 	if (f)

@@ -95,21 +95,8 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 	empty(&l, d, 7);
 	word(&l, d, "not-an-address");
 	empty(&l, d, 1);
-	/* Escaped as text (ECHO_MAX bytes fit a line); quoted in CSV when
-	 * it holds a comma or a quote. */
-	bool quote = d->sep == ',' && (memchr(s, ',', n) || memchr(s, '"', n));
-	if (quote)
-		emit_char(&l, '"');
-	for (size_t i = 0; i < n && l.len < sizeof(l.buf) - 16; i++) {
-		if (quote && s[i] == '"')
-			emit_char(&l, '"');
-		emit_text_char(&l, (unsigned char)s[i]);
-	}
-	if (quote)
-		emit_char(&l, '"');
-	if (!n)
-		emit_str(&l, d->empty);
-	sep(&l, d);
+	/* ECHO_MAX bytes fit a line. */
+	bytes_cell(&l, d, s, n);
 	if (o->levels)
 		empty(&l, d, 1);
 	row_end(o, &l);

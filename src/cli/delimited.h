@@ -52,6 +52,18 @@ void delim_roots_unowned(struct out *o, const struct delim *d,
 void delim_roots_end(struct out *o, const struct delim *d,
 		     const struct roots_report *r);
 
+/* read and ptov (fmt_delim_read.c) */
+void delim_read_begin(struct out *o, const struct delim *d);
+void delim_read_data(struct out *o, const struct delim *d,
+		     const struct read_piece *p);
+void delim_read_gap(struct out *o, const struct delim *d,
+		    const struct read_skip *s);
+void delim_ptov_begin(struct out *o, const struct delim *d);
+void delim_ptov(struct out *o, const struct delim *d,
+		const struct ptov_answer *a);
+void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
+		    size_t n);
+
 /* A formatter's hooks, all through its struct delim D. */
 #define DELIM_FORMATTER(NAME, D)                                          \
 	static void NAME##_xlat_begin(struct out *o)                      \
@@ -102,6 +114,22 @@ void delim_roots_end(struct out *o, const struct delim *d,
 	static void NAME##_roots_end(struct out *o,                       \
 				     const struct roots_report *r)        \
 	{ delim_roots_end(o, &D, r); }                                    \
+	static void NAME##_read_begin(struct out *o)                      \
+	{ delim_read_begin(o, &D); }                                      \
+	static void NAME##_read_data(struct out *o,                       \
+				     const struct read_piece *p)          \
+	{ delim_read_data(o, &D, p); }                                    \
+	static void NAME##_read_gap(struct out *o,                        \
+				    const struct read_skip *s)            \
+	{ delim_read_gap(o, &D, s); }                                     \
+	static void NAME##_ptov_begin(struct out *o)                      \
+	{ delim_ptov_begin(o, &D); }                                      \
+	static void NAME##_ptov(struct out *o,                            \
+				const struct ptov_answer *a)              \
+	{ delim_ptov(o, &D, a); }                                         \
+	static void NAME##_ptov_bad(struct out *o, const char *t,         \
+				    size_t n)                             \
+	{ delim_ptov_bad(o, &D, t, n); }                                  \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -120,6 +148,12 @@ void delim_roots_end(struct out *o, const struct delim *d,
 		.roots_orphan = NAME##_roots_orphan,                      \
 		.roots_unowned = NAME##_roots_unowned,                    \
 		.roots_end = NAME##_roots_end,                            \
+		.read_begin = NAME##_read_begin,                          \
+		.read_data = NAME##_read_data,                            \
+		.read_gap = NAME##_read_gap,                              \
+		.ptov_begin = NAME##_ptov_begin,                          \
+		.ptov = NAME##_ptov,                                      \
+		.ptov_bad = NAME##_ptov_bad,                              \
 	}
 
 #endif

@@ -3,7 +3,9 @@
 
 #include "emit.h"
 #include "output.h"
+#include "read_out.h"
 #include "roots_out.h"
+#include "text_cells.h"
 
 static void size_text(struct line *l, uint64_t size)
 {
@@ -19,7 +21,6 @@ static void size_text(struct line *l, uint64_t size)
 	emit_str(l, unit[u]);
 }
 
-static void human(struct line *l, uint64_t size, int width);
 
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
@@ -81,7 +82,7 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 }
 
 /* "user rw nx", the effective permissions in words. */
-static void eff_text(struct line *l, uint32_t eff)
+void text_access(struct line *l, uint32_t eff)
 {
 	emit_str(l, (eff & PGW_F_USER) ? "user " : "kernel ");
 	emit_str(l, (eff & PGW_F_RW) ? "rw " : "ro ");
@@ -119,11 +120,11 @@ static void xlat_line(struct out *o, const struct pgw_xlat *x)
 	if (x->stop == PGW_STOP_OK) {
 		emit_hex(&l, x->pa);
 		emit_char(&l, ' ');
-		human(&l, x->page_size, 0);
+		text_size(&l, x->page_size, 0);
 		emit_char(&l, ' ');
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_char(&l, ' ');
-		eff_text(&l, x->eff_flags);
+		text_access(&l, x->eff_flags);
 		if (!x->data_in_image) {
 			emit_str(&l, " data-not-in-image (");
 			emit_str(&l, pgw_absence_key(x->data_absence));
@@ -171,7 +172,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, "  page ");
 		emit_hex(&l, x->pa & ~(x->page_size - 1));
 		emit_str(&l, "  effective: ");
-		eff_text(&l, x->eff_flags);
+		text_access(&l, x->eff_flags);
 		emit_char(&l, '\n');
 	} else if (x->io.msg[0]) {
 		/* Why the table is missing: filtered, outside RAM, cut off. */
@@ -274,7 +275,7 @@ static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
 		emit_str(&l, "\nmissing:     the file is at least ");
 		emit_u64(&l, ev->file_bytes_missing);
 		emit_str(&l, " bytes (");
-		human(&l, ev->file_bytes_missing, 0);
+		text_size(&l, ev->file_bytes_missing, 0);
 		emit_str(&l, ") shorter than its headers say");
 	}
 	emit_char(&l, '\n');
@@ -404,7 +405,7 @@ static void text_info(struct out *o, const struct info_view *v)
 /* ---- dump and regions ---- */
 
 /* ptdump's size spelling: the largest unit that divides evenly. */
-static void human(struct line *l, uint64_t size, int width)
+void text_size(struct line *l, uint64_t size, int width)
 {
 	static const char unit[] = "KMGTPE";
 	char t[24];
@@ -480,10 +481,10 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 	uint32_t e = run->eff_flags, f = run->flags;
 
 	span(&l, o, run->va, run->end);
-	human(&l, run->end - run->va, 10);
+	text_size(&l, run->end - run->va, 10);
 	emit_char(&l, ' ');
 	hexw(&l, run->pa, out_pa_digits(o->mode));
-	human(&l, run->page_size, 4);
+	text_size(&l, run->page_size, 4);
 	emit_char(&l, ' ');
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_str(&l, (e & PGW_F_USER) ? " USR" : "    ");
@@ -498,7 +499,7 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 		emit_str(&l, "  same frame");
 	if (not_in_image) {
 		emit_str(&l, "  not in image: ");
-		human(&l, not_in_image, 0);
+		text_size(&l, not_in_image, 0);
 	}
 	put(o, &l);
 }
@@ -509,7 +510,7 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	l.len = 0;
 
 	span(&l, o, run->va, run->end);
-	human(&l, run->end - run->va, 10);
+	text_size(&l, run->end - run->va, 10);
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_char(&l, ' ');
@@ -567,7 +568,7 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	bool first = true;
 
 	emit_str(&l, "# mapped: ");
-	human(&l, s->mapped, 0);
+	text_size(&l, s->mapped, 0);
 	emit_str(&l, " in ");
 	emit_u64(&l, s->maps);
 	emit_str(&l, s->maps == 1 ? " range" : " ranges");
@@ -576,15 +577,15 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 			continue;
 		emit_str(&l, first ? ": " : ", ");
 		first = false;
-		human(&l, pgw_level_span(o->mode, (enum pgw_level)lv), 0);
+		text_size(&l, pgw_level_span(o->mode, (enum pgw_level)lv), 0);
 		emit_str(&l, " pages ");
-		human(&l, s->level_bytes[lv], 0);
+		text_size(&l, s->level_bytes[lv], 0);
 	}
 	put(o, &l);
 	if (s->not_in_image) {
 		l.len = 0;
 		emit_str(&l, "# not in image: ");
-		human(&l, s->not_in_image, 0);
+		text_size(&l, s->not_in_image, 0);
 		emit_str(&l, " of the mapped bytes (their data; the mappings "
 			     "stand)");
 		put(o, &l);
@@ -607,10 +608,10 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	emit_str(&l, "# W+X: ");
 	emit_u64(&l, s->wx);
 	emit_str(&l, s->wx == 1 ? " range, " : " ranges, ");
-	human(&l, s->wx_bytes, 0);
+	text_size(&l, s->wx_bytes, 0);
 	if (s->unknown_perm_bytes) {
 		emit_str(&l, "; and ");
-		human(&l, s->unknown_perm_bytes, 0);
+		text_size(&l, s->unknown_perm_bytes, 0);
 		emit_str(&l, " under page-table cycles, not walked: "
 			     "permissions unknown");
 	}
@@ -659,9 +660,9 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 
 	emit_str(&l, "  ");
 	span(&l, o, r->start, r->end);
-	human(&l, r->end - r->start, 11);
+	text_size(&l, r->end - r->start, 11);
 	if (u->mapped)
-		human(&l, u->mapped, 11);
+		text_size(&l, u->mapped, 11);
 	else
 		emit_str(&l, "          -");
 	if (u->leaves)
@@ -686,7 +687,7 @@ static void text_regions_summary(struct out *o,
 	l.len = 0;
 
 	emit_str(&l, "# mapped: ");
-	human(&l, s->mapped, 0);
+	text_size(&l, s->mapped, 0);
 	emit_str(&l, " in ");
 	emit_u64(&l, s->leaves);
 	emit_str(&l, s->leaves == 1 ? " leaf" : " leaves");
@@ -711,4 +712,10 @@ const struct formatter fmt_text = {
 	.roots_orphan = text_roots_orphan,
 	.roots_unowned = text_roots_unowned,
 	.roots_end = text_roots_end,
+	.read_data = text_read_data,
+	.read_gap = text_read_gap,
+	.read_end = text_read_end,
+	.ptov_begin = text_ptov_begin,
+	.ptov = text_ptov,
+	.ptov_bad = text_ptov_bad,
 };

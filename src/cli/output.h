@@ -19,7 +19,14 @@ struct out {
 	bool levels;                       /* translate: the walk, level by
 					      level (JSON, CSV/TSV: --levels;
 					      text: also one ADDR alone) */
+	bool phys;                         /* read --phys: addresses are
+					      physical */
+	struct hexdump *hex;               /* read, text: the line so far */
 };
+
+struct read_piece;
+struct read_skip;
+struct ptov_answer;
 
 /* Totals at the end of a dump.  Maps are the ones printed (filters
  * apply); holes are counted whether printed or not. */
@@ -121,6 +128,18 @@ struct formatter {
 	void (*roots_unowned)(struct out *o, const struct roots_report *r,
 			      size_t task, const char *why);
 	void (*roots_end)(struct out *o, const struct roots_report *r);
+	/* read: a header, pieces of bytes (a 4 KiB page at most) and the
+	 * gaps --skip-unreadable skips, in address order, then the end
+	 * address (text: the last line). */
+	void (*read_begin)(struct out *o);
+	void (*read_data)(struct out *o, const struct read_piece *p);
+	void (*read_gap)(struct out *o, const struct read_skip *s);
+	void (*read_end)(struct out *o, uint64_t end);
+	/* ptov: a header, then per address each mapping (or one saying
+	 * nobody maps it); an input line that is not an address. */
+	void (*ptov_begin)(struct out *o);
+	void (*ptov)(struct out *o, const struct ptov_answer *a);
+	void (*ptov_bad)(struct out *o, const char *text, size_t n);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -134,6 +134,8 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 				 what, t->pid, comm, t->why);
 	if (st == PGW_OK) {
 		root->pid = t->pid;
+		memcpy(root->comm, t->comm, sizeof(root->comm));
+		root->comm_len = t->comm_len;
 		root->table = root->cr3 = t->pgd_pa;
 		snprintf(root->why, sizeof(root->why),
 			 "pid %d (%.64s): mm->pgd 0x%llx from the task list, "

@@ -55,6 +55,14 @@ comp translate --ver
 is "$got" "--verbose" "translate --ver completes to --verbose"
 comp dump --ra
 is "$got" "--range=" "dump --ra completes to --range="
+comp read --sk
+is "$got" "--skip-unreadable" "read --sk completes to --skip-unreadable"
+comp read --p
+is "$got" "--phys --pid=" "read --p: --phys and --pid="
+comp ptov --al
+is "$got" "--all-roots" "ptov --al completes to --all-roots"
+comp re
+is "$got" "read regions" "re: read and regions"
 for c in $commands; do
 	comp "$c" --
 	want=$("$PGWALK" "$c" --help |

@@ -110,7 +110,20 @@ def S: {
           suspicious_orphans: "null|u64", unowned_tasks: "null|u64",
           pages: "u64", pages_scanned: "u64", pages_absent: "u64",
           freed_slots: "u64", complete: "bool"},
-    opt: {reason: "reason", why: "str"}}
+    opt: {reason: "reason", why: "str"}},
+  "read.data": {
+    req: {type: "str", va: "null|addr", pa: "addr", size: "u64", hex: "str"},
+    opt: {}},
+  "read.gap": {
+    req: {type: "str", va: "null|addr", end: "end", size: "u64",
+          reason: "reason"},
+    opt: {pa: "addr", level: "level", absence: "absence"}},
+  "ptov.mapping": {
+    req: {type: "str", pa: "null|addr", va: "null|addr"},
+    opt: {root: "null|addr", pid: "null|u64", comm: "null|str",
+          kind: "root_kind", page_size: "u64", level: "level",
+          flags: "flags", effective: "effective", same_frame_pages: "u64",
+          input: "str", reason: "reason"}}
 };
 
 def words: {
@@ -242,6 +255,43 @@ def rules($cmd):
     [ (if .complete == has("why") then "names: complete false exactly with why"
        else empty end),
       (if .processes > .tasks then "more processes than tasks" else empty end) ]
+  elif $cmd == "read" and .type == "data" then
+    [ (if .size < 1 or .size > 4096 then "a data piece of 1 to 4096 bytes"
+       else empty end),
+      (if (.hex | test("^([0-9a-f][0-9a-f])*$") | not) or
+          (.hex | length) != 2 * .size
+       then "hex: two lower-case digits per byte" else empty end) ]
+  elif $cmd == "read" and .type == "gap" then
+    [ (if .size < 1 then "an empty gap" else empty end),
+      (if has("absence") != ((.reason == "data-not-in-image") or
+                             (.reason == "table-not-in-image") or
+                             (.reason == "table-beyond-memory"))
+       then "a gap with absence exactly when a page is not in the image"
+       else empty end),
+      (if .va == null and (has("pa") | not) then "a gap without va or pa"
+       else empty end),
+      (if .reason == "budget" or .reason == "not-an-address" or
+          .reason == "cycle" or .reason == "read-error"
+       then "a reason a gap never has: \(.reason)" else empty end) ]
+  elif $cmd == "ptov" then
+    [ (if .reason == "not-an-address" then
+         (if .pa == null and .va == null and has("input") then empty
+          else "not-an-address: pa and va null, input" end)
+       elif has("reason") or has("input") then "a reason other than not-an-address"
+       elif .pa == null then "pa null without not-an-address"
+       elif .va == null then
+         (if .root == null and .pid == null and .comm == null and
+             (has("page_size") | not) and (has("flags") | not)
+          then empty else "va null: root, pid, comm null and no mapping" end)
+       else
+         (if .root != null and has("page_size") and has("level") and
+             has("flags") and has("effective") then empty
+          else "a mapping without root, page_size, level, flags or effective" end)
+       end),
+      (if (.pid == null) != (.comm == null) then "pid and comm null together"
+       else empty end),
+      (if has("same_frame_pages") and .same_frame_pages < 2
+       then "same_frame_pages only when more than 1" else empty end) ]
   elif .type == "summary" then
     [ (if .complete == has("reason") then "complete false exactly with a reason"
        else empty end),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The output contract (docs/output.md), checked line by line: every JSON
-# line info, translate, dump, regions and roots print — on synthetic images of
+# line info, translate, dump, regions, roots, read and ptov print — on synthetic images of
 # every mode, hostile page tables, the corrupt-dump corpus, filtered and
 # cut kdumps, bad input — has "type" first, only the contract's fields
 # with their types, reason and absence words from the vocabulary, and
@@ -94,6 +94,36 @@ is "$err" "pgwalk: warning: conflicting paging-mode evidence: CPU 0 says la57; C
 is "$(printf '%s\n' "$out" | grep -c '"type":"map"')" 2 \
 	"... and walks the tables as the 4-level ones they are (2 ranges, not la57's garbage)"
 
+# ---- read and ptov ----
+bad_rp() {
+	printf '%s\n' "$3" >"$TMP/bad.json"
+	contract_check "$1" "$TMP/bad.json"
+	is $? 1 "checker rejects $2"
+}
+bad_rp read "hex that is not the size's" '{"type":"data","va":"0x1000","pa":"0x1000","size":2,"hex":"00"}'
+bad_rp read "a data piece past a page" '{"type":"data","va":"0x1000","pa":"0x1000","size":4097,"hex":"00"}'
+bad_rp read "a gap of a page not in the image without absence" '{"type":"gap","va":"0x1000","end":"0x2000","size":4096,"pa":"0x1000","reason":"data-not-in-image"}'
+bad_rp ptov "a mapping without its page size" '{"type":"mapping","pa":"0x1000","va":"0x1000","root":"0x1000","pid":null,"comm":null,"level":"pte","flags":[],"effective":[]}'
+bad_rp ptov "nobody maps it, yet a root" '{"type":"mapping","pa":"0x1000","va":null,"root":"0x1000","pid":null,"comm":null}'
+bad_rp ptov "size where page_size belongs" '{"type":"mapping","pa":"0x1000","va":"0x1000","root":"0x1000","pid":null,"comm":null,"size":4096,"level":"pte","flags":[],"effective":[]}'
+for s in read-x86-64 read-pae read-i386 read-la57; do
+	"$MKIMAGE" -r "$TMP/$s.raw" -e "$TMP/$s.elf" "$SPECS/$s.spec" ||
+		bail "pgw-mkimage $s failed"
+done
+R=$TMP/read-x86-64.elf
+contract read "x86-64, across the 2M/4K edge" "$R" 0x401fff00 0x200
+contract read "x86-64 --skip-unreadable, past RAM" --skip-unreadable "$R" 0xffff888003fff000 0x2000
+contract read "x86-64 --skip-unreadable, holes" --skip-unreadable "$R" 0x3ff000 0x5000
+contract read "x86-64 --skip-unreadable, the canonical gap" --skip-unreadable "$R" 0x7ffffffff000 0x2000
+contract read "x86-64 --phys --skip-unreadable, past RAM" --phys --skip-unreadable "$R" 0x3fff000 0x3000
+contract read "PAE --skip-unreadable, beyond 4 GiB" --skip-unreadable "$TMP/read-pae.elf" 0xfffff000 0x2000
+contract read "i386" "$TMP/read-i386.elf" 0xb77ff000 0x2000
+contract read "la57" "$TMP/read-la57.elf" 0xfffffffff000 0x2000
+printf '%s\n' 0x3000010 0x50000000 zzz 0x7ffff8 'a,"b' >"$TMP/pas"
+for s in read-x86-64 read-pae read-i386 read-la57; do
+	contract ptov "$s" "$TMP/$s.elf" - <"$TMP/pas"
+done
+
 # ---- roots: every kind of root, named and not, cross-view, hostile ----
 for spec in roots-x86-64 roots-pti roots-pae roots-i386 roots-la57; do
 	"$MKIMAGE" -e "$TMP/$spec.elf" "$SPECS/$spec.spec" || bail "pgw-mkimage $spec failed"
@@ -115,6 +145,8 @@ contract roots "raw synthetic kernel (the kernel root by scan)" "$TMP/kscan.raw"
 contract info "raw synthetic kernel (VMCOREINFO in memory)" "$TMP/kh.raw"
 contract info "raw synthetic kernel (none: a fake only)" "$TMP/kscan.raw"
 contract translate "synthetic kernel --pid=1" --pid=1 "$TMP/k.elf" 0x400000 0x500000
+contract ptov "synthetic kernel --all-roots (named, an orphan)" --all-roots "$TMP/k.elf" 0x1000 0x200000 0x300000
+contract read "synthetic kernel --pid=1 --skip-unreadable" --pid=1 --skip-unreadable "$TMP/k.elf" 0x400000 0x3000
 contract dump "synthetic kernel --comm=init" --comm=init "$TMP/k.elf"
 # Damaged kernel data: exit 65, and every line still per the contract.
 for h in loop btf-lies kallsyms-wild; do
@@ -138,6 +170,8 @@ contract translate "filtered kdump, the filtered table" $K "$TMP/kd" "$filtered_
 contract dump "filtered kdump" $K "$TMP/kd"
 contract regions "filtered kdump" $K "$TMP/kd"
 contract roots "filtered kdump" $K "$TMP/kd"
+contract read "filtered kdump --skip-unreadable" --skip-unreadable $K "$TMP/kd" "$filtered_table_va" 0x4000
+contract ptov "filtered kdump" $K "$TMP/kd" 0x1000 0x5000 0x9000
 }
 "$MK" kdump --codec=none "$TMP/kn" >/dev/null
 head -c $(( $(wc -c <"$TMP/kn") / 3 )) "$TMP/kn" >"$TMP/kcut"

@@ -23,8 +23,14 @@ raw0=$(state "$RAW")
 # an output format the command does not offer (one documented message).
 reads=0 refused=0 bad=0
 for cmd in $commands; do
-	addr=
-	"$PGWALK" "$cmd" --help | head -1 | grep -q ADDR && addr=0xffff888000001000
+	# The arguments after IMAGE its usage line names: a physical address
+	# the image's direct map maps, a virtual one (and a length).
+	case $("$PGWALK" "$cmd" --help | head -1) in
+	*" PADDR"*) addr=0x1000 ;;
+	*" ADDR LEN"*) addr="0xffff888000001000 16" ;;
+	*ADDR*) addr=0xffff888000001000 ;;
+	*) addr= ;;
+	esac
 	for fmt in text json tsv csv; do
 		for img in elf raw; do
 			if [ $img = elf ]; then

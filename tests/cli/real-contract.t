@@ -1,13 +1,14 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
-# dumps: every JSON line info, translate, dump, regions and roots print for
+# dumps: every JSON line info, translate, dump, regions, roots, read and
+# ptov print for
 # each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
 # found in memory), and the kdump and flattened files — holds to the
 # schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 62   # 12 per dump (4), 5 per x64-4l-a kdump file (2), 4 for i386-pae-a's
+plan 72   # 14 per dump (4), 6 per x64-4l-a kdump file (2), 4 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
@@ -32,6 +33,14 @@ for dm in $DUMPS; do
 		--mode="$mode" "$raw" - <"$TMP/vas"
 	contract dump "$d mem.raw" --image-format=raw --cr3="$cr3" \
 		--mode="$mode" "$raw"
+	# Every frame QEMU says a CPU maps, and the first user page CPU 1
+	# maps with 64 KiB around it (holes skipped).
+	awk '$3 == "gpa:" { v = $4; if (v !~ /^0x/) v = "0x" v; print v }' \
+		"$SHARED/$d/gva2gpa.txt" | sort -u >"$TMP/pas"
+	contract ptov "$d vmcore.elf --all-roots" --all-roots "$elf" - <"$TMP/pas"
+	va=$(awk '$1 == "cpu1" && $3 == "gpa:" { print $2; exit }' "$SHARED/$d/gva2gpa.txt")
+	contract read "$d vmcore.elf --cpu=1 --skip-unreadable at $va" --cpu=1 \
+		--skip-unreadable "$elf" "$(printf '0x%x' $(( (va & ~0xfff) - 0x8000 )))" 0x10000
 done
 
 awk '$1 == "cpu1" { print $2 }' "$SHARED/x64-4l-a/gva2gpa.txt" >"$TMP/vas"
@@ -42,6 +51,8 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 	contract dump "x64-4l-a $f --cpu=1" --cpu=1 "$k"
 	contract regions "x64-4l-a $f" "$k"
 	contract roots "x64-4l-a $f" "$k"
+	contract read "x64-4l-a $f --pid=129 --skip-unreadable" --pid=129 \
+		--skip-unreadable "$k" 0x7fdb5e4f0000 0x4000
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"

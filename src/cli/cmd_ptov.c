@@ -1,0 +1,421 @@
+/*
+ * pgwalk ptov: physical to virtual.  Every virtual address that maps a
+ * physical address, in one root or (--all-roots) in every root the roots
+ * scan finds, named by the task list where the image carries one.  Each
+ * root is walked once into a reverse map (pgw_rmap), so a batch of a
+ * million addresses costs a lookup each.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "emit.h"
+#include "exit_codes.h"
+#include "lines.h"
+#include "read_out.h"
+#include "session.h"
+
+enum { OPT_ALL_ROOTS = 1024 };
+
+
+struct ptov_args {
+	struct image_args in;
+	char **addrs;
+	int naddrs;
+	bool all_roots;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Ptov:", 4 },
+	{ "all-roots", OPT_ALL_ROOTS, NULL, 0,
+	  "Every root `pgwalk roots` finds, the kernel's and each "
+	  "process's (named by the task list where the image has one), "
+	  "instead of one", 4 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct ptov_args *a = state->input;
+	const struct pgw_root_request *r = &a->in.opts.space.root;
+
+	switch (key) {
+	case OPT_ALL_ROOTS:
+		a->all_roots = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (!a->in.image) {
+			a->in.image = arg;
+			break;
+		}
+		return ARGP_ERR_UNKNOWN;   /* the PADDRs: ARGP_KEY_ARGS */
+	case ARGP_KEY_ARGS:
+		a->addrs = state->argv + state->next;
+		a->naddrs = state->argc - state->next;
+		break;
+	case ARGP_KEY_END:
+		if (!a->in.image || a->naddrs == 0)
+			pgw_usage_error(state, "give an IMAGE and at least one "
+				   "PADDR (or - to read addresses from stdin)");
+		break;
+	case ARGP_KEY_SUCCESS:
+		if (a->all_roots && (r->have_cpu || r->have_pid || r->comm ||
+				     r->kernel_half))
+			pgw_usage_error(state, "--all-roots walks every root; "
+					"only --root or --cr3 may name the "
+					"kernel's");
+		break;
+	default:
+		return session_parse_image(&a->in, "ptov", key, arg, state);
+	}
+	return 0;
+}
+
+static const char doc[] =
+	"Physical to virtual: every virtual address that maps each PADDR, "
+	"with the page size, level, flags and effective permissions of the "
+	"mapping and the root (pid and comm when known) that maps it.  One "
+	"root (the kernel's unless --cr3, --cpu, --root, --pid or --comm "
+	"chooses another), or with --all-roots every root the roots scan "
+	"finds: the kernel's whole space, and each process's user half (its "
+	"kernel half is the kernel's; a root whose kernel half differs is "
+	"walked whole; under PTI the user half is its user copy's).\v"
+	"PADDR is hex with 0x (bare hex with --hex) or decimal with 0d; - "
+	"reads one address per line from stdin.  Each root is walked once; "
+	"each address is then a lookup.  Output: text (a table), json "
+	"(mapping records: pa, va, root, pid, comm, kind, page_size, level, "
+	"flags, effective; va null when no root maps it), csv or tsv.  Exit "
+	"status: 0 every address mapped, 1 some mapped nowhere (or were not "
+	"addresses), 2 a page table or a task the image lacks leaves the "
+	"answer partial, 3 no root or mode, 4 the entry budget cut a walk, "
+	"64 usage, 65 bad image, 66 cannot open or read, 74 cannot write.";
+
+static const struct argp ptov_argp = {
+	options, parse_opt, "IMAGE PADDR...", doc, session_children, NULL,
+	NULL
+};
+
+/* A root of the map: its table and who owns it. */
+struct owner {
+	uint64_t root;
+	const char *kind;
+	const struct pgw_task *task;   /* NULL: unnamed */
+	int32_t pid;
+	const uint8_t *comm;
+	size_t comm_len;
+};
+
+struct batch {
+	struct session *s;
+	struct out *out;
+	const struct pgw_rmap *rm;
+	const struct owner *owners;
+	struct pgw_rmap_hit *hits;
+	size_t cap;
+	int rc;
+	unsigned long bad_lines;
+};
+
+static void one(struct batch *b, uint64_t pa)
+{
+	size_t n = pgw_rmap_lookup(b->rm, pa, b->hits, b->cap);
+
+	if (n > b->cap) {
+		struct pgw_rmap_hit *h = realloc(b->hits, n * sizeof(*h));
+		if (!h) {
+			/* Said, and the exit status says the answer is cut. */
+			if (b->rc != PGW_EXIT_INTERNAL)
+				pgw_cli_error("out of memory: 0x%llx has %zu "
+					      "mappings, %zu listed",
+					      (unsigned long long)pa, n, b->cap);
+			b->rc = PGW_EXIT_INTERNAL;
+			n = b->cap;
+		} else {
+			b->hits = h;
+			b->cap = n;
+			n = pgw_rmap_lookup(b->rm, pa, b->hits, b->cap);
+		}
+	}
+	if (n == 0) {
+		struct ptov_answer a = { .pa = pa };
+		b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
+		b->out->fmt->ptov(b->out, &a);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct owner *o = &b->owners[b->hits[i].owner];
+		struct ptov_answer a = {
+			.pa = pa, .hit = &b->hits[i], .root = o->root,
+			.kind = o->kind, .have_pid = o->comm != NULL,
+			.pid = o->pid, .comm = o->comm,
+			.comm_len = o->comm_len,
+		};
+		b->out->fmt->ptov(b->out, &a);
+	}
+}
+
+/* A line that is not an address: said on stderr (the first ten), and a
+ * record of its own with the line echoed (escaped, at most ECHO_MAX). */
+static void bad(void *arg, const char *text, size_t n, unsigned long lineno)
+{
+	struct batch *b = arg;
+	if (n > ECHO_MAX)
+		n = ECHO_MAX;
+	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
+	stdin_bad_line(&b->bad_lines, text, n, lineno);
+	if (b->out->fmt->ptov_bad)
+		b->out->fmt->ptov_bad(b->out, text, n);
+}
+
+static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
+{
+	uint64_t pa;
+
+	if (!memchr(line, '\0', n) && pgw_parse_u64(line, &pa))
+		one(arg, pa);
+	else
+		bad(arg, line, n, lineno);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* What the map was built from, for the exit status and -v. */
+struct build {
+	struct pgw_roots *roots;
+	struct pgw_task *tasks;
+	size_t ntasks;
+	struct pgw_roots_view *view;
+	enum pgw_status names;   /* the task list's status */
+	struct pgw_err names_err;
+	struct owner *owners;
+	size_t nowners;
+	struct pgw_walk_stats walked;
+	double ms;
+};
+
+static enum pgw_status add(struct pgw_rmap *rm, const struct session *s,
+			   uint64_t root, uint64_t start, uint64_t end,
+			   uint32_t owner, struct build *bd,
+			   struct pgw_err *err)
+{
+	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
+				.root = root };
+	struct pgw_walk_opts wo = { .start = start, .end = end,
+				    .max_entries = s->opts.max_entries };
+	struct pgw_walk_stats st = { 0 };
+	enum pgw_status rc = pgw_rmap_add(rm, &sp, &wo, owner, &st, err);
+
+	bd->walked.entries += st.entries;
+	bd->walked.tables += st.tables;
+	bd->walked.leaves += st.leaves;
+	return rc == PGW_E_LIMIT ? PGW_OK : rc;
+}
+
+/* The one root the session chose, named when a process was asked for. */
+static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
+				 struct build *bd, struct pgw_err *err)
+{
+	const struct pgw_root *r = &s->why.root;
+
+	if (!(bd->owners = calloc(1, sizeof(*bd->owners))))
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	bd->nowners = 1;
+	bd->owners[0].root = s->space.root;
+	if (r->source == PGW_ROOT_TASK) {
+		bd->owners[0].pid = r->pid;
+		bd->owners[0].comm = r->comm;
+		bd->owners[0].comm_len = r->comm_len;
+	}
+	return add(rm, s, s->space.root, 0, 0, 0, bd, err);
+}
+
+/* Every root: the kernel's whole, each other's user half (its kernel
+ * half is the kernel's, unless it differs: then all of it). */
+static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
+				 struct build *bd, struct pgw_err *err)
+{
+	struct pgw_roots_opts ro = {
+		.scan = { .max_entries = s->opts.max_entries },
+	};
+	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
+					    s->space.root, &ro, &bd->roots,
+					    err);
+	if (st != PGW_OK)
+		return st;
+	bd->names = pgw_linux_tasks(&s->space, &bd->tasks, &bd->ntasks,
+				    &bd->names_err);
+	if (bd->ntasks && (st = pgw_roots_view_build(bd->roots, bd->tasks,
+						     bd->ntasks, &bd->view,
+						     err)) != PGW_OK)
+		return st;
+	const struct pgw_roots *roots = bd->roots;
+	if (!(bd->owners = calloc(roots->n, sizeof(*bd->owners))))
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	bd->nowners = roots->n;
+	for (size_t i = 0; i < roots->n; i++) {
+		const struct pgw_root_found *f = &roots->root[i];
+		struct owner *o = &bd->owners[i];
+		o->root = f->table;
+		o->kind = pgw_root_kind_key(f->kind);
+		if (bd->view && bd->view->first_owner[i] <
+					bd->view->first_owner[i + 1]) {
+			const struct pgw_task *t =
+				&bd->tasks[bd->view->owner
+						   [bd->view->first_owner[i]]];
+			o->pid = t->pid;
+			o->comm = t->comm;
+			o->comm_len = t->comm_len;
+		}
+		if (i == 0) {
+			st = add(rm, s, f->table, 0, 0, 0, bd, err);
+		} else {
+			/* PTI: the user half as user mode sees it, through
+			 * the user copy (the kernel copy's is NX). */
+			st = add(rm, s, f->pti_user ? f->pti_user : f->table,
+				 0, roots->kernel_start, (uint32_t)i, bd, err);
+			if (st == PGW_OK && f->ndiffs > 0)
+				st = add(rm, s, f->table, roots->kernel_start,
+					 0, (uint32_t)i, bd, err);
+		}
+		if (st != PGW_OK)
+			return st;
+	}
+	return PGW_OK;
+}
+
+static void build_free(struct build *bd)
+{
+	free(bd->owners);
+	pgw_roots_view_free(bd->view);
+	pgw_linux_tasks_free(bd->tasks);
+	pgw_roots_free(bd->roots);
+}
+
+/* The status the map itself calls for, as roots says it of the names: a
+ * table the image lacks may hide mappings (2), a task list cut short by
+ * a page the image lacks leaves roots unnamed (2), a budget cut a walk
+ * or the list (4), a damaged list (65). */
+static int build_status(const struct build *bd, const struct pgw_rmap *rm)
+{
+	struct pgw_rmap_stats st;
+	int rc = 0;
+
+	pgw_rmap_stats(rm, &st);
+	if (st.tables_not_in_image)
+		rc = PGW_EXIT_EVIDENCE;
+	if (bd->roots && bd->names != PGW_OK && bd->names != PGW_E_NOTFOUND)
+		rc = pgw_exit_worst(rc, bd->names == PGW_E_NODATA ||
+						bd->names == PGW_E_UNMAPPED ?
+					PGW_EXIT_EVIDENCE :
+					pgw_exit_for(bd->names));
+	if (st.budget_stops || (bd->roots && !bd->roots->scan.complete))
+		rc = PGW_EXIT_LIMIT;
+	return rc;
+}
+
+static void say(const struct session *s, const struct build *bd,
+		const struct pgw_rmap *rm)
+{
+	struct pgw_rmap_stats st;
+
+	if (bd->roots && bd->names != PGW_OK && bd->ntasks == 0)
+		pgw_cli_error("%s: roots are unnamed: %s", s->path,
+			      bd->names_err.msg);
+	else if (bd->roots && bd->names != PGW_OK)
+		pgw_cli_error("%s: roots are named as far as the task list was "
+			      "read (%zu tasks): %s", s->path, bd->ntasks,
+			      bd->names_err.msg);
+	pgw_rmap_stats(rm, &st);
+	if (st.tables_not_in_image)
+		pgw_cli_error("%s: %llu page tables are not in the image: "
+			      "what they map is not listed",
+			      s->path,
+			      (unsigned long long)st.tables_not_in_image);
+	if (st.budget_stops)
+		pgw_cli_error("%s: the entry budget cut %llu walks short "
+			      "(--max-entries): mappings are missing",
+			      s->path, (unsigned long long)st.budget_stops);
+	if (!s->opts.verbose)
+		return;
+	session_say(s);
+	fprintf(stderr, "pgwalk: reverse map: %zu roots walked (%llu "
+		"entries, %llu tables, %llu leaves) into %llu ranges, "
+		"%.1f ms\n", bd->nowners,
+		(unsigned long long)bd->walked.entries,
+		(unsigned long long)bd->walked.tables,
+		(unsigned long long)bd->walked.leaves,
+		(unsigned long long)st.ranges, bd->ms);
+}
+
+int cmd_ptov(int argc, char **argv)
+{
+	struct ptov_args a = { 0 };
+	struct session s = { 0 };
+	struct build bd = { 0 };
+	struct pgw_rmap *rm = NULL;
+	struct pgw_err err = { 0 };
+	bool from_stdin_too = false;
+	int rc;
+
+	pgw_argp_parse(&ptov_argp, argc, argv, &a);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
+	if ((rc = addr_args_check(a.addrs, a.naddrs, &from_stdin_too)))
+		return rc;
+	/* Every root is compared with the kernel's own. */
+	if (a.all_roots)
+		a.in.opts.space.root.kernel = true;
+	rc = session_start(&s, &a.in);
+	if (rc) {
+		session_close(&s);
+		return rc;
+	}
+	double t0 = now_ms();
+	enum pgw_status st = pgw_rmap_new(&rm, &err);
+	if (st == PGW_OK)
+		st = a.all_roots ? build_all(rm, &s, &bd, &err) :
+				   build_one(rm, &s, &bd, &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s.path, err.msg);
+		rc = pgw_exit_for(st);
+		goto out;
+	}
+	pgw_rmap_finish(rm);
+	bd.ms = now_ms() - t0;
+	say(&s, &bd, rm);
+
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode };
+	struct batch b = { .s = &s, .out = &out, .rm = rm,
+			   .owners = bd.owners };
+	if (fmt->ptov_begin)
+		fmt->ptov_begin(&out);
+	rc = 0;
+	for (int i = 0; i < a.naddrs && !rc; i++) {
+		uint64_t pa;
+		if (strcmp(a.addrs[i], "-") == 0)
+			rc = stdin_lines(&(struct line_reader){
+				stdin_line, bad, &b });
+		else if (pgw_parse_u64(a.addrs[i], &pa))
+			one(&b, pa);
+	}
+	if (b.bad_lines > 10)
+		pgw_cli_error("%lu lines on stdin were not addresses",
+			      b.bad_lines);
+	free(b.hits);
+	rc = pgw_cli_flush(rc ? rc : pgw_exit_worst(b.rc,
+						    build_status(&bd, rm)));
+out:
+	pgw_rmap_free(rm);
+	build_free(&bd);
+	session_close(&s);
+	return rc;
+}

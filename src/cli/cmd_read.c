@@ -1,0 +1,434 @@
+/*
+ * pgwalk read: the bytes behind an address range, through an address
+ * space (or physical with --phys), as hexdump -C shows them, raw, or as
+ * records.  It stops at the first byte it cannot read, saying where and
+ * why, after writing every byte before it; --skip-unreadable skips such
+ * stretches instead, each a gap.  A page the image lacks is never zeros.
+ * Memory stays flat however long the read: a buffer at a time.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "emit.h"
+#include "exit_codes.h"
+#include "lines.h"
+#include "read_out.h"
+#include "session.h"
+
+enum { OPT_RAW = 1024, OPT_PHYS, OPT_SKIP };
+
+/* Copied a buffer at a time: big enough that a raw read costs what the
+ * copies cost, small enough to stay in the cache. */
+#define CHUNK (256u << 10)
+
+struct read_args {
+	struct image_args in;
+	const char *addr_arg, *len_arg;
+	bool raw, phys, skip;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Read:", 4 },
+	{ "raw", OPT_RAW, NULL, 0,
+	  "Write exactly the bytes to stdout (for | strings, > out.bin)", 4 },
+	{ "phys", OPT_PHYS, NULL, 0,
+	  "ADDR is a physical address: read the image, no walk", 4 },
+	{ "skip-unreadable", OPT_SKIP, NULL, 0,
+	  "Skip what cannot be read instead of stopping there: nothing for "
+	  "it in --raw, a marked line in hex, a gap record in JSON/CSV/TSV, "
+	  "and a line on stderr for each", 4 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct read_args *a = state->input;
+	const struct pgw_root_request *r = &a->in.opts.space.root;
+
+	switch (key) {
+	case OPT_RAW:
+		a->raw = true;
+		break;
+	case OPT_PHYS:
+		a->phys = true;
+		break;
+	case OPT_SKIP:
+		a->skip = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (!a->in.image)
+			a->in.image = arg;
+		else if (!a->addr_arg)
+			a->addr_arg = arg;
+		else if (!a->len_arg)
+			a->len_arg = arg;
+		else
+			pgw_usage_error(state, "read takes IMAGE ADDR LEN");
+		break;
+	case ARGP_KEY_END:
+		if (!a->len_arg)
+			pgw_usage_error(state, "give IMAGE ADDR LEN");
+		break;
+	case ARGP_KEY_SUCCESS:
+		if (a->phys && (r->have_cr3 || r->have_cpu || r->have_table ||
+				r->have_pid || r->comm || r->kernel_half ||
+				a->in.opts.space.mode))
+			pgw_usage_error(state, "--phys reads physical memory: "
+					"no root or mode to choose");
+		if (a->raw && strcmp(a->in.opts.output_format, "text") != 0)
+			pgw_usage_error(state, "--raw writes bytes, not records: "
+					"leave out --format");
+		break;
+	default:
+		return session_parse_image(&a->in, "read", key, arg, state);
+	}
+	return 0;
+}
+
+static const char doc[] =
+	"Read LEN bytes of memory at ADDR through an address space (the "
+	"kernel's root unless --cr3, --cpu, --root, --pid or --comm chooses "
+	"another), or physical memory with --phys: as hexdump -C shows them "
+	"(addresses in the offset column), --raw, or records (JSON: data "
+	"{va, pa, size, hex} per piece within a 4 KiB page; gap {va, end, "
+	"size, reason, absence} with --skip-unreadable).\v"
+	"ADDR is hex with 0x (bare hex with --hex) or decimal with 0d; LEN "
+	"is decimal, or hex with 0x.  At the first byte that cannot be read "
+	"(not mapped, or its page not in the image: filtered out, past a cut "
+	"file, outside RAM) read stops with one line on stderr naming the "
+	"address and the reason; the bytes before it are written.  A page "
+	"the image lacks is never shown as zeros.  Exit status: 0 all read, "
+	"1 stopped (or skipped) at an address that does not translate, 2 "
+	"stopped (or skipped) at a page the image lacks (data, or the page "
+	"table that would map it), 3 no root or mode (or no such process), "
+	"64 usage, 65 bad image, 66 cannot open, 74 cannot write.";
+
+static const struct argp read_argp = {
+	options, parse_opt, "IMAGE ADDR LEN", doc, session_children, NULL,
+	NULL
+};
+
+/* LEN: decimal, or 0x hex (0d decimal too), non-zero. */
+static bool parse_len(const char *s, uint64_t *v)
+{
+	if (pgw_parse_addr(s, false, v))
+		return *v != 0;
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	unsigned long long n = strtoull(s, &end, 10);
+	if (*end || n == 0 || (n == ULLONG_MAX))
+		return false;
+	*v = n;
+	return true;
+}
+
+struct reader {
+	struct session *s;
+	struct out *out;
+	bool raw, phys, skip, need_pa;
+	int rc;                  /* the worst of 0, 1 and 2 so far */
+	uint64_t at;             /* where the read got to */
+	/* The gap being skipped: adjacent ones of one kind are one. */
+	struct pgw_read_gap pend;
+	uint64_t pend_size;      /* 0: none */
+};
+
+static void gap_flush(struct reader *r);
+
+/* Bytes read at addr: out raw, or a record (or hex) per page piece. */
+static void emit_bytes_at(struct reader *r, uint64_t addr, const uint8_t *b,
+			  size_t n)
+{
+	if (n)
+		gap_flush(r);
+	if (r->raw) {
+		fwrite(b, 1, n, stdout);
+		return;
+	}
+	while (n) {
+		size_t in_page = PGW_PAGE_SIZE - (addr & (PGW_PAGE_SIZE - 1));
+		struct read_piece p = { addr, addr, b, n < in_page ? n :
+								in_page };
+		struct pgw_xlat x;
+		if (r->need_pa && !r->phys &&
+		    pgw_translate(&r->s->space, addr, &x) == PGW_STOP_OK)
+			p.pa = x.pa;
+		r->out->fmt->read_data(r->out, &p);
+		addr += p.size;
+		b += p.size;
+		n -= p.size;
+	}
+}
+
+/* The status a stretch that cannot be read calls for: a page the image
+ * lacks (data, or the table that would map it) is partial evidence, any
+ * other stop no answer. */
+static int gap_status(const struct pgw_read_gap *g)
+{
+	return g->stop == PGW_STOP_OK ||
+			       g->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ?
+		       PGW_EXIT_EVIDENCE : PGW_EXIT_NOANSWER;
+}
+
+/* "0x..: REASON (ABSENCE) at LEVEL" */
+static void gap_words(struct line *l, const struct out *o,
+		      const struct pgw_read_gap *g)
+{
+	emit_hex(l, g->va);
+	emit_str(l, ": ");
+	emit_str(l, g->stop == PGW_STOP_OK ? "data-not-in-image" :
+					     pgw_stop_key(g->stop));
+	if (g->absence != PGW_ABSENT_NONE) {
+		emit_str(l, " (");
+		emit_str(l, pgw_absence_key(g->absence));
+		emit_char(l, ')');
+	}
+	if (!o->phys && g->stop != PGW_STOP_NONCANONICAL &&
+	    g->stop != PGW_STOP_BEYOND_SPACE) {
+		emit_str(l, " at ");
+		emit_str(l, out_level_name(o->mode, g->level));
+	}
+}
+
+/* The gap pending: a record, and a line on stderr. */
+static void gap_flush(struct reader *r)
+{
+	struct read_skip sk = { &r->pend, r->pend_size };
+	struct line l;
+	l.len = 0;
+
+	if (!r->pend_size)
+		return;
+	if (!r->raw && r->out->fmt->read_gap)
+		r->out->fmt->read_gap(r->out, &sk);
+	emit_str(&l, "pgwalk: skipped ");
+	emit_u64(&l, r->pend_size);
+	emit_str(&l, r->pend_size == 1 ? " byte at " : " bytes at ");
+	gap_words(&l, r->out, &r->pend);
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, stderr);
+	r->pend_size = 0;
+}
+
+/* A stretch skipped: one gap with the one before when it goes on from
+ * it for the same reason. */
+static void skipped(struct reader *r, const struct pgw_read_gap *g,
+		    uint64_t size)
+{
+	const struct pgw_read_gap *p = &r->pend;
+
+	r->rc = pgw_exit_worst(r->rc, gap_status(g));
+	if (r->pend_size && p->va + r->pend_size == g->va &&
+	    p->stop == g->stop && p->absence == g->absence &&
+	    p->level == g->level) {
+		r->pend_size += size;
+		return;
+	}
+	gap_flush(r);
+	r->pend = *g;
+	r->pend_size = size;
+}
+
+/* Where the read stopped, in one line; the library's words after the
+ * reason. */
+static void stopped(struct reader *r, const struct pgw_read_gap *g,
+		    uint64_t done, const struct pgw_err *err)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "pgwalk: ");
+	emit_str(&l, r->s->path);
+	emit_str(&l, ": read stopped after ");
+	emit_u64(&l, done);
+	emit_str(&l, done == 1 ? " byte at " : " bytes at ");
+	gap_words(&l, r->out, g);
+	emit_str(&l, ": ");
+	emit_str(&l, err->msg);
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, stderr);
+	r->rc = pgw_exit_worst(r->rc, gap_status(g));
+	r->at = g->va;
+}
+
+/* Bytes of the gap within the read's [va, va + left). */
+static uint64_t clip(const struct pgw_read_gap *g, uint64_t left)
+{
+	uint64_t size = g->end - g->va;   /* end 0 (2^64) wraps right */
+
+	return size == 0 || size > left ? left : size;
+}
+
+static int read_virt(struct reader *r, uint64_t va, uint64_t len)
+{
+	static uint8_t buf[CHUNK];
+	uint64_t left = len;
+
+	while (left && !pgw_output_failed()) {
+		size_t want = left < CHUNK ? (size_t)left : CHUNK;
+		size_t done = 0;
+		struct pgw_err err = { 0 };
+		struct pgw_read_gap g;
+
+		enum pgw_status st = pgw_read_virt(&r->s->space, va, buf, want,
+						   &done, &err);
+		emit_bytes_at(r, va, buf, done);
+		va += done;
+		left -= done;
+		if (st == PGW_OK)
+			continue;
+		if (st != PGW_E_UNMAPPED && st != PGW_E_NODATA) {
+			pgw_cli_error("%s: %s", r->s->path, err.msg);
+			return pgw_exit_for(st);
+		}
+		if (!pgw_read_gap(&r->s->space, va, &g)) {
+			pgw_cli_error("%s: %s", r->s->path, err.msg);
+			return PGW_EXIT_INTERNAL;
+		}
+		if (g.stop == PGW_STOP_READ_ERROR) {
+			pgw_cli_error("%s: %s", r->s->path, err.msg);
+			return PGW_EXIT_NOINPUT;
+		}
+		if (!r->skip) {
+			stopped(r, &g, len - left, &err);
+			return 0;
+		}
+		uint64_t size = clip(&g, left);
+		skipped(r, &g, size);
+		va += size;
+		left -= size;
+	}
+	return 0;
+}
+
+/* --phys: the image's pages, a stretch the image lacks as one gap. */
+static int read_phys(struct reader *r, uint64_t pa, uint64_t len)
+{
+	static uint8_t buf[CHUNK];
+	struct pgw_image *img = r->s->img;
+	uint64_t left = len;
+	size_t have = 0;
+	uint64_t at = pa;        /* address of buf[0] */
+
+	while (left && !pgw_output_failed()) {
+		uint64_t pfn = pa >> PGW_PAGE_SHIFT;
+		size_t off = (size_t)(pa & (PGW_PAGE_SIZE - 1));
+		size_t n = PGW_PAGE_SIZE - off;
+		struct pgw_err err = { 0 };
+		enum pgw_status st;
+
+		if (n > left)
+			n = (size_t)left;
+		if (have + PGW_PAGE_SIZE > CHUNK) {
+			emit_bytes_at(r, at, buf, have);
+			have = 0;
+		}
+		if (have == 0)
+			at = pa;
+		/* Whole pages are copied; only n bytes of them are kept. */
+		static uint8_t page[PGW_PAGE_SIZE];
+		st = pgw_image_read_page(img, pfn, page, &err);
+		if (st == PGW_OK) {
+			memcpy(buf + have, page + off, n);
+			have += n;
+			pa += n;
+			left -= n;
+			continue;
+		}
+		emit_bytes_at(r, at, buf, have);
+		have = 0;
+		if (st != PGW_E_NODATA) {
+			pgw_cli_error("%s: %s", r->s->path, err.msg);
+			return pgw_exit_for(st);
+		}
+		struct pgw_read_gap g = {
+			.va = pa, .pa = pa, .stop = PGW_STOP_OK,
+			.absence = err.absence,
+		};
+		if (!r->skip) {
+			stopped(r, &g, len - left, &err);
+			return 0;
+		}
+		/* The pages after it that lack their data for the same
+		 * reason are the same gap. */
+		uint64_t end = (pa | (PGW_PAGE_SIZE - 1)) + 1;
+		while (end && end - g.va < left &&
+		       pgw_image_page_state(img, end >> PGW_PAGE_SHIFT) ==
+			       g.absence)
+			end += PGW_PAGE_SIZE;
+		g.end = end;
+		uint64_t size = clip(&g, left);
+		skipped(r, &g, size);
+		pa += size;
+		left -= size;
+	}
+	emit_bytes_at(r, at, buf, have);
+	return 0;
+}
+
+int cmd_read(int argc, char **argv)
+{
+	struct read_args a = { 0 };
+	struct session s = { 0 };
+	uint64_t addr, len;
+	int rc;
+
+	pgw_argp_parse(&read_argp, argc, argv, &a);
+	if (!pgw_parse_u64(a.addr_arg, &addr)) {
+		addr_arg_error(a.addr_arg);
+		return PGW_EXIT_USAGE;
+	}
+	if (!parse_len(a.len_arg, &len)) {
+		out_text_line(stderr, "pgwalk: '", a.len_arg, "' is not a "
+			      "length (a positive count: decimal, or hex "
+			      "with 0x)\n");
+		return PGW_EXIT_USAGE;
+	}
+	if (addr + len < addr && addr + len != 0) {
+		pgw_cli_error("0x%llx + %llu runs past the top of the address "
+			      "space", (unsigned long long)addr,
+			      (unsigned long long)len);
+		return PGW_EXIT_USAGE;
+	}
+	s.opts = a.in.opts;
+	rc = session_open_image(&s, a.in.image);
+	if (!rc && !a.phys)
+		rc = session_choose(&s);
+	if (rc) {
+		session_close(&s);
+		return rc;
+	}
+	if (!a.phys)
+		session_say(&s);
+
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
+	uint64_t last = addr + len - 1;
+	struct hexdump hex = {
+		.digits = a.phys ? (last >> 32 ? 16 : 8) :
+				   out_va_digits(s.space.mode),
+	};
+	struct out out = {
+		.f = stdout, .fmt = fmt, .mode = a.phys ? NULL : s.space.mode,
+		.phys = a.phys, .hex = &hex,
+	};
+	struct reader r = {
+		.s = &s, .out = &out, .raw = a.raw, .phys = a.phys,
+		.skip = a.skip, .need_pa = fmt != formatter_by_name("text"),
+		.at = addr + len,
+	};
+	if (!a.raw && fmt->read_begin)
+		fmt->read_begin(&out);
+	rc = a.phys ? read_phys(&r, addr, len) : read_virt(&r, addr, len);
+	gap_flush(&r);
+	if (!rc && !a.raw && fmt->read_end)
+		fmt->read_end(&out, r.at);
+	rc = pgw_cli_flush(rc ? rc : r.rc);
+	session_close(&s);
+	return rc;
+}

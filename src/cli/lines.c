@@ -1,0 +1,114 @@
+#include "lines.h"
+#include "emit.h"
+#include "exit_codes.h"
+#include "output.h"
+#include "session.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Trailing CRs off; blank and comment lines skipped. */
+static void one(const struct line_reader *r, char *line, size_t n,
+		unsigned long lineno)
+{
+	while (n > 0 && line[n - 1] == '\r')
+		line[--n] = '\0';
+	if (n == 0 || line[0] == '#')
+		return;
+	r->line(r->arg, line, n, lineno);
+}
+
+/* A line longer than the buffer cannot be an address; it is reported by
+ * its start and skipped. */
+int stdin_lines(const struct line_reader *r)
+{
+	static char buf[1 << 16];
+	size_t have = 0;
+	bool skipping = false;
+	unsigned long lineno = 0;
+
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf + have,
+				 sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pgw_cli_error("cannot read standard input: %s",
+				      strerror(errno));
+			return PGW_EXIT_NOINPUT;
+		}
+		if (n == 0)
+			break;
+		char *p = buf, *end = buf + have + n, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			*nl = '\0';
+			lineno++;
+			if (!skipping)
+				one(r, p, (size_t)(nl - p), lineno);
+			skipping = false;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		memmove(buf, p, have);
+		if (have == sizeof(buf) - 1) {
+			if (!skipping)
+				r->overlong(r->arg, buf, 80, lineno + 1);
+			skipping = true;
+			have = 0;
+		}
+		if (pgw_output_failed())
+			return 0;
+	}
+	if (have && !skipping) {
+		buf[have] = '\0';
+		one(r, buf, have, lineno + 1);
+	}
+	return 0;
+}
+
+void addr_arg_error(const char *arg)
+{
+	out_text_line(stderr, "pgwalk: '", arg, "");
+	fprintf(stderr, "' is not an address (0x... hex, 0d... decimal%s)\n",
+		pgw_cli_bare_hex ? "" : ", or bare hex with --hex");
+}
+
+int addr_args_check(char **args, int n, bool *stdin_ret)
+{
+	*stdin_ret = false;
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+		if (strcmp(args[i], "-") == 0) {
+			*stdin_ret = true;
+		} else if (!pgw_parse_u64(args[i], &v)) {
+			addr_arg_error(args[i]);
+			return PGW_EXIT_USAGE;
+		}
+	}
+	if (*stdin_ret && pgw_stdin_errno()) {
+		pgw_cli_error("cannot read standard input: %s",
+			      strerror(pgw_stdin_errno()));
+		return PGW_EXIT_NOINPUT;
+	}
+	return 0;
+}
+
+void stdin_bad_line(unsigned long *count, const char *text, size_t n,
+		    unsigned long lineno)
+{
+	bool nul = memchr(text, '\0', n) != NULL;
+	struct line l;
+
+	if (++*count > 10)
+		return;
+	l.len = 0;
+	emit_str(&l, "pgwalk: stdin line ");
+	emit_u64(&l, lineno);
+	emit_str(&l, ": '");
+	for (size_t i = 0; i < n && i < 80; i++)
+		emit_text_char(&l, (unsigned char)text[i]);
+	emit_str(&l, nul ? "' is not an address (a NUL byte inside the "
+			   "line)\n" : "' is not an address\n");
+	fwrite(l.buf, 1, l.len, stderr);
+}

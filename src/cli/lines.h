@@ -1,0 +1,44 @@
+/*
+ * Standard input as one address per line (translate -, ptov -): read in
+ * blocks and split with memchr, because for millions of lines getline's
+ * per-call cost shows.
+ */
+#ifndef PGW_LINES_H
+#define PGW_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* An input line is echoed back at most this long. */
+#define ECHO_MAX 1024
+
+struct line_reader {
+	/* A line to answer: its n bytes without the newline and trailing
+	 * CRs, NUL-terminated after them (it may hold a NUL); blank lines
+	 * and lines starting '#' never come here. */
+	void (*line)(void *arg, char *text, size_t n, unsigned long lineno);
+	/* A line longer than the buffer (no address): its first n bytes;
+	 * the rest of it is skipped. */
+	void (*overlong)(void *arg, const char *start, size_t n,
+			 unsigned long lineno);
+	void *arg;
+};
+
+/* Every line of standard input to r.  0, or PGW_EXIT_NOINPUT after
+ * saying why on stderr (what was answered stands).  Stops early, with 0,
+ * when stdout refused a write: nobody reads the answers. */
+int stdin_lines(const struct line_reader *r);
+
+/* Say on stderr that arg (escaped) is not an address. */
+void addr_arg_error(const char *arg);
+/* The address arguments (ADDR..., "-" for stdin) checked before any
+ * work, so nothing half-prints: 0, or the exit status after saying why
+ * (a bad address, a standard input that cannot be read).  *stdin_ret:
+ * "-" is among them. */
+int addr_args_check(char **args, int n, bool *stdin_ret);
+/* A stdin line that is not an address, said on stderr (the first ten;
+ * *count counts them all). */
+void stdin_bad_line(unsigned long *count, const char *text, size_t n,
+		    unsigned long lineno);
+
+#endif
