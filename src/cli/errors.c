@@ -69,25 +69,39 @@ static ssize_t sink_write(void *cookie, const char *data, size_t n)
 	return (ssize_t)n;
 }
 
+static struct argp_err_sink sink;
+static FILE *sink_file;
+
+/* argp exits from inside argp_parse on a usage error or --help: the sink
+ * is then closed here, so nothing is left open at exit. */
+static void sink_close(void)
+{
+	if (!sink_file)
+		return;
+	stderr = sink.real;
+	fclose(sink_file);
+	sink_file = NULL;
+}
+
 error_t pgw_argp_parse(const struct argp *argp, int argc, char **argv,
 		       void *input)
 {
-	static struct argp_err_sink sink;
+	static bool registered;
 	cookie_io_functions_t io = { .write = sink_write };
-	FILE *f;
 	error_t e;
 
 	sink.real = stderr;
 	sink.name = argv[0];
-	f = fopencookie(&sink, "w", io);
-	if (!f)
+	sink_file = fopencookie(&sink, "w", io);
+	if (!sink_file)
 		return argp_parse(argp, argc, argv, 0, NULL, input);
-	setvbuf(f, NULL, _IONBF, 0);
+	if (!registered)
+		registered = atexit(sink_close) == 0;
+	setvbuf(sink_file, NULL, _IONBF, 0);
 	/* glibc's stdin, stdout and stderr are plain variables. */
-	stderr = f;
+	stderr = sink_file;
 	e = argp_parse(argp, argc, argv, 0, NULL, input);
-	stderr = sink.real;
-	fclose(f);
+	sink_close();
 	return e;
 }
 
