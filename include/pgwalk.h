@@ -1538,6 +1538,15 @@ enum pgw_status pgw_check_root(struct pgw_check *ck,
 			       struct pgw_err *err);
 
 /*
+ * Whether check walks a root of this kind (and compares its kernel
+ * half): the kernel's, processes', and the kinds that say something is
+ * wrong; not the ones Linux makes by design without a process (empty,
+ * tables-only, supervisor-only identity maps, kernel-image), which
+ * orphan-root reports.
+ */
+bool pgw_check_kind(enum pgw_root_kind kind);
+
+/*
  * The findings of every root at once: kernel-half-mismatch from the
  * scan's recorded differences, orphan-root and unowned-task from the
  * cross-view (view and tasks may be NULL: no task list).
@@ -1571,8 +1580,10 @@ enum pgw_diff_kind {
 	PGW_DIFF_ADDED = 0,      /* "added": mapped in b only */
 	PGW_DIFF_REMOVED,        /* "removed": mapped in a only */
 	PGW_DIFF_CHANGED,        /* "changed": mapped in both, differently */
-	PGW_DIFF_UNCOMPARED,     /* "uncompared": mapped alike, but the
-				    data of a page is not in an image */
+	PGW_DIFF_UNCOMPARED,     /* "uncompared": a page table of one side
+				    is not in its image (what it maps is
+				    unknown), or, comparing data, a page
+				    mapped alike is not */
 };
 const char *pgw_diff_kind_key(enum pgw_diff_kind kind);
 
@@ -1593,6 +1604,8 @@ struct pgw_diff_range {
 	struct pgw_diff_side a, b;
 	unsigned changes;        /* enum pgw_diff_change bits (changed) */
 	enum pgw_absence absence_a, absence_b;  /* uncompared: why */
+	bool table_absent;       /* uncompared: a page table (not data) is
+				    not in an image */
 };
 
 struct pgw_diff_opts {
@@ -1606,6 +1619,8 @@ struct pgw_diff_stats {
 	uint64_t same;           /* bytes mapped alike (and, with data,
 				    equal) */
 	uint64_t data_compared;  /* bytes whose data was compared */
+	uint64_t table_absent;   /* of uncompared, bytes under a page table
+				    an image lacks */
 	struct pgw_walk_stats a, b;
 };
 

@@ -4,6 +4,7 @@
  * numbers, strings from the image escaped to printable ASCII.
  */
 #include "json_kv.h"
+#include "check_out.h"
 #include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
@@ -502,4 +503,8 @@ const struct formatter fmt_json = {
 	.roots_orphan = json_roots_orphan,
 	.roots_unowned = json_roots_unowned,
 	.roots_end = json_roots_end,
+	.check_finding = json_check_finding,
+	.check_summary = json_check_summary,
+	.diff_range = json_diff_range,
+	.diff_summary = json_diff_summary,
 };

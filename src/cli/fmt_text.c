@@ -3,6 +3,7 @@
 
 #include "emit.h"
 #include "output.h"
+#include "check_out.h"
 #include "roots_out.h"
 
 static void size_text(struct line *l, uint64_t size)
@@ -19,7 +20,6 @@ static void size_text(struct line *l, uint64_t size)
 	emit_str(l, unit[u]);
 }
 
-static void human(struct line *l, uint64_t size, int width);
 
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
@@ -119,7 +119,7 @@ static void xlat_line(struct out *o, const struct pgw_xlat *x)
 	if (x->stop == PGW_STOP_OK) {
 		emit_hex(&l, x->pa);
 		emit_char(&l, ' ');
-		human(&l, x->page_size, 0);
+		text_human(&l, x->page_size, 0);
 		emit_char(&l, ' ');
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_char(&l, ' ');
@@ -274,7 +274,7 @@ static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
 		emit_str(&l, "\nmissing:     the file is at least ");
 		emit_u64(&l, ev->file_bytes_missing);
 		emit_str(&l, " bytes (");
-		human(&l, ev->file_bytes_missing, 0);
+		text_human(&l, ev->file_bytes_missing, 0);
 		emit_str(&l, ") shorter than its headers say");
 	}
 	emit_char(&l, '\n');
@@ -404,7 +404,7 @@ static void text_info(struct out *o, const struct info_view *v)
 /* ---- dump and regions ---- */
 
 /* ptdump's size spelling: the largest unit that divides evenly. */
-static void human(struct line *l, uint64_t size, int width)
+void text_human(struct line *l, uint64_t size, int width)
 {
 	static const char unit[] = "KMGTPE";
 	char t[24];
@@ -436,7 +436,7 @@ static void human(struct line *l, uint64_t size, int width)
 
 /* Zero-padded to `digits`, wider when the value needs it (2^32, the end
  * of a 32-bit space). */
-static void hexw(struct line *l, uint64_t v, int digits)
+void text_hexw(struct line *l, uint64_t v, int digits)
 {
 	while (digits < 16 && (v >> (4 * digits)) != 0)
 		digits++;
@@ -445,17 +445,17 @@ static void hexw(struct line *l, uint64_t v, int digits)
 }
 
 /* start-end, with an end of 2^64 spelled out. */
-static void span(struct line *l, const struct out *o, uint64_t va,
-		 uint64_t end)
+void text_span(struct line *l, const struct out *o, uint64_t va,
+	       uint64_t end)
 {
 	int w = out_va_digits(o->mode);
 
-	hexw(l, va, w);
+	text_hexw(l, va, w);
 	emit_char(l, '-');
 	if (end == 0 && va != 0)
 		emit_str(l, "0x10000000000000000");
 	else
-		hexw(l, end, w);
+		text_hexw(l, end, w);
 }
 
 /* Drop trailing blanks, end the line, write it. */
@@ -479,11 +479,11 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 	l.len = 0;
 	uint32_t e = run->eff_flags, f = run->flags;
 
-	span(&l, o, run->va, run->end);
-	human(&l, run->end - run->va, 10);
+	text_span(&l, o, run->va, run->end);
+	text_human(&l, run->end - run->va, 10);
 	emit_char(&l, ' ');
-	hexw(&l, run->pa, out_pa_digits(o->mode));
-	human(&l, run->page_size, 4);
+	text_hexw(&l, run->pa, out_pa_digits(o->mode));
+	text_human(&l, run->page_size, 4);
 	emit_char(&l, ' ');
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_str(&l, (e & PGW_F_USER) ? " USR" : "    ");
@@ -498,7 +498,7 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 		emit_str(&l, "  same frame");
 	if (not_in_image) {
 		emit_str(&l, "  not in image: ");
-		human(&l, not_in_image, 0);
+		text_human(&l, not_in_image, 0);
 	}
 	put(o, &l);
 }
@@ -508,8 +508,8 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	struct line l;
 	l.len = 0;
 
-	span(&l, o, run->va, run->end);
-	human(&l, run->end - run->va, 10);
+	text_span(&l, o, run->va, run->end);
+	text_human(&l, run->end - run->va, 10);
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_char(&l, ' ');
@@ -567,7 +567,7 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	bool first = true;
 
 	emit_str(&l, "# mapped: ");
-	human(&l, s->mapped, 0);
+	text_human(&l, s->mapped, 0);
 	emit_str(&l, " in ");
 	emit_u64(&l, s->maps);
 	emit_str(&l, s->maps == 1 ? " range" : " ranges");
@@ -576,15 +576,15 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 			continue;
 		emit_str(&l, first ? ": " : ", ");
 		first = false;
-		human(&l, pgw_level_span(o->mode, (enum pgw_level)lv), 0);
+		text_human(&l, pgw_level_span(o->mode, (enum pgw_level)lv), 0);
 		emit_str(&l, " pages ");
-		human(&l, s->level_bytes[lv], 0);
+		text_human(&l, s->level_bytes[lv], 0);
 	}
 	put(o, &l);
 	if (s->not_in_image) {
 		l.len = 0;
 		emit_str(&l, "# not in image: ");
-		human(&l, s->not_in_image, 0);
+		text_human(&l, s->not_in_image, 0);
 		emit_str(&l, " of the mapped bytes (their data; the mappings "
 			     "stand)");
 		put(o, &l);
@@ -607,10 +607,10 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	emit_str(&l, "# W+X: ");
 	emit_u64(&l, s->wx);
 	emit_str(&l, s->wx == 1 ? " range, " : " ranges, ");
-	human(&l, s->wx_bytes, 0);
+	text_human(&l, s->wx_bytes, 0);
 	if (s->unknown_perm_bytes) {
 		emit_str(&l, "; and ");
-		human(&l, s->unknown_perm_bytes, 0);
+		text_human(&l, s->unknown_perm_bytes, 0);
 		emit_str(&l, " under page-table cycles, not walked: "
 			     "permissions unknown");
 	}
@@ -658,10 +658,10 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 	n.len = 0;
 
 	emit_str(&l, "  ");
-	span(&l, o, r->start, r->end);
-	human(&l, r->end - r->start, 11);
+	text_span(&l, o, r->start, r->end);
+	text_human(&l, r->end - r->start, 11);
 	if (u->mapped)
-		human(&l, u->mapped, 11);
+		text_human(&l, u->mapped, 11);
 	else
 		emit_str(&l, "          -");
 	if (u->leaves)
@@ -686,7 +686,7 @@ static void text_regions_summary(struct out *o,
 	l.len = 0;
 
 	emit_str(&l, "# mapped: ");
-	human(&l, s->mapped, 0);
+	text_human(&l, s->mapped, 0);
 	emit_str(&l, " in ");
 	emit_u64(&l, s->leaves);
 	emit_str(&l, s->leaves == 1 ? " leaf" : " leaves");
@@ -711,4 +711,10 @@ const struct formatter fmt_text = {
 	.roots_orphan = text_roots_orphan,
 	.roots_unowned = text_roots_unowned,
 	.roots_end = text_roots_end,
+	.check_begin = text_check_begin,
+	.check_finding = text_check_finding,
+	.check_summary = text_check_summary,
+	.diff_begin = text_diff_begin,
+	.diff_range = text_diff_range,
+	.diff_summary = text_diff_summary,
 };

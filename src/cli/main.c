@@ -22,6 +22,9 @@ static const struct {
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
 	{ "roots", cmd_roots, "every page-table root in memory, named by "
 			      "the task list" },
+	{ "check", cmd_check, "what is wrong in an address space (or in "
+			      "all), with the entries that show it" },
+	{ "diff", cmd_diff, "what changed between two address spaces" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -110,6 +110,17 @@ enum pgw_status check_kernel_half(struct pgw_check *ck,
 			  cmp.ndiffs, owner, found, n, err);
 }
 
+bool pgw_check_kind(enum pgw_root_kind kind)
+{
+	static const bool walked[PGW_NROOT_KINDS] = {
+		[PGW_RK_KERNEL] = true, [PGW_RK_PROCESS] = true,
+		[PGW_RK_SHARED_TABLES] = true, [PGW_RK_BAD_USER_HALF] = true,
+		[PGW_RK_FOREIGN] = true, [PGW_RK_UNVERIFIED] = true,
+	};
+
+	return (unsigned)kind < PGW_NROOT_KINDS && walked[kind];
+}
+
 static const struct pgw_task *first_owner(const struct pgw_roots_view *view,
 					  const struct pgw_task *tasks,
 					  size_t i)
@@ -175,7 +186,7 @@ enum pgw_status pgw_check_roots(struct pgw_check *ck,
 
 	for (size_t i = 0; i < roots->n && !st; i++) {
 		const struct pgw_root_found *r = &roots->root[i];
-		if (r->table == roots->kernel_root)
+		if (r->table == roots->kernel_root || !pgw_check_kind(r->kind))
 			continue;
 		st = mismatches(ck, r->table, roots->diffs + r->diff,
 				r->ndiffs_listed, r->ndiffs,

@@ -43,6 +43,7 @@ struct piece {
 	enum pgw_level level;
 	uint32_t flags, eff;
 	bool same_frame;
+	enum pgw_absence absent; /* not a leaf: a table not in the image */
 };
 
 struct pieces {
@@ -67,12 +68,28 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 	return 0;
 }
 
+/* A table the image lacks: what it maps is unknown, never unmapped. */
+static int on_hole(void *arg, const struct pgw_hole *h)
+{
+	struct pieces *ps = arg;
+
+	if (h->stop != PGW_STOP_TABLE_NOT_IN_IMAGE)
+		return 0;
+	if ((ps->failed = pgw_grow(&ps->p, ps->n, sizeof(*ps->p), ps->err)))
+		return 1;
+	ps->p[ps->n++] = (struct piece){
+		.va = h->va, .last = h->end - 1, .level = h->level,
+		.absent = h->absence ? h->absence : PGW_ABSENT_OUTSIDE,
+	};
+	return 0;
+}
+
 static enum pgw_status collect(const struct pgw_space *space,
 			       const struct pgw_walk_opts *wo,
 			       struct pieces *ps, struct pgw_walk_stats *stats,
 			       struct pgw_err *err)
 {
-	struct pgw_walk_ops ops = { .leaf = on_leaf };
+	struct pgw_walk_ops ops = { .leaf = on_leaf, .hole = on_hole };
 	enum pgw_status st;
 
 	ps->err = err;
@@ -91,7 +108,7 @@ static uint64_t pa_at(const struct piece *p, uint64_t va)
 
 static struct pgw_diff_side side_at(const struct piece *p, uint64_t va)
 {
-	if (!p)
+	if (!p || p->absent)
 		return (struct pgw_diff_side){ .mapped = false };
 	return (struct pgw_diff_side){
 		.mapped = true, .pa = pa_at(p, va), .page_size = p->page_size,
@@ -147,7 +164,10 @@ static int feed(struct differ *d, const struct pgw_diff_range *s,
 		uint64_t last)
 {
 	*kind_bytes(d->stats, s->kind) += last - s->va + 1;
+	if (s->table_absent)
+		d->stats->table_absent += last - s->va + 1;
 	if (d->open && d->r.kind == s->kind && d->r.changes == s->changes &&
+	    d->r.table_absent == s->table_absent &&
 	    d->open_last + 1 == s->va && d->r.absence_a == s->absence_a &&
 	    d->r.absence_b == s->absence_b &&
 	    side_joins(&d->r.a, &s->a, s->va - d->r.va) &&
@@ -228,6 +248,13 @@ static int segment(struct differ *d, const struct piece *pa,
 		.va = va, .a = side_at(pa, va), .b = side_at(pb, va),
 	};
 
+	if ((pa && pa->absent) || (pb && pb->absent)) {
+		s.kind = PGW_DIFF_UNCOMPARED;
+		s.table_absent = true;
+		s.absence_a = pa ? pa->absent : PGW_ABSENT_NONE;
+		s.absence_b = pb ? pb->absent : PGW_ABSENT_NONE;
+		return feed(d, &s, last);
+	}
 	if (!pb) {
 		s.kind = PGW_DIFF_REMOVED;
 		return feed(d, &s, last);
