@@ -113,7 +113,7 @@ void text_check_summary(struct out *o, const struct check_summary *s)
 	put(o, &l);
 	if (s->text_why) {
 		l.len = 0;
-		emit_str(&l, "# text-writable-alias, not checked where: (");
+		emit_str(&l, "# text-writable-alias, partly or not checked: (");
 		emit_long(&l, o->f, s->text_why, emit_text_strn);
 		emit_char(&l, ')');
 		put(o, &l);
