@@ -256,17 +256,19 @@ static int check_all(struct check_run *c, const struct session *s)
 	}
 	if (tst == PGW_E_LIMIT)
 		c->walk_st = PGW_E_LIMIT;
+	/* A list cut short by a page the image lacks is partial evidence;
+	 * one the image damaged, or none, leaves the cross-view unchecked
+	 * (names_why says why). */
+	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
 	if (!rc) {
 		/* The summary, before the lists it points into go. */
 		c->sum.complete = c->walk_st == PGW_OK &&
-				  !c->sum.tables_not_in_image &&
-				  (tst == PGW_OK || tst == PGW_E_NOTFOUND);
+				  !c->sum.tables_not_in_image && !cut;
 		c->sum.reason = c->sum.complete ? NULL :
-				c->walk_st == PGW_E_LIMIT ||
-						tst == PGW_E_LIMIT ? "budget" :
+				c->walk_st == PGW_E_LIMIT ? "budget" :
 				c->sum.tables_not_in_image ?
 				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
-				"task-list";
+				"data-not-in-image";
 		c->out->fmt->check_summary(c->out, &c->sum);
 		rc = -1;
 	}
