@@ -2,6 +2,7 @@
  * pgwalk check: what is wrong in an address space (or in every one, with
  * --all-roots), one finding per record with the entries that show it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,11 +102,8 @@ static const char doc[] =
 	"the tasks whose root the scan did not find.  Each finding names its "
 	"rule, severity, range and root and the page-table entries that show "
 	"it.\v"
-	"Rules: wx, user-kernel, kernel-half-mismatch, text-writable-alias, "
-	"pt-writable, reserved-bits, beyond-ram, orphan-root, unowned-task, "
-	"no-nx (man pgwalk, CHECK RULES, says what each looks at and "
-	"exempts).  Severities: info, low, medium, high.  The root is chosen "
-	"as for dump (--cr3, --cpu, --root, --pid, --comm, else the "
+	"man pgwalk (CHECK RULES) says what each rule looks at and what it "
+	"exempts.  The root is chosen as for dump (--cr3, --cpu, --root, --pid, --comm, else the "
 	"kernel's).  Output: text (a line per finding, its evidence below "
 	"it), json (JSON Lines: finding and summary records), csv or tsv "
 	"(the same columns, a header row).  Exit status: 0 no finding at or "
@@ -114,8 +112,28 @@ static const char doc[] =
 	"root or mode, 4 the entry budget ran out, 64 usage, 65 bad image, "
 	"66 cannot open, 74 cannot write.";
 
+/* --rule's and --severity's values, from the tables (and so for the
+ * completion, which reads them here). */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char names[256];
+	char *out = NULL;
+	int n = -1;
+
+	(void)input;
+	if (key == OPT_RULE)
+		n = asprintf(&out, "Only these rules: %s",
+			     list_join(names, sizeof(names), list_rule, ", "));
+	else if (key == OPT_SEVERITY)
+		n = asprintf(&out, "Only findings at or above this severity: "
+			     "%s (default low)",
+			     list_join(names, sizeof(names), list_severity,
+				       ", "));
+	return n < 0 ? (char *)text : out;
+}
+
 static const struct argp check_argp = {
-	options, parse_opt, "IMAGE", doc, session_children, NULL, NULL
+	options, parse_opt, "IMAGE", doc, session_children, help_filter, NULL
 };
 
 struct check_run {

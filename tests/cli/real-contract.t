@@ -1,13 +1,14 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
-# dumps: every JSON line info, translate, dump, regions and roots print for
+# dumps: every JSON line info, translate, dump, regions, roots, check and
+# diff print for
 # each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
 # found in memory), and the kdump and flattened files — holds to the
 # schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 62   # 12 per dump (4), 5 per x64-4l-a kdump file (2), 4 for i386-pae-a's
+plan 79   # 16 per dump (4), 6 per x64-4l-a kdump file (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
@@ -32,6 +33,12 @@ for dm in $DUMPS; do
 		--mode="$mode" "$raw" - <"$TMP/vas"
 	contract dump "$d mem.raw" --image-format=raw --cr3="$cr3" \
 		--mode="$mode" "$raw"
+	contract check "$d vmcore.elf --all-roots" --all-roots \
+		--severity=info "$elf"
+	contract check "$d vmcore.elf --cpu=1" --cpu=1 --severity=info "$elf"
+	contract diff "$d vmcore.elf --cpu=0 --cpu=1" --cpu=0 --cpu=1 "$elf"
+	contract diff "$d vmcore.elf against mem.raw, --data" --cr3="$cr3" \
+		--data "$elf" "$raw"
 done
 
 awk '$1 == "cpu1" { print $2 }' "$SHARED/x64-4l-a/gva2gpa.txt" >"$TMP/vas"
@@ -42,6 +49,8 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 	contract dump "x64-4l-a $f --cpu=1" --cpu=1 "$k"
 	contract regions "x64-4l-a $f" "$k"
 	contract roots "x64-4l-a $f" "$k"
+	contract diff "x64-4l-a vmcore.elf against $f --cpu=1 --data" \
+		--cpu=1 --data "$UNPACKED/x64-4l-a/vmcore.elf" "$k"
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"
@@ -50,5 +59,6 @@ contract translate "i386-pae-a vmcore.kdump-zlib --cpu=1 --levels" --cpu=1 \
 	--levels "$k" - <"$TMP/vas"
 contract dump "i386-pae-a vmcore.kdump-zlib --cpu=1" --cpu=1 "$k"
 contract roots "i386-pae-a vmcore.kdump-zlib" "$k"
+contract check "i386-pae-a vmcore.kdump-zlib --all-roots" --all-roots "$k"
 
 done_testing
