@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 79   # 16 per dump (4), 6 per x64-4l-a kdump file (2), 5 for i386-pae-a's
+plan 81   # 16 per dump (4), 6 per x64-4l-a kdump file (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
