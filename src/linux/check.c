@@ -317,7 +317,7 @@ static int cmp_finding(const void *a, const void *b)
 enum pgw_status check_emit(struct pgw_finding *f, size_t n, bool sort,
 			   pgw_finding_fn fn, void *arg, struct pgw_err *err)
 {
-	if (sort)
+	if (sort && n > 1)
 		qsort(f, n, sizeof(*f), cmp_finding);
 	for (size_t i = 0; i < n; i++)
 		if (fn(arg, &f[i]))
@@ -370,7 +370,9 @@ enum pgw_status pgw_check_root(struct pgw_check *ck,
 	if (st == PGW_E_STOPPED && w.failed)
 		st = w.failed;
 	if (st == PGW_OK || st == PGW_E_LIMIT) {
-		qsort(w.tables, w.ntables, sizeof(*w.tables), cmp_u64);
+		if (w.ntables > 1)
+			qsort(w.tables, w.ntables, sizeof(*w.tables),
+			      cmp_u64);
 		pt_rule(&w);
 		if (opts->compare_kernel_half && !w.failed)
 			w.failed = check_kernel_half(ck, space, opts->owner,
