@@ -24,8 +24,8 @@ static void pad(struct line *l, size_t from, size_t width)
 
 void text_check_begin(struct out *o)
 {
-	fprintf(o->f, "# SEVERITY RULE                 RANGE (SIZE) ROOT PID COMM: "
-		      "WHY\n#   evidence: LEVEL TABLE[INDEX]=ENTRY ...\n");
+	fprintf(o->f, "# SEVERITY RULE START-END (SIZE) root ROOT pid PID COMM: "
+		      "WHY\n#     evidence: LEVEL TABLE[INDEX]=ENTRY ...\n");
 }
 
 void text_check_finding(struct out *o, const struct pgw_finding *f)

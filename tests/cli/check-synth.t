@@ -249,6 +249,8 @@ mkimg nopti <"$REPO/tests/golden/x64.spec"
 # shellcheck disable=SC2086
 run "$PGWALK" diff --pti $X "$TMP/nopti.elf"
 one_error "--pti without PTI: no pair, exit 3" 3
+run "$PGWALK" diff --pid=1 --pid=10 --max-entries=8 --format=json "$TMP/base.elf"
+is "$rc:$out" "4:" "diff with a budget too small: exit 4, nothing listed (the rest would read as removed)"
 run "$PGWALK" diff --pid=1 "$TMP/base.elf"
 one_error "one root and one image: a usage error" 64
 run "$PGWALK" diff --pid=1 --pid=10 --format=json "$TMP/base.elf"
