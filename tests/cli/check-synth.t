@@ -3,7 +3,8 @@
 # planted what must be found:
 #  - check: the synthetic kernel of pgw-mkkernel (kallsyms with the text
 #    bounds, BTF, a task list) with one anomaly planted at a time (a
-#    kernel W+X page, a writable alias of the text and of rodata, a hooked
+#    kernel W+X page (and one in the guard hole, found but not counted as
+#    the kernel counts), a writable alias of the text and of rodata, a hooked
 #    kernel-half entry in one process, a user-visible page table, a
 #    user-accessible kernel page, reserved bits, a frame beyond RAM, a
 #    hidden process): against the unplanted kernel, exactly the planted
@@ -81,6 +82,13 @@ EOF
 is "$(leaf_entry wx 0xffffffff80600000)" 0x6001e3 "... its evidence ends at the planted PMD entry"
 out=$(cat "$TMP/wx.json")
 like '"kernel_wx_pages":512,' "... 512 W+X pages, as the kernel's check counts them"
+
+planted guard-wx
+expect_planted guard-wx "wx: a W+X page in x86-64's guard hole is found" <<'EOF'
+wx high 0xffff800000000000 0xffff800000001000 0x1000 null
+EOF
+out=$(cat "$TMP/guard-wx.json")
+like '"kernel_wx_pages":0,' "... but not counted: the kernel's own W+X walk skips the guard hole"
 
 planted text-alias
 expect_planted text-alias "text-writable-alias: the direct map's text and rodata, exactly their bounds" <<'EOF'

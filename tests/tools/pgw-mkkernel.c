@@ -36,6 +36,8 @@
  *                 entries; the processes copy them)
  *     reserved    a 2 MiB page at 0xffffc80000000000 with reserved bit
  *                 13 set
+ *     guard-wx    a W+X page at 0xffff800000000000, in the guard hole the
+ *                 kernel's own W+X walk skips
  *     beyond-ram  a vmalloc page at 0xffffc80000000000 maps frame
  *                 0x200000000 (8 GiB; RAM is 8 MiB)
  */
@@ -105,6 +107,13 @@ static int plant_kernel(struct ksynth *k, const char *what)
 		iw_entry(&k->mem, 0x7d1, 0, 8, UINT64_C(0x200000) | IW_P |
 			 IW_RW | IW_PS | IW_A | IW_D | IW_G | IW_NX |
 			 UINT64_C(1) << 13);
+	} else if (!strcmp(what, "guard-wx")) {
+		iw_frame(&k->mem, 0x7c6);
+		iw_entry(&k->mem, 1, 256, 8, UINT64_C(0x7c4000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c4, 0, 8, UINT64_C(0x7c5000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c5, 0, 8, UINT64_C(0x7c6000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c6, 0, 8, UINT64_C(0x700000) | IW_P |
+			 IW_RW | IW_A | IW_D | IW_G);
 	} else if (!strcmp(what, "beyond-ram")) {
 		iw_frame(&k->mem, 0x7d2);
 		iw_entry(&k->mem, 0x7d0, 0, 8, UINT64_C(0x7d1000) | IW_TBL);
