@@ -97,17 +97,23 @@ enum pgw_status check_kernel_half(struct pgw_check *ck,
 {
 	uint8_t top[PGW_PAGE_SIZE];
 	struct pgw_khalf_cmp cmp;
-	uint64_t page = space->root & ~(PGW_PAGE_SIZE - 1);
+	struct pgw_pti pti;
+	uint64_t root = space->root;
 
-	if (space->root == ck->kernel.root)
+	/* A PTI user copy maps little of the kernel by design (diff --pti
+	 * shows what): its kernel copy is the one that must match. */
+	pgw_pti_check(space->img, space->mode, root, &pti);
+	if (pti.is_user_root)
+		root = pti.kernel_table;
+	if (root == ck->kernel.root)
 		return PGW_OK;
+	uint64_t page = root & ~(PGW_PAGE_SIZE - 1);
 	/* The root's top table is in the image: the walk read it. */
 	if (pgw_image_read(space->img, page, top, sizeof(top), err))
 		return err->status;
-	pgw_khalf_compare(&ck->kh, space->root,
-			  top + (space->root - page), &cmp);
-	return mismatches(ck, space->root, cmp.diff, cmp.nlisted,
-			  cmp.ndiffs, owner, found, n, err);
+	pgw_khalf_compare(&ck->kh, root, top + (root - page), &cmp);
+	return mismatches(ck, root, cmp.diff, cmp.nlisted, cmp.ndiffs, owner,
+			  found, n, err);
 }
 
 bool pgw_check_kind(enum pgw_root_kind kind)
