@@ -205,6 +205,9 @@ static int check_single(struct check_run *c, const struct session *s,
 	size_t ntasks = 0;
 	struct pgw_err terr = { 0 };
 
+	/* The session found the process through this list; read again, it
+	 * names the findings' owner (without it they are unnamed, no
+	 * less true). */
 	if (s->why.root.source == PGW_ROOT_TASK)
 		(void)pgw_linux_tasks(kernel, &tasks, &ntasks, &terr);
 	struct pgw_check_root_opts ro = {
