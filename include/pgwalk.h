@@ -1610,8 +1610,8 @@ struct pgw_diff_range {
 
 struct pgw_diff_opts {
 	struct pgw_walk_opts walk;   /* the range; the budget of each walk */
-	bool data;               /* compare the bytes of pages mapped in
-				    both (alike or not) */
+	bool data;               /* compare the bytes of pages mapped
+				    alike in both */
 };
 
 struct pgw_diff_stats {

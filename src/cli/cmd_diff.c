@@ -28,8 +28,8 @@ static const struct argp_option options[] = {
 	  "The chosen root's PTI pair: its kernel copy (a) against its user "
 	  "copy (b), what user mode sees of the kernel", 4 },
 	{ "data", OPT_DATA, NULL, 0,
-	  "Also compare the bytes of pages mapped in both (pages an image "
-	  "lacks are said uncompared, never equal)", 4 },
+	  "Also compare the bytes of pages mapped alike in both (pages an "
+	  "image lacks are said uncompared, never equal)", 4 },
 	{ "range", OPT_RANGE, "START-END", 0,
 	  "Only [START, END); END may be left out for the top of the space",
 	  4 },
