@@ -124,7 +124,8 @@ _pgwalk()
 		return
 	fi
 
-	# Positional: the first is IMAGE (a file); addresses after it.
+	# Positional: the first is IMAGE (a file; diff's second too);
+	# addresses after it.
 	npos=0
 	for ((i = 2; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
@@ -137,7 +138,7 @@ _pgwalk()
 			((npos++))
 		fi
 	done
-	((npos == 0)) || return
+	((npos == 0)) || [[ $cmd == diff && npos -eq 1 ]] || return
 	if declare -F _filedir >/dev/null; then
 		_filedir
 	else

@@ -966,6 +966,9 @@ struct pgw_run_ops {
 	int (*run)(void *arg, const struct pgw_run *run);
 	/* Entering region idx (before its first run); may be NULL. */
 	int (*region)(void *arg, size_t idx);
+	/* A table about to be walked (pgw_walk_ops.table); may be NULL. */
+	int (*table)(void *arg, enum pgw_level lvl, uint64_t table_pa,
+		     uint64_t va);
 };
 
 struct pgw_run_opts {
@@ -1499,6 +1502,221 @@ const char *pgw_orphan_reason(enum pgw_root_kind kind,
  */
 void pgw_unowned_reason(struct pgw_image *img, const struct pgw_roots *roots,
 			const struct pgw_task *task, char *why, size_t n);
+
+/* ---- check: what is wrong in an address space (src/linux/) ------------ */
+
+/*
+ * Rules, each with a stable key (pgw_rule_key, the name in quotes).  What
+ * each one looks at, and what it exempts, is man pgwalk's CHECK RULES.
+ */
+enum pgw_rule {
+	PGW_RULE_WX = 0,             /* "wx": writable and executable */
+	PGW_RULE_USER_KERNEL,        /* "user-kernel": user-accessible in the
+					kernel half */
+	PGW_RULE_KERNEL_HALF,        /* "kernel-half-mismatch": a root's
+					kernel-half entry is not the kernel
+					root's */
+	PGW_RULE_TEXT_ALIAS,         /* "text-writable-alias": kernel text or
+					read-only data writable elsewhere */
+	PGW_RULE_PT_WRITABLE,        /* "pt-writable": a page table mapped
+					user-accessible */
+	PGW_RULE_RESERVED,           /* "reserved-bits" */
+	PGW_RULE_BEYOND_RAM,         /* "beyond-ram": frames past RAM and
+					the 32-bit device window */
+	PGW_RULE_ORPHAN,             /* "orphan-root" (cross-view) */
+	PGW_RULE_UNOWNED,            /* "unowned-task" (cross-view) */
+	PGW_RULE_NO_NX,              /* "no-nx": the mode has no NX bit */
+};
+#define PGW_NRULES 10
+const char *pgw_rule_key(enum pgw_rule rule);
+
+enum pgw_severity {
+	PGW_SEV_INFO = 0,            /* "info": expected, said for the record */
+	PGW_SEV_LOW,                 /* "low" */
+	PGW_SEV_MEDIUM,              /* "medium" */
+	PGW_SEV_HIGH,                /* "high" */
+};
+#define PGW_NSEVERITIES 4
+const char *pgw_severity_key(enum pgw_severity sev);
+
+/* One page-table entry that shows a finding. */
+struct pgw_evidence_entry {
+	enum pgw_level level;
+	uint64_t table;          /* the table's physical address */
+	unsigned index;
+	uint64_t entry_pa;
+	uint64_t entry;          /* its raw value */
+};
+#define PGW_FINDING_MAX_EVIDENCE 6
+
+struct pgw_finding {
+	enum pgw_rule rule;
+	enum pgw_severity severity;
+	bool has_range;          /* false: no virtual range (cross-view,
+				    no-nx) */
+	uint64_t va, end;        /* end exclusive; 0 means 2^64 */
+	bool has_root;
+	uint64_t root;           /* the top table */
+	const struct pgw_task *owner;  /* NULL: unknown */
+	unsigned nevidence;
+	struct pgw_evidence_entry evidence[PGW_FINDING_MAX_EVIDENCE];
+	char why[256];
+};
+
+struct pgw_check;
+
+/*
+ * Gather what every root's check compares with, through the kernel
+ * root's space: the kernel half's bounds and entries, the kernel text and
+ * read-only data (kallsyms' _stext, _etext, __start_rodata,
+ * __end_rodata; pgw_check_text_why says whether they were found), and
+ * the end of RAM.
+ */
+enum pgw_status pgw_check_open(const struct pgw_space *kernel,
+			       struct pgw_check **ck_ret,
+			       struct pgw_err *err);
+void pgw_check_close(struct pgw_check *ck);
+/* How the kernel text was bounded; NULL when it is known. */
+const char *pgw_check_text_why(const struct pgw_check *ck);
+
+typedef int (*pgw_finding_fn)(void *arg, const struct pgw_finding *f);
+
+struct pgw_check_root_opts {
+	bool kernel_root;        /* this is the kernel root: its W+X pages
+				    are counted as the kernel counts them */
+	bool user_half_only;     /* walk only below the kernel half (a
+				    process root whose kernel half the
+				    kernel root's check covers) */
+	bool compare_kernel_half;/* list its kernel-half entries that are
+				    not the kernel root's (kernel-half-
+				    mismatch) */
+	const struct pgw_task *owner;  /* for the findings; may be NULL */
+	uint64_t max_entries;    /* 0: the default budget */
+};
+
+struct pgw_check_stats {
+	uint64_t kernel_wx_pages;    /* kernel_root: W+X 4 KiB pages as
+					ptdump_check_wx counts them (the
+					guard hole and the PCI BIOS area
+					left out; no-NX modes included) */
+	uint64_t tables_not_in_image;/* holes whose table the image lacks */
+	struct pgw_walk_stats walk;
+};
+
+/*
+ * Walk one root and report its findings, in address order, to fn (a
+ * non-zero return stops: PGW_E_STOPPED).  PGW_E_LIMIT when the entry
+ * budget stopped the walk (what was found is reported).  Call the kernel
+ * root first: the page tables it walks are the ones pt-writable also
+ * looks for in the others.
+ */
+enum pgw_status pgw_check_root(struct pgw_check *ck,
+			       const struct pgw_space *space,
+			       const struct pgw_check_root_opts *opts,
+			       pgw_finding_fn fn, void *arg,
+			       struct pgw_check_stats *stats_ret,
+			       struct pgw_err *err);
+
+/*
+ * Whether check walks a root of this kind (and compares its kernel
+ * half): the kernel's, processes', and the kinds that say something is
+ * wrong; not the ones Linux makes by design without a process (empty,
+ * tables-only, supervisor-only identity maps, kernel-image), which
+ * orphan-root reports.
+ */
+bool pgw_check_kind(enum pgw_root_kind kind);
+
+/*
+ * The findings of every root at once: kernel-half-mismatch from the
+ * scan's recorded differences, orphan-root and unowned-task from the
+ * cross-view (view and tasks may be NULL: no task list).
+ */
+enum pgw_status pgw_check_roots(struct pgw_check *ck,
+				const struct pgw_roots *roots,
+				const struct pgw_task *tasks,
+				const struct pgw_roots_view *view,
+				pgw_finding_fn fn, void *arg,
+				struct pgw_err *err);
+
+/* ---- diff: what changed between two address spaces (src/walk/) -------- */
+
+/*
+ * One side of a diff range: how it is mapped there.  A range of a diff
+ * has one page size, effective permissions and attributes on each side
+ * it is mapped in, and physically contiguous frames (or one frame again
+ * and again: same_frame), as dump's runs.
+ */
+struct pgw_diff_side {
+	bool mapped;
+	uint64_t pa;             /* of the range's first byte */
+	uint64_t page_size;
+	enum pgw_level level;
+	uint32_t flags;          /* the first leaf's own flags */
+	uint32_t eff_flags;
+	bool same_frame;
+};
+
+enum pgw_diff_kind {
+	PGW_DIFF_ADDED = 0,      /* "added": mapped in b only */
+	PGW_DIFF_REMOVED,        /* "removed": mapped in a only */
+	PGW_DIFF_CHANGED,        /* "changed": mapped in both, differently */
+	PGW_DIFF_UNCOMPARED,     /* "uncompared": a page table of one side
+				    is not in its image (what it maps is
+				    unknown), or, comparing data, a page
+				    mapped alike is not */
+};
+const char *pgw_diff_kind_key(enum pgw_diff_kind kind);
+
+/* What changed, each with a key (pgw_diff_change_key). */
+enum pgw_diff_change {
+	PGW_DC_FRAME = 1u << 0,      /* "frame" */
+	PGW_DC_PERMS = 1u << 1,      /* "permissions": effective rw/user/nx */
+	PGW_DC_PAGE_SIZE = 1u << 2,  /* "page_size" */
+	PGW_DC_ATTRS = 1u << 3,      /* "attributes": global, pcd, pwt, pat */
+	PGW_DC_DATA = 1u << 4,       /* "data": the bytes differ */
+};
+#define PGW_NDIFF_CHANGES 5
+const char *pgw_diff_change_key(unsigned bit_index);
+
+struct pgw_diff_range {
+	enum pgw_diff_kind kind;
+	uint64_t va, end;        /* end exclusive; 0 means 2^64 */
+	struct pgw_diff_side a, b;
+	unsigned changes;        /* enum pgw_diff_change bits (changed) */
+	enum pgw_absence absence_a, absence_b;  /* uncompared: why */
+	bool table_absent;       /* uncompared: a page table (not data) is
+				    not in an image */
+};
+
+struct pgw_diff_opts {
+	struct pgw_walk_opts walk;   /* the range; the budget of each walk */
+	bool data;               /* compare the bytes of pages mapped
+				    alike in both */
+};
+
+struct pgw_diff_stats {
+	uint64_t added, removed, changed, uncompared;    /* bytes */
+	uint64_t same;           /* bytes mapped alike (and, with data,
+				    equal) */
+	uint64_t data_compared;  /* bytes whose data was compared */
+	uint64_t table_absent;   /* of uncompared, bytes under a page table
+				    an image lacks */
+	struct pgw_walk_stats a, b;
+};
+
+/*
+ * Walk a and b and report, in address order, the ranges mapped in one
+ * only or mapped differently, coalesced.  PGW_E_LIMIT when a walk ran out
+ * of budget (nothing is reported: a diff of part of a space would call
+ * the rest removed), PGW_E_STOPPED when fn returned non-zero.
+ */
+enum pgw_status pgw_diff_spaces(const struct pgw_space *a,
+				const struct pgw_space *b,
+				const struct pgw_diff_opts *opts,
+				int (*fn)(void *arg,
+					  const struct pgw_diff_range *r),
+				void *arg, struct pgw_diff_stats *stats_ret,
+				struct pgw_err *err);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -10,5 +10,7 @@ int cmd_regions(int argc, char **argv);
 int cmd_roots(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_ptov(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -63,6 +63,18 @@ void delim_ptov(struct out *o, const struct delim *d,
 		const struct ptov_answer *a);
 void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
 		    size_t n);
+/* check and diff (fmt_delim_check.c) */
+void delim_check_begin(struct out *o, const struct delim *d);
+void delim_check_finding(struct out *o, const struct delim *d,
+			 const struct pgw_finding *f);
+void delim_check_summary(struct out *o, const struct delim *d,
+			 const struct check_summary *s);
+void delim_diff_begin(struct out *o, const struct delim *d,
+		      const struct diff_summary *s);
+void delim_diff_range(struct out *o, const struct delim *d,
+		      const struct pgw_diff_range *r);
+void delim_diff_summary(struct out *o, const struct delim *d,
+			const struct diff_summary *s);
 
 /* A formatter's hooks, all through its struct delim D. */
 #define DELIM_FORMATTER(NAME, D)                                          \
@@ -130,6 +142,23 @@ void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
 	static void NAME##_ptov_bad(struct out *o, const char *t,         \
 				    size_t n)                             \
 	{ delim_ptov_bad(o, &D, t, n); }                                  \
+	static void NAME##_check_begin(struct out *o)                     \
+	{ delim_check_begin(o, &D); }                                     \
+	static void NAME##_check_finding(struct out *o,                   \
+					 const struct pgw_finding *f)     \
+	{ delim_check_finding(o, &D, f); }                                \
+	static void NAME##_check_summary(struct out *o,                   \
+					 const struct check_summary *s)   \
+	{ delim_check_summary(o, &D, s); }                                \
+	static void NAME##_diff_begin(struct out *o,                      \
+				      const struct diff_summary *s)       \
+	{ delim_diff_begin(o, &D, s); }                                   \
+	static void NAME##_diff_range(struct out *o,                      \
+				      const struct pgw_diff_range *r)     \
+	{ delim_diff_range(o, &D, r); }                                   \
+	static void NAME##_diff_summary(struct out *o,                    \
+					const struct diff_summary *s)     \
+	{ delim_diff_summary(o, &D, s); }                                 \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -154,6 +183,12 @@ void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
 		.ptov_begin = NAME##_ptov_begin,                          \
 		.ptov = NAME##_ptov,                                      \
 		.ptov_bad = NAME##_ptov_bad,                              \
+		.check_begin = NAME##_check_begin,                        \
+		.check_finding = NAME##_check_finding,                    \
+		.check_summary = NAME##_check_summary,                    \
+		.diff_begin = NAME##_diff_begin,                          \
+		.diff_range = NAME##_diff_range,                          \
+		.diff_summary = NAME##_diff_summary,                      \
 	}
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "json_kv.h"
 #include "read_out.h"
+#include "check_out.h"
 #include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
@@ -507,4 +508,8 @@ const struct formatter fmt_json = {
 	.read_gap = json_read_gap,
 	.ptov = json_ptov,
 	.ptov_bad = json_ptov_bad,
+	.check_finding = json_check_finding,
+	.check_summary = json_check_summary,
+	.diff_range = json_diff_range,
+	.diff_summary = json_diff_summary,
 };

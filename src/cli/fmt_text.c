@@ -4,6 +4,7 @@
 #include "emit.h"
 #include "output.h"
 #include "read_out.h"
+#include "check_out.h"
 #include "roots_out.h"
 #include "text_cells.h"
 
@@ -437,7 +438,7 @@ void text_size(struct line *l, uint64_t size, int width)
 
 /* Zero-padded to `digits`, wider when the value needs it (2^32, the end
  * of a 32-bit space). */
-static void hexw(struct line *l, uint64_t v, int digits)
+void text_hexw(struct line *l, uint64_t v, int digits)
 {
 	while (digits < 16 && (v >> (4 * digits)) != 0)
 		digits++;
@@ -446,17 +447,17 @@ static void hexw(struct line *l, uint64_t v, int digits)
 }
 
 /* start-end, with an end of 2^64 spelled out. */
-static void span(struct line *l, const struct out *o, uint64_t va,
-		 uint64_t end)
+void text_span(struct line *l, const struct out *o, uint64_t va,
+	       uint64_t end)
 {
 	int w = out_va_digits(o->mode);
 
-	hexw(l, va, w);
+	text_hexw(l, va, w);
 	emit_char(l, '-');
 	if (end == 0 && va != 0)
 		emit_str(l, "0x10000000000000000");
 	else
-		hexw(l, end, w);
+		text_hexw(l, end, w);
 }
 
 /* Drop trailing blanks, end the line, write it. */
@@ -480,10 +481,10 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 	l.len = 0;
 	uint32_t e = run->eff_flags, f = run->flags;
 
-	span(&l, o, run->va, run->end);
+	text_span(&l, o, run->va, run->end);
 	text_size(&l, run->end - run->va, 10);
 	emit_char(&l, ' ');
-	hexw(&l, run->pa, out_pa_digits(o->mode));
+	text_hexw(&l, run->pa, out_pa_digits(o->mode));
 	text_size(&l, run->page_size, 4);
 	emit_char(&l, ' ');
 	emit_str(&l, out_level_name(o->mode, run->level));
@@ -509,7 +510,7 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	struct line l;
 	l.len = 0;
 
-	span(&l, o, run->va, run->end);
+	text_span(&l, o, run->va, run->end);
 	text_size(&l, run->end - run->va, 10);
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
@@ -659,7 +660,7 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 	n.len = 0;
 
 	emit_str(&l, "  ");
-	span(&l, o, r->start, r->end);
+	text_span(&l, o, r->start, r->end);
 	text_size(&l, r->end - r->start, 11);
 	if (u->mapped)
 		text_size(&l, u->mapped, 11);
@@ -718,4 +719,10 @@ const struct formatter fmt_text = {
 	.ptov_begin = text_ptov_begin,
 	.ptov = text_ptov,
 	.ptov_bad = text_ptov_bad,
+	.check_begin = text_check_begin,
+	.check_finding = text_check_finding,
+	.check_summary = text_check_summary,
+	.diff_begin = text_diff_begin,
+	.diff_range = text_diff_range,
+	.diff_summary = text_diff_summary,
 };

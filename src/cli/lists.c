@@ -51,3 +51,14 @@ const char *list_join(char *buf, size_t size, list_name_fn name,
 	}
 	return buf;
 }
+
+const char *list_rule(size_t i)
+{
+	return i < PGW_NRULES ? pgw_rule_key((enum pgw_rule)i) : NULL;
+}
+
+const char *list_severity(size_t i)
+{
+	return i < PGW_NSEVERITIES ? pgw_severity_key((enum pgw_severity)i) :
+				     NULL;
+}

@@ -17,6 +17,10 @@ const char *list_output_format(size_t i);
 /* Output formats info can print (those with an info hook). */
 const char *list_info_format(size_t i);
 
+/* check's rules and severities, lowest first. */
+const char *list_rule(size_t i);
+const char *list_severity(size_t i);
+
 /* The names joined into buf: ", " between them, or last_sep before the
  * last ("text or json").  Returns buf. */
 const char *list_join(char *buf, size_t size, list_name_fn name,

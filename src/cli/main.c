@@ -25,6 +25,9 @@ static const struct {
 	{ "read", cmd_read, "the bytes at an address: hex, raw or records" },
 	{ "ptov", cmd_ptov, "physical to virtual: every address that maps a "
 			    "frame, in one root or all" },
+	{ "check", cmd_check, "what is wrong in an address space (or in "
+			      "all), with the entries that show it" },
+	{ "diff", cmd_diff, "what changed between two address spaces" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -94,6 +94,35 @@ struct roots_report {
 						stopped what */
 };
 
+/* What check says at its end (cmd_check.c fills it in). */
+struct check_summary {
+	enum pgw_severity threshold;         /* --severity: findings below it
+						are neither printed nor
+						counted */
+	size_t roots;                        /* roots walked */
+	size_t findings;
+	size_t by_severity[PGW_NSEVERITIES];
+	size_t by_rule[PGW_NRULES];
+	bool have_kernel_wx;                 /* the kernel root was walked */
+	uint64_t kernel_wx_pages;
+	const char *text_why;                /* text-writable-alias could
+						not run: why (NULL: it ran) */
+	const char *names_why;               /* --all-roots: the cross-view
+						could not run: why */
+	uint64_t tables_not_in_image;
+	bool complete;
+	const char *reason;                  /* !complete: "budget",
+						"table-not-in-image" */
+};
+
+/* What diff says at its end. */
+struct diff_summary {
+	uint64_t root_a, root_b;
+	bool data;                           /* --data */
+	size_t ranges;
+	struct pgw_diff_stats stats;
+};
+
 struct formatter {
 	const char *name;
 	/* info: one record describing the image */
@@ -140,6 +169,14 @@ struct formatter {
 	void (*ptov_begin)(struct out *o);
 	void (*ptov)(struct out *o, const struct ptov_answer *a);
 	void (*ptov_bad)(struct out *o, const char *text, size_t n);
+	/* check: a header, one record per finding, the summary */
+	void (*check_begin)(struct out *o);
+	void (*check_finding)(struct out *o, const struct pgw_finding *f);
+	void (*check_summary)(struct out *o, const struct check_summary *s);
+	/* diff: a header, one record per range that differs, the summary */
+	void (*diff_begin)(struct out *o, const struct diff_summary *s);
+	void (*diff_range)(struct out *o, const struct pgw_diff_range *r);
+	void (*diff_summary)(struct out *o, const struct diff_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

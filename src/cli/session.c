@@ -97,31 +97,18 @@ static uint64_t count_arg(struct argp_state *state, const char *opt,
 	return n;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static bool session_root_key(int key)
 {
-	struct session_opts *o = state->input;
-	char names[128];
-	uint64_t v;
+	return key == OPT_CR3 || key == OPT_CPU || key == OPT_ROOT ||
+	       key == OPT_PID || key == OPT_COMM;
+}
 
+static error_t session_root_opt(struct session_opts *o, int key,
+				char *arg, struct argp_state *state)
+{
 	switch (key) {
-	case 'f':
-		output_format_arg(state, arg);
-		o->output_format = arg;
-		break;
-	case 'v':
-		o->verbose = true;
-		break;
-	case OPT_IMAGE_FORMAT:
-		o->image_format = arg;
-		break;
-	case OPT_BASE:
-		o->base_arg = arg;
-		break;
 	case OPT_CR3:
 		o->cr3_arg = arg;
-		break;
-	case OPT_HEX:
-		pgw_cli_bare_hex = true;
 		break;
 	case OPT_CPU: {
 		char *end;
@@ -153,6 +140,58 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					PGW_TASK_COMM_MAX - 1);
 		o->space.root.comm = arg;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+void session_root_finish(struct session_opts *o, struct argp_state *state)
+{
+	const struct pgw_root_request *r = &o->space.root;
+	uint64_t v;
+
+	if (o->cr3_arg && !pgw_parse_u64(o->cr3_arg, &v))
+		pgw_bad_addr_option(state, "cr3", o->cr3_arg);
+	if (o->cr3_arg) {
+		o->space.root.have_cr3 = true;
+		o->space.root.cr3 = v;
+	}
+	if (o->root_arg && !pgw_parse_u64(o->root_arg, &v))
+		pgw_bad_addr_option(state, "root", o->root_arg);
+	if (o->root_arg) {
+		o->space.root.have_table = true;
+		o->space.root.table = v;
+	}
+	if (r->have_cr3 + r->have_cpu + r->have_table + r->have_pid +
+	    (r->comm != NULL) > 1)
+		pgw_usage_error(state, "--cr3, --cpu, --root, --pid and "
+				"--comm each choose the root; give one");
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct session_opts *o = state->input;
+	char names[128];
+	uint64_t v;
+
+	switch (key) {
+	case 'f':
+		output_format_arg(state, arg);
+		o->output_format = arg;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case OPT_IMAGE_FORMAT:
+		o->image_format = arg;
+		break;
+	case OPT_BASE:
+		o->base_arg = arg;
+		break;
+	case OPT_HEX:
+		pgw_cli_bare_hex = true;
+		break;
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
 		break;
@@ -167,32 +206,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->max_entries = count_arg(state, "max-entries", arg);
 		break;
 	case ARGP_KEY_END: {
-		const struct pgw_root_request *r = &o->space.root;
 		/* Every option is known now, --hex too. */
 		if (o->base_arg && !pgw_parse_u64(o->base_arg, &v))
 			pgw_bad_addr_option(state, "base", o->base_arg);
 		if (o->base_arg)
 			o->open.raw_base = v;
-		if (o->cr3_arg && !pgw_parse_u64(o->cr3_arg, &v))
-			pgw_bad_addr_option(state, "cr3", o->cr3_arg);
-		if (o->cr3_arg) {
-			o->space.root.have_cr3 = true;
-			o->space.root.cr3 = v;
-		}
-		if (o->root_arg && !pgw_parse_u64(o->root_arg, &v))
-			pgw_bad_addr_option(state, "root", o->root_arg);
-		if (o->root_arg) {
-			o->space.root.have_table = true;
-			o->space.root.table = v;
-		}
-		if (r->have_cr3 + r->have_cpu + r->have_table + r->have_pid +
-		    (r->comm != NULL) > 1)
-			pgw_usage_error(state, "--cr3, --cpu, --root, --pid and "
-				   "--comm each choose the root; give one");
+		session_root_finish(o, state);
 		break;
 	}
 	default:
-		return ARGP_ERR_UNKNOWN;
+		if (!session_root_key(key))
+			return ARGP_ERR_UNKNOWN;
+		if (o->root_b && o->nroots == 2)
+			pgw_usage_error(state, "give at most two root options");
+		if (o->root_b && o->nroots++)
+			return session_root_opt(o->root_b, key, arg, state);
+		return session_root_opt(o, key, arg, state);
 	}
 	return 0;
 }

@@ -23,6 +23,10 @@ struct session_opts {
 					    --kernel-root */
 	uint64_t max_entries;        /* --max-entries */
 	bool verbose;                /* -v: provenance on stderr */
+	/* A command that takes two roots (diff) sets root_b: the second
+	 * root option given goes there. */
+	struct session_opts *root_b;
+	unsigned nroots;             /* root options given */
 };
 
 struct session {
@@ -55,6 +59,9 @@ struct image_args {
  */
 error_t session_parse_image(struct image_args *a, const char *cmd, int key,
 			    char *arg, struct argp_state *state);
+
+/* For root_b: once every option is known, read its addresses. */
+void session_root_finish(struct session_opts *o, struct argp_state *state);
 
 /* The image being read, for main's SIGBUS handler (set at open). */
 extern const char *volatile pgw_mapped_image;

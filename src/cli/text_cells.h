@@ -7,9 +7,16 @@
 
 #include "emit.h"
 
+struct out;
+
 /* A size the human way, "4K", "2M", "1G" (bytes as "123B"),
  * right-aligned in `width` columns (0: running text). */
 void text_size(struct line *l, uint64_t size, int width);
+/* Zero-padded hex, `digits` wide. */
+void text_hexw(struct line *l, uint64_t v, int digits);
+/* A start-end span, as wide as the mode's addresses. */
+void text_span(struct line *l, const struct out *o, uint64_t va,
+	       uint64_t end);
 /* Effective permissions: "kernel|user ro|rw exec|nx". */
 void text_access(struct line *l, uint32_t eff);
 

@@ -10,6 +10,8 @@
 
 /* x86-64's kernel text mapping base (__START_KERNEL_map). */
 #define LINUX_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
+/* x86-64's legacy vsyscall page (VSYSCALL_ADDR). */
+#define LINUX_VSYSCALL_PAGE UINT64_C(0xffffffffff600000)
 /* PTI keeps the user copy of the top table in the next 4 KiB page. */
 #define LINUX_PTI_USER_BIT (UINT64_C(1) << 12)
 

@@ -284,6 +284,14 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 	return feed(m, &p, 0);
 }
 
+static int on_table(void *arg, enum pgw_level lvl, uint64_t table_pa,
+		    uint64_t va)
+{
+	struct merger *m = arg;
+
+	return m->ops->table(m->arg, lvl, table_pa, va);
+}
+
 enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 			      const struct pgw_run_opts *opts,
 			      const struct pgw_run_ops *ops, void *arg,
@@ -298,7 +306,8 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 		.layout = opts->layout && opts->layout->nregions ?
 				  opts->layout : NULL,
 	};
-	struct pgw_walk_ops wops = { .leaf = on_leaf, .hole = on_hole };
+	struct pgw_walk_ops wops = { .leaf = on_leaf, .hole = on_hole,
+				     .table = ops->table ? on_table : NULL };
 	int stopped = 0;
 	enum pgw_status st;
 

@@ -123,7 +123,46 @@ def S: {
     opt: {root: "null|addr", pid: "null|u64", comm: "null|str",
           kind: "root_kind", page_size: "u64", level: "level",
           flags: "flags", effective: "effective", same_frame_pages: "u64",
-          input: "str", reason: "reason"}}
+          input: "str", reason: "reason"}},
+  "check.finding": {
+    req: {type: "str", rule: "rule", severity: "severity", va: "null|addr",
+          end: "null|end", size: "null|u64", root: "null|addr",
+          pid: "null|u64", comm: "null|str", evidence: "arr:obj:evidence",
+          why: "str"}, opt: {}},
+  "evidence": {
+    req: {level: "level", table: "addr", index: "u64", entry_pa: "addr",
+          entry: "addr"}, opt: {}},
+  "check.summary": {
+    req: {type: "str", severity: "severity", roots: "u64", findings: "u64",
+          by_severity: "map:u64", by_rule: "map:u64",
+          kernel_wx_pages: "null|u64", unchecked: "arr:obj:unchecked",
+          tables_not_in_image: "u64", complete: "bool"},
+    opt: {reason: "reason"}},
+  "unchecked": {req: {rule: "rule", why: "str"}, opt: {}},
+  "diff.added": {
+    req: {type: "str", va: "addr", end: "end", size: "u64", a: "null",
+          b: "obj:diff_side", changes: "arr:change"}, opt: {}},
+  "diff.removed": {
+    req: {type: "str", va: "addr", end: "end", size: "u64",
+          a: "obj:diff_side", b: "null", changes: "arr:change"}, opt: {}},
+  "diff.changed": {
+    req: {type: "str", va: "addr", end: "end", size: "u64",
+          a: "obj:diff_side", b: "obj:diff_side", changes: "arr:change"},
+    opt: {}},
+  "diff.uncompared": {
+    req: {type: "str", va: "addr", end: "end", size: "u64",
+          a: "null|obj:diff_side", b: "null|obj:diff_side",
+          changes: "arr:change", reason: "reason"}, opt: {}},
+  "diff_side": {
+    req: {pa: "null|addr"},
+    opt: {page_size: "u64", level: "level", flags: "flags",
+          effective: "effective", same_frame: "true", absence: "absence"}},
+  "diff.summary": {
+    req: {type: "str", root_a: "addr", root_b: "addr", ranges: "u64",
+          added: "u64", removed: "u64", changed: "u64", uncompared: "u64",
+          same: "u64", data_compared: "null|u64",
+          table_not_in_image: "u64", complete: "bool"},
+    opt: {reason: "reason"}}
 };
 
 def words: {
@@ -144,7 +183,12 @@ def words: {
   vmci_source: ["note", "memory"],
   root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
               "kernel-image", "shared-tables", "bad-user-half",
-              "foreign-kernel-half", "unverified"]
+              "foreign-kernel-half", "unverified"],
+  rule: ["wx", "user-kernel", "kernel-half-mismatch", "text-writable-alias",
+         "pt-writable", "reserved-bits", "beyond-ram", "orphan-root",
+         "unowned-task", "no-nx"],
+  severity: ["info", "low", "medium", "high"],
+  change: ["frame", "permissions", "page_size", "attributes", "data"]
 };
 
 def errs($t; $p):
@@ -170,6 +214,8 @@ def errs($t; $p):
           ($s.req[$k] // $s.opt[$k]) as $ft | select($ft != null) |
           .value | errs($ft; $p + "." + $k)] | add // []))
      end)
+  elif $t == "null" then
+    (if . == null then [] else ["\($p): not null"] end)
   elif $t == "addr" then
     (if type == "string" and test("^0x(0|[1-9a-f][0-9a-f]*)$") then []
      else ["\($p): not an address: \(tojson)"] end)
@@ -292,9 +338,29 @@ def rules($cmd):
        else empty end),
       (if has("same_frame_pages") and .same_frame_pages < 2
        then "same_frame_pages only when more than 1" else empty end) ]
+  elif $cmd == "check" and .type == "finding" then
+    [ (if ((.va == null) != (.end == null)) or ((.va == null) != (.size == null))
+       then "va, end and size null together" else empty end),
+      (if (.pid == null) != (.comm == null) then "pid and comm null together"
+       else empty end),
+      (if .va != null and (.rule == "orphan-root" or .rule == "unowned-task"
+                           or .rule == "no-nx")
+       then "a cross-view or no-nx finding has no range" else empty end),
+      (if .va == null and (.evidence | length) > 0
+       then "evidence without a range" else empty end) ]
+  elif $cmd == "diff" and .type != "summary" then
+    [ (if (.type == "changed") != ((.changes | length) > 0)
+       then "changes exactly in a changed range" else empty end),
+      (if (.type == "uncompared") != has("reason")
+       then "a reason exactly in an uncompared range" else empty end),
+      (if has("reason") and ([.reason] | inside(["table-not-in-image", "data-not-in-image"]) | not)
+       then "an uncompared reason: table-not-in-image or data-not-in-image"
+       else empty end) ]
   elif .type == "summary" then
     [ (if .complete == has("reason") then "complete false exactly with a reason"
        else empty end),
+      (if $cmd == "check" and .findings != ([.by_severity[]] | add)
+       then "check: findings do not add up by severity" else empty end),
       (if $cmd == "roots" and has("reason") and .reason != "budget"
        then "a roots summary reason is budget" else empty end),
       (if $cmd == "roots" and has("reason") != has("why")
@@ -303,8 +369,8 @@ def rules($cmd):
           ([.kinds | keys[] | select(. as $k | words.root_kind | index($k) | not)]
            | length) > 0
        then "kinds: not root kinds" else empty end),
-      (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "read-error"]) | not)
-       then "a summary reason is budget, table-not-in-image or read-error"
+      (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "data-not-in-image", "read-error"]) | not)
+       then "a summary reason is budget, table-not-in-image, data-not-in-image or read-error"
        else empty end) ]
   elif $cmd == "info" then
     [ (if .pages.dumped + .pages.outside + .pages.excluded + .pages.truncated +

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The output contract (docs/output.md), checked line by line: every JSON
-# line info, translate, dump, regions, roots, read and ptov print — on synthetic images of
+# line info, translate, dump, regions, roots, read, ptov, check and diff
+# print — on synthetic images of
 # every mode, hostile page tables, the corrupt-dump corpus, filtered and
 # cut kdumps, bad input — has "type" first, only the contract's fields
 # with their types, reason and absence words from the vocabulary, and
@@ -157,6 +158,29 @@ for h in loop btf-lies kallsyms-wild; do
 	ok $? "roots --$h: exit $rc, $nrec records per the contract${cerr:+: $cerr}"
 done
 
+# ---- check and diff: every planted anomaly, every kind of root ----
+"$KMK" --text-bounds "$TMP/kt.elf" || bail "pgw-mkkernel failed"
+contract check "synthetic kernel --all-roots" --all-roots --severity=info "$TMP/kt.elf"
+for a in wx text-alias hook user-pt user-kernel reserved beyond-ram; do
+	"$KMK" --text-bounds --plant=$a "$TMP/kp.elf" ||
+		bail "pgw-mkkernel --plant=$a failed"
+	contract check "--plant=$a" --all-roots --severity=info "$TMP/kp.elf"
+done
+contract check "kernel --hidden (a suspicious orphan)" --all-roots \
+	--severity=info "$TMP/kh.raw"
+contract check "roots-x86-64 (every kind, unnamed)" --all-roots \
+	--severity=info "$TMP/roots-x86-64.elf"
+contract check "with a budget (cut short)" --all-roots --max-entries=8 "$TMP/kt.elf"
+out=$(cat "$TMP/contract.json")
+like '^\{"type":"summary",.*"complete":false,"reason":"budget"\}$' \
+	"... whose summary says budget"
+contract check "i386 (no NX), one root" --severity=info "$TMP/i386.elf"
+contract check "pae, one root" --severity=info "$TMP/pae.elf"
+contract diff "two processes" --pid=1 --pid=10 --data "$TMP/kt.elf"
+contract diff "a PTI pair" --pti --cpu=1 "$TMP/x86-64-pti.elf"
+contract diff "two images, --data (pages outside RAM uncompared)" \
+	--cr3=0x100000 --mode=x86-64 --data "$TMP/x86-64.elf" "$TMP/formats.elf"
+
 # ---- filtered and cut kdumps (pgw-mkdump) ----
 MK=$PGW_TOOLS/pgw-mkdump
 run "$MK" kdump --holes --filter --exclude-zero --codec=zlib --vas="$TMP/kvas" "$TMP/kd"
@@ -172,6 +196,8 @@ contract regions "filtered kdump" $K "$TMP/kd"
 contract roots "filtered kdump" $K "$TMP/kd"
 contract read "filtered kdump --skip-unreadable" --skip-unreadable $K "$TMP/kd" "$filtered_table_va" 0x4000
 contract ptov "filtered kdump" $K "$TMP/kd" 0x1000 0x5000 0x9000
+contract check "filtered kdump (a table not in the image)" $K --severity=info "$TMP/kd"
+contract diff "filtered kdump against itself, --data" $K --data "$TMP/kd" "$TMP/kd"
 }
 "$MK" kdump --codec=none "$TMP/kn" >/dev/null
 head -c $(( $(wc -c <"$TMP/kn") / 3 )) "$TMP/kn" >"$TMP/kcut"

@@ -1,14 +1,14 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
-# dumps: every JSON line info, translate, dump, regions, roots, read and
-# ptov print for
+# dumps: every JSON line info, translate, dump, regions, roots, read,
+# ptov, check and diff print for
 # each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
 # found in memory), and the kdump and flattened files — holds to the
 # schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 72   # 14 per dump (4), 6 per x64-4l-a kdump file (2), 4 for i386-pae-a's
+plan 91   # 18 per dump (4), 7 per x64-4l-a kdump file (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
@@ -41,6 +41,12 @@ for dm in $DUMPS; do
 	va=$(awk '$1 == "cpu1" && $3 == "gpa:" { print $2; exit }' "$SHARED/$d/gva2gpa.txt")
 	contract read "$d vmcore.elf --cpu=1 --skip-unreadable at $va" --cpu=1 \
 		--skip-unreadable "$elf" "$(printf '0x%x' $(( (va & ~0xfff) - 0x8000 )))" 0x10000
+	contract check "$d vmcore.elf --all-roots" --all-roots \
+		--severity=info "$elf"
+	contract check "$d vmcore.elf --cpu=1" --cpu=1 --severity=info "$elf"
+	contract diff "$d vmcore.elf --cpu=0 --cpu=1" --cpu=0 --cpu=1 "$elf"
+	contract diff "$d vmcore.elf against mem.raw, --data" --cr3="$cr3" \
+		--data "$elf" "$raw"
 done
 
 awk '$1 == "cpu1" { print $2 }' "$SHARED/x64-4l-a/gva2gpa.txt" >"$TMP/vas"
@@ -53,6 +59,8 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 	contract roots "x64-4l-a $f" "$k"
 	contract read "x64-4l-a $f --pid=129 --skip-unreadable" --pid=129 \
 		--skip-unreadable "$k" 0x7fdb5e4f0000 0x4000
+	contract diff "x64-4l-a vmcore.elf against $f --cpu=1 --data" \
+		--cpu=1 --data "$UNPACKED/x64-4l-a/vmcore.elf" "$k"
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"
@@ -61,5 +69,6 @@ contract translate "i386-pae-a vmcore.kdump-zlib --cpu=1 --levels" --cpu=1 \
 	--levels "$k" - <"$TMP/vas"
 contract dump "i386-pae-a vmcore.kdump-zlib --cpu=1" --cpu=1 "$k"
 contract roots "i386-pae-a vmcore.kdump-zlib" "$k"
+contract check "i386-pae-a vmcore.kdump-zlib --all-roots" --all-roots "$k"
 
 done_testing

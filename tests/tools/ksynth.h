@@ -33,7 +33,17 @@ struct ksynth_opts {
 	bool text_only;   /* kallsyms without data symbols (no init_task,
 			     no __start_BTF): like the i386 kernels */
 	bool no_btf;      /* no BTF blob in memory at all */
+	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
+			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
+			     direct map's 2 MiB page holding them is
+			     read-only, as mark_rodata_ro leaves it */
 };
+
+/* With text_bounds: the kernel text and read-only data (frames). */
+#define KS_STEXT UINT64_C(0x200000)
+#define KS_ETEXT UINT64_C(0x2ff800)
+#define KS_RODATA UINT64_C(0x380000)
+#define KS_ERODATA UINT64_C(0x3c0000)
 
 struct ksynth {
 	struct iw_mem mem;
@@ -136,7 +146,8 @@ static inline void ks_tasks(struct ksynth *k)
 }
 
 /* kallsyms tables at 0x200000, in the kernel's order. */
-static inline void ks_kallsyms(struct ksynth *k, bool text_only)
+static inline void ks_kallsyms(struct ksynth *k, bool text_only,
+			       bool text_bounds)
 {
 	struct kw_sym all[] = {
 		{ 'T', "_stext", ks_kt(0x200000) },
@@ -152,9 +163,18 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only)
 	};
 	size_t n = text_only ? 4 : sizeof(all) / sizeof(all[0]) -
 				   (k->btf_size ? 0 : 2);
+	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 3];
 	uint64_t va = ks_kt(0x200000);
 
-	kw_build(all, n, !text_only, &k->kt);
+	memcpy(syms, all, n * sizeof(all[0]));
+	if (text_bounds) {
+		syms[n++] = (struct kw_sym){ 'T', "_etext", ks_kt(KS_ETEXT) };
+		syms[n++] = (struct kw_sym){ 'R', "__start_rodata",
+					     ks_kt(KS_RODATA) };
+		syms[n++] = (struct kw_sym){ 'R', "__end_rodata",
+					     ks_kt(KS_ERODATA) };
+	}
+	kw_build(syms, n, !text_only, &k->kt);
 	k->offsets_va = va;
 	ks_put(k, va, k->kt.offsets.p, k->kt.offsets.len);
 	va = (va + k->kt.offsets.len + 7) & ~UINT64_C(7);
@@ -210,7 +230,10 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k);
-	ks_kallsyms(k, o->text_only);
+	ks_kallsyms(k, o->text_only, o->text_bounds);
+	if (o->text_bounds)     /* the direct map of the text: read-only */
+		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,
+			 KS_STEXT | IW_P | IW_PS | IW_A | IW_D | IW_G | IW_NX);
 	ks_vmcoreinfo(k);
 }
 

@@ -20,6 +20,26 @@
  *   --loop              the task list loops back to pid 1
  *   --btf-lies          the BTF header claims a 1 MB string section
  *   --kallsyms-wild     kallsyms_offsets overwritten with random numbers
+ *   --text-bounds       kallsyms has the text and rodata bounds, whose
+ *                       direct-map alias is read-only (ksynth.h)
+ *   --plant=ANOMALY     one thing `pgwalk check` must find (exactly):
+ *     wx          the kernel map's 2 MiB page at 0xffffffff80600000
+ *                 loses NX (kernel W+X)
+ *     text-alias  the direct map of the text is writable again (with
+ *                 --text-bounds: text and rodata aliases)
+ *     hook        pid 1's root has PML4 entry 400 pointing at 0x7c0000,
+ *                 where the kernel's points at 0x7d0000
+ *     user-pt     pid 10 maps its own page table (its PT) writable at
+ *                 user VA 0x401000
+ *     user-kernel the direct map's 2 MiB page at 0xffff888000400000 is
+ *                 user-accessible (the kernel root's PML4, PDPT and PD
+ *                 entries; the processes copy them)
+ *     reserved    a 2 MiB page at 0xffffc80000000000 with reserved bit
+ *                 13 set
+ *     guard-wx    a W+X page at 0xffff800000000000, in the guard hole the
+ *                 kernel's own W+X walk skips
+ *     beyond-ram  a vmalloc page at 0xffffc80000000000 maps frame
+ *                 0x200000000 (8 GiB; RAM is 8 MiB)
  */
 #include "ksynth.h"
 
@@ -45,6 +65,67 @@ static void process_root(struct ksynth *k, uint64_t pa)
 	iw_pattern(&k->mem, t);
 }
 
+/* --plant, in the processes' tables (after process_root): 0, or -1 for
+ * a name that is not one of theirs. */
+static int plant_process(struct ksynth *k, const char *what)
+{
+	/* process_root's tables for pid 10: the PT at frame t + 0x30. */
+	uint64_t pt10 = (k->pgd_pa[3] >> 12) + 0x100 + 0x30;
+
+	if (!strcmp(what, "hook")) {
+		iw_frame(&k->mem, 0x7c0);
+		iw_entry(&k->mem, k->pgd_pa[1] >> 12, 400, 8,
+			 UINT64_C(0x7c0000) | IW_TBL);
+	} else if (!strcmp(what, "user-pt")) {
+		iw_entry(&k->mem, pt10, ((user_va >> 12) & 511) + 1, 8,
+			 pt10 << 12 | IW_P | IW_RW | IW_US | IW_A | IW_D |
+			 IW_NX);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* --plant, in the kernel's tables (before the processes copy them): 0,
+ * or -1 for a name that is not one of these. */
+static int plant_kernel(struct ksynth *k, const char *what)
+{
+	if (!strcmp(what, "wx")) {
+		iw_entry(&k->mem, 5, 3, 8, UINT64_C(0x600000) | IW_P | IW_RW |
+			 IW_PS | IW_A | IW_D | IW_G);
+	} else if (!strcmp(what, "text-alias")) {
+		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8, KS_STEXT | IW_P |
+			 IW_RW | IW_PS | IW_A | IW_D | IW_G | IW_NX);
+	} else if (!strcmp(what, "user-kernel")) {
+		iw_entry(&k->mem, 1, 273, 8, 0x2000 | IW_TBL | IW_US);
+		iw_entry(&k->mem, 2, 0, 8, 0x3000 | IW_TBL | IW_US);
+		iw_entry(&k->mem, 3, 2, 8, UINT64_C(0x400000) | IW_P | IW_RW |
+			 IW_US | IW_PS | IW_A | IW_D | IW_NX);
+	} else if (!strcmp(what, "reserved")) {
+		iw_frame(&k->mem, 0x7d1);
+		iw_entry(&k->mem, 0x7d0, 0, 8, UINT64_C(0x7d1000) | IW_TBL);
+		iw_entry(&k->mem, 0x7d1, 0, 8, UINT64_C(0x200000) | IW_P |
+			 IW_RW | IW_PS | IW_A | IW_D | IW_G | IW_NX |
+			 UINT64_C(1) << 13);
+	} else if (!strcmp(what, "guard-wx")) {
+		iw_frame(&k->mem, 0x7c6);
+		iw_entry(&k->mem, 1, 256, 8, UINT64_C(0x7c4000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c4, 0, 8, UINT64_C(0x7c5000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c5, 0, 8, UINT64_C(0x7c6000) | IW_TBL);
+		iw_entry(&k->mem, 0x7c6, 0, 8, UINT64_C(0x700000) | IW_P |
+			 IW_RW | IW_A | IW_D | IW_G);
+	} else if (!strcmp(what, "beyond-ram")) {
+		iw_frame(&k->mem, 0x7d2);
+		iw_entry(&k->mem, 0x7d0, 0, 8, UINT64_C(0x7d1000) | IW_TBL);
+		iw_entry(&k->mem, 0x7d1, 0, 8, UINT64_C(0x7d2000) | IW_TBL);
+		iw_entry(&k->mem, 0x7d2, 0, 8, UINT64_C(0x200000000) | IW_P |
+			 IW_RW | IW_A | IW_D | IW_G | IW_NX);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -56,10 +137,14 @@ int main(int argc, char **argv)
 		{ "loop", no_argument, NULL, 'l' },
 		{ "btf-lies", no_argument, NULL, 'b' },
 		{ "kallsyms-wild", no_argument, NULL, 'k' },
+		{ "text-bounds", no_argument, NULL, 't' },
+		{ "plant", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
-	     same = false, loop = false, lies = false, wild = false;
+	     same = false, loop = false, lies = false, wild = false,
+	     bounds = false;
+	const char *plant = "";
 	struct ksynth k;
 	int c;
 
@@ -73,6 +158,8 @@ int main(int argc, char **argv)
 		case 'l': loop = true; break;
 		case 'b': lies = true; break;
 		case 'k': wild = true; break;
+		case 't': bounds = true; break;
+		case 'p': plant = optarg; break;
 		default:
 			fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT "
 				"(see the source)\n");
@@ -83,16 +170,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT\n");
 		return 64;
 	}
-	ks_build(&k, &(struct ksynth_opts){ 0 });
+	ks_build(&k, &(struct ksynth_opts){ .text_bounds = bounds });
 	/* A third kernel-half entry (an empty vmalloc table), as every real
 	 * kernel has more than two: the kernel-root scan looks for them. */
 	iw_frame(&k.mem, 0x7d0);
 	iw_entry(&k.mem, KS_ROOT >> 12, 400, 8, UINT64_C(0x7d0000) | IW_TBL);
-	/* ksynth's roots for pids 1 and 10 (tasks 1 and 3). */
+	/* ksynth's roots for pids 1 and 10 (tasks 1 and 3), which copy
+	 * the kernel half as planted. */
+	int kernel_side = *plant ? plant_kernel(&k, plant) : 0;
 	process_root(&k, k.pgd_pa[1]);
 	process_root(&k, k.pgd_pa[3]);
 	if (hidden)
 		process_root(&k, 0x606000);
+	if (kernel_side && plant_process(&k, plant)) {
+		fprintf(stderr, "pgw-mkkernel: no anomaly '%s'\n", plant);
+		return 64;
+	}
 	if (same) {
 		static const uint8_t zero[16];
 		ks_put(&k, k.task[5] + k.bo.comm, zero, sizeof(zero));

@@ -1,0 +1,377 @@
+/*
+ * pgwalk check: what is wrong in an address space (or in every one, with
+ * --all-roots), one finding per record with the entries that show it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "lists.h"
+#include "output.h"
+#include "session.h"
+
+enum { OPT_ALL_ROOTS = 1024, OPT_RULE, OPT_SEVERITY };
+
+struct check_args {
+	struct image_args in;
+	bool all_roots;
+	unsigned rules;              /* bit per enum pgw_rule; 0: all */
+	enum pgw_severity threshold;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What to check:", 4 },
+	{ "all-roots", OPT_ALL_ROOTS, NULL, 0,
+	  "Every root in the image (as `pgwalk roots` finds them), and the "
+	  "cross-view of roots and tasks", 4 },
+	{ "rule", OPT_RULE, "RULE[,RULE...]", 0, "Only these rules", 4 },
+	{ "severity", OPT_SEVERITY, "LEVEL", 0,
+	  "Only findings at or above LEVEL (default low)", 4 },
+	{ 0 }
+};
+
+static enum pgw_rule rule_arg(struct argp_state *state, const char *s,
+			      size_t n)
+{
+	char names[256];
+
+	for (unsigned i = 0; i < PGW_NRULES; i++)
+		if (strlen(pgw_rule_key(i)) == n &&
+		    strncmp(pgw_rule_key(i), s, n) == 0)
+			return (enum pgw_rule)i;
+	pgw_usage_error(state, "--rule: no rule '%.*s' (%s)", (int)n, s,
+			list_join(names, sizeof(names), list_rule, ", "));
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct check_args *a = state->input;
+	const struct pgw_root_request *r = &a->in.opts.space.root;
+	char names[128];
+
+	switch (key) {
+	case OPT_ALL_ROOTS:
+		a->all_roots = true;
+		break;
+	case OPT_RULE:
+		for (const char *s = arg;; s++) {
+			size_t n = strcspn(s, ",");
+			a->rules |= 1u << rule_arg(state, s, n);
+			s += n;
+			if (!*s)
+				break;
+		}
+		break;
+	case OPT_SEVERITY: {
+		unsigned i = 0;
+		while (i < PGW_NSEVERITIES &&
+		       strcmp(pgw_severity_key(i), arg) != 0)
+			i++;
+		if (i == PGW_NSEVERITIES)
+			pgw_usage_error(state, "--severity: no level '%s' (%s)",
+					arg, list_join(names, sizeof(names),
+						       list_severity, ", "));
+		a->threshold = (enum pgw_severity)i;
+		break;
+	}
+	case ARGP_KEY_INIT:
+		a->threshold = PGW_SEV_LOW;
+		return session_parse_image(&a->in, "check", key, arg, state);
+	case ARGP_KEY_SUCCESS:
+		if (a->all_roots && (r->have_cpu || r->have_pid || r->comm ||
+				     r->kernel_half || r->have_cr3 ||
+				     r->have_table))
+			pgw_usage_error(state, "--all-roots checks every root; "
+					"give no --cr3, --cpu, --root, --pid, "
+					"--comm or --kernel-root with it");
+		break;
+	default:
+		return session_parse_image(&a->in, "check", key, arg, state);
+	}
+	return 0;
+}
+
+static const char doc[] =
+	"Check an address space for what should not be there: W+X mappings, "
+	"user-accessible pages in the kernel half, kernel-half entries that "
+	"are not the kernel root's, writable aliases of the kernel text, page "
+	"tables mapped at user level, reserved bits, frames beyond RAM; with "
+	"--all-roots every root in the image, and the roots no task owns and "
+	"the tasks whose root the scan did not find.  Each finding names its "
+	"rule, severity, range and root and the page-table entries that show "
+	"it.\v"
+	"man pgwalk (CHECK RULES) says what each rule looks at and what it "
+	"exempts.  The root is chosen as for dump (--cr3, --cpu, --root, --pid, --comm, else the "
+	"kernel's).  Output: text (a line per finding, its evidence below "
+	"it), json (JSON Lines: finding and summary records), csv or tsv "
+	"(the same columns, a header row).  Exit status: 0 no finding at or "
+	"above --severity, 1 findings, 2 a page table the image lacks left "
+	"part of a space unchecked (or the task list was cut short), 3 no "
+	"root or mode, 4 the entry budget ran out, 64 usage, 65 bad image, "
+	"66 cannot open, 74 cannot write.";
+
+/* --rule's and --severity's values, from the tables (and so for the
+ * completion, which reads them here). */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char names[256];
+	char *out = NULL;
+	int n = -1;
+
+	(void)input;
+	if (key == OPT_RULE)
+		n = asprintf(&out, "Only these rules: %s",
+			     list_join(names, sizeof(names), list_rule, ", "));
+	else if (key == OPT_SEVERITY)
+		n = asprintf(&out, "Only findings at or above this severity: "
+			     "%s (default low)",
+			     list_join(names, sizeof(names), list_severity,
+				       ", "));
+	return n < 0 ? (char *)text : out;
+}
+
+static const struct argp check_argp = {
+	options, parse_opt, "IMAGE", doc, session_children, help_filter, NULL
+};
+
+struct check_run {
+	struct out *out;
+	const struct check_args *args;
+	struct check_summary sum;
+	struct pgw_check *ck;
+	uint64_t max_entries;
+	enum pgw_status walk_st;     /* the worst walk: PGW_E_LIMIT */
+};
+
+static int on_finding(void *arg, const struct pgw_finding *f)
+{
+	struct check_run *c = arg;
+
+	if ((c->args->rules && !(c->args->rules & (1u << f->rule))) ||
+	    f->severity < c->args->threshold)
+		return 0;
+	c->sum.findings++;
+	c->sum.by_severity[f->severity]++;
+	c->sum.by_rule[f->rule]++;
+	c->out->fmt->check_finding(c->out, f);
+	return pgw_output_failed();
+}
+
+/* One root's walk; 0 or an exit status (message printed). */
+static int check_one(struct check_run *c, const struct session *s,
+		     const struct pgw_space *space,
+		     const struct pgw_check_root_opts *ro)
+{
+	struct pgw_check_stats st;
+	struct pgw_err err = { 0 };
+	enum pgw_status rc = pgw_check_root(c->ck, space, ro, on_finding, c,
+					    &st, &err);
+
+	c->sum.roots++;
+	c->sum.tables_not_in_image += st.tables_not_in_image;
+	if (ro->kernel_root) {
+		c->sum.have_kernel_wx = true;
+		c->sum.kernel_wx_pages = st.kernel_wx_pages;
+	}
+	if (rc == PGW_E_LIMIT) {
+		c->walk_st = PGW_E_LIMIT;
+		return 0;
+	}
+	if (rc == PGW_OK || rc == PGW_E_STOPPED)
+		return 0;
+	pgw_cli_error("%s: root 0x%llx: %s", s->path,
+		      (unsigned long long)space->root, err.msg);
+	return pgw_exit_for(rc);
+}
+
+/* The task that owns the chosen root, for the findings (--pid, --comm). */
+static const struct pgw_task *chosen_task(const struct pgw_task *tasks,
+					  size_t n, const struct session *s)
+{
+	if (s->why.root.source != PGW_ROOT_TASK)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (tasks[i].pid == s->why.root.pid)
+			return &tasks[i];
+	return NULL;
+}
+
+static int check_single(struct check_run *c, const struct session *s,
+			const struct pgw_space *kernel)
+{
+	struct pgw_task *tasks = NULL;
+	size_t ntasks = 0;
+	struct pgw_err terr = { 0 };
+
+	/* The session found the process through this list; read again, it
+	 * names the findings' owner (without it they are unnamed, no
+	 * less true). */
+	if (s->why.root.source == PGW_ROOT_TASK)
+		(void)pgw_linux_tasks(kernel, &tasks, &ntasks, &terr);
+	struct pgw_check_root_opts ro = {
+		.kernel_root = s->space.root == kernel->root,
+		.compare_kernel_half = s->space.root != kernel->root,
+		.owner = chosen_task(tasks, ntasks, s),
+		.max_entries = c->max_entries,
+	};
+	int rc = check_one(c, s, &s->space, &ro);
+	pgw_linux_tasks_free(tasks);
+	return rc;
+}
+
+static int check_all(struct check_run *c, const struct session *s)
+{
+	struct pgw_roots *roots = NULL;
+	struct pgw_task *tasks = NULL;
+	struct pgw_roots_view *view = NULL;
+	struct pgw_err err = { 0 }, terr = { 0 };
+	size_t ntasks = 0;
+	int rc = 0;
+	struct pgw_roots_opts opts = {
+		.scan = { .max_entries = c->max_entries },
+	};
+	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
+					    s->space.root, &opts, &roots, &err);
+
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s->path, err.msg);
+		return pgw_exit_for(st);
+	}
+	enum pgw_status tst = pgw_linux_tasks(&s->space, &tasks, &ntasks,
+					      &terr);
+	if (ntasks && (st = pgw_roots_view_build(roots, tasks, ntasks, &view,
+						 &err)) != PGW_OK) {
+		pgw_cli_error("%s", err.msg);
+		rc = pgw_exit_for(st);
+		goto out;
+	}
+	if (tst != PGW_OK) {
+		c->sum.names_why = terr.msg;
+		pgw_cli_error("%s: roots are named as far as the task list "
+			      "was read (%zu tasks): %s", s->path, ntasks,
+			      terr.msg);
+	}
+	if (!roots->scan.complete)
+		c->walk_st = PGW_E_LIMIT;
+	for (size_t i = 0; i < roots->n && !rc; i++) {
+		const struct pgw_root_found *f = &roots->root[i];
+		struct pgw_space sp = { s->img, s->space.mode, f->table };
+		bool kernel = f->table == roots->kernel_root;
+		if (!pgw_check_kind(f->kind))
+			continue;
+		struct pgw_check_root_opts ro = {
+			.kernel_root = kernel, .user_half_only = !kernel,
+			.max_entries = c->max_entries,
+		};
+		if (view && view->first_owner[i] < view->first_owner[i + 1])
+			ro.owner = &tasks[view->owner[view->first_owner[i]]];
+		rc = check_one(c, s, &sp, &ro);
+	}
+	if (!rc && (st = pgw_check_roots(c->ck, roots, tasks, view,
+					 on_finding, c, &err)) &&
+	    st != PGW_E_STOPPED) {
+		pgw_cli_error("%s: %s", s->path, err.msg);
+		rc = pgw_exit_for(st);
+	}
+	if (tst == PGW_E_LIMIT)
+		c->walk_st = PGW_E_LIMIT;
+	/* A list cut short by a page the image lacks is partial evidence;
+	 * one the image damaged, or none, leaves the cross-view unchecked
+	 * (names_why says why). */
+	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
+	if (!rc) {
+		/* The summary, before the lists it points into go. */
+		c->sum.complete = c->walk_st == PGW_OK &&
+				  !c->sum.tables_not_in_image && !cut;
+		c->sum.reason = c->sum.complete ? NULL :
+				c->walk_st == PGW_E_LIMIT ? "budget" :
+				c->sum.tables_not_in_image ?
+				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
+				"data-not-in-image";
+		c->out->fmt->check_summary(c->out, &c->sum);
+		rc = -1;
+	}
+out:
+	pgw_roots_view_free(view);
+	pgw_linux_tasks_free(tasks);
+	pgw_roots_free(roots);
+	return rc;
+}
+
+/* The kernel's own root, which every root is compared with: the
+ * session's when it is the kernel's, else opened as such.  Without one,
+ * the chosen root stands in (said on stderr). */
+static struct pgw_space kernel_space(const struct session *s)
+{
+	struct pgw_space_request req = s->opts.space;
+	struct pgw_space_why why;
+	struct pgw_space kernel;
+	struct pgw_err err = { 0 };
+
+	memset(&req.root, 0, sizeof(req.root));
+	req.root.kernel = true;
+	if (pgw_space_open(s->img, &req, &kernel, &why, &err) == PGW_OK)
+		return kernel;
+	pgw_cli_error("%s: no kernel root to compare with (%s): the kernel "
+		      "half is checked as this root's own", s->path, err.msg);
+	return s->space;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { 0 };
+	struct session s = { 0 };
+	struct pgw_err err = { 0 };
+	int rc;
+
+	pgw_argp_parse(&check_argp, argc, argv, &a);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
+	a.in.opts.space.root.kernel |= a.all_roots;
+	if ((rc = session_start(&s, &a.in))) {
+		session_close(&s);
+		return rc;
+	}
+	session_say(&s);
+	struct pgw_space kernel = a.all_roots ? s.space : kernel_space(&s);
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, s.space.mode, NULL, false };
+	struct check_run c = {
+		.out = &out, .args = &a,
+		.sum = { .threshold = a.threshold },
+		.max_entries = a.in.opts.max_entries,
+	};
+	enum pgw_status st = pgw_check_open(&kernel, &c.ck, &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s.path, err.msg);
+		session_close(&s);
+		return pgw_exit_for(st);
+	}
+	c.sum.text_why = pgw_check_text_why(c.ck);
+	if (fmt->check_begin)
+		fmt->check_begin(&out);
+	rc = a.all_roots ? check_all(&c, &s) : check_single(&c, &s, &kernel);
+	if (rc == 0) {
+		c.sum.complete = c.walk_st == PGW_OK &&
+				 !c.sum.tables_not_in_image;
+		c.sum.reason = c.walk_st == PGW_E_LIMIT ? "budget" :
+			       c.sum.tables_not_in_image ?
+			       pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
+			       NULL;
+		fmt->check_summary(&out, &c.sum);
+	}
+	if (rc <= 0) {
+		/* The highest of 1 (findings), 2 and 4 (docs/output.md). */
+		rc = c.walk_st == PGW_E_LIMIT ? PGW_EXIT_LIMIT :
+		     c.sum.tables_not_in_image || !c.sum.complete ?
+		     PGW_EXIT_EVIDENCE :
+		     c.sum.findings ? PGW_EXIT_NOANSWER : PGW_EXIT_OK;
+		rc = pgw_cli_flush(rc);
+	}
+	pgw_check_close(c.ck);
+	session_close(&s);
+	return rc;
+}

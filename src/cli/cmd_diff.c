@@ -1,0 +1,256 @@
+/*
+ * pgwalk diff: two address spaces compared in address order — two roots
+ * of one image, a PTI pair's kernel and user copies, or one root in two
+ * images of one machine.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "output.h"
+#include "session.h"
+
+enum { OPT_PTI = 1024, OPT_DATA, OPT_RANGE };
+
+struct diff_args {
+	struct image_args in;        /* IMAGE, the options, root A */
+	struct session_opts b;       /* root B (its root fields only) */
+	char *image2;
+	bool pti, data;
+	const char *range_arg;
+	uint64_t start, end;
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "What to compare:", 4 },
+	{ "pti", OPT_PTI, NULL, 0,
+	  "The chosen root's PTI pair: its kernel copy (a) against its user "
+	  "copy (b), what user mode sees of the kernel", 4 },
+	{ "data", OPT_DATA, NULL, 0,
+	  "Also compare the bytes of pages mapped alike in both (pages an "
+	  "image lacks are said uncompared, never equal)", 4 },
+	{ "range", OPT_RANGE, "START-END", 0,
+	  "Only [START, END); END may be left out for the top of the space",
+	  4 },
+	{ 0 }
+};
+
+static bool parse_range(const char *arg, uint64_t *start, uint64_t *end)
+{
+	const char *dash = strchr(arg, '-');
+	char buf[64];
+
+	if (!dash || (size_t)(dash - arg) >= sizeof(buf))
+		return false;
+	memcpy(buf, arg, (size_t)(dash - arg));
+	buf[dash - arg] = '\0';
+	if (!pgw_parse_u64(buf, start))
+		return false;
+	if (dash[1] == '\0') {
+		*end = 0;
+		return true;
+	}
+	return pgw_parse_u64(dash + 1, end) && *end > *start;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct diff_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		session_parse_image(&a->in, "diff", key, arg, state);
+		a->in.opts.root_b = &a->b;
+		break;
+	case OPT_PTI:
+		a->pti = true;
+		break;
+	case OPT_DATA:
+		a->data = true;
+		break;
+	case OPT_RANGE:
+		a->range_arg = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->in.image && a->image2)
+			pgw_usage_error(state, "diff takes one IMAGE (two roots "
+					"of it) or two (one root in each)");
+		if (a->in.image)
+			a->image2 = arg;
+		else
+			a->in.image = arg;
+		break;
+	case ARGP_KEY_SUCCESS:
+		session_root_finish(&a->b, state);
+		if (a->range_arg &&
+		    !parse_range(a->range_arg, &a->start, &a->end))
+			pgw_usage_error(state, "--range: '%s' is not START-END "
+					"with START < END", a->range_arg);
+		if (a->pti && (a->in.opts.nroots > 1 || a->image2))
+			pgw_usage_error(state, "--pti compares the two copies of "
+					"one root: give one image and at most "
+					"one root option");
+		if (!a->pti && !a->image2 && a->in.opts.nroots != 2)
+			pgw_usage_error(state, "give two roots (--cr3, --cpu, "
+					"--root, --pid, --comm, each twice or "
+					"mixed), --pti, or two images");
+		if (a->image2 && a->in.opts.nroots > 1)
+			pgw_usage_error(state, "with two images give one root "
+					"option, the same for both (default: "
+					"the kernel's)");
+		break;
+	default:
+		return session_parse_image(&a->in, "diff", key, arg, state);
+	}
+	return 0;
+}
+
+static const char doc[] =
+	"Compare two address spaces in address order: ranges mapped only in "
+	"b (added), only in a (removed), or differently (changed: frame, "
+	"permissions, page_size, attributes, and with --data the bytes), "
+	"coalesced as dump coalesces them, and a summary.\v"
+	"A and b are two roots of one IMAGE (two root options: --cr3=A "
+	"--cr3=B, --pid=N --pid=M, mixed), a PTI pair (--pti: the kernel copy "
+	"against the user copy of the chosen root, by default the kernel's), "
+	"or one root in two images of one machine taken at different times "
+	"(IMAGE IMAGE2, one root option for both, --pid resolved in each).  "
+	"A page table an image lacks makes its range uncompared "
+	"(table-not-in-image), never added or removed; with --data a page "
+	"whose bytes an image lacks is uncompared (data-not-in-image).  "
+	"Output: text (+ added, - removed, ~ changed, ? uncompared), json "
+	"(JSON Lines: added, removed, changed, uncompared and summary "
+	"records), csv or tsv.  Exit status: 0 the spaces are alike, 1 they "
+	"differ, 2 part could not be compared (a page the image lacks), 3 no "
+	"root, mode or PTI pair (or the spaces' modes differ), 4 the entry "
+	"budget ran out (nothing is listed), 64 usage, 65 bad image, 66 "
+	"cannot open, 74 cannot write.";
+
+static const struct argp diff_argp = {
+	options, parse_opt, "IMAGE [IMAGE2]", doc, session_children, NULL,
+	NULL
+};
+
+struct diff_state {
+	struct out *out;
+	struct diff_summary sum;
+};
+
+static int on_range(void *arg, const struct pgw_diff_range *r)
+{
+	struct diff_state *d = arg;
+
+	d->sum.ranges++;
+	d->out->fmt->diff_range(d->out, r);
+	return pgw_output_failed();
+}
+
+/* --pti: the kernel and user copies of the chosen root's pair. */
+static int pti_pair(const struct session *s, struct pgw_space *a,
+		    struct pgw_space *b)
+{
+	struct pgw_pti p;
+	uint64_t t = s->space.root;
+
+	pgw_pti_check(s->img, s->space.mode, t, &p);
+	if (!p.is_user_root) {
+		pgw_pti_check(s->img, s->space.mode, t + PGW_PAGE_SIZE, &p);
+		if (!p.is_user_root || p.kernel_table != t) {
+			pgw_cli_error("%s: root 0x%llx has no PTI user copy "
+				      "(the kernel runs without page-table "
+				      "isolation)", s->path,
+				      (unsigned long long)t);
+			return PGW_EXIT_NOROOT;
+		}
+		t += PGW_PAGE_SIZE;
+	}
+	*a = (struct pgw_space){ s->img, s->space.mode, p.kernel_table };
+	*b = (struct pgw_space){ s->img, s->space.mode, t };
+	return 0;
+}
+
+/* Root b of the same image. */
+static int second_root(struct session *s, const struct diff_args *a,
+		       struct pgw_space *b)
+{
+	struct pgw_space_request req = s->opts.space;
+	struct pgw_space_why why;
+	struct pgw_err err = { 0 };
+
+	req.root = a->b.space.root;
+	enum pgw_status st = pgw_space_open(s->img, &req, b, &why, &err);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: second root: %s", s->path, err.msg);
+		return pgw_exit_for(st);
+	}
+	return 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { 0 };
+	struct session s = { 0 }, s2 = { 0 };
+	struct pgw_space sa, sb;
+	struct pgw_err err = { 0 };
+	int rc;
+
+	pgw_argp_parse(&diff_argp, argc, argv, &a);
+	const struct formatter *fmt =
+		formatter_by_name(a.in.opts.output_format);
+	rc = session_start(&s, &a.in);
+	if (!rc && a.image2) {
+		struct image_args in2 = a.in;
+		in2.image = a.image2;
+		rc = session_start(&s2, &in2);
+		sa = s.space;
+		sb = s2.space;
+	} else if (!rc && a.pti) {
+		rc = pti_pair(&s, &sa, &sb);
+	} else if (!rc) {
+		sa = s.space;
+		rc = second_root(&s, &a, &sb);
+	}
+	if (!rc && sa.mode != sb.mode) {
+		pgw_cli_error("the two spaces are in different paging modes "
+			      "(%s, %s): nothing to compare address by "
+			      "address", sa.mode->name, sb.mode->name);
+		rc = PGW_EXIT_NOROOT;
+	}
+	if (rc) {
+		session_close(&s2);
+		session_close(&s);
+		return rc;
+	}
+	session_say(&s);
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, sa.mode, NULL, false };
+	struct diff_state d = {
+		.out = &out,
+		.sum = { .root_a = sa.root, .root_b = sb.root, .data = a.data },
+	};
+	struct pgw_diff_opts opts = {
+		.walk = { .start = a.start, .end = a.end,
+			  .max_entries = a.in.opts.max_entries },
+		.data = a.data,
+	};
+	if (fmt->diff_begin)
+		fmt->diff_begin(&out, &d.sum);
+	enum pgw_status st = pgw_diff_spaces(&sa, &sb, &opts, on_range, &d,
+					     &d.sum.stats, &err);
+	if (st == PGW_OK) {
+		fmt->diff_summary(&out, &d.sum);
+		const struct pgw_diff_stats *t = &d.sum.stats;
+		rc = t->uncompared ? PGW_EXIT_EVIDENCE :
+		     t->added || t->removed || t->changed ? PGW_EXIT_NOANSWER :
+							   PGW_EXIT_OK;
+	} else if (st != PGW_E_STOPPED) {
+		pgw_cli_error("%s: %s", s.path, err.msg);
+		rc = pgw_exit_for(st);
+	}
+	rc = pgw_cli_flush(rc);
+	session_close(&s2);
+	session_close(&s);
+	return rc;
+}

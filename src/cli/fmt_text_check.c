@@ -1,0 +1,236 @@
+/*
+ * check and diff as text.  check: a line per finding (severity, rule,
+ * range, root, owner, why) with its evidence on the next, then '#'
+ * summary lines.  diff: a line per range (+ added, - removed, ~ changed,
+ * ? uncompared) with each side's mapping, then a '#' summary line.
+ */
+#include "check_out.h"
+#include "emit.h"
+
+static void put(struct out *o, struct line *l)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	emit_char(l, '\n');
+	fwrite(l->buf, 1, l->len, o->f);
+}
+
+static void pad(struct line *l, size_t from, size_t width)
+{
+	do
+		emit_char(l, ' ');
+	while (l->len - from < width);
+}
+
+void text_check_begin(struct out *o)
+{
+	fprintf(o->f, "# SEVERITY RULE START-END (SIZE) root ROOT pid PID COMM: "
+		      "WHY\n#     evidence: LEVEL TABLE[INDEX]=ENTRY ...\n");
+}
+
+void text_check_finding(struct out *o, const struct pgw_finding *f)
+{
+	struct line l;
+	size_t at;
+
+	l.len = 0;
+	emit_str(&l, pgw_severity_key(f->severity));
+	pad(&l, 0, 8);
+	at = l.len;
+	emit_str(&l, pgw_rule_key(f->rule));
+	pad(&l, at, 21);
+	if (f->has_range) {
+		text_span(&l, o, f->va, f->end);
+		emit_str(&l, " (");
+		text_size(&l, finding_size(f), 0);
+		emit_str(&l, ") ");
+	}
+	if (f->has_root) {
+		emit_str(&l, "root ");
+		emit_hex(&l, f->root);
+		emit_char(&l, ' ');
+	}
+	if (f->owner) {
+		emit_str(&l, "pid ");
+		emit_u64(&l, (uint64_t)(uint32_t)f->owner->pid);
+		emit_char(&l, ' ');
+		emit_bytes(&l, o->f, (const char *)f->owner->comm,
+			   f->owner->comm_len, emit_text_char);
+	}
+	while (l.len && l.buf[l.len - 1] == ' ')
+		l.len--;
+	emit_str(&l, ": ");
+	emit_long(&l, o->f, f->why, emit_text_strn);
+	put(o, &l);
+	if (!f->nevidence)
+		return;
+	l.len = 0;
+	emit_str(&l, "    evidence:");
+	for (unsigned i = 0; i < f->nevidence; i++) {
+		const struct pgw_evidence_entry *e = &f->evidence[i];
+		emit_char(&l, ' ');
+		emit_str(&l, out_level_name(o->mode, e->level));
+		emit_char(&l, ' ');
+		emit_hex(&l, e->table);
+		emit_char(&l, '[');
+		emit_u64(&l, e->index);
+		emit_str(&l, "]=");
+		emit_hex(&l, e->entry);
+	}
+	put(o, &l);
+}
+
+void text_check_summary(struct out *o, const struct check_summary *s)
+{
+	struct line l;
+	bool first = true;
+
+	l.len = 0;
+	emit_str(&l, "# ");
+	emit_u64(&l, s->findings);
+	emit_str(&l, s->findings == 1 ? " finding" : " findings");
+	emit_str(&l, " at or above ");
+	emit_str(&l, pgw_severity_key(s->threshold));
+	for (int i = PGW_NSEVERITIES - 1; i >= 0; i--) {
+		if (!s->by_severity[i])
+			continue;
+		emit_str(&l, first ? " (" : ", ");
+		emit_u64(&l, s->by_severity[i]);
+		emit_char(&l, ' ');
+		emit_str(&l, pgw_severity_key((enum pgw_severity)i));
+		first = false;
+	}
+	if (!first)
+		emit_char(&l, ')');
+	emit_str(&l, " in ");
+	emit_u64(&l, s->roots);
+	emit_str(&l, s->roots == 1 ? " root" : " roots");
+	if (s->have_kernel_wx) {
+		emit_str(&l, "; kernel W+X pages: ");
+		emit_u64(&l, s->kernel_wx_pages);
+		emit_str(&l, " (as the kernel's own check counts them)");
+	}
+	put(o, &l);
+	if (s->text_why) {
+		l.len = 0;
+		emit_str(&l, "# text-writable-alias, partly or not checked: (");
+		emit_long(&l, o->f, s->text_why, emit_text_strn);
+		emit_char(&l, ')');
+		put(o, &l);
+	}
+	if (s->names_why) {
+		l.len = 0;
+		emit_str(&l, "# not checked: orphan-root, unowned-task (");
+		emit_long(&l, o->f, s->names_why, emit_text_strn);
+		emit_char(&l, ')');
+		put(o, &l);
+	}
+	if (!s->complete) {
+		l.len = 0;
+		emit_str(&l, "# INCOMPLETE: ");
+		emit_str(&l, s->reason);
+		if (s->tables_not_in_image) {
+			emit_str(&l, " (");
+			emit_u64(&l, s->tables_not_in_image);
+			emit_str(&l, " page-table holes not in the image: what "
+				     "they map was not checked)");
+		}
+		put(o, &l);
+	}
+}
+
+void text_diff_begin(struct out *o, const struct diff_summary *s)
+{
+	fprintf(o->f, "# a: root 0x%llx  b: root 0x%llx  (+ added, - removed, "
+		      "~ changed, ? uncompared)\n",
+		(unsigned long long)s->root_a, (unsigned long long)s->root_b);
+}
+
+static void side(struct line *l, const struct out *o, const char *name,
+		 const struct pgw_diff_side *sd, enum pgw_absence absence)
+{
+	if (!sd->mapped && !absence)
+		return;
+	emit_str(l, "  ");
+	emit_str(l, name);
+	emit_str(l, ": ");
+	if (!sd->mapped) {
+		emit_str(l, "table not in image (");
+		emit_str(l, pgw_absence_key(absence));
+		emit_char(l, ')');
+		return;
+	}
+	text_hexw(l, sd->pa, out_pa_digits(o->mode));
+	emit_char(l, ' ');
+	text_size(l, sd->page_size, 0);
+	emit_char(l, ' ');
+	emit_str(l, out_level_name(o->mode, sd->level));
+	emit_str(l, (sd->eff_flags & PGW_F_USER) ? " USR" : "");
+	emit_str(l, (sd->eff_flags & PGW_F_RW) ? " RW" : " ro");
+	emit_str(l, (sd->eff_flags & PGW_F_NX) ? " NX" : " x");
+	if (sd->flags & PGW_F_GLOBAL)
+		emit_str(l, " GLB");
+	if (sd->same_frame)
+		emit_str(l, " same-frame");
+	if (absence) {
+		emit_str(l, " data not in image (");
+		emit_str(l, pgw_absence_key(absence));
+		emit_char(l, ')');
+	}
+}
+
+void text_diff_range(struct out *o, const struct pgw_diff_range *r)
+{
+	static const char mark[] = "+-~?";
+	struct line l;
+	bool first = true;
+
+	l.len = 0;
+	emit_char(&l, mark[r->kind]);
+	emit_char(&l, ' ');
+	text_span(&l, o, r->va, r->end);
+	text_size(&l, r->end - r->va, 10);
+	side(&l, o, "a", &r->a, r->absence_a);
+	side(&l, o, "b", &r->b, r->absence_b);
+	for (unsigned b = 0; b < PGW_NDIFF_CHANGES; b++) {
+		if (!(r->changes & (1u << b)))
+			continue;
+		emit_str(&l, first ? "  changed: " : ",");
+		emit_str(&l, pgw_diff_change_key(b));
+		first = false;
+	}
+	put(o, &l);
+}
+
+void text_diff_summary(struct out *o, const struct diff_summary *s)
+{
+	const struct pgw_diff_stats *t = &s->stats;
+	struct line l;
+
+	l.len = 0;
+	emit_str(&l, "# ");
+	emit_u64(&l, s->ranges);
+	emit_str(&l, " ranges: added ");
+	text_size(&l, t->added, 0);
+	emit_str(&l, ", removed ");
+	text_size(&l, t->removed, 0);
+	emit_str(&l, ", changed ");
+	text_size(&l, t->changed, 0);
+	emit_str(&l, ", uncompared ");
+	text_size(&l, t->uncompared, 0);
+	emit_str(&l, "; alike ");
+	text_size(&l, t->same, 0);
+	if (s->data) {
+		emit_str(&l, "; data compared ");
+		text_size(&l, t->data_compared, 0);
+	}
+	put(o, &l);
+	if (t->table_absent) {
+		l.len = 0;
+		emit_str(&l, "# INCOMPLETE: ");
+		text_size(&l, t->table_absent, 0);
+		emit_str(&l, " under page tables an image lacks "
+			     "(table-not-in-image)");
+		put(o, &l);
+	}
+}

@@ -1,0 +1,146 @@
+/*
+ * What every root's check compares with, gathered once through the
+ * kernel root: the kernel half, the kernel text and read-only data
+ * (where kallsyms has them), the end of RAM, and the places the kernel's
+ * own rules treat apart.
+ */
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FOUR_GIB (UINT64_C(1) << 32)
+/* arch/x86/include/asm/pgtable_64_types.h: the LDT remap's top-level
+ * slot, counted from the end of the table (LDT_PGD_ENTRY_L4/_L5). */
+#define LDT_SLOTS_FROM_END_L4 240
+#define LDT_SLOTS_FROM_END_L5 112
+/* The guard hole: the first 16 top-level slots of the kernel half
+ * (GUARD_HOLE_SIZE), which ptdump's W+X walk skips. */
+#define GUARD_HOLE_SLOTS 16
+/* BIOS_BEGIN, BIOS_END: the PCI BIOS area note_wx exempts on i386. */
+#define BIOS_BEGIN UINT64_C(0xa0000)
+#define BIOS_END UINT64_C(0x100000)
+
+/* One kernel range from kallsyms: its VA bounds and the frames they map
+ * (the kernel image is loaded physically contiguous). */
+static bool text_range(struct pgw_check *ck, const struct pgw_kallsyms *ks,
+		       const char *start, const char *end,
+		       struct check_text *t, struct pgw_err *err)
+{
+	uint64_t va, va_end;
+	struct pgw_xlat a, b;
+
+	if (pgw_kallsyms_lookup(ks, start, &va, NULL, err) ||
+	    pgw_kallsyms_lookup(ks, end, &va_end, NULL, err))
+		return false;
+	if (va_end <= va) {
+		pgw_err_set(err, PGW_E_FORMAT, "%s 0x%llx is not above %s",
+			    end, (unsigned long long)va_end, start);
+		return false;
+	}
+	pgw_translate(&ck->kernel, va, &a);
+	pgw_translate(&ck->kernel, va_end - 1, &b);
+	if (a.stop != PGW_STOP_OK || b.stop != PGW_STOP_OK ||
+	    b.pa - a.pa != va_end - 1 - va) {
+		pgw_err_set(err, PGW_E_FORMAT, "%s-%s (0x%llx-0x%llx) does "
+			    "not map to contiguous frames", start, end,
+			    (unsigned long long)va,
+			    (unsigned long long)va_end);
+		return false;
+	}
+	t->va = va;
+	t->pa = a.pa;
+	t->len = va_end - va;
+	return true;
+}
+
+static void text_bounds(struct pgw_check *ck)
+{
+	static const struct {
+		const char *name, *start, *end;
+	} ranges[CHECK_NTEXT] = {
+		{ "text", "_stext", "_etext" },
+		{ "read-only data", "__start_rodata", "__end_rodata" },
+	};
+	struct pgw_kallsyms *ks = NULL;
+	struct pgw_err err = { 0 };
+
+	if (pgw_kallsyms_open(&ck->kernel, &ks, &err) != PGW_OK) {
+		snprintf(ck->text_why, sizeof(ck->text_why), "kernel text "
+			 "unknown: %.200s", err.msg);
+		return;
+	}
+	for (unsigned i = 0; i < CHECK_NTEXT; i++) {
+		ck->text[i].name = ranges[i].name;
+		if (!text_range(ck, ks, ranges[i].start, ranges[i].end,
+				&ck->text[i], &err)) {
+			ck->text[i].len = 0;
+			snprintf(ck->text_why, sizeof(ck->text_why), "kernel "
+				 "%s unknown: %.200s", ranges[i].name, err.msg);
+		}
+	}
+	pgw_kallsyms_close(ks);
+}
+
+static uint64_t ram_limit(struct pgw_image *img)
+{
+	const struct pgw_phys_range *r;
+	size_t n = pgw_image_ranges(img, &r);
+	uint64_t limit = FOUR_GIB;
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].start + r[i].size > limit)
+			limit = r[i].start + r[i].size;
+	return limit;
+}
+
+enum pgw_status pgw_check_open(const struct pgw_space *kernel,
+			       struct pgw_check **ck_ret,
+			       struct pgw_err *err)
+{
+	const struct pgw_mode *mode = kernel->mode;
+	struct pgw_check *ck = calloc(1, sizeof(*ck));
+	enum pgw_status st;
+
+	if (!ck)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	ck->kernel = *kernel;
+	if ((st = pgw_khalf_init(&ck->kh, kernel->img, mode, kernel->root,
+				 err))) {
+		free(ck);
+		return st;
+	}
+	ck->kernel_start = ck->kh.kernel_start;
+	ck->nx = mode->quirks & PGW_Q_NX;
+	ck->ram_limit = ram_limit(kernel->img);
+	ck->ldt_index = -1;
+	if (mode->va_bits > 32) {
+		unsigned top = mode->level[PGW_PGD].shift;
+		ck->guard[0] = ck->kernel_start;
+		ck->guard[1] = ck->kernel_start +
+			       ((uint64_t)GUARD_HOLE_SLOTS << top);
+		ck->ldt_index = (long)ck->kh.nent -
+				(mode->va_bits > 48 ? LDT_SLOTS_FROM_END_L5 :
+						      LDT_SLOTS_FROM_END_L4);
+	} else {
+		ck->pcibios[0] = ck->kernel_start + BIOS_BEGIN;
+		ck->pcibios[1] = ck->kernel_start + BIOS_END;
+	}
+	text_bounds(ck);
+	*ck_ret = ck;
+	return PGW_OK;
+}
+
+void pgw_check_close(struct pgw_check *ck)
+{
+	if (!ck)
+		return;
+	free(ck->ktables);
+	free(ck);
+}
+
+const char *pgw_check_text_why(const struct pgw_check *ck)
+{
+	return ck->text_why[0] ? ck->text_why : NULL;
+}
