@@ -83,9 +83,18 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 /* "user rw nx", the effective permissions in words. */
 static void eff_text(struct line *l, uint32_t eff)
 {
-	emit_str(l, (eff & PGW_F_USER) ? "user " : "kernel ");
-	emit_str(l, (eff & PGW_F_RW) ? "rw " : "ro ");
-	emit_str(l, (eff & PGW_F_NX) ? "nx" : "exec");
+	if (eff & PGW_F_USER)
+		emit_lit(l, "user ");
+	else
+		emit_lit(l, "kernel ");
+	if (eff & PGW_F_RW)
+		emit_lit(l, "rw ");
+	else
+		emit_lit(l, "ro ");
+	if (eff & PGW_F_NX)
+		emit_lit(l, "nx");
+	else
+		emit_lit(l, "exec");
 }
 
 /* Why a walk stopped: the reason key, the absence of a table not in the
@@ -111,29 +120,27 @@ static void stop_text(struct line *l, const struct out *o,
 /* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
 static void xlat_line(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l;
-	l.len = 0;
+	struct line *l = out_row(o);
 
-	emit_hex(&l, x->va);
-	emit_str(&l, " -> ");
+	emit_hex(l, x->va);
+	emit_lit(l, " -> ");
 	if (x->stop == PGW_STOP_OK) {
-		emit_hex(&l, x->pa);
-		emit_char(&l, ' ');
-		human(&l, x->page_size, 0);
-		emit_char(&l, ' ');
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_char(&l, ' ');
-		eff_text(&l, x->eff_flags);
+		emit_hex(l, x->pa);
+		emit_char(l, ' ');
+		human(l, x->page_size, 0);
+		emit_char(l, ' ');
+		emit_str(l, out_level_name(o->mode, x->level));
+		emit_char(l, ' ');
+		eff_text(l, x->eff_flags);
 		if (!x->data_in_image) {
-			emit_str(&l, " data-not-in-image (");
-			emit_str(&l, pgw_absence_key(x->data_absence));
-			emit_char(&l, ')');
+			emit_lit(l, " data-not-in-image (");
+			emit_str(l, pgw_absence_key(x->data_absence));
+			emit_char(l, ')');
 		}
 	} else {
-		stop_text(&l, o, x);
+		stop_text(l, o, x);
 	}
-	emit_char(&l, '\n');
-	fwrite(l.buf, 1, l.len, o->f);
+	emit_char(l, '\n');
 }
 
 /* The whole walk, like crash's vtop (one ADDR, or --levels). */
@@ -145,6 +152,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		xlat_line(o, x);
 		return;
 	}
+	out_rows_flush(o);   /* a whole walk may not fit in o->rows */
 	l.len = 0;
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
@@ -188,6 +196,7 @@ static void text_bad(struct out *o, const char *text, size_t n)
 	struct line l;
 	l.len = 0;
 
+	out_rows_flush(o);   /* an echo may not fit in o->rows */
 	emit_str(&l, "input '");
 	emit_bytes(&l, o->f, text, n, emit_text_char);
 	emit_str(&l, o->levels ? "' -> not-an-address\n\n" :
