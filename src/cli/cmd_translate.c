@@ -150,6 +150,10 @@ static void stdin_line(struct batch *b, char *line, size_t n,
 {
 	uint64_t va;
 
+	if (pgw_parse_hex0x(line, n, &va)) {
+		one(b, va, false);
+		return;
+	}
 	while (n > 0 && line[n - 1] == '\r')
 		line[--n] = '\0';
 	if (n == 0 || line[0] == '#')

@@ -63,21 +63,28 @@ static inline uint64_t emit_hex8(uint64_t x)
 	return x + '0' * ones + letter * ('a' - '0' - 10);
 }
 
-/* Lower-case hex with 0x, no padding: the one address spelling.  All 16
- * digits are made at once and the significant ones copied. */
-static inline void emit_hex(struct line *l, uint64_t v)
+/* The last n (1..16) of v's 16 hex digits after "0x": made at once,
+ * and copied 16 bytes at a time (a fixed-size copy is a move or two; the
+ * bytes past the n digits are overwritten by what follows). */
+static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
 {
-	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
-	size_t n = (bits + 3) / 4;
-	uint64_t digits[2] = { emit_hex8(v >> 32), emit_hex8(v & 0xffffffff) };
+	uint64_t all[4] = { 0, 0, emit_hex8(v >> 32), emit_hex8(v & 0xffffffff) };
 
-	if (n + 2 > sizeof(l->buf) - l->len)
+	if (18 > sizeof(l->buf) - l->len)
 		return;
 	char *p = l->buf + l->len;
 	p[0] = '0';
 	p[1] = 'x';
-	memcpy(p + 2, (const char *)digits + 16 - n, n);
+	memcpy(p + 2, (const char *)all + 32 - n, 16);
 	l->len += n + 2;
+}
+
+/* Lower-case hex with 0x, no padding: the one address spelling. */
+static inline void emit_hex(struct line *l, uint64_t v)
+{
+	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
+
+	emit_hex_digits(l, v, (bits + 3) / 4);
 }
 
 /* Zero-padded hex without 0x, `width` digits (raw entries). */

@@ -20,6 +20,7 @@ static void size_text(struct line *l, uint64_t size)
 }
 
 static void human(struct line *l, uint64_t size, int width);
+static void human_spell(struct line *l, uint64_t size, int width);
 
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
@@ -415,6 +416,26 @@ static void text_info(struct out *o, const struct info_view *v)
 /* ptdump's size spelling: the largest unit that divides evenly. */
 static void human(struct line *l, uint64_t size, int width)
 {
+	/* The last one spelled: --leaves asks for "4K" millions of times. */
+	static struct line last;
+	static uint64_t last_size = 1;
+	static int last_width = -1;
+
+	if (size == last_size && width == last_width) {
+		emit_mem(l, last.buf, last.len);
+		return;
+	}
+	size_t at = l->len;
+	human_spell(l, size, width);
+	last.len = 0;
+	emit_mem(&last, l->buf + at, l->len - at);
+	last_size = size;
+	last_width = width;
+}
+
+/* human's words, spelled. */
+static void human_spell(struct line *l, uint64_t size, int width)
+{
 	static const char unit[] = "KMGTPE";
 	char t[24];
 	int n = 0, u = -1;
@@ -449,8 +470,7 @@ static void hexw(struct line *l, uint64_t v, int digits)
 {
 	while (digits < 16 && (v >> (4 * digits)) != 0)
 		digits++;
-	emit_str(l, "0x");
-	emit_hex_w(l, v, digits);
+	emit_hex_digits(l, v, (size_t)digits);
 }
 
 /* start-end, with an end of 2^64 spelled out. */
@@ -467,9 +487,11 @@ static void span(struct line *l, const struct out *o, uint64_t va,
 		hexw(l, end, w);
 }
 
-/* Drop trailing blanks, end the line, write it. */
+/* Drop trailing blanks, end the line, write it (after what o->rows
+ * gathered). */
 static void put(struct out *o, struct line *l)
 {
+	out_rows_flush(o);
 	while (l->len && l->buf[l->len - 1] == ' ')
 		l->len--;
 	emit_char(l, '\n');
@@ -478,38 +500,66 @@ static void put(struct out *o, struct line *l)
 
 static void text_dump_region(struct out *o, const struct pgw_region *r)
 {
+	out_rows_flush(o);
 	fprintf(o->f, "---[ %s ]---\n", r->name);
 }
 
 static void text_dump_map(struct out *o, const struct pgw_run *run,
 			  uint64_t not_in_image)
 {
-	struct line l;
-	l.len = 0;
+	struct line own;
+	own.len = 0;
+	/* --leaves prints millions of these: gathered in o->rows. */
+	struct line *l = o->rows ? out_row(o) : &own;
 	uint32_t e = run->eff_flags, f = run->flags;
 
-	span(&l, o, run->va, run->end);
-	human(&l, run->end - run->va, 10);
-	emit_char(&l, ' ');
-	hexw(&l, run->pa, out_pa_digits(o->mode));
-	human(&l, run->page_size, 4);
-	emit_char(&l, ' ');
-	emit_str(&l, out_level_name(o->mode, run->level));
-	emit_str(&l, (e & PGW_F_USER) ? " USR" : "    ");
-	emit_str(&l, (e & PGW_F_RW) ? " RW" : " ro");
-	emit_str(&l, (f & PGW_F_PWT) ? " PWT" : "    ");
-	emit_str(&l, (f & PGW_F_PCD) ? " PCD" : "    ");
-	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
-	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
-	/* Padded: the columns after it line up (put trims the end). */
-	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x ");
+	span(l, o, run->va, run->end);
+	human(l, run->end - run->va, 10);
+	emit_char(l, ' ');
+	hexw(l, run->pa, out_pa_digits(o->mode));
+	human(l, run->page_size, 4);
+	emit_char(l, ' ');
+	emit_str(l, out_level_name(o->mode, run->level));
+	if (e & PGW_F_USER)
+		emit_lit(l, " USR");
+	else
+		emit_lit(l, "    ");
+	if (e & PGW_F_RW)
+		emit_lit(l, " RW");
+	else
+		emit_lit(l, " ro");
+	if (f & PGW_F_PWT)
+		emit_lit(l, " PWT");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_PCD)
+		emit_lit(l, " PCD");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_PAT)
+		emit_lit(l, " PAT");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_GLOBAL)
+		emit_lit(l, " GLB");
+	else
+		emit_lit(l, "    ");
+	/* Padded: the columns after it line up (the end is trimmed). */
+	if (e & PGW_F_NX)
+		emit_lit(l, " NX");
+	else
+		emit_lit(l, " x ");
 	if (run->same_frame)
-		emit_str(&l, "  same frame");
+		emit_lit(l, "  same frame");
 	if (not_in_image) {
-		emit_str(&l, "  not in image: ");
-		human(&l, not_in_image, 0);
+		emit_lit(l, "  not in image: ");
+		human(l, not_in_image, 0);
 	}
-	put(o, &l);
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	emit_char(l, '\n');
+	if (l == &own)
+		fwrite(own.buf, 1, own.len, o->f);
 }
 
 static void text_dump_hole(struct out *o, const struct pgw_run *run)
