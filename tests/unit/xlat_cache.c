@@ -7,7 +7,11 @@
  * reserved bits, a table past the end of memory, non-canonical and
  * beyond-the-space addresses), asked in order, backwards and in a random
  * order, with the space changing under one cache (another root, another
- * mode, another image) so that stale slots would show.  And the lazy
+ * mode, another image) so that stale slots would show.  The range walk's
+ * undecoded next leaf (range.c: a leaf differing from the one before only
+ * in frame bits) equal to translating it: runs of leaves whose entries
+ * differ in the PAT bit of large pages, in PSE-36's high frame bits, in
+ * flags, in a reserved bit.  And the lazy
  * library loader (dynlib.h): a library that is not there is an error
  * saying which and why, every time; one that is gives its symbols.
  */
@@ -127,6 +131,108 @@ static void check_orders(const char *what, const struct pgw_space *sp,
 	ok(compare(sp, c, a) == 0, "%s: shuffled", what);
 }
 
+/* Every leaf pgw_walk_range reports must be what translating its first
+ * address says: entry, frame, level, effective permissions. */
+struct leaf_check {
+	const struct pgw_space *sp;
+	unsigned leaves, bad;
+};
+
+static int check_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct leaf_check *k = arg;
+	struct pgw_xlat x;
+
+	k->leaves++;
+	pgw_translate(k->sp, leaf->va, &x);
+	if (x.stop != PGW_STOP_OK || x.level != leaf->level ||
+	    x.pa != leaf->pa || x.eff_flags != leaf->eff_flags ||
+	    !same_entry(&x.step[x.nsteps - 1].entry, &leaf->entry)) {
+		if (k->bad++ < 5)
+			printf("# leaf at 0x%llx: walked pa 0x%llx raw 0x%llx, "
+			       "translated %s pa 0x%llx\n",
+			       (unsigned long long)leaf->va,
+			       (unsigned long long)leaf->pa,
+			       (unsigned long long)leaf->entry.raw,
+			       pgw_stop_key(x.stop), (unsigned long long)x.pa);
+	}
+	return 0;
+}
+
+static void check_range(const char *what, const struct pgw_space *sp,
+			unsigned want_leaves)
+{
+	struct leaf_check k = { .sp = sp };
+	struct pgw_walk_opts wo = { 0 };
+	struct pgw_walk_ops ops = { .leaf = check_leaf };
+	struct pgw_err err = { 0 };
+
+	enum pgw_status st = pgw_walk_range(sp, &wo, &ops, &k, NULL, NULL,
+					    &err);
+	ok(st == PGW_OK && k.bad == 0 && k.leaves == want_leaves,
+	   "%s: %u leaves walked, %u unlike their translation", what,
+	   k.leaves, k.bad);
+}
+
+/* Range walks over leaves that follow each other but for a bit that is
+ * not a frame bit. */
+static void test_next_leaf(void)
+{
+	struct iw_mem m = { 0 };
+	const uint64_t pat_large = UINT64_C(1) << 12;
+
+	/* x86-64: PML4 1 -> PDPT 2 -> PD 3 (2 MiB leaves, PAT on every
+	 * third) and PD[100] -> PT 4 (4 KiB leaves: a frame repeated, flags
+	 * changing, a reserved bit, an NX bit, a high frame). */
+	for (uint64_t f = 0; f <= 5; f++)
+		memset(iw_frame(&m, f), 0, IW_PAGE);
+	iw_entry(&m, 1, 0, 8, 2u << 12 | IW_TBL | IW_US);
+	iw_entry(&m, 2, 0, 8, 3u << 12 | IW_TBL | IW_US);
+	for (unsigned i = 0; i < 64; i++)
+		iw_entry(&m, 3, i, 8, (uint64_t)i << 21 | IW_P | IW_RW | IW_PS |
+					 (i % 3 == 1 ? pat_large : 0));
+	iw_entry(&m, 3, 100, 8, 4u << 12 | IW_TBL | IW_US);
+	for (unsigned i = 0; i < 512; i++) {
+		uint64_t e = (uint64_t)(i / 2) << 12 | IW_P | IW_US;
+		if (i % 7 == 3)
+			e |= IW_RW;
+		if (i % 11 == 5)
+			e |= IW_NX;
+		if (i == 300)
+			e |= UINT64_C(1) << 52 | UINT64_C(1) << 62;  /* pkey */
+		if (i >= 400)
+			e |= UINT64_C(0xfff0000000);   /* above the image */
+		iw_entry(&m, 4, i, 8, e);
+	}
+	struct pgw_image *img = open_raw(&m);
+	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
+	check_range("x86-64 2 MiB and 4 KiB leaves", &sp, 64 + 512);
+	pgw_image_close(img);
+	iw_free(&m.b);
+
+	/* i386 with PSE: 4 MiB leaves whose frames cross 4 GiB (PSE-36
+	 * puts PA bits 32..39 in entry bits 13..20) and 4 KiB leaves. */
+	struct iw_mem m32 = { 0 };
+	for (uint64_t f = 0; f <= 2; f++)
+		memset(iw_frame(&m32, f), 0, IW_PAGE);
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t pa = UINT64_C(0xfe000000) + (uint64_t)i * 0x400000;
+		uint64_t e = (pa & 0xffc00000) | (pa >> 32 & 0xff) << 13 |
+			     IW_P | IW_RW | IW_PS;
+		iw_entry(&m32, 1, 16 + i, 4, e);
+	}
+	iw_entry(&m32, 1, 0, 4, 2u << 12 | IW_TBL);
+	for (unsigned i = 0; i < 1024; i++)
+		iw_entry(&m32, 2, i, 4, (uint64_t)i << 12 | IW_P |
+					 (i % 5 == 2 ? IW_RW : 0));
+	img = open_raw(&m32);
+	struct pgw_space sp32 = { img, pgw_mode_by_name("i386"), 0x1000 };
+	check_range("i386 PSE-36 4 MiB leaves across 4 GiB", &sp32,
+		    16 + 1024);
+	pgw_image_close(img);
+	iw_free(&m32.b);
+}
+
 int main(void)
 {
 	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
@@ -195,6 +301,8 @@ int main(void)
 	check_orders("x86-64 again", &sp64, c, &a);
 	ok(pgw_translate_cached(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
 	   PGW_STOP_OK, "no cache: pgw_translate itself");
+
+	test_next_leaf();
 
 	/* The loader. */
 	void *fn = NULL;
