@@ -48,25 +48,29 @@ fi
 # field KEY LINE: the value of KEY= in a pgw-timeit line.
 field() { echo "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p; s/^$1=\([^ ]*\).*/\1/p"; }
 
-# row NAME PEER_MS CMD...: time CMD on the batch, print its row.
+# row NAME PEER_MS PEER_CPU_MS CMD...: time CMD on the batch, print its
+# row.
 row() {
-	_name=$1 _peer_ms=$2
-	shift 2
+	_name=$1 _peer_ms=$2 _peer_cpu=$3
+	shift 3
 	_t=$("$T" -n "$runs" -i "$TMP/addrs" "$@") || { echo "$_name: failed"; return; }
 	_a=$("$T" -n 1 -a -i "$TMP/addrs" "$@")
 	"$@" <"$TMP/addrs" 2>/dev/null | wc -c >"$TMP/bytes"
 	awk -v nm="$_name" -v n="$n" -v med="$(field wall_ms "$_t")" \
 	    -v lo="$(field min_ms "$_t")" -v hi="$(field max_ms "$_t")" \
 	    -v b="$(cat "$TMP/bytes")" -v p="$_peer_ms" \
+	    -v cpu="$(field cpu_ms "$_t")" -v pc="$_peer_cpu" \
 	    -v anon="$(field anon_kib "$_a")" 'BEGIN {
 		ratio = p > 0 ? sprintf("%.1fx", p / med) : "-"
-		printf "%-24s %8.1f %8.1f-%-8.1f %7.2f %8.0f %7s %7s\n", nm, med,
-		       lo, hi, n / med / 1000, b / med / 1000, ratio, anon
+		cratio = pc > 0 && cpu > 0 ? sprintf("%.1fx", pc / cpu) : "-"
+		printf "%-24s %8.1f %8.1f-%-8.1f %7.2f %8.0f %7s %7.1f %7s %7s\n",
+		       nm, med, lo, hi, n / med / 1000, b / med / 1000, ratio,
+		       cpu, cratio, anon
 	}'
 }
 
-printf '%-24s %8s %17s %7s %8s %7s %7s\n' "$d, $n addresses" "ms(med)" \
-	"min-max" "M/s" "MB/s" "vs peer" "anonKiB"
+printf '%-24s %8s %17s %7s %8s %7s %7s %7s %7s\n' "$d, $n addresses" \
+	"ms(med)" "min-max" "M/s" "MB/s" "vs peer" "cpu ms" "vs(cpu)" "anonKiB"
 for img in elf raw kdump; do
 	case $img in
 	elf) file=$elf fmt= pflag= ;;
@@ -75,12 +79,13 @@ for img in elf raw kdump; do
 	esac
 	[ -f "$file" ] || continue
 	pg="$PGWALK translate $fmt --mode=x86-64 --cr3=$cr3"
-	pms=0
+	pms=0 pcpu=0
 	if [ -n "$peer" ]; then
 		# shellcheck disable=SC2086  # pflag is one word or none
 		pt=$("$T" -n "$runs" -i "$TMP/addrs" -o "$TMP/peer.out" \
 			"$peer" $pflag "$file" "$cr3")
 		pms=$(field wall_ms "$pt")
+		pcpu=$(field cpu_ms "$pt")
 		# shellcheck disable=SC2086
 		$pg --format=tsv "$file" - <"$TMP/addrs" 2>/dev/null |
 			sed 1d | cut -f1,2 >"$TMP/ours"
@@ -93,18 +98,21 @@ for img in elf raw kdump; do
 		echo "-- $img: $same"
 		awk -v nm="addrxlat ($img)" -v n="$n" -v med="$pms" \
 		    -v lo="$(field min_ms "$pt")" -v hi="$(field max_ms "$pt")" \
-		    'BEGIN { printf "%-24s %8.1f %8.1f-%-8.1f %7.2f\n", nm, med,
-			     lo, hi, n / med / 1000 }'
+		    -v cpu="$pcpu" \
+		    'BEGIN { printf "%-24s %8.1f %8.1f-%-8.1f %7.2f %8s %7s %7.1f\n",
+			     nm, med, lo, hi, n / med / 1000, "", "", cpu }'
 	else
 		echo "-- $img"
 	fi
 	for f in tsv csv json "json --levels" text "text --levels"; do
 		# shellcheck disable=SC2086  # options are words
-		row "pgwalk $f" "$pms" $pg --format=$f "$file" -
+		row "pgwalk $f" "$pms" "$pcpu" $pg --format=$f "$file" -
 	done
 done
 echo "(median, fastest and slowest of $runs runs, process start included;"
-echo " MB/s of output; vs peer: the peer's median / pgwalk's median;"
+echo " MB/s of output; vs peer: the peer's median / pgwalk's median; cpu ms:"
+echo " median user+system time, and the same ratio of it, which a loaded"
+echo " machine disturbs less;"
 echo " $(sed 's/^pgw-randaddr: //' "$TMP/gen"))"
 
 # One address: the whole process against /bin/true, 51 runs each.

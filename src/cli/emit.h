@@ -68,7 +68,9 @@ static inline uint64_t emit_hex8(uint64_t x)
  * bytes past the n digits are overwritten by what follows). */
 static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
 {
-	uint64_t all[4] = { 0, 0, emit_hex8(v >> 32), emit_hex8(v & 0xffffffff) };
+	/* Digits in all[2..3]; all[4..5] keep the 16-byte read in bounds. */
+	uint64_t all[6] = { 0, 0, emit_hex8(v >> 32), emit_hex8(v & 0xffffffff),
+			    0, 0 };
 
 	if (18 > sizeof(l->buf) - l->len)
 		return;

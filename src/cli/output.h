@@ -20,11 +20,12 @@ struct out {
 	bool levels;                       /* translate: the walk, level by
 					      level (JSON, CSV/TSV: --levels;
 					      text: also one ADDR alone) */
-	struct line *rows;                 /* translate: records gathered
-					      (out_row), NULL elsewhere */
+	struct line *rows;                 /* translate's records and dump's
+					      text maps gathered (out_row);
+					      NULL: each written alone */
 };
 
-/* translate's records go out to o->f a few KiB at a time: an fwrite per
+/* Records gathered go out to o->f a few KiB at a time: an fwrite per
  * record cost as much as the record.  Whatever bypasses o->rows on its
  * way to o->f flushes it first. */
 static inline void out_rows_flush(struct out *o)

@@ -260,7 +260,8 @@ int main(void)
 	/* The same cache, another root in the same image: the kernel's
 	 * PDPT as a top table would be wrong, so use PML4 copies that
 	 * differ. */
-	memcpy(iw_frame(&m64, 9), m64.b.p + 0x1000, IW_PAGE);
+	uint8_t *copy = iw_frame(&m64, 9);   /* may move m64.b.p */
+	memcpy(copy, m64.b.p + 0x1000, IW_PAGE);
 	iw_entry(&m64, 9, 273, 8, 0);   /* no direct map under this root */
 	pgw_image_close(img64);
 	img64 = open_raw(&m64);
