@@ -135,12 +135,17 @@ enum pgw_status pgw_codec_require(enum pgw_codec codec, struct pgw_err *err)
 			return PGW_OK;
 		enum pgw_status st = pgw_dynlib_load(lib, err);
 #ifdef PGW_HAVE_LZO
-		/* lzo_init checks the library matches its headers. */
-		if (st == PGW_OK && codec == PGW_CODEC_LZO &&
-		    lzo_init() != LZO_E_OK)
-			return pgw_err_set(err, PGW_E_UNSUPPORTED, "lzo: "
-					   "the library does not match the "
-					   "headers pgwalk was built with");
+		/* lzo_init checks the library matches its headers, once
+		 * (idempotent, so two threads doing it is harmless). */
+		static _Atomic int lzo_checked;
+		if (st == PGW_OK && codec == PGW_CODEC_LZO && !lzo_checked) {
+			if (lzo_init() != LZO_E_OK)
+				return pgw_err_set(err, PGW_E_UNSUPPORTED,
+						   "lzo: the library does not "
+						   "match the headers pgwalk "
+						   "was built with");
+			lzo_checked = 1;
+		}
 #endif
 		return st;
 	}
