@@ -22,10 +22,16 @@ endif
 include mk/deps.mk
 $(eval $(call pgw_require,libelf,-lelf))
 $(eval $(call pgw_require,zlib,-lz))
-# libbpf parses the kernel's BTF (src/linux/kernel_btf.c).
-$(eval $(call pgw_require,libbpf,-lbpf))
+# libbpf parses the kernel's BTF (src/linux/kernel_btf.c): loaded with
+# dlopen when BTF is first read (src/lib/dynlib.c), so only its headers
+# and soname here; the tests' and tools' BTF writers link it.
+BPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_LIBS   := $(or $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null),-lbpf)
+CFLAGS    += $(BPF_CFLAGS)
+PGW_SONAMES = bpf=$(call pgw_soname,bpf)
 # Optional codecs (kdump pages): found with pkg-config, or absent.
 include mk/codecs.mk
+TEST_LDLIBS = $(PGW_CODEC_LIBS) $(BPF_LIBS)
 # VERSION, and $(O)/config.h: PGW_VERSION, PGW_CODECS, PGW_HAVE_*.
 include mk/config.mk
 
@@ -61,11 +67,11 @@ $(BIN): $(CLI_OBJ) $(LIB)
 
 $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 $(O)/tools/%: tests/tools/%.c $(wildcard tests/tools/*.h) $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests/tools $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 # prove runs the C unit tests (TAP) and the shell tests of the CLI.  The
 # real-dump tests need ../shared/testdata (or PGW_SHARED): without it they

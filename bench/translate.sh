@@ -1,34 +1,137 @@
 #!/bin/sh
-# Batch translation speed: 1 M random addresses (half in mapped pages, half
-# in holes, drawn by tests/tools/pgw-randaddr from a range walk of CPU 1's
-# address space) through `pgwalk translate --format=tsv -` on each real
-# dump's vmcore.elf (mmapped ELF).  Reports addresses per second of CPU
-# time (one core: pgwalk is single-threaded) and of wall time, and peak
-# RSS.  Target: >= 5 M/s, RSS < 16 MiB.  A benchmark: it never fails.
+# Batch translation side by side with a peer (issue 15): N random
+# addresses (tests/tools/pgw-randaddr: half in mapped pages, half in
+# holes, over CPU 1's address space of x64-4l-a) through `pgwalk translate
+# --cr3 -` in every format, and through libkdumpfile's addrxlat
+# (bench/peers/addrxlat_vtop.c, the same root and batch) on the ELF core,
+# the raw image and the zlib kdump.  Each row: the median wall time of
+# RUNS runs (pgw-timeit: clock_gettime, process start included) with the
+# fastest and slowest, addresses per second, output bytes per second, the
+# ratio to the peer's median in the same run, and the process's peak
+# anonymous memory (RssAnon, polled in a run of its own).  Before timing,
+# the answers are compared with the peer's on the whole batch.
+# Targets: tsv/csv >= 10x the peer, json >= 5x, text and json --levels
+# >= 1 GB/s of output, anonymous RSS < 2 MiB.  A benchmark: it never fails.
 # Environment: PGWALK, PGW_TOOLS (set by make bench), BENCH_N (1000000),
-# BENCH_RUNS (5: the fastest run counts), BENCH_DUMPS.
+# BENCH_RUNS (7).
 . "$(dirname "$0")/lib/measure.sh"
 n=${BENCH_N:-1000000}
-runs=${BENCH_RUNS:-5}
-dumps=${BENCH_DUMPS:-x64-4l-a x64-5l-a i386-2l-a i386-pae-a}
+runs=${BENCH_RUNS:-7}
+d=x64-4l-a
+T=$PGW_TOOLS/pgw-timeit
 
-if [ ! -d "$SHARED" ]; then
+if [ ! -d "$SHARED/$d" ]; then
 	echo "translate: no real dumps ($SHARED); nothing to measure"
 	exit 0
 fi
 sh "$SHARED/unpack.sh" "$UNPACKED" >/dev/null || exit 1
+elf=$UNPACKED/$d/vmcore.elf
+raw=$UNPACKED/$d/mem.raw
+kdump=$SHARED/$d/vmcore-d31.kdump
 
-printf '%-11s %10s %12s %12s %9s\n' dump addresses "M/s (cpu)" "M/s (wall)" "RSS KiB"
-for d in $dumps; do
-	img=$UNPACKED/$d/vmcore.elf
-	[ -f "$img" ] || continue
-	"$PGW_TOOLS/pgw-randaddr" -n "$n" -c 1 "$img" >"$TMP/addrs" \
-		2>"$TMP/gen" || { cat "$TMP/gen"; continue; }
-	# shellcheck disable=SC2046,SC2086  # three numbers; PIN is a command
-	set -- $(best_of "$runs" "$TMP/addrs" $PIN "$PGWALK" translate \
-		--format=tsv --cpu=1 "$img" -)
-	awk -v d="$d" -v n="$n" -v c="$1" -v w="$2" -v r="$3" \
-		'BEGIN { printf "%-11s %10d %12.2f %12.2f %9d\n", d, n,
-			 n / (c > 0 ? c : 1e-9) / 1e6, n / (w > 0 ? w : 1e-9) / 1e6, r }'
+"$PGW_TOOLS/pgw-randaddr" -n "$n" -c 1 "$elf" >"$TMP/addrs" 2>"$TMP/gen" ||
+	{ cat "$TMP/gen"; exit 1; }
+cr3=$("$PGWALK" info --format=json "$elf" |
+	sed -E 's/.*"cpu":1,"registers":\{"cr0":"[^"]*","cr3":"([^"]*)".*/\1/')
+
+peer=
+if pkg-config --exists libaddrxlat libkdumpfile 2>/dev/null &&
+   # shellcheck disable=SC2046  # pkg-config's words
+   cc -O2 -o "$TMP/addrxlat_vtop" "$REPO/bench/peers/addrxlat_vtop.c" \
+	$(pkg-config --cflags --libs libkdumpfile libaddrxlat) 2>"$TMP/cc"; then
+	peer=$TMP/addrxlat_vtop
+else
+	echo "peer: skipped -- pkg-config finds no libaddrxlat/libkdumpfile" \
+	     "(apt-get install libkdumpfile-dev); no ratios"
+fi
+
+# field KEY LINE: the value of KEY= in a pgw-timeit line.
+field() { echo "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p; s/^$1=\([^ ]*\).*/\1/p"; }
+
+# row NAME PEER_MS PEER_CPU_MS CMD...: time CMD on the batch, print its
+# row.
+row() {
+	_name=$1 _peer_ms=$2 _peer_cpu=$3
+	shift 3
+	_t=$("$T" -n "$runs" -i "$TMP/addrs" "$@") || { echo "$_name: failed"; return; }
+	_a=$("$T" -n 1 -a -i "$TMP/addrs" "$@")
+	"$@" <"$TMP/addrs" 2>/dev/null | wc -c >"$TMP/bytes"
+	awk -v nm="$_name" -v n="$n" -v med="$(field wall_ms "$_t")" \
+	    -v lo="$(field min_ms "$_t")" -v hi="$(field max_ms "$_t")" \
+	    -v b="$(cat "$TMP/bytes")" -v p="$_peer_ms" \
+	    -v cpu="$(field cpu_ms "$_t")" -v pc="$_peer_cpu" \
+	    -v anon="$(field anon_kib "$_a")" 'BEGIN {
+		ratio = p > 0 ? sprintf("%.1fx", p / med) : "-"
+		cratio = pc > 0 && cpu > 0 ? sprintf("%.1fx", pc / cpu) : "-"
+		printf "%-24s %8.1f %8.1f-%-8.1f %7.2f %8.0f %7s %7.1f %7s %7s\n",
+		       nm, med, lo, hi, n / med / 1000, b / med / 1000, ratio,
+		       cpu, cratio, anon
+	}'
+}
+
+printf '%-24s %8s %17s %7s %8s %7s %7s %7s %7s\n' "$d, $n addresses" \
+	"ms(med)" "min-max" "M/s" "MB/s" "vs peer" "cpu ms" "vs(cpu)" "anonKiB"
+for img in elf raw kdump; do
+	case $img in
+	elf) file=$elf fmt= pflag= ;;
+	raw) file=$raw fmt=--image-format=raw pflag=--raw ;;
+	kdump) file=$kdump fmt= pflag= ;;
+	esac
+	[ -f "$file" ] || continue
+	pg="$PGWALK translate $fmt --mode=x86-64 --cr3=$cr3"
+	pms=0 pcpu=0
+	if [ -n "$peer" ]; then
+		# shellcheck disable=SC2086  # pflag is one word or none
+		pt=$("$T" -n "$runs" -i "$TMP/addrs" -o "$TMP/peer.out" \
+			"$peer" $pflag "$file" "$cr3")
+		pms=$(field wall_ms "$pt")
+		pcpu=$(field cpu_ms "$pt")
+		# shellcheck disable=SC2086
+		$pg --format=tsv "$file" - <"$TMP/addrs" 2>/dev/null |
+			sed 1d | cut -f1,2 >"$TMP/ours"
+		if cmp -s "$TMP/ours" "$TMP/peer.out"; then
+			same="answers identical to addrxlat's on all $n"
+		else
+			same="answers DIFFER from addrxlat's on $(diff "$TMP/ours" \
+				"$TMP/peer.out" | grep -c '^<') of $n"
+		fi
+		echo "-- $img: $same"
+		awk -v nm="addrxlat ($img)" -v n="$n" -v med="$pms" \
+		    -v lo="$(field min_ms "$pt")" -v hi="$(field max_ms "$pt")" \
+		    -v cpu="$pcpu" \
+		    'BEGIN { printf "%-24s %8.1f %8.1f-%-8.1f %7.2f %8s %7s %7.1f\n",
+			     nm, med, lo, hi, n / med / 1000, "", "", cpu }'
+	else
+		echo "-- $img"
+	fi
+	for f in tsv csv json "json --levels" text "text --levels"; do
+		# shellcheck disable=SC2086  # options are words
+		row "pgwalk $f" "$pms" "$pcpu" $pg --format=$f "$file" -
+	done
 done
-echo "(fastest of $runs runs; $(sed 's/^pgw-randaddr: //' "$TMP/gen"))"
+echo "(median, fastest and slowest of $runs runs, process start included;"
+echo " MB/s of output; vs peer: the peer's median / pgwalk's median; cpu ms:"
+echo " median user+system time, and the same ratio of it, which a loaded"
+echo " machine disturbs less;"
+echo " $(sed 's/^pgw-randaddr: //' "$TMP/gen"))"
+
+# One address: the whole process against /bin/true, 51 runs each.
+t0=$("$T" -n 51 /bin/true)
+printf '\n%-40s %8s %17s %8s\n' "one address (51 runs)" "ms(med)" "min-max" "vs true"
+for img in elf raw; do
+	case $img in
+	elf) file=$elf fmt= ;;
+	raw) file=$raw fmt=--image-format=raw ;;
+	esac
+	# shellcheck disable=SC2086
+	t=$("$T" -n 51 "$PGWALK" translate $fmt --mode=x86-64 --cr3="$cr3" \
+		"$file" 0x403390)
+	awk -v nm="pgwalk translate ($img) 0x403390" \
+	    -v med="$(field wall_ms "$t")" -v lo="$(field min_ms "$t")" \
+	    -v hi="$(field max_ms "$t")" -v tr="$(field wall_ms "$t0")" \
+	    'BEGIN { printf "%-40s %8.3f %8.3f-%-8.3f %7.1fx\n", nm, med, lo,
+		     hi, med / tr }'
+done
+awk -v med="$(field wall_ms "$t0")" -v lo="$(field min_ms "$t0")" \
+    -v hi="$(field max_ms "$t0")" \
+    'BEGIN { printf "%-40s %8.3f %8.3f-%-8.3f\n", "/bin/true", med, lo, hi }'

@@ -480,6 +480,25 @@ struct pgw_xlat {
 enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out);
 
+/*
+ * A paging-structure cache for batches of addresses: the walk above the
+ * last level (x86-64: PML4, PDPT and PD entries) remembered per span that
+ * one last-level table maps (2 MiB; 4 MiB on i386), so an address near an
+ * earlier one reads only its last-level entry.  Every level's step is
+ * still reported (the remembered steps are copied into pgw_xlat), so the
+ * answer is the one pgw_translate gives, byte for byte.  Entries read
+ * from an image never change; the cache empties itself when used with
+ * another image, mode or root.  Fixed size (about 150 KiB), one per
+ * caller; NULL when out of memory.
+ */
+struct pgw_xlat_cache;
+struct pgw_xlat_cache *pgw_xlat_cache_new(void);
+void pgw_xlat_cache_free(struct pgw_xlat_cache *cache);
+/* pgw_translate through cache (NULL: pgw_translate itself). */
+enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
+				   struct pgw_xlat_cache *cache, uint64_t va,
+				   struct pgw_xlat *out);
+
 /* ---- virtual memory ---------------------------------------------------- */
 
 /*

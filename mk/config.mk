@@ -29,6 +29,7 @@ $(CONFIG_H): FORCE
 	  echo '#define PGW_VERSION "$(VERSION)"'; \
 	  echo '#define PGW_CODECS "$(PGW_CODECS)"'; \
 	  $(foreach m,$(PGW_CODEC_MACROS),echo '#define PGW_HAVE_$(m) 1';) \
+	  $(foreach s,$(PGW_SONAMES),echo '#define PGW_SONAME_$(firstword $(subst =, ,$(s))) "$(lastword $(subst =, ,$(s)))"';) \
 	  echo '#endif'; } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	else mv -f $@.tmp $@; echo "  GEN     $@"; fi

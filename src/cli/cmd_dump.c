@@ -294,8 +294,10 @@ int cmd_dump(int argc, char **argv)
 			      s.space.mode->name);
 
 	static char obuf[1 << 16];
+	static struct line rows;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	struct out out = { stdout, fmt, s.space.mode, layout, false };
+	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode,
+			    .layout = layout, .rows = &rows };
 	struct dump_state d = {
 		.out = &out, .img = s.img, .layout = layout,
 		.filters = a.filters, .holes = !a.no_holes && !a.filters,
@@ -327,10 +329,12 @@ int cmd_dump(int argc, char **argv)
 	/* PGW_E_STOPPED: on_run stopped at an output error, which the
 	 * flush below reports. */
 	if (st != PGW_OK && st != PGW_E_STOPPED) {
+		out_rows_flush(&out);
 		fflush(stdout);
 		pgw_cli_error("%s: %s", s.path, err.msg);
 		rc = pgw_exit_for(st);
 	}
+	out_rows_flush(&out);
 	rc = pgw_cli_flush(rc);
 	free(layout);
 	session_close(&s);

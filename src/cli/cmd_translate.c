@@ -84,6 +84,7 @@ static const struct argp translate_argp = {
 struct batch {
 	struct session *s;
 	struct out *out;
+	struct pgw_xlat_cache *cache;   /* NULL: every walk from the root */
 	int rc;                 /* the worst of 0, 1 and 2 so far */
 	unsigned long bad_lines;
 	unsigned hints;
@@ -102,7 +103,8 @@ static int status_of(enum pgw_stop stop)
 static void one(struct batch *b, uint64_t va, bool hint)
 {
 	struct pgw_xlat x;
-	enum pgw_stop stop = pgw_translate(&b->s->space, va, &x);
+	enum pgw_stop stop = pgw_translate_cached(&b->s->space, b->cache, va,
+						   &x);
 
 	b->rc = pgw_exit_worst(b->rc, status_of(stop));
 	b->out->fmt->xlat(b->out, &x);
@@ -132,6 +134,11 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 	struct batch *b = arg;
 	uint64_t va;
 
+	/* The usual line first: 0x and hex digits, no general parser. */
+	if (pgw_parse_hex0x(line, n, &va)) {
+		one(b, va, false);
+		return;
+	}
 	if (!memchr(line, '\0', n) && pgw_parse_u64(line, &va))
 		one(b, va, false);
 	else
@@ -164,6 +171,7 @@ int cmd_translate(int argc, char **argv)
 	session_say(&s);
 
 	static char obuf[1 << 16];
+	static struct line rows;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* Text shows one address's whole walk; a batch, a line each. */
 	bool single = a.naddrs == 1 && !from_stdin_too;
@@ -171,8 +179,12 @@ int cmd_translate(int argc, char **argv)
 	struct out out = {
 		.f = stdout, .fmt = fmt, .mode = s.space.mode,
 		.levels = a.levels || (single && text),
+		.rows = &rows,
 	};
-	struct batch b = { .s = &s, .out = &out };
+	/* Out of memory for the cache: the same answers, walked from the
+	 * root each time. */
+	struct batch b = { .s = &s, .out = &out,
+			   .cache = pgw_xlat_cache_new() };
 	if (fmt->xlat_begin)
 		fmt->xlat_begin(&out);
 	rc = 0;
@@ -184,11 +196,13 @@ int cmd_translate(int argc, char **argv)
 		else if (pgw_parse_u64(a.addrs[i], &va))
 			one(&b, va, true);
 	}
+	out_rows_flush(&out);
 	if (b.bad_lines > 10)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
 	rc = pgw_cli_flush(rc ? rc : b.rc);
 	hints_free();
+	pgw_xlat_cache_free(b.cache);
 	session_close(&s);
 	return rc;
 }

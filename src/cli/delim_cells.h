@@ -85,6 +85,13 @@ static inline void flags(struct line *l, const struct delim *d, uint32_t f)
 	sep(l, d);
 }
 
+/* The end of a row built in o->rows (out_row): the separator after the
+ * last cell becomes a newline. */
+static inline void rows_end(struct line *l)
+{
+	l->buf[l->len - 1] = '\n';
+}
+
 /* The end of the row: the separator after the last cell becomes a
  * newline. */
 static inline void row_end(struct out *o, struct line *l)

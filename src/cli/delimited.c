@@ -1,4 +1,5 @@
 #include "delim_cells.h"
+#include "spelled.h"
 
 /* va, end, size: an end of 0 after a non-zero start is 2^64. */
 static void span(struct line *l, const struct delim *d, uint64_t va,
@@ -48,42 +49,61 @@ static void levels(struct line *l, const struct delim *d,
 	sep(l, d);
 }
 
+/* The cells after va and pa, through the input cell. */
+static void xlat_tail(struct line *l, const struct delim *d,
+		      const struct out *o, const struct pgw_xlat *x)
+{
+	if (x->stop == PGW_STOP_OK) {
+		num(l, d, x->page_size);
+		word(l, d, out_level_name(o->mode, x->level));
+		flags(l, d, x->step[x->nsteps - 1].entry.flags);
+		flags(l, d, x->eff_flags);
+		if (x->data_in_image) {
+			word(l, d, "true");
+			empty(l, d, 2);
+		} else {
+			word(l, d, "false");
+			empty(l, d, 1);
+			word(l, d, pgw_absence_key(x->data_absence));
+		}
+	} else {
+		word(l, d, out_level_name(o->mode, x->level));
+		empty(l, d, 3);
+		word(l, d, pgw_stop_key(x->stop));
+		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			word(l, d, pgw_absence_key(x->io.absence));
+		else
+			empty(l, d, 1);
+	}
+	empty(l, d, 1);   /* input */
+}
+
 void delim_xlat(struct out *o, const struct delim *d,
 		const struct pgw_xlat *x)
 {
-	struct line l;
-	l.len = 0;
+	static struct spelled tails[SPELLED_SLOTS];
+	struct line *l = out_row(o);
+	uint64_t key = xlat_tail_key(x) | (uint64_t)(uint8_t)d->sep << 52;
+	struct spelled *m = spelled_slot(tails, key);
 
-	hex(&l, d, x->va);
-	if (x->stop == PGW_STOP_OK) {
-		hex(&l, d, x->pa);
-		num(&l, d, x->page_size);
-		word(&l, d, out_level_name(o->mode, x->level));
-		flags(&l, d, x->step[x->nsteps - 1].entry.flags);
-		flags(&l, d, x->eff_flags);
-		if (x->data_in_image) {
-			word(&l, d, "true");
-			empty(&l, d, 2);
-		} else {
-			word(&l, d, "false");
-			empty(&l, d, 1);
-			word(&l, d, pgw_absence_key(x->data_absence));
-		}
+	hex(l, d, x->va);
+	if (x->stop == PGW_STOP_OK)
+		hex(l, d, x->pa);
+	else
+		empty(l, d, 2);
+	if (!spelled_hit(m, key, o->mode)) {
+		struct line tmp;
+		tmp.len = 0;
+		xlat_tail(&tmp, d, o, x);
+		spelled_keep(m, key, o->mode, &tmp);
+		emit_mem(l, tmp.buf, tmp.len);
 	} else {
-		empty(&l, d, 2);
-		word(&l, d, out_level_name(o->mode, x->level));
-		empty(&l, d, 3);
-		word(&l, d, pgw_stop_key(x->stop));
-		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
-		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-			word(&l, d, pgw_absence_key(x->io.absence));
-		else
-			empty(&l, d, 1);
+		emit_mem(l, m->s, m->len);
 	}
-	empty(&l, d, 1);   /* input */
 	if (o->levels)
-		levels(&l, d, o, x);
-	row_end(o, &l);
+		levels(l, d, o, x);
+	rows_end(l);
 }
 
 void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
@@ -92,6 +112,7 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 	struct line l;
 	l.len = 0;
 
+	out_rows_flush(o);   /* an echo may not fit in o->rows */
 	empty(&l, d, 7);
 	word(&l, d, "not-an-address");
 	empty(&l, d, 1);

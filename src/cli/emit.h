@@ -33,22 +33,60 @@ static inline void emit_char(struct line *l, char c)
 		l->buf[l->len++] = c;
 }
 
+/* n bytes at once (keys and words whose length is known). */
+static inline void emit_mem(struct line *l, const char *s, size_t n)
+{
+	if (n <= sizeof(l->buf) - l->len) {
+		memcpy(l->buf + l->len, s, n);
+		l->len += n;
+	}
+}
+
+/* A string literal: its length is a constant, so the copy is a few
+ * moves (JSON keys, separators). */
+#define emit_lit(l, s) emit_mem((l), "" s, sizeof(s) - 1)
+
+/* x < 2^32 as 8 lower-case hex digits, most significant first in memory
+ * order: each nibble spread to a byte, the bytes reversed, then turned
+ * to ASCII all at once ('0'-'9', and 'a'-'f' for bytes >= 10). */
+static inline uint64_t emit_hex8(uint64_t x)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+
+	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+	x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	uint64_t letter = ((x + 6 * ones) >> 4) & ones;
+	return x + '0' * ones + letter * ('a' - '0' - 10);
+}
+
+/* The last n (1..16) of v's 16 hex digits after "0x": made at once,
+ * and copied 16 bytes at a time (a fixed-size copy is a move or two; the
+ * bytes past the n digits are overwritten by what follows). */
+static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
+{
+	/* Digits in all[2..3]; all[4..5] keep the 16-byte read in bounds. */
+	uint64_t all[6] = { 0, 0, emit_hex8(v >> 32), emit_hex8(v & 0xffffffff),
+			    0, 0 };
+
+	if (18 > sizeof(l->buf) - l->len)
+		return;
+	char *p = l->buf + l->len;
+	p[0] = '0';
+	p[1] = 'x';
+	memcpy(p + 2, (const char *)all + 32 - n, 16);
+	l->len += n + 2;
+}
+
 /* Lower-case hex with 0x, no padding: the one address spelling. */
 static inline void emit_hex(struct line *l, uint64_t v)
 {
-	char tmp[18];
-	int i = 18;
+	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
 
-	do {
-		tmp[--i] = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	if ((size_t)(18 - i) <= sizeof(l->buf) - l->len) {
-		memcpy(l->buf + l->len, tmp + i, (size_t)(18 - i));
-		l->len += (size_t)(18 - i);
-	}
+	emit_hex_digits(l, v, (bits + 3) / 4);
 }
 
 /* Zero-padded hex without 0x, `width` digits (raw entries). */
@@ -73,25 +111,11 @@ static inline void emit_u64(struct line *l, uint64_t v)
 	}
 }
 
-/* Flag names joined by sep, in bit order. */
-static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
-			      const char *quote)
-{
-	bool first = true;
-
-	for (unsigned b = 0; b < PGW_NFLAGS; b++) {
-		if (!(flags & (1u << b)))
-			continue;
-		if (!first)
-			emit_str(l, sep);
-		if (*quote)
-			emit_str(l, quote);
-		emit_str(l, pgw_flag_name(b));
-		if (*quote)
-			emit_str(l, quote);
-		first = false;
-	}
-}
+/* Flag names joined by sep, each between quote and quote, in bit order
+ * (emit_flags.c: remembered per combination, as a batch prints the same
+ * few millions of times).  sep and quote are one character or "". */
+void emit_flags(struct line *l, uint32_t flags, const char *sep,
+		const char *quote);
 
 /* One byte of a JSON string body: printable ASCII passes, except the
  * quote and the backslash; every other byte is \u00NN (the string read as

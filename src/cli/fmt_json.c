@@ -55,6 +55,14 @@ static void non_present(struct line *l, enum pgw_np_kind kind, uint64_t pfn,
 
 /* ---- translate ---- */
 
+/* ,"key":"0x..", ,"key":N with the key spelled out at compile time: a
+ * batch writes these keys millions of times. */
+#define KV_HEX(l, key, v) \
+	(emit_lit((l), ",\"" key "\":\""), emit_hex((l), (v)), \
+	 emit_char((l), '"'))
+#define KV_U64(l, key, v) \
+	(emit_lit((l), ",\"" key "\":"), emit_u64((l), (v)))
+
 static void level_entry(struct line *l, const struct pgw_entry *e)
 {
 	if (e->kind == PGW_ENT_NOT_PRESENT) {
@@ -62,31 +70,33 @@ static void level_entry(struct line *l, const struct pgw_entry *e)
 			    e->swap_offset);
 		return;
 	}
-	emit_str(l, ",\"flags\":[");
+	emit_lit(l, ",\"flags\":[");
 	emit_flags(l, e->flags, ",", "\"");
 	emit_char(l, ']');
 	if (e->pkey)
-		kv_u64(l, "pkey", e->pkey);
+		KV_U64(l, "pkey", e->pkey);
 	if (e->reserved)
-		kv_hex(l, "reserved", e->reserved);
+		KV_HEX(l, "reserved", e->reserved);
 }
 
 static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
 {
-	emit_str(l, ",\"levels\":[");
+	emit_lit(l, ",\"levels\":[");
 	for (unsigned i = 0; i < x->nsteps; i++) {
 		const struct pgw_step *s = &x->step[i];
-		emit_str(l, i ? ",{\"level\":\"" : "{\"level\":\"");
+		if (i)
+			emit_char(l, ',');
+		emit_lit(l, "{\"level\":\"");
 		emit_str(l, out_level_name(o->mode, s->level));
 		emit_char(l, '"');
-		kv_hex(l, "table", s->table);
-		kv_u64(l, "index", s->index);
-		kv_hex(l, "entry_pa", s->entry_pa);
+		KV_HEX(l, "table", s->table);
+		KV_U64(l, "index", s->index);
+		KV_HEX(l, "entry_pa", s->entry_pa);
 		if (s->read_ok) {
-			kv_hex(l, "entry", s->entry.raw);
+			KV_HEX(l, "entry", s->entry.raw);
 			level_entry(l, &s->entry);
 		} else {
-			emit_str(l, ",\"entry\":null");
+			emit_lit(l, ",\"entry\":null");
 			kv_str(l, "absence", pgw_absence_key(x->io.absence));
 		}
 		emit_char(l, '}');
@@ -96,56 +106,57 @@ static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
 
 static void json_xlat(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l;
-	l.len = 0;
+	struct line *l = out_row(o);
 
-	emit_str(&l, "{\"type\":\"translation\",\"va\":\"");
-	emit_hex(&l, x->va);
+	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
+	emit_hex(l, x->va);
 	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
-		emit_str(&l, "\",\"pa\":\"");
-		emit_hex(&l, x->pa);
-		emit_str(&l, "\",\"page_size\":");
-		emit_u64(&l, x->page_size);
-		emit_str(&l, ",\"level\":\"");
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_str(&l, "\",\"flags\":[");
-		emit_flags(&l, e->flags, ",", "\"");
-		emit_str(&l, "],\"effective\":[");
-		emit_flags(&l, x->eff_flags, ",", "\"");
+		emit_lit(l, "\",\"pa\":\"");
+		emit_hex(l, x->pa);
+		emit_lit(l, "\",\"page_size\":");
+		emit_u64(l, x->page_size);
+		emit_lit(l, ",\"level\":\"");
+		emit_str(l, out_level_name(o->mode, x->level));
+		emit_lit(l, "\",\"flags\":[");
+		emit_flags(l, e->flags, ",", "\"");
+		emit_lit(l, "],\"effective\":[");
+		emit_flags(l, x->eff_flags, ",", "\"");
 		if (x->data_in_image) {
-			emit_str(&l, "],\"in_image\":true");
+			emit_lit(l, "],\"in_image\":true");
 		} else {
-			emit_str(&l, "],\"in_image\":false,\"absence\":\"");
-			emit_str(&l, pgw_absence_key(x->data_absence));
-			emit_char(&l, '"');
+			emit_lit(l, "],\"in_image\":false,\"absence\":\"");
+			emit_str(l, pgw_absence_key(x->data_absence));
+			emit_char(l, '"');
 		}
 	} else {
-		emit_str(&l, "\",\"pa\":null,\"level\":\"");
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_str(&l, "\",\"reason\":\"");
-		emit_str(&l, pgw_stop_key(x->stop));
-		emit_char(&l, '"');
+		emit_lit(l, "\",\"pa\":null,\"level\":\"");
+		emit_str(l, out_level_name(o->mode, x->level));
+		emit_lit(l, "\",\"reason\":\"");
+		emit_str(l, pgw_stop_key(x->stop));
+		emit_char(l, '"');
 		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-			kv_str(&l, "absence", pgw_absence_key(x->io.absence));
+			kv_str(l, "absence", pgw_absence_key(x->io.absence));
 		if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
 			const struct pgw_entry *e =
 				&x->step[x->nsteps - 1].entry;
-			non_present(&l, e->np_kind, e->np_pfn, e->swap_type,
+			non_present(l, e->np_kind, e->np_pfn, e->swap_type,
 				    e->swap_offset);
 		}
 	}
 	if (o->levels)
-		levels(o, &l, x);
-	put(o, &l);
+		levels(o, l, x);
+	emit_lit(l, "}\n");
 }
 
+/* A line that is not an address, echoed (escaped) in the record. */
 static void json_bad(struct out *o, const char *text, size_t n)
 {
 	struct line l;
 	l.len = 0;
 
+	out_rows_flush(o);   /* an echo may not fit in o->rows */
 	emit_str(&l, "{\"type\":\"translation\",\"va\":null,\"pa\":null,"
 		     "\"input\":\"");
 	emit_bytes(&l, o->f, text, n, emit_json_char);

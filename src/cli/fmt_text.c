@@ -22,6 +22,7 @@ static void size_text(struct line *l, uint64_t size)
 	emit_str(l, unit[u]);
 }
 
+static void human_spell(struct line *l, uint64_t size, int width);
 
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
@@ -85,9 +86,18 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 /* "user rw nx", the effective permissions in words. */
 void text_access(struct line *l, uint32_t eff)
 {
-	emit_str(l, (eff & PGW_F_USER) ? "user " : "kernel ");
-	emit_str(l, (eff & PGW_F_RW) ? "rw " : "ro ");
-	emit_str(l, (eff & PGW_F_NX) ? "nx" : "exec");
+	if (eff & PGW_F_USER)
+		emit_lit(l, "user ");
+	else
+		emit_lit(l, "kernel ");
+	if (eff & PGW_F_RW)
+		emit_lit(l, "rw ");
+	else
+		emit_lit(l, "ro ");
+	if (eff & PGW_F_NX)
+		emit_lit(l, "nx");
+	else
+		emit_lit(l, "exec");
 }
 
 /* Why a walk stopped: the reason key, the absence of a table not in the
@@ -113,29 +123,27 @@ static void stop_text(struct line *l, const struct out *o,
 /* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
 static void xlat_line(struct out *o, const struct pgw_xlat *x)
 {
-	struct line l;
-	l.len = 0;
+	struct line *l = out_row(o);
 
-	emit_hex(&l, x->va);
-	emit_str(&l, " -> ");
+	emit_hex(l, x->va);
+	emit_lit(l, " -> ");
 	if (x->stop == PGW_STOP_OK) {
-		emit_hex(&l, x->pa);
-		emit_char(&l, ' ');
-		text_size(&l, x->page_size, 0);
-		emit_char(&l, ' ');
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_char(&l, ' ');
-		text_access(&l, x->eff_flags);
+		emit_hex(l, x->pa);
+		emit_char(l, ' ');
+		text_size(l, x->page_size, 0);
+		emit_char(l, ' ');
+		emit_str(l, out_level_name(o->mode, x->level));
+		emit_char(l, ' ');
+		text_access(l, x->eff_flags);
 		if (!x->data_in_image) {
-			emit_str(&l, " data-not-in-image (");
-			emit_str(&l, pgw_absence_key(x->data_absence));
-			emit_char(&l, ')');
+			emit_lit(l, " data-not-in-image (");
+			emit_str(l, pgw_absence_key(x->data_absence));
+			emit_char(l, ')');
 		}
 	} else {
-		stop_text(&l, o, x);
+		stop_text(l, o, x);
 	}
-	emit_char(&l, '\n');
-	fwrite(l.buf, 1, l.len, o->f);
+	emit_char(l, '\n');
 }
 
 /* The whole walk, like crash's vtop (one ADDR, or --levels). */
@@ -147,6 +155,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		xlat_line(o, x);
 		return;
 	}
+	out_rows_flush(o);   /* a whole walk may not fit in o->rows */
 	l.len = 0;
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
@@ -190,6 +199,7 @@ static void text_bad(struct out *o, const char *text, size_t n)
 	struct line l;
 	l.len = 0;
 
+	out_rows_flush(o);   /* an echo may not fit in o->rows */
 	emit_str(&l, "input '");
 	emit_bytes(&l, o->f, text, n, emit_text_char);
 	emit_str(&l, o->levels ? "' -> not-an-address\n\n" :
@@ -408,6 +418,26 @@ static void text_info(struct out *o, const struct info_view *v)
 /* ptdump's size spelling: the largest unit that divides evenly. */
 void text_size(struct line *l, uint64_t size, int width)
 {
+	/* The last one spelled: --leaves asks for "4K" millions of times. */
+	static struct line last;
+	static uint64_t last_size = 1;
+	static int last_width = -1;
+
+	if (size == last_size && width == last_width) {
+		emit_mem(l, last.buf, last.len);
+		return;
+	}
+	size_t at = l->len;
+	human_spell(l, size, width);
+	last.len = 0;
+	emit_mem(&last, l->buf + at, l->len - at);
+	last_size = size;
+	last_width = width;
+}
+
+/* text_size's words, spelled. */
+static void human_spell(struct line *l, uint64_t size, int width)
+{
 	static const char unit[] = "KMGTPE";
 	char t[24];
 	int n = 0, u = -1;
@@ -442,8 +472,7 @@ void text_hexw(struct line *l, uint64_t v, int digits)
 {
 	while (digits < 16 && (v >> (4 * digits)) != 0)
 		digits++;
-	emit_str(l, "0x");
-	emit_hex_w(l, v, digits);
+	emit_hex_digits(l, v, (size_t)digits);
 }
 
 /* start-end, with an end of 2^64 spelled out. */
@@ -460,9 +489,11 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 		text_hexw(l, end, w);
 }
 
-/* Drop trailing blanks, end the line, write it. */
+/* Drop trailing blanks, end the line, write it (after what o->rows
+ * gathered). */
 static void put(struct out *o, struct line *l)
 {
+	out_rows_flush(o);
 	while (l->len && l->buf[l->len - 1] == ' ')
 		l->len--;
 	emit_char(l, '\n');
@@ -471,38 +502,66 @@ static void put(struct out *o, struct line *l)
 
 static void text_dump_region(struct out *o, const struct pgw_region *r)
 {
+	out_rows_flush(o);
 	fprintf(o->f, "---[ %s ]---\n", r->name);
 }
 
 static void text_dump_map(struct out *o, const struct pgw_run *run,
 			  uint64_t not_in_image)
 {
-	struct line l;
-	l.len = 0;
+	struct line own;
+	own.len = 0;
+	/* --leaves prints millions of these: gathered in o->rows. */
+	struct line *l = o->rows ? out_row(o) : &own;
 	uint32_t e = run->eff_flags, f = run->flags;
 
-	text_span(&l, o, run->va, run->end);
-	text_size(&l, run->end - run->va, 10);
-	emit_char(&l, ' ');
-	text_hexw(&l, run->pa, out_pa_digits(o->mode));
-	text_size(&l, run->page_size, 4);
-	emit_char(&l, ' ');
-	emit_str(&l, out_level_name(o->mode, run->level));
-	emit_str(&l, (e & PGW_F_USER) ? " USR" : "    ");
-	emit_str(&l, (e & PGW_F_RW) ? " RW" : " ro");
-	emit_str(&l, (f & PGW_F_PWT) ? " PWT" : "    ");
-	emit_str(&l, (f & PGW_F_PCD) ? " PCD" : "    ");
-	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
-	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
-	/* Padded: the columns after it line up (put trims the end). */
-	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x ");
+	text_span(l, o, run->va, run->end);
+	text_size(l, run->end - run->va, 10);
+	emit_char(l, ' ');
+	text_hexw(l, run->pa, out_pa_digits(o->mode));
+	text_size(l, run->page_size, 4);
+	emit_char(l, ' ');
+	emit_str(l, out_level_name(o->mode, run->level));
+	if (e & PGW_F_USER)
+		emit_lit(l, " USR");
+	else
+		emit_lit(l, "    ");
+	if (e & PGW_F_RW)
+		emit_lit(l, " RW");
+	else
+		emit_lit(l, " ro");
+	if (f & PGW_F_PWT)
+		emit_lit(l, " PWT");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_PCD)
+		emit_lit(l, " PCD");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_PAT)
+		emit_lit(l, " PAT");
+	else
+		emit_lit(l, "    ");
+	if (f & PGW_F_GLOBAL)
+		emit_lit(l, " GLB");
+	else
+		emit_lit(l, "    ");
+	/* Padded: the columns after it line up (the end is trimmed). */
+	if (e & PGW_F_NX)
+		emit_lit(l, " NX");
+	else
+		emit_lit(l, " x ");
 	if (run->same_frame)
-		emit_str(&l, "  same frame");
+		emit_lit(l, "  same frame");
 	if (not_in_image) {
-		emit_str(&l, "  not in image: ");
-		text_size(&l, not_in_image, 0);
+		emit_lit(l, "  not in image: ");
+		text_size(l, not_in_image, 0);
 	}
-	put(o, &l);
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	emit_char(l, '\n');
+	if (l == &own)
+		fwrite(own.buf, 1, own.len, o->f);
 }
 
 static void text_dump_hole(struct out *o, const struct pgw_run *run)

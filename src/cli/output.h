@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "emit.h"
 #include "pgwalk.h"
 
 struct out {
@@ -22,11 +23,33 @@ struct out {
 	bool phys;                         /* read --phys: addresses are
 					      physical */
 	struct hexdump *hex;               /* read, text: the line so far */
+	struct line *rows;                 /* translate's records and dump's
+					      text maps gathered (out_row);
+					      NULL: each written alone */
 };
 
 struct read_piece;
 struct read_skip;
 struct ptov_answer;
+
+/* Records gathered go out to o->f a few KiB at a time: an fwrite per
+ * record cost as much as the record.  Whatever bypasses o->rows on its
+ * way to o->f flushes it first. */
+static inline void out_rows_flush(struct out *o)
+{
+	if (o->rows && o->rows->len)
+		emit_spill(o->rows, o->f);
+}
+
+/* The line to build the next record at the end of: a record must fit in
+ * half a line (a compact one is 100-300 bytes, a JSON --levels one under
+ * 2 KiB; longer ones flush and use a line of their own). */
+static inline struct line *out_row(struct out *o)
+{
+	if (o->rows->len > sizeof(o->rows->buf) / 2)
+		out_rows_flush(o);
+	return o->rows;
+}
 
 /* Totals at the end of a dump.  Maps are the ones printed (filters
  * apply); holes are counted whether printed or not. */

@@ -67,3 +67,19 @@ bool pgw_parse_u64(const char *s, uint64_t *v)
 {
 	return pgw_parse_addr(s, pgw_cli_bare_hex, v);
 }
+
+bool pgw_parse_hex0x(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t r = 0;
+
+	if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (size_t i = 2; i < n; i++) {
+		unsigned d = digit1[(uint8_t)s[i]];
+		if (!d)
+			return false;
+		r = r << 4 | (d - 1);
+	}
+	*v = r;
+	return true;
+}

@@ -87,6 +87,10 @@ extern bool pgw_cli_bare_hex;
 bool pgw_parse_addr(const char *s, bool bare_hex, uint64_t *v);
 /* pgw_parse_addr with --hex as given. */
 bool pgw_parse_u64(const char *s, uint64_t *v);
+/* The common line of a batch, "0x" and 1 to 16 hex digits, exactly n
+ * bytes: true with its value; false for anything else (which
+ * pgw_parse_u64 then reads, or refuses). */
+bool pgw_parse_hex0x(const char *s, size_t n, uint64_t *v);
 /* The usage error for an option value that is not an address. */
 void pgw_bad_addr_option(const struct argp_state *state, const char *opt,
 			 const char *arg) __attribute__((noreturn));

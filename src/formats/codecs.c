@@ -6,6 +6,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "../lib/dynlib.h"
+
 #ifdef PGW_HAVE_LZO
 #include <lzo/lzo1x.h>
 #endif
@@ -16,6 +18,73 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 #endif
+
+/*
+ * lzo, snappy and zstd are loaded when a page compressed with them is
+ * first decoded (dynlib.h: snappy alone brings libstdc++ and costs most
+ * of a millisecond at every start).  Each function is called through a
+ * pointer of its own type; the macros below keep the calls as the
+ * libraries' documentation writes them.  zlib is linked: libelf needs it
+ * anyway.
+ */
+#define DYN(fn) static __typeof__(fn) *dyn_##fn
+#define SYM(fn) { #fn, (void **)&dyn_##fn }
+#ifdef PGW_HAVE_LZO
+DYN(__lzo_init_v2);
+DYN(lzo1x_decompress_safe);
+static const struct pgw_dynsym lzo_syms[] = {
+	SYM(__lzo_init_v2), SYM(lzo1x_decompress_safe),
+};
+#define __lzo_init_v2 (*dyn___lzo_init_v2)
+#define lzo1x_decompress_safe (*dyn_lzo1x_decompress_safe)
+#endif
+#ifdef PGW_HAVE_SNAPPY
+DYN(snappy_uncompress);
+static const struct pgw_dynsym snappy_syms[] = { SYM(snappy_uncompress) };
+#define snappy_uncompress (*dyn_snappy_uncompress)
+#endif
+#ifdef PGW_HAVE_ZSTD
+DYN(ZSTD_createDCtx);
+DYN(ZSTD_freeDCtx);
+DYN(ZSTD_decompressDCtx);
+DYN(ZSTD_isError);
+DYN(ZSTD_getErrorCode);
+DYN(ZSTD_getErrorName);
+static const struct pgw_dynsym zstd_syms[] = {
+	SYM(ZSTD_createDCtx), SYM(ZSTD_freeDCtx), SYM(ZSTD_decompressDCtx),
+	SYM(ZSTD_isError), SYM(ZSTD_getErrorCode), SYM(ZSTD_getErrorName),
+};
+#define ZSTD_createDCtx (*dyn_ZSTD_createDCtx)
+#define ZSTD_freeDCtx (*dyn_ZSTD_freeDCtx)
+#define ZSTD_decompressDCtx (*dyn_ZSTD_decompressDCtx)
+#define ZSTD_isError (*dyn_ZSTD_isError)
+#define ZSTD_getErrorCode (*dyn_ZSTD_getErrorCode)
+#define ZSTD_getErrorName (*dyn_ZSTD_getErrorName)
+#endif
+#define LIB(name, syms) \
+	{ #name, PGW_SONAME_##name, "the package with " PGW_SONAME_##name, \
+	  syms, sizeof(syms) / sizeof(syms[0]) }
+#define NOLIB { NULL, NULL, NULL, NULL, 0 }
+
+/* Per codec: the library to load first (what NULL: none, linked). */
+static struct pgw_dynlib libs[PGW_NCODECS] = {
+	[PGW_CODEC_ZLIB] = NOLIB,
+#ifdef PGW_HAVE_LZO
+	[PGW_CODEC_LZO] = LIB(lzo, lzo_syms),
+#else
+	[PGW_CODEC_LZO] = NOLIB,
+#endif
+#ifdef PGW_HAVE_SNAPPY
+	[PGW_CODEC_SNAPPY] = LIB(snappy, snappy_syms),
+#else
+	[PGW_CODEC_SNAPPY] = NOLIB,
+#endif
+#ifdef PGW_HAVE_ZSTD
+	[PGW_CODEC_ZSTD] = LIB(zstd, zstd_syms),
+#else
+	[PGW_CODEC_ZSTD] = NOLIB,
+#endif
+};
 
 struct pgw_codecs {
 	z_stream z;
@@ -60,8 +129,26 @@ bool pgw_codec_available(enum pgw_codec codec)
 
 enum pgw_status pgw_codec_require(enum pgw_codec codec, struct pgw_err *err)
 {
-	if (pgw_codec_available(codec))
-		return PGW_OK;
+	if (pgw_codec_available(codec)) {
+		struct pgw_dynlib *lib = &libs[codec];
+		if (!lib->what)
+			return PGW_OK;
+		enum pgw_status st = pgw_dynlib_load(lib, err);
+#ifdef PGW_HAVE_LZO
+		/* lzo_init checks the library matches its headers, once
+		 * (idempotent, so two threads doing it is harmless). */
+		static _Atomic int lzo_checked;
+		if (st == PGW_OK && codec == PGW_CODEC_LZO && !lzo_checked) {
+			if (lzo_init() != LZO_E_OK)
+				return pgw_err_set(err, PGW_E_UNSUPPORTED,
+						   "lzo: the library does not "
+						   "match the headers pgwalk "
+						   "was built with");
+			lzo_checked = 1;
+		}
+#endif
+		return st;
+	}
 	return pgw_err_set(err, PGW_E_UNSUPPORTED,
 			   "data is compressed with %s, and this build lacks "
 			   "%s (install %s and rebuild pgwalk)",
@@ -72,11 +159,6 @@ enum pgw_status pgw_codec_require(enum pgw_codec codec, struct pgw_err *err)
 
 struct pgw_codecs *pgw_codecs_new(void)
 {
-#ifdef PGW_HAVE_LZO
-	/* lzo_init checks the library matches its headers; idempotent. */
-	if (lzo_init() != LZO_E_OK)
-		return NULL;
-#endif
 	return calloc(1, sizeof(struct pgw_codecs));
 }
 
@@ -87,7 +169,8 @@ void pgw_codecs_free(struct pgw_codecs *c)
 	if (c->z_ready)
 		inflateEnd(&c->z);
 #ifdef PGW_HAVE_ZSTD
-	ZSTD_freeDCtx(c->zstd);
+	if (c->zstd)   /* made only once the library was loaded */
+		ZSTD_freeDCtx(c->zstd);
 #endif
 	free(c);
 }

@@ -18,6 +18,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/dynlib.h"
+#include "config.h"   /* PGW_SONAME_bpf */
+
+/*
+ * libbpf is loaded when the first BTF is parsed (dynlib.h): only roots,
+ * --pid and --comm read BTF, and loading it costs every other start.
+ * Each function is called through a pointer of its own type; the macros
+ * keep the calls as libbpf writes them (btf.h's inline helpers call
+ * none of these).
+ */
+#define DYN(fn) static __typeof__(fn) *dyn_##fn
+#define SYM(fn) { #fn, (void **)&dyn_##fn }
+DYN(libbpf_set_print);
+DYN(btf__new);
+DYN(btf__free);
+DYN(btf__type_cnt);
+DYN(btf__type_by_id);
+DYN(btf__name_by_offset);
+DYN(btf__find_by_name_kind);
+DYN(btf__resolve_size);
+DYN(btf__resolve_type);
+static const struct pgw_dynsym bpf_syms[] = {
+	SYM(libbpf_set_print), SYM(btf__new), SYM(btf__free),
+	SYM(btf__type_cnt), SYM(btf__type_by_id), SYM(btf__name_by_offset),
+	SYM(btf__find_by_name_kind), SYM(btf__resolve_size),
+	SYM(btf__resolve_type),
+};
+#define libbpf_set_print (*dyn_libbpf_set_print)
+#define btf__new (*dyn_btf__new)
+#define btf__free (*dyn_btf__free)
+#define btf__type_cnt (*dyn_btf__type_cnt)
+#define btf__type_by_id (*dyn_btf__type_by_id)
+#define btf__name_by_offset (*dyn_btf__name_by_offset)
+#define btf__find_by_name_kind (*dyn_btf__find_by_name_kind)
+#define btf__resolve_size (*dyn_btf__resolve_size)
+#define btf__resolve_type (*dyn_btf__resolve_type)
+
+static struct pgw_dynlib libbpf = {
+	"libbpf (to read the kernel's BTF)", PGW_SONAME_bpf,
+	"the package with " PGW_SONAME_bpf, bpf_syms,
+	sizeof(bpf_syms) / sizeof(bpf_syms[0]), 0, "",
+};
+
 /* Anonymous members nest this deep at most (task_struct: 2), and a
  * search looks at this many members at most: hostile BTF can nest a
  * struct in itself, 65535 times per level. */
@@ -44,6 +87,9 @@ enum pgw_status pgw_kernel_btf_from_blob(const void *blob, size_t size,
 	struct pgw_kernel_btf *kb;
 
 	*kb_ret = NULL;
+	enum pgw_status st = pgw_dynlib_load(&libbpf, err);
+	if (st != PGW_OK)
+		return st;
 	if (size > PGW_KERNEL_BTF_MAX)
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "BTF: %zu bytes, more than the %llu read at "

@@ -19,6 +19,36 @@
 /* A mode's tables: at most this many entries, inside one page. */
 #define MAX_TABLE_ENTRIES 1024
 
+/*
+ * Most leaves follow the one before them: the same bits but for the
+ * frame (a 4 KiB page after a 4 KiB page).  Decoding each costs more than
+ * the rest of the walk, so a leaf whose entry differs from the previous
+ * leaf's only in bits the decoder copies into the frame address as they
+ * are is that leaf with the other frame.  Which bits those are the
+ * decoder itself says, bit by bit (frame_bits_probe), once per kind of
+ * entry: its level and the bits outside 12..51 (flags, PS, NX, pkey), on
+ * which x86 makes the meaning of the others depend.  A decoder that masks
+ * a bit out of the frame (PSE-36's, a memory-encryption bit) or calls it
+ * reserved simply leaves it out of the set.
+ */
+struct frame_bits {
+	const struct pgw_mode *mode;   /* NULL: empty */
+	enum pgw_level lvl;
+	uint64_t key;                  /* the entry's bits outside 12..51 */
+	uint64_t bits;                 /* bits that are frame bits as is */
+};
+
+#define FRAME_KEY_MASK (UINT64_C(0xfff) | UINT64_C(0xfff) << 52)
+
+/* The previous entry of the table, when it was a leaf. */
+struct prev_leaf {
+	bool ok;
+	uint64_t raw;
+	uint64_t frame_bits;
+	uint32_t eff;
+	struct pgw_entry e;
+};
+
 struct range_walk {
 	const struct pgw_space *space;
 	const struct pgw_walk_ops *ops;
@@ -34,6 +64,7 @@ struct range_walk {
 	int stopped;
 	struct pgw_err *err;
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
+	struct frame_bits frame_bits[8];   /* frame_bits_of's memo */
 	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
 
@@ -242,9 +273,83 @@ struct visit {
 	uint32_t eff;
 };
 
-/* Entry i (raw) of the table v: one step of the walk. */
+static bool same_entry(const struct pgw_entry *a, const struct pgw_entry *b)
+{
+	return a->raw == b->raw && a->kind == b->kind && a->addr == b->addr &&
+	       a->flags == b->flags && a->pkey == b->pkey &&
+	       a->reserved == b->reserved && a->perm == b->perm &&
+	       a->np_kind == b->np_kind && a->np_pfn == b->np_pfn &&
+	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
+}
+
+/* The bits of leaf entries like e0 (raw0) at lvl that the decoder copies
+ * into the frame address unchanged: flipping one flips that bit of addr
+ * and nothing else. */
+static uint64_t frame_bits_probe(const struct pgw_mode *mode,
+				 enum pgw_level lvl, uint64_t raw0,
+				 const struct pgw_entry *e0)
+{
+	unsigned top = mode->entry_size * 8;
+	uint64_t bits = 0;
+
+	for (unsigned b = PGW_PAGE_SHIFT; b < top && b < 52; b++) {
+		uint64_t bit = UINT64_C(1) << b;
+		struct pgw_entry e, want = *e0;
+		if (pgw_classify(mode, lvl, raw0 ^ bit, &e) != PGW_STOP_OK)
+			continue;
+		want.raw = raw0 ^ bit;
+		want.addr = e0->addr ^ bit;
+		if (same_entry(&e, &want))
+			bits |= bit;
+	}
+	return bits;
+}
+
+static uint64_t frame_bits_of(struct range_walk *w, enum pgw_level lvl,
+			      uint64_t raw, const struct pgw_entry *e)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	uint64_t key = raw & FRAME_KEY_MASK;
+	size_t n = sizeof(w->frame_bits) / sizeof(w->frame_bits[0]);
+	struct frame_bits *f = &w->frame_bits[(key ^ key >> 52 ^ lvl) % n];
+
+	if (f->mode != mode || f->lvl != lvl || f->key != key) {
+		f->mode = mode;
+		f->lvl = lvl;
+		f->key = key;
+		f->bits = frame_bits_probe(mode, lvl, raw, e);
+	}
+	return f->bits;
+}
+
+static enum pgw_status budget_spent(struct range_walk *w, uint64_t va)
+{
+	return pgw_err_set(w->err, PGW_E_LIMIT,
+			   "entry budget of %llu exhausted at va 0x%llx "
+			   "(raise --max-entries)",
+			   (unsigned long long)w->budget,
+			   (unsigned long long)real_va(w, va));
+}
+
+/* Entry i (raw) of v, which differs from the previous leaf p only in its
+ * frame bits: that leaf with this frame, undecoded. */
+static enum pgw_status next_leaf(struct range_walk *w, const struct visit *v,
+				 unsigned i, uint64_t raw, struct prev_leaf *p)
+{
+	uint64_t va = v->base + (uint64_t)i * v->span;
+
+	if (++w->stats.entries > w->budget)
+		return budget_spent(w, va);
+	p->e.addr ^= raw ^ p->raw;
+	p->e.raw = raw;
+	p->raw = raw;
+	return report_leaf(w, va, v->span, v->lvl, &p->e, p->eff, 1);
+}
+
+/* Entry i (raw) of the table v: one step of the walk; p says whether it
+ * was a leaf, for next_leaf. */
 static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
-				  unsigned i, uint64_t raw)
+				  unsigned i, uint64_t raw, struct prev_leaf *p)
 {
 	const struct pgw_mode *mode = v->mode;
 	uint64_t va = v->base + (uint64_t)i * v->span;
@@ -254,18 +359,21 @@ static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
 	struct pgw_entry e;
 	enum pgw_stop why;
 
+	p->ok = false;
 	if (++w->stats.entries > w->budget)
-		return pgw_err_set(w->err, PGW_E_LIMIT,
-				   "entry budget of %llu exhausted at va 0x%llx "
-				   "(raise --max-entries)",
-				   (unsigned long long)w->budget,
-				   (unsigned long long)real_va(w, va));
+		return budget_spent(w, va);
 	why = pgw_classify(mode, v->lvl, raw, &e);
 	if (why != PGW_STOP_OK)
 		return report_hole(w, lo, hi, v->lvl, why, entry_pa, &e);
 	uint32_t eff = pgw_perm_combine(mode, v->eff, e.perm);
-	if (e.kind == PGW_ENT_LEAF)
+	if (e.kind == PGW_ENT_LEAF) {
+		p->ok = true;
+		p->raw = raw;
+		p->eff = eff;
+		p->e = e;
+		p->frame_bits = frame_bits_of(w, v->lvl, raw, &e);
 		return report_leaf(w, va, v->span, v->lvl, &e, eff, 1);
+	}
 	return descend(w, v->lvl, entry_pa, &e, va, lo, hi, eff);
 }
 
@@ -288,10 +396,15 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 
 	if (st != PGW_OK)
 		return st;
+	struct prev_leaf prev = { .ok = false };
 	w->path[w->depth++] = table;
 	for (unsigned i = (unsigned)((start - base) / v.span);
-	     i < n && st == PGW_OK && base + i * v.span < end; i++)
-		st = walk_entry(w, &v, i, ent[i]);
+	     i < n && st == PGW_OK && base + i * v.span < end; i++) {
+		if (prev.ok && !((ent[i] ^ prev.raw) & ~prev.frame_bits))
+			st = next_leaf(w, &v, i, ent[i], &prev);
+		else
+			st = walk_entry(w, &v, i, ent[i], &prev);
+	}
 	w->depth--;
 	if (st == PGW_OK && w->memo)
 		note_uniform(w, lvl, table, ent, n);

@@ -2,9 +2,10 @@
  * Translate one virtual address: pgd -> p4d -> pud -> pmd -> pte, skipping
  * folded levels, one pgw_step per level, recording every step.
  */
+#include "descend.h"
 #include "step.h"
 
-static void reset(struct pgw_xlat *out, uint64_t va)
+void pgw_xlat_reset(struct pgw_xlat *out, uint64_t va)
 {
 	out->va = va;
 	out->pa = 0;
@@ -18,8 +19,8 @@ static void reset(struct pgw_xlat *out, uint64_t va)
 	out->io.msg[0] = '\0';
 }
 
-static void found(const struct pgw_space *space, struct pgw_xlat *out,
-		  enum pgw_level lvl, uint64_t frame, uint32_t eff)
+void pgw_xlat_found(const struct pgw_space *space, struct pgw_xlat *out,
+		    enum pgw_level lvl, uint64_t frame, uint32_t eff)
 {
 	uint64_t size = pgw_level_span(space->mode, lvl);
 
@@ -31,18 +32,14 @@ static void found(const struct pgw_space *space, struct pgw_xlat *out,
 	out->data_in_image = out->data_absence == PGW_ABSENT_NONE;
 }
 
-/* The steps from the root down to a leaf or a stop; its level in *lvl_ret.
- * Each step goes a level down or stops, so the loop ends. */
-static enum pgw_stop descend(const struct pgw_space *space,
-			     struct pgw_xlat *out, enum pgw_level *lvl_ret)
+/* Each step goes a level down or stops, so the loop ends. */
+enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
+			  enum pgw_level *lvl_ret, uint64_t table, uint32_t eff)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_image *img = space->img;
 	enum pgw_level lvl = *lvl_ret;
-	uint64_t table = pgw_root_table(mode, space->root);
-	uint32_t eff = pgw_perm_start(mode);
 	enum pgw_stop why;
-
 	enum pgw_level child;
 
 	for (;;) {
@@ -54,7 +51,7 @@ static enum pgw_stop descend(const struct pgw_space *space,
 			break;
 		eff = pgw_perm_combine(mode, eff, s->entry.perm);
 		if (s->entry.kind == PGW_ENT_LEAF) {
-			found(space, out, lvl, s->entry.addr, eff);
+			pgw_xlat_found(space, out, lvl, s->entry.addr, eff);
 			break;
 		}
 		why = pgw_child_level(mode, lvl, &child);
@@ -70,16 +67,15 @@ static enum pgw_stop descend(const struct pgw_space *space,
 enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out)
 {
-	enum pgw_level lvl = pgw_next_level(space->mode, PGW_PGD);
-	/* Outside the space: x86-64's gap is non-canonical; a 32-bit space
-	 * simply ends (an address above 4 GiB is not "non-canonical"). */
-	enum pgw_stop why = space->mode->quirks & PGW_Q_CANONICAL ?
-				    PGW_STOP_NONCANONICAL :
-				    PGW_STOP_BEYOND_SPACE;
+	const struct pgw_mode *mode = space->mode;
+	enum pgw_level lvl = pgw_next_level(mode, PGW_PGD);
+	enum pgw_stop why = pgw_outside_stop(mode);
 
-	reset(out, va);
-	if (pgw_mode_canonical(space->mode, va))
-		why = descend(space, out, &lvl);
+	pgw_xlat_reset(out, va);
+	if (pgw_mode_canonical(mode, va))
+		why = pgw_descend(space, out, &lvl,
+				  pgw_root_table(mode, space->root),
+				  pgw_perm_start(mode));
 	out->level = lvl;
 	out->stop = why;
 	return why;

@@ -1,0 +1,345 @@
+/*
+ * The paging-structure cache (pgw_translate_cached) gives exactly what
+ * pgw_translate gives: every field of the answer and of every step, the
+ * I/O error too, for every address of windows around each mapping of the
+ * imgwrite spaces (x86-64, LA57, i386, PAE: 4 KiB, 2 MiB, 4 MiB and 1 GiB
+ * pages, not-present entries at every level, swap and PROT_NONE entries,
+ * reserved bits, a table past the end of memory, non-canonical and
+ * beyond-the-space addresses), asked in order, backwards and in a random
+ * order, with the space changing under one cache (another root, another
+ * mode, another image) so that stale slots would show.  The range walk's
+ * undecoded next leaf (range.c: a leaf differing from the one before only
+ * in frame bits) equal to translating it: runs of leaves whose entries
+ * differ in the PAT bit of large pages, in PSE-36's high frame bits, in
+ * flags, in a reserved bit.  And the lazy
+ * library loader (dynlib.h): a library that is not there is an error
+ * saying which and why, every time; one that is gives its symbols.
+ */
+#include <stdlib.h>
+
+#include "../tools/imgwrite.h"
+#include "imgtest.h"
+#include "lib/dynlib.h"
+
+static struct pgw_image *open_raw(const struct iw_mem *m)
+{
+	struct dw_buf b = { .p = m->b.p, .len = m->b.len };
+	struct pgw_image *img;
+	struct pgw_err err;
+
+	if (open_buf(&b, "raw", &img, &err) != PGW_OK) {
+		printf("Bail out! %s\n", err.msg);
+		exit(1);
+	}
+	return img;
+}
+
+static bool same_entry(const struct pgw_entry *a, const struct pgw_entry *b)
+{
+	return a->raw == b->raw && a->kind == b->kind && a->addr == b->addr &&
+	       a->flags == b->flags && a->pkey == b->pkey &&
+	       a->reserved == b->reserved && a->perm == b->perm &&
+	       a->np_kind == b->np_kind && a->np_pfn == b->np_pfn &&
+	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
+}
+
+static bool same(const struct pgw_xlat *a, const struct pgw_xlat *b)
+{
+	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
+	    a->pa != b->pa || a->page_size != b->page_size ||
+	    a->data_in_image != b->data_in_image ||
+	    a->data_absence != b->data_absence ||
+	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
+	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
+	    strcmp(a->io.msg, b->io.msg))
+		return false;
+	for (unsigned i = 0; i < a->nsteps; i++) {
+		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
+		if (s->level != t->level || s->table != t->table ||
+		    s->index != t->index || s->entry_pa != t->entry_pa ||
+		    s->read_ok != t->read_ok ||
+		    (s->read_ok && !same_entry(&s->entry, &t->entry)))
+			return false;
+	}
+	return true;
+}
+
+/* Addresses: windows of 4 KiB steps around each base, then the order. */
+struct vas {
+	uint64_t *v;
+	size_t n;
+};
+
+static void window(struct vas *a, uint64_t base, unsigned pages)
+{
+	for (unsigned i = 0; i < pages; i++) {
+		a->v = realloc(a->v, (a->n + 2) * sizeof(*a->v));
+		a->v[a->n++] = base + (uint64_t)i * 4096 + (i * 0x123 & 0xfff);
+		a->v[a->n++] = base - (uint64_t)(i + 1) * 4096;
+	}
+}
+
+/* Translate every address with and without the cache; the count of
+ * answers that differ (each shown). */
+static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
+			const struct vas *a)
+{
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		struct pgw_xlat want, got;
+		memset(&want, 0xa5, sizeof(want));
+		memset(&got, 0x5a, sizeof(got));
+		pgw_translate(sp, a->v[i], &want);
+		pgw_translate_cached(sp, c, a->v[i], &got);
+		if (!same(&want, &got) && bad++ < 5)
+			printf("# va 0x%llx: cached %s at %d, walked %s at %d\n",
+			       (unsigned long long)a->v[i],
+			       pgw_stop_key(got.stop), (int)got.level,
+			       pgw_stop_key(want.stop), (int)want.level);
+	}
+	return bad;
+}
+
+static void shuffle(struct vas *a, unsigned seed)
+{
+	for (size_t i = a->n; i > 1; i--) {
+		seed = seed * 1103515245u + 12345u;
+		size_t j = (seed >> 8) % i;
+		uint64_t t = a->v[i - 1];
+		a->v[i - 1] = a->v[j];
+		a->v[j] = t;
+	}
+}
+
+static void reverse(struct vas *a)
+{
+	for (size_t i = 0; i < a->n / 2; i++) {
+		uint64_t t = a->v[i];
+		a->v[i] = a->v[a->n - 1 - i];
+		a->v[a->n - 1 - i] = t;
+	}
+}
+
+static void check_orders(const char *what, const struct pgw_space *sp,
+			 struct pgw_xlat_cache *c, struct vas *a)
+{
+	ok(compare(sp, c, a) == 0, "%s: %zu addresses in order", what, a->n);
+	reverse(a);
+	ok(compare(sp, c, a) == 0, "%s: backwards", what);
+	shuffle(a, 7);
+	ok(compare(sp, c, a) == 0, "%s: shuffled", what);
+}
+
+/* Every leaf pgw_walk_range reports must be what translating its first
+ * address says: entry, frame, level, effective permissions. */
+struct leaf_check {
+	const struct pgw_space *sp;
+	unsigned leaves, bad;
+};
+
+static int check_leaf(void *arg, const struct pgw_leaf *leaf)
+{
+	struct leaf_check *k = arg;
+	struct pgw_xlat x;
+
+	k->leaves++;
+	pgw_translate(k->sp, leaf->va, &x);
+	if (x.stop != PGW_STOP_OK || x.level != leaf->level ||
+	    x.pa != leaf->pa || x.eff_flags != leaf->eff_flags ||
+	    !same_entry(&x.step[x.nsteps - 1].entry, &leaf->entry)) {
+		if (k->bad++ < 5)
+			printf("# leaf at 0x%llx: walked pa 0x%llx raw 0x%llx, "
+			       "translated %s pa 0x%llx\n",
+			       (unsigned long long)leaf->va,
+			       (unsigned long long)leaf->pa,
+			       (unsigned long long)leaf->entry.raw,
+			       pgw_stop_key(x.stop), (unsigned long long)x.pa);
+	}
+	return 0;
+}
+
+static void check_range(const char *what, const struct pgw_space *sp,
+			unsigned want_leaves)
+{
+	struct leaf_check k = { .sp = sp };
+	struct pgw_walk_opts wo = { 0 };
+	struct pgw_walk_ops ops = { .leaf = check_leaf };
+	struct pgw_err err = { 0 };
+
+	enum pgw_status st = pgw_walk_range(sp, &wo, &ops, &k, NULL, NULL,
+					    &err);
+	ok(st == PGW_OK && k.bad == 0 && k.leaves == want_leaves,
+	   "%s: %u leaves walked, %u unlike their translation", what,
+	   k.leaves, k.bad);
+}
+
+/* Range walks over leaves that follow each other but for a bit that is
+ * not a frame bit. */
+static void test_next_leaf(void)
+{
+	struct iw_mem m = { 0 };
+	const uint64_t pat_large = UINT64_C(1) << 12;
+
+	/* x86-64: PML4 1 -> PDPT 2 -> PD 3 (2 MiB leaves, PAT on every
+	 * third) and PD[100] -> PT 4 (4 KiB leaves: a frame repeated, flags
+	 * changing, a reserved bit, an NX bit, a high frame). */
+	for (uint64_t f = 0; f <= 5; f++)
+		memset(iw_frame(&m, f), 0, IW_PAGE);
+	iw_entry(&m, 1, 0, 8, 2u << 12 | IW_TBL | IW_US);
+	iw_entry(&m, 2, 0, 8, 3u << 12 | IW_TBL | IW_US);
+	for (unsigned i = 0; i < 64; i++)
+		iw_entry(&m, 3, i, 8, (uint64_t)i << 21 | IW_P | IW_RW | IW_PS |
+					 (i % 3 == 1 ? pat_large : 0));
+	iw_entry(&m, 3, 100, 8, 4u << 12 | IW_TBL | IW_US);
+	for (unsigned i = 0; i < 512; i++) {
+		uint64_t e = (uint64_t)(i / 2) << 12 | IW_P | IW_US;
+		if (i % 7 == 3)
+			e |= IW_RW;
+		if (i % 11 == 5)
+			e |= IW_NX;
+		if (i == 300)
+			e |= UINT64_C(1) << 52 | UINT64_C(1) << 62;  /* pkey */
+		if (i >= 400)
+			e |= UINT64_C(0xfff0000000);   /* above the image */
+		iw_entry(&m, 4, i, 8, e);
+	}
+	struct pgw_image *img = open_raw(&m);
+	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
+	check_range("x86-64 2 MiB and 4 KiB leaves", &sp, 64 + 512);
+	pgw_image_close(img);
+	iw_free(&m.b);
+
+	/* i386 with PSE: 4 MiB leaves whose frames cross 4 GiB (PSE-36
+	 * puts PA bits 32..39 in entry bits 13..20) and 4 KiB leaves. */
+	struct iw_mem m32 = { 0 };
+	for (uint64_t f = 0; f <= 2; f++)
+		memset(iw_frame(&m32, f), 0, IW_PAGE);
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t pa = UINT64_C(0xfe000000) + (uint64_t)i * 0x400000;
+		uint64_t e = (pa & 0xffc00000) | (pa >> 32 & 0xff) << 13 |
+			     IW_P | IW_RW | IW_PS;
+		iw_entry(&m32, 1, 16 + i, 4, e);
+	}
+	iw_entry(&m32, 1, 0, 4, 2u << 12 | IW_TBL);
+	for (unsigned i = 0; i < 1024; i++)
+		iw_entry(&m32, 2, i, 4, (uint64_t)i << 12 | IW_P |
+					 (i % 5 == 2 ? IW_RW : 0));
+	img = open_raw(&m32);
+	struct pgw_space sp32 = { img, pgw_mode_by_name("i386"), 0x1000 };
+	check_range("i386 PSE-36 4 MiB leaves across 4 GiB", &sp32,
+		    16 + 1024);
+	pgw_image_close(img);
+	iw_free(&m32.b);
+}
+
+int main(void)
+{
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	struct iw_mem m64 = { 0 }, m57 = { 0 }, m32 = { 0 }, mpae = { 0 };
+
+	ok(c != NULL, "a cache");
+	/* x86-64: the imgwrite space, plus a table past the end of memory
+	 * and an entry with a reserved bit. */
+	uint64_t root64 = iw_tables_x86_64(&m64, false);
+	iw_entry(&m64, 3, 3, 8, UINT64_C(0x40000000) | IW_TBL);
+	iw_entry(&m64, 3, 4, 8, UINT64_C(0x800000) | IW_P | IW_PS |
+				 UINT64_C(0x2000));
+	struct pgw_image *img64 = open_raw(&m64);
+	struct pgw_space sp64 = { img64, pgw_mode_by_name("x86-64"), root64 };
+	struct vas a = { 0 };
+	const uint64_t dm = UINT64_C(0xffff888000000000);
+	window(&a, dm, 1100);                 /* 4 KiB, 2 MiB, holes */
+	window(&a, dm + UINT64_C(0x40000000), 8);   /* 1 GiB page */
+	window(&a, UINT64_C(0x400000), 600);  /* user, PROT_NONE, swap */
+	window(&a, UINT64_C(0xffffffff81000000), 600);
+	window(&a, UINT64_C(0x0000800000000000), 4);   /* non-canonical */
+	window(&a, UINT64_C(0x00007ffffffff000), 4);
+	check_orders("x86-64", &sp64, c, &a);
+
+	/* The same cache, another root in the same image: the kernel's
+	 * PDPT as a top table would be wrong, so use PML4 copies that
+	 * differ. */
+	uint8_t *copy = iw_frame(&m64, 9);   /* may move m64.b.p */
+	memcpy(copy, m64.b.p + 0x1000, IW_PAGE);
+	iw_entry(&m64, 9, 273, 8, 0);   /* no direct map under this root */
+	pgw_image_close(img64);
+	img64 = open_raw(&m64);
+	sp64.img = img64;
+	struct pgw_space other = { img64, sp64.mode, UINT64_C(0x9000) };
+	unsigned bad = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		struct pgw_xlat want, got;
+		const struct pgw_space *s = i & 1 ? &other : &sp64;
+		pgw_translate(s, a.v[i], &want);
+		pgw_translate_cached(s, c, a.v[i], &got);
+		bad += !same(&want, &got);
+	}
+	ok(bad == 0, "two roots of one image asked in turn through one "
+	   "cache: %u answers differ", bad);
+
+	uint64_t root57 = iw_tables_x86_64(&m57, true);
+	struct pgw_image *img57 = open_raw(&m57);
+	struct pgw_space sp57 = { img57, pgw_mode_by_name("la57"), root57 };
+	check_orders("la57", &sp57, c, &a);
+
+	uint64_t root32 = iw_tables_i386(&m32);
+	struct pgw_image *img32 = open_raw(&m32);
+	struct pgw_space sp32 = { img32, pgw_mode_by_name("i386"), root32 };
+	struct vas b = { 0 };
+	window(&b, UINT64_C(0xc0000000), 1100);   /* 4 KiB, 4 MiB, holes */
+	window(&b, UINT64_C(0x400000), 1100);     /* shared PT, PROT_NONE */
+	window(&b, UINT64_C(0xfffff000), 2);      /* the top, and beyond */
+	window(&b, UINT64_C(0x100000000), 2);
+	check_orders("i386", &sp32, c, &b);
+
+	uint64_t rootpae = iw_tables_pae(&mpae);
+	struct pgw_image *imgpae = open_raw(&mpae);
+	struct pgw_space sppae = { imgpae, pgw_mode_by_name("pae"), rootpae };
+	check_orders("pae", &sppae, c, &b);
+
+	/* After all that, back to the first space: nothing stale. */
+	check_orders("x86-64 again", &sp64, c, &a);
+	ok(pgw_translate_cached(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
+	   PGW_STOP_OK, "no cache: pgw_translate itself");
+
+	test_next_leaf();
+
+	/* The loader. */
+	void *fn = NULL;
+	const struct pgw_dynsym none_syms[] = { { "nothing", &fn } };
+	struct pgw_dynlib none = { "frobnication", "libpgw-none.so.0",
+				   "libfrob", none_syms, 1, 0, "" };
+	struct pgw_err err = { 0 };
+	for (int i = 0; i < 2; i++)
+		ok(pgw_dynlib_load(&none, &err) == PGW_E_UNSUPPORTED &&
+		   strstr(err.msg, "frobnication is needed and cannot be "
+			  "loaded: libpgw-none.so.0") &&
+		   strstr(err.msg, "install libfrob"),
+		   "a library that is not there (try %d): %s", i + 1, err.msg);
+	const struct pgw_dynsym c_syms[] = { { "strlen", &fn } };
+	struct pgw_dynlib libc = { "libc", "libc.so.6", "libc6", c_syms, 1,
+				   0, "" };
+	ok(pgw_dynlib_load(&libc, &err) == PGW_OK && fn &&
+	   ((size_t (*)(const char *))fn)("four") == 4,
+	   "one that is: its strlen counts");
+	const struct pgw_dynsym bad_syms[] = { { "pgw_no_such_fn", &fn } };
+	struct pgw_dynlib nosym = { "libc", "libc.so.6", "libc6", bad_syms, 1,
+				    0, "" };
+	ok(pgw_dynlib_load(&nosym, &err) == PGW_E_UNSUPPORTED &&
+	   strstr(err.msg, "has no pgw_no_such_fn"),
+	   "a symbol it lacks: %s", err.msg);
+
+	pgw_xlat_cache_free(c);
+	pgw_image_close(img64);
+	pgw_image_close(img57);
+	pgw_image_close(img32);
+	pgw_image_close(imgpae);
+	iw_free(&m64.b);
+	iw_free(&m57.b);
+	iw_free(&m32.b);
+	iw_free(&mpae.b);
+	free(a.v);
+	free(b.v);
+	return tap_done();
+}
