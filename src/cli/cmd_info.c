@@ -63,7 +63,8 @@ int cmd_info(int argc, char **argv)
 		return PGW_EXIT_INTERNAL;
 	}
 	for (size_t i = 0; pti && i < ncpus; i++)
-		pgw_pti_check(s.img, mode, pgw_cr3_table(mode, cpus[i].cr3),
+		pgw_pti_check(s.img, mode, &s.why.enc.bits,
+			      pgw_cr3_table(mode, cpus[i].cr3, &s.why.enc.bits),
 			      &pti[i]);
 	struct out out = { stdout, fmt, mode, NULL };
 	struct info_view view = {

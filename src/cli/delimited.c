@@ -64,8 +64,16 @@ void delim_dump_map(struct out *o, const struct delim *d,
 	emit_flags(&l, run->eff_flags, "|", "");
 	emit_char(&l, d->sep);
 	cell(&l, d, out_region_key(o, run));
-	/* detail: a run whose pages all map one frame says so. */
-	emit_str(&l, run->same_frame ? "same-frame" : d->empty);
+	/* detail: a run whose pages all map one frame says so, and a
+	 * protection key is named. */
+	if (run->same_frame)
+		emit_str(&l, "same-frame");
+	if (run->pkey) {
+		emit_str(&l, run->same_frame ? " pkey=" : "pkey=");
+		emit_u64(&l, run->pkey);
+	}
+	if (!run->same_frame && !run->pkey)
+		emit_str(&l, d->empty);
 	emit_char(&l, '\n');
 	fwrite(l.buf, 1, l.len, o->f);
 }

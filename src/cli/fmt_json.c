@@ -172,6 +172,40 @@ static void json_info_cpus(struct out *o, struct line *l,
 	emit_char(l, ']');
 }
 
+/* ,"encryption":{...}: the bits entries are read with (null: none),
+ * where each came from, and why. */
+static void json_info_enc(struct out *o, struct line *l,
+			  const struct pgw_enc_choice *e)
+{
+	emit_str(l, ",\"encryption\":{\"sme_mask\":");
+	if (e->bits.enc) {
+		emit_char(l, '"');
+		emit_hex(l, e->bits.enc);
+		emit_char(l, '"');
+	} else {
+		emit_str(l, "null");
+	}
+	info_kv(o, l, false, "sme_source", pgw_enc_source_key(e->source));
+	emit_str(l, ",\"shared_mask\":");
+	if (e->bits.shared) {
+		emit_char(l, '"');
+		emit_hex(l, e->bits.shared);
+		emit_char(l, '"');
+	} else {
+		emit_str(l, "null");
+	}
+	info_kv(o, l, false, "shared_source",
+		pgw_enc_source_key(e->shared_source));
+	if (e->examined) {
+		emit_str(l, ",\"entries_examined\":");
+		emit_u64(l, e->examined);
+		emit_str(l, ",\"entries_agreed\":");
+		emit_u64(l, e->agreed);
+	}
+	info_kv(o, l, false, "reason", e->why);
+	emit_char(l, '}');
+}
+
 static void json_info(struct out *o, const struct info_view *v)
 {
 	const struct pgw_phys_range *r;
@@ -215,6 +249,7 @@ static void json_info(struct out *o, const struct info_view *v)
 		}
 	}
 	emit_char(&l, '}');
+	json_info_enc(o, &l, &v->why->enc);
 	if (v->why->mode.mode) {
 		info_kv(o, &l, false, "mode", v->why->mode.mode->name);
 		info_kv(o, &l, false, "mode_reason", v->why->mode.why);
@@ -301,6 +336,10 @@ static void json_dump_map(struct out *o, const struct pgw_run *run)
 	emit_str(&l, "],\"effective\":[");
 	emit_flags(&l, run->eff_flags, ",", "\"");
 	emit_char(&l, ']');
+	if (run->pkey) {
+		emit_str(&l, ",\"pkey\":");
+		emit_u64(&l, run->pkey);
+	}
 	if (run->same_frame)
 		emit_str(&l, ",\"same_frame\":true");
 	kv_str(&l, "region", out_region_key(o, run));

@@ -127,6 +127,31 @@ static void text_bad(struct out *o, const char *text)
 
 /* ---- info ---- */
 
+/* The memory-encryption bits entries are read with, and why. */
+static void text_info_enc(struct out *o, const struct pgw_enc_choice *e)
+{
+	char prefix[160];
+	int n = snprintf(prefix, sizeof(prefix), "encryption:  ");
+
+	if (e->bits.enc)
+		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n,
+			      "C-bit %u (mask 0x%llx, %s), ",
+			      (unsigned)__builtin_ctzll(e->bits.enc),
+			      (unsigned long long)e->bits.enc,
+			      pgw_enc_source_key(e->source));
+	if (e->bits.shared)
+		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n,
+			      "shared bit %u (mask 0x%llx, %s), ",
+			      (unsigned)__builtin_ctzll(e->bits.shared),
+			      (unsigned long long)e->bits.shared,
+			      pgw_enc_source_key(e->shared_source));
+	if (!e->bits.enc && !e->bits.shared)
+		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n, "none, ");
+	/* "C-bit 47 (mask 0x800000000000, vmcoreinfo) (why)" */
+	snprintf(prefix + n - 2, sizeof(prefix) - (size_t)n + 2, " (");
+	out_text_line(o->f, prefix, e->why, ")\n");
+}
+
 #define INFO_TEXT_RANGES 8
 
 static void text_info_cpus(struct out *o, const struct info_view *v)
@@ -214,6 +239,7 @@ static void text_info(struct out *o, const struct info_view *v)
 	} else {
 		fprintf(o->f, "root:        none\n");
 	}
+	text_info_enc(o, &v->why->enc);
 }
 
 /* ---- dump and regions ---- */
@@ -331,6 +357,16 @@ static void text_dump_map(struct out *o, const struct pgw_run *run)
 	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
 	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
 	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x");
+	/* Memory encryption and protection keys only where there are any,
+	 * so other dumps keep ptdump's columns. */
+	if (f & PGW_F_ENC)
+		emit_str(&l, " ENC");
+	if (f & PGW_F_SHARED)
+		emit_str(&l, " SHR");
+	if (run->pkey) {
+		emit_str(&l, " pkey=");
+		emit_u64(&l, run->pkey);
+	}
 	if (run->same_frame)
 		emit_str(&l, "  same frame");
 	put(o, &l);

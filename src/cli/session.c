@@ -8,7 +8,7 @@
 
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
-	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT,
+	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_SME_MASK, OPT_SHARED_MASK,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -28,6 +28,13 @@ static const struct argp_option options[] = {
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 2 },
 	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 2 },
+	{ "sme-mask", OPT_SME_MASK, "MASK", 0,
+	  "Memory encryption (AMD SME/SEV): the C-bit of entries and CR3, "
+	  "e.g. 0x800000000000 for bit 47; 0 for none (default: VMCOREINFO "
+	  "NUMBER(sme_mask), else inferred from the page tables)", 2 },
+	{ "shared-mask", OPT_SHARED_MASK, "MASK", 0,
+	  "Intel TDX: the bit that marks a page shared with the host, e.g. "
+	  "0x8000000000000 for bit 51 (default: none)", 2 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
@@ -82,6 +89,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
 		break;
+	case OPT_SME_MASK:
+	case OPT_SHARED_MASK: {
+		bool sme = key == OPT_SME_MASK;
+		const char *name = sme ? "--sme-mask" : "--shared-mask";
+		if (!pgw_parse_u64(arg, &v))
+			pgw_usage_error(state, "%s: '%s' is not a number", name,
+					arg);
+		/* One bit of an entry's address field (12..51), or none. */
+		if (v && ((v & (v - 1)) || v < (UINT64_C(1) << 12) ||
+			  v >= (UINT64_C(1) << 52)))
+			pgw_usage_error(state, "%s: 0x%llx is not one bit of "
+					"the address field (bits 12-51), nor 0",
+					name, (unsigned long long)v);
+		if (sme) {
+			o->space.enc.have_enc = true;
+			o->space.enc.enc = v;
+		} else {
+			o->space.enc.have_shared = true;
+			o->space.enc.shared = v;
+		}
+		break;
+	}
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
 			pgw_usage_error(state, "--mode: unknown mode '%s' (%s)",
@@ -102,6 +131,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->space.root.have_cr3 && o->space.root.have_cpu)
 			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
+		if (o->space.enc.have_enc && o->space.enc.have_shared &&
+		    o->space.enc.enc && o->space.enc.enc == o->space.enc.shared)
+			pgw_usage_error(state, "--sme-mask and --shared-mask "
+					"name the same bit");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -223,6 +256,33 @@ void session_say(FILE *f, const char *prefix, const struct session *s)
 	snprintf(head, sizeof(head), "%sroot 0x%llx (", prefix,
 		 (unsigned long long)s->space.root);
 	out_text_line(f, head, s->why.root.why, ")\n");
+	/* Said when it changes how frames are read: bits in use, or an
+	 * option that asked for none. */
+	const struct pgw_enc_choice *e = &s->why.enc;
+	if (e->bits.enc || e->bits.shared || e->source == PGW_ENC_OPTION ||
+	    e->shared_source == PGW_ENC_OPTION) {
+		char name[64];
+		session_enc_name(e, name, sizeof(name));
+		snprintf(head, sizeof(head), "%sencryption %s (", prefix,
+			 name);
+		out_text_line(f, head, e->why, ")\n");
+	}
+}
+
+void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n)
+{
+	if (e->bits.enc && e->bits.shared)
+		snprintf(buf, n, "C-bit %u, shared bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.enc),
+			 (unsigned)__builtin_ctzll(e->bits.shared));
+	else if (e->bits.enc)
+		snprintf(buf, n, "C-bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.enc));
+	else if (e->bits.shared)
+		snprintf(buf, n, "shared bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.shared));
+	else
+		snprintf(buf, n, "none");
 }
 
 void session_close(struct session *s)

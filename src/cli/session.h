@@ -60,9 +60,13 @@ int session_choose(struct session *s);
 int session_start(struct session *s, const struct image_args *a);
 void session_close(struct session *s);
 
-/* The mode and root lines ("mode NAME (why)", "root 0x.. (why)"), each
- * after prefix. */
+/* The mode and root lines ("mode NAME (why)", "root 0x.. (why)"), and
+ * the encryption line when bits are in use or were asked for, each after
+ * prefix. */
 void session_say(FILE *f, const char *prefix, const struct session *s);
+
+/* "C-bit 47", "shared bit 51", both, or "none", into buf. */
+void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n);
 
 /* Parse a number: 0x-prefixed or bare hex, or decimal with a 0d prefix. */
 bool pgw_parse_u64(const char *s, uint64_t *v);

@@ -187,6 +187,7 @@ static bool machine_modes(unsigned machine,
  * one), so ties must go to the shallower mode.
  */
 static bool from_validation(struct pgw_image *img, uint64_t root,
+			    const struct pgw_enc_choice *enc,
 			    const struct pgw_mode *const *modes,
 			    struct pgw_mode_choice *ch)
 {
@@ -194,8 +195,17 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 
 	for (size_t i = 0; modes[i]; i++) {
 		const struct pgw_mode *m = modes[i];
-		struct pgw_space sp = { .img = img, .mode = m,
-					.root = pgw_cr3_table(m, root) };
+		struct pgw_enc_choice bits = { 0 };
+		if (enc)
+			bits = *enc;
+		/* An undeclared C-bit is the tables' own, in each mode. */
+		if (bits.source == PGW_ENC_NONE)
+			(void)pgw_enc_infer(img, m, root, &bits);
+		struct pgw_space sp = {
+			.img = img, .mode = m,
+			.root = pgw_cr3_table(m, root, &bits.bits),
+			.enc = bits.bits,
+		};
 		uint64_t base;
 		unsigned matches;
 		if (pgw_find_direct_map(&sp, &base, &matches) &&
@@ -244,6 +254,7 @@ static void assume(unsigned machine, const struct pgw_mode *const *modes,
 
 enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				bool have_root_hint,
+				const struct pgw_enc_choice *enc,
 				struct pgw_mode_choice *ch,
 				struct pgw_err *err)
 {
@@ -254,7 +265,8 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 	memset(ch, 0, sizeof(*ch));
 	if (from_cpus(img, ch) || from_vmcoreinfo(img, ch))
 		return PGW_OK;
-	if (have_root_hint && from_validation(img, root_hint, modes, ch))
+	if (have_root_hint &&
+	    from_validation(img, root_hint, enc, modes, ch))
 		return PGW_OK;
 	if (own) {
 		assume(machine, modes, ch);

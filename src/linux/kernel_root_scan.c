@@ -55,6 +55,7 @@ struct memo {
 
 struct finder {
 	struct pgw_image *img;
+	struct pgw_enc_bits enc;         /* the caller's encryption bits */
 	const struct pgw_mode *only;     /* the caller's mode, or NULL */
 	const struct pgw_mode *m[4];     /* i386, pae, x86-64, la57 */
 	struct cand *cands;
@@ -120,7 +121,7 @@ static void look_64(struct finder *f, uint64_t pa, const uint8_t *page)
 
 	if (!(e511 & 1) || !(want(f, f->m[2]) || want(f, f->m[3])))
 		return;
-	f->m[2]->decode(f->m[2], PGW_PGD, e511, &e);
+	f->m[2]->decode(f->m[2], PGW_PGD, e511, &f->enc, &e);
 	if (e.kind != PGW_ENT_TABLE || e.reserved ||
 	    !all_zero(page, PGW_PAGE_SIZE / 2) ||
 	    present_from(page, 8, 256, 512) < 3)
@@ -158,7 +159,8 @@ static void look_pae(struct finder *f, uint64_t pa, const uint8_t *page)
 		for (unsigned j = k; ok && j < 4; j++) {
 			struct pgw_entry e;
 			f->m[1]->decode(f->m[1], PGW_PGD,
-					pgw_buf_entry(page, 8, j), &e);
+					pgw_buf_entry(page, 8, j), &f->enc,
+					&e);
 			ok = e.kind == PGW_ENT_TABLE && !e.reserved;
 		}
 		if (ok)
@@ -202,7 +204,7 @@ static int text_leaf(void *arg, const struct pgw_leaf *l)
 static const struct memo *memo_for(struct finder *f, const struct cand *c)
 {
 	struct memo tmp = { .hash = c->hash, .mode = c->mode };
-	struct pgw_space sp = { f->img, c->mode, c->table };
+	struct pgw_space sp = { f->img, c->mode, c->table, f->enc };
 
 	for (size_t i = 0; i < f->nmemo; i++)
 		if (f->memo[i].hash == c->hash && f->memo[i].mode == c->mode)
@@ -245,7 +247,7 @@ static void validate(struct finder *f, const struct cand *c,
 		     struct verdict *v)
 {
 	const struct memo *m = memo_for(f, c);
-	struct pgw_space sp = { f->img, c->mode, c->table };
+	struct pgw_space sp = { f->img, c->mode, c->table, f->enc };
 	struct pgw_xlat x;
 
 	memset(v, 0, sizeof(*v));
@@ -275,14 +277,15 @@ static void validate(struct finder *f, const struct cand *c,
 
 /* ---- choosing ---- */
 
-static bool cpu_selects(struct pgw_image *img, const struct pgw_mode *mode,
+static bool cpu_selects(const struct finder *f, const struct pgw_mode *mode,
 			uint64_t table)
 {
 	const struct pgw_cpu *cpus;
-	size_t n = pgw_image_cpus(img, &cpus);
+	size_t n = pgw_image_cpus(f->img, &cpus);
 
 	for (size_t i = 0; i < n; i++)
-		if (cpus[i].has_cr && pgw_cr3_table(mode, cpus[i].cr3) == table)
+		if (cpus[i].has_cr &&
+		    pgw_cr3_table(mode, cpus[i].cr3, &f->enc) == table)
 			return true;
 	return false;
 }
@@ -335,7 +338,7 @@ static unsigned rank(struct finder *f, const struct cand *c)
 {
 	unsigned r = 0;
 
-	if (cpu_selects(f->img, c->mode, c->table))
+	if (cpu_selects(f, c->mode, c->table))
 		r |= 4;
 	if (initial_table_below(f, c))
 		r |= 2;
@@ -430,6 +433,7 @@ enum pgw_status pgw_kernel_root_scan(struct pgw_image *img,
 {
 	struct finder f = {
 		.img = img, .only = mode, .stats = &found->scan,
+		.enc = opts ? opts->enc : (struct pgw_enc_bits){ 0 },
 		.m = { pgw_mode_by_name("i386"), pgw_mode_by_name("pae"),
 		       pgw_mode_by_name("x86-64"), pgw_mode_by_name("la57") },
 	};

@@ -25,4 +25,25 @@ extern const uint64_t linux_page_offsets_32[LINUX_NPAGE_OFFSETS_32];
 bool linux_kernel_root_symbol(const struct pgw_image *img,
 			      const char **key_ret, uint64_t *va_ret);
 
+/*
+ * Memory encryption (enc.c, enc_infer.c).  A mask Linux could have: one
+ * bit of the address field (12..51), or 0; its bit number.
+ */
+bool linux_enc_bit_ok(uint64_t mask);
+unsigned linux_enc_bit(uint64_t mask);
+/* What the caller and VMCOREINFO declare, into ch (zeroed first):
+ * source PGW_ENC_NONE when neither says anything usable about the C-bit
+ * (then pgw_enc_infer may look).  PGW_E_ARG for the caller's bad bits. */
+enum pgw_status linux_enc_declared(struct pgw_image *img,
+				   const struct pgw_enc_request *req,
+				   struct pgw_enc_choice *ch,
+				   struct pgw_err *err);
+/* Append the caller's shared bit to ch->why. */
+void linux_enc_say_shared(struct pgw_enc_choice *ch);
+
+/* The CR3 (or top table) a root request names, before anything is read
+ * through it (root.c); false when it names none. */
+bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
+		    const struct pgw_root_request *req, uint64_t *cr3_ret);
+
 #endif

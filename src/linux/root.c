@@ -10,9 +10,11 @@
 
 /* Does translating `va` through root `table` land on `expect`? */
 static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
-		      uint64_t table, uint64_t va, uint64_t expect)
+		      const struct pgw_enc_bits *enc, uint64_t table,
+		      uint64_t va, uint64_t expect)
 {
-	struct pgw_space sp = { .img = img, .mode = mode, .root = table };
+	struct pgw_space sp = { .img = img, .mode = mode, .root = table,
+				.enc = *enc };
 	struct pgw_xlat x;
 
 	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
@@ -27,6 +29,7 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
  */
 static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
+				 const struct pgw_enc_bits *enc,
 				 struct pgw_root *root)
 {
 	uint64_t va = 0;
@@ -54,7 +57,7 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 		if (va < po)
 			continue;
 		uint64_t table = (va - po) & mode->root_mask;
-		if (!self_maps(img, mode, table, va, va - po))
+		if (!self_maps(img, mode, enc, table, va, va - po))
 			continue;
 		root->table = table;
 		root->cr3 = table;
@@ -67,11 +70,13 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 	return false;
 }
 
-enum pgw_status pgw_root_resolve(struct pgw_image *img,
-				 const struct pgw_mode *mode,
-				 const struct pgw_root_request *req,
-				 struct pgw_root *root, struct pgw_err *err)
+/* The root req names: its source, CR3 and table, before any check. */
+static enum pgw_status pick(struct pgw_image *img,
+			    const struct pgw_mode *mode,
+			    const struct pgw_root_request *req,
+			    struct pgw_root *root, struct pgw_err *err)
 {
+	const struct pgw_enc_bits *enc = &req->enc;
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
 
@@ -80,7 +85,7 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 	if (req->have_cr3) {
 		root->source = PGW_ROOT_CR3_OPTION;
 		root->cr3 = req->cr3;
-		root->table = pgw_cr3_table(mode, req->cr3);
+		root->table = pgw_cr3_table(mode, req->cr3, enc);
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
 	} else if (req->have_cpu) {
@@ -97,17 +102,17 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 		root->source = PGW_ROOT_CPU;
 		root->cpu = (int)req->cpu;
 		root->cr3 = cpus[req->cpu].cr3;
-		root->table = pgw_cr3_table(mode, root->cr3);
+		root->table = pgw_cr3_table(mode, root->cr3, enc);
 		snprintf(root->why, sizeof(root->why),
 			 "CPU %u CR3 0x%llx from the image's notes", req->cpu,
 			 (unsigned long long)root->cr3);
-	} else if (root_from_vmcoreinfo(img, mode, root)) {
+	} else if (root_from_vmcoreinfo(img, mode, enc, root)) {
 		root->source = PGW_ROOT_VMCOREINFO;
 	} else if (ncpus > 0 && cpus[0].has_cr) {
 		root->source = PGW_ROOT_CPU0;
 		root->cpu = 0;
 		root->cr3 = cpus[0].cr3;
-		root->table = pgw_cr3_table(mode, root->cr3);
+		root->table = pgw_cr3_table(mode, root->cr3, enc);
 		snprintf(root->why, sizeof(root->why),
 			 "CPU 0 CR3 0x%llx (no kernel root in VMCOREINFO)",
 			 (unsigned long long)root->cr3);
@@ -117,9 +122,33 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 				   "with a kernel page-table symbol nor CPU "
 				   "registers; give --cr3");
 	}
+	return PGW_OK;
+}
+
+bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
+		    const struct pgw_root_request *req, uint64_t *cr3_ret)
+{
+	struct pgw_root root;
+	struct pgw_err ignored;
+
+	if (pick(img, mode, req, &root, &ignored) != PGW_OK)
+		return false;
+	*cr3_ret = root.cr3;
+	return true;
+}
+
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	enum pgw_status st = pick(img, mode, req, root, err);
+
+	if (st != PGW_OK)
+		return st;
 	if (req->kernel_half) {
 		struct pgw_pti pti;
-		pgw_pti_check(img, mode, root->table, &pti);
+		pgw_pti_check(img, mode, &req->enc, root->table, &pti);
 		if (!pti.is_user_root)
 			return pgw_err_set(err, PGW_E_ARG,
 					   "--kernel-root: table 0x%llx does "

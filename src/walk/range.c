@@ -127,7 +127,7 @@ static void note_uniform(struct range_walk *w, enum pgw_level lvl,
 	for (unsigned i = 1; i < n; i++)
 		if (ent[i] != ent[0])
 			return;
-	if (pgw_classify(mode, lvl, ent[0], &e) != PGW_STOP_OK)
+	if (pgw_classify(mode, &w->space->enc, lvl, ent[0], &e) != PGW_STOP_OK)
 		return;
 	if (e.kind == PGW_ENT_LEAF) {
 		u.leaf = e;
@@ -233,6 +233,7 @@ static enum pgw_status descend(struct range_walk *w, enum pgw_level lvl,
  * effective permissions of the path down to it. */
 struct visit {
 	const struct pgw_mode *mode;
+	const struct pgw_enc_bits *enc;
 	enum pgw_level lvl;
 	uint64_t table, base, span, start, end;
 	uint32_t eff;
@@ -256,7 +257,7 @@ static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
 				   "(raise --max-entries)",
 				   (unsigned long long)w->budget,
 				   (unsigned long long)real_va(w, va));
-	why = pgw_classify(mode, v->lvl, raw, &e);
+	why = pgw_classify(mode, v->enc, v->lvl, raw, &e);
 	if (why != PGW_STOP_OK)
 		return report_hole(w, lo, hi, v->lvl, why, entry_pa, &e);
 	uint32_t eff = pgw_perm_combine(mode, v->eff, e.perm);
@@ -274,7 +275,8 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 {
 	const struct pgw_mode *mode = w->space->mode;
 	const struct visit v = {
-		.mode = mode, .lvl = lvl, .table = table, .base = base,
+		.mode = mode, .enc = &w->space->enc, .lvl = lvl,
+		.table = table, .base = base,
 		.span = pgw_level_span(mode, lvl),
 		.start = start, .end = end, .eff = eff,
 	};
@@ -300,7 +302,7 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 {
 	const struct pgw_mode *mode = w->space->mode;
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
-	uint64_t root = pgw_root_table(mode, w->space->root);
+	uint64_t root = pgw_root_table(mode, w->space->root, &w->space->enc);
 	enum pgw_status st = PGW_OK;
 
 	if (start < end)

@@ -36,7 +36,7 @@ static enum pgw_stop descend(const struct pgw_space *space,
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_image *img = space->img;
 	enum pgw_level lvl = *lvl_ret;
-	uint64_t table = pgw_root_table(mode, space->root);
+	uint64_t table = pgw_root_table(mode, space->root, &space->enc);
 	uint32_t eff = pgw_perm_start(mode);
 	enum pgw_stop why;
 
@@ -44,7 +44,7 @@ static enum pgw_stop descend(const struct pgw_space *space,
 
 	for (;;) {
 		struct pgw_step *s = &out->step[out->nsteps++];
-		why = pgw_step(img, mode, lvl, table,
+		why = pgw_step(img, mode, &space->enc, lvl, table,
 			       pgw_level_index(mode, lvl, out->va), s,
 			       &out->io);
 		if (why != PGW_STOP_OK)

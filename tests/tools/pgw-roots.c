@@ -211,7 +211,7 @@ static int choose(struct pgw_image *img, const struct opts *o,
 	struct pgw_mode_choice mc;
 	struct pgw_root r;
 	struct pgw_root_request req = { .cpu = -1 };
-	if (pgw_detect_mode(img, 0, false, &mc, &err) != PGW_OK ||
+	if (pgw_detect_mode(img, 0, false, NULL, &mc, &err) != PGW_OK ||
 	    pgw_root_resolve(img, mc.mode, &req, &r, &err) != PGW_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
