@@ -642,6 +642,10 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
  */
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret);
+/* How many sample addresses it checks in this image (those below its
+ * memory's end: 5 up to 1 GiB of memory, more on larger machines); it
+ * needs 3 to map linearly. */
+unsigned pgw_direct_map_samples(struct pgw_image *img);
 
 /* PTI: does `table` look like the user copy of a top table? */
 struct pgw_pti {
@@ -1250,6 +1254,10 @@ struct pgw_kernel_root_found {
 	uint64_t text_va;        /* x86-64: the kernel text mapping's VA of the
 				    table; 0 on 32-bit */
 	size_t ntied;            /* other tables that did as well */
+	struct pgw_enc_bits enc; /* its tables' encryption bits: the
+				    caller's (pgw_scan_opts.enc), else, for
+				    a table that walks only without a C-bit,
+				    the one pgw_enc_infer finds there */
 	char why[256];
 	struct pgw_scan_stats scan;
 };

@@ -214,9 +214,9 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 			ch->mode = m;
 			snprintf(ch->why, sizeof(ch->why),
 				 "validation walk: %s maps a linear "
-				 "direct map (0x%llx -> physical 0, %u/5 "
+				 "direct map (0x%llx -> physical 0, %u/%u "
 				 "samples)", m->name, (unsigned long long)base,
-				 matches);
+				 matches, pgw_direct_map_samples(img));
 		}
 	}
 	return best > 0;
