@@ -81,13 +81,15 @@ static void sample_table(struct sample *s, uint64_t table, enum pgw_level lvl)
 		     x &= x - 1)
 			s->count[__builtin_ctzll(x)]++;
 		mode->decode(mode, lvl, raw, &s->enc, &e);
-		if (e.kind != PGW_ENT_TABLE || child >= PGW_NLEVELS ||
-		    !(raw & s->enc.enc))
+		if (e.kind != PGW_ENT_TABLE || child >= PGW_NLEVELS)
 			continue;
-		s->pointers++;
+		/* Every table below is sampled, the bit's or not, so the
+		 * entries without it count against it too. */
+		bool with = (raw & s->enc.enc) != 0;
+		s->pointers += with;
 		if (!in_image(s->img, e.addr))
 			continue;
-		s->pointers_ok++;
+		s->pointers_ok += with;
 		if (s->tail < PGW_ENC_INFER_TABLES) {
 			s->queue[s->tail].table = e.addr;
 			s->queue[s->tail].lvl = child;
