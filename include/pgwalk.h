@@ -642,9 +642,10 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
  */
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret);
-/* How many sample addresses it checks in this image (those below its
- * memory's end: 5 up to 1 GiB of memory, more on larger machines); it
- * needs 3 to map linearly. */
+/* How many sample addresses it checks in this image: 5 in low memory,
+ * and on larger machines up to 6 more, those of 1, 4, 16, 64, 256 GiB
+ * and 1 TiB that lie in the image's physical ranges; 3 must map
+ * linearly. */
 unsigned pgw_direct_map_samples(struct pgw_image *img);
 
 /* PTI: does `table` look like the user copy of a top table? */

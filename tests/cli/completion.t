@@ -55,6 +55,8 @@ comp translate --ver
 is "$got" "--verbose" "translate --ver completes to --verbose"
 comp dump --ra
 is "$got" "--range=" "dump --ra completes to --range="
+comp regions --sh
+is "$got" "--shared-mask=" "regions --sh completes to --shared-mask= (shared options)"
 for c in $commands; do
 	comp "$c" --
 	want=$("$PGWALK" "$c" --help |
