@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 ROOTS=$PGW_TOOLS/pgw-roots
-plan 51
+plan 52
 
 C47=0x800000000000
 C47_DEC=140737488355328    # NUMBER() values are decimal (VMCOREINFO_NUMBER)
@@ -201,6 +201,20 @@ is "$out" "$(printf '0xffffffff81000000\t-\t-\t-')" \
 run "$PGWALK" info "$TMP/two.elf"
 like '^encryption: +none \(no VMCOREINFO NUMBER\(sme_mask\); its root table 0x9000000100000 is not in the image' \
 	"... a CR3 with both bits: its root is not in the image, and no one bit brings it back"
+# bit 47 in every entry, and bit 50 as well in the leaves (4 of 5 entries):
+# the tables would walk without bit 47, but a second bit in most entries
+# is no encryption
+{
+	printf '%s\n' "mode x86-64" "ram 0 1M" \
+		"entries 0x10000 0x800000011067 16 0x1000" \
+		"cpu 0x80050033 0x10000 0x6f0 long"
+	for t in $(seq 17 32); do
+		printf 'entries 0x%x 0x48000000000e3 4 0x40000000\n' $((t * 4096))
+	done
+} | "$MKIMAGE" -e "$TMP/leaf50.elf"
+run "$PGWALK" info "$TMP/leaf50.elf"
+like '^encryption: +none \(.*bits 47 and 50 are both set in most present entries \(80 examined\)' \
+	"bit 47 everywhere and bit 50 in the leaves: not one encryption bit"
 # bit 50 in every entry, but without it the tables are not in the image
 # (they point into the hole between the image's two ranges)
 {
