@@ -73,15 +73,16 @@ static inline void emit_u64(struct line *l, uint64_t v)
 	}
 }
 
-/* Flag names joined by sep, in bit order. */
+/* Flag names joined by sep, in bit order.  Only the bits that are set
+ * are visited: every translation and range prints this. */
 static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 			      const char *quote)
 {
 	bool first = true;
 
-	for (unsigned b = 0; b < PGW_NFLAGS; b++) {
-		if (!(flags & (1u << b)))
-			continue;
+	flags &= (1u << PGW_NFLAGS) - 1;
+	for (; flags; flags &= flags - 1) {
+		unsigned b = (unsigned)__builtin_ctz(flags);
 		if (!first)
 			emit_str(l, sep);
 		if (*quote)
