@@ -702,7 +702,7 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
  * must be one bit of the address field (12..51) or 0.
  */
 enum pgw_enc_source {
-	PGW_ENC_NONE = 0,        /* "none": nothing declared, nothing inferred */
+	PGW_ENC_NONE = 0,        /* "none": nothing declared or inferred */
 	PGW_ENC_OPTION,          /* "option": the caller's */
 	PGW_ENC_VMCOREINFO,      /* "vmcoreinfo": NUMBER(sme_mask) */
 	PGW_ENC_INFERRED,        /* "inferred": from the page tables */
@@ -733,10 +733,13 @@ struct pgw_enc_choice {
  * needed to address it) that is set in at least 7/8 of the present
  * entries of the top table and the tables below it (at most
  * PGW_ENC_INFER_TABLES tables read), with which the tables those entries
- * point to are in the image, and no second such bit.  A CR3 whose table
- * is not in the image may carry the bit itself.  Cheap and bounded; true
- * and ch filled (source PGW_ENC_INFERRED) when it finds one, else false
- * with ch->why saying what was seen.  64-bit long modes only.
+ * point to are in the image, and no second such bit in half of them (at
+ * least 16 present entries).  A CR3 whose table is not in the image may
+ * carry the bit itself.  ch->bits.shared, a caller's shared bit, is kept
+ * and never a candidate.  Cheap and bounded; true and ch->bits.enc,
+ * source (PGW_ENC_INFERRED), examined and agreed filled when it finds
+ * one, else false; either way what was seen is appended to ch->why.
+ * 64-bit long modes only.
  */
 #define PGW_ENC_INFER_TABLES 64
 bool pgw_enc_infer(struct pgw_image *img, const struct pgw_mode *mode,

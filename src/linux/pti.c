@@ -32,7 +32,8 @@ static bool probe_entry(struct pgw_image *img, const struct pgw_mode *mode,
  */
 static unsigned kernel_population(struct pgw_image *img,
 				  const struct pgw_mode *mode,
-				  const struct pgw_enc_bits *enc, uint64_t table)
+				  const struct pgw_enc_bits *enc,
+				  uint64_t table)
 {
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
 	enum pgw_level next = pgw_next_level(mode, top + 1);
@@ -50,8 +51,8 @@ static unsigned kernel_population(struct pgw_image *img,
 		}
 		for (unsigned k = 0; next < PGW_NLEVELS &&
 				     k < (1u << mode->level[next].bits) &&
-				     probe_entry(img, mode, enc, next, e.addr, k,
-						 &c);
+				     probe_entry(img, mode, enc, next, e.addr,
+						 k, &c);
 		     k++)
 			count += c.kind != PGW_ENT_NOT_PRESENT;
 	}

@@ -43,8 +43,13 @@ static enum pgw_status choose_enc(struct pgw_image *img,
 					   "--sme-mask/--shared-mask: %s "
 					   "entries are 32 bits, with no "
 					   "encryption bit", mode->name);
+		/* VMCOREINFO of no 32-bit kernel names one. */
+		size_t n = strlen(enc->why);
+		snprintf(enc->why + n, sizeof(enc->why) - n,
+			 "; not used: %s entries are 32 bits", mode->name);
 		memset(&enc->bits, 0, sizeof(enc->bits));
 		enc->source = PGW_ENC_NONE;
+		return PGW_OK;
 	}
 	if (enc->source == PGW_ENC_NONE &&
 	    linux_root_cr3(img, mode, &req->root, &cr3))

@@ -106,8 +106,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
 		snprintf(what, sizeof(what), "cpu%zu", i);
-		walk(img, ch.mode, pgw_cr3_table(ch.mode, cpus[i].cr3, NULL), what,
-		     budget);
+		walk(img, ch.mode, pgw_cr3_table(ch.mode, cpus[i].cr3, NULL),
+		     what, budget);
 	}
 	pgw_image_close(img);
 	return 0;
