@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 ROOTS=$PGW_TOOLS/pgw-roots
-plan 52
+plan 55
 
 C47=0x800000000000
 C47_DEC=140737488355328    # NUMBER() values are decimal (VMCOREINFO_NUMBER)
@@ -155,6 +155,23 @@ like '^found=0x1a00000 place=note .* root=0x1000000' \
 run "$ROOTS" vmcoreinfo "$TMP/vi-without.raw"
 like '^candidate=0x1a00000 .*valid=no why=".*does not map itself' \
 	"... without NUMBER(sme_mask) its SME tables do not walk: rejected"
+
+# ---- protection keys (bits 59-62 of a leaf): a range keeps one ----
+{
+	printf '%s\n' "mode x86-64" "ram 0 16M" "root 0x100000" \
+		"map 0x400000 0x800000 0x2000 rw user nx a d pkey=5" \
+		"map 0x402000 0x802000 0x1000 rw user nx a d pkey=6" \
+		"map 0x403000 0x803000 0x1000 rw user nx a d" \
+		"cpu 0x80050033 0x100000 0x6f0 long"
+} | "$MKIMAGE" -e "$TMP/pkey.elf"
+run "$PGWALK" dump --no-holes --no-summary --format=json "$TMP/pkey.elf"
+is "$(printf '%s\n' "$out" | grep '"type":"map"' | sed 's/.*"va":"\([^"]*\)".*"entries":\([0-9]*\).*"effective":\[[^]]*\]\(,"pkey":[0-9]*\)\{0,1\}.*/\1 \2\3/')" \
+	"$(printf '0x400000 2,"pkey":5\n0x402000 1,"pkey":6\n0x403000 1')" \
+	"dump: physically contiguous pages with other protection keys are other ranges, each with its key"
+run "$PGWALK" dump --no-holes --no-summary "$TMP/pkey.elf"
+like '^0x0000000000400000-0x0000000000402000 .* NX pkey=5$' "dump text: pkey=5"
+run "$PGWALK" dump --no-holes --no-summary --format=tsv "$TMP/pkey.elf"
+like '	pkey=6$' "dump TSV: pkey=6 in the detail column"
 
 # ---- TDX: the shared bit, given; set on some leaves only ----
 {
