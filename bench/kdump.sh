@@ -27,7 +27,7 @@ elf=$UNPACKED/$d/vmcore.elf
 "$PGW_TOOLS/pgw-randaddr" -n "$n" -c 1 "$elf" >"$TMP/addrs" 2>"$TMP/gen" ||
 	{ cat "$TMP/gen"; exit 1; }
 cr3=$("$PGWALK" info --format=json "$elf" |
-	sed -E 's/.*"cpu":1,"cr0":"[^"]*","cr3":"([^"]*)".*/\1/')
+	sed -E 's/.*"cpu":1,"registers":\{"cr0":"[^"]*","cr3":"([^"]*)".*/\1/')
 
 # anon_kib IMAGE ARGS...: peak RssAnon of a translate run, polled.
 anon_kib() {

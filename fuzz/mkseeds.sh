@@ -2,8 +2,9 @@
 # Regenerate the fuzz seeds in DIR (default fuzz/corpus): tests/tools/
 # mkseeds writes ELF, raw and walker seeds; pgw-mkdump turns the raw ones
 # into kdump (every codec, both header layouts, flattened), LiME and AVML.
-# Run after `make build/tools/mkseeds build/tools/pgw-mkdump`.  Reproducers
-# of past findings (crash-*) are kept, not regenerated.
+# Run after `make build/tools/mkseeds build/tools/pgw-mkdump
+# build/tools/pgw-mkimage`.  Reproducers of past findings (crash-*) are
+# kept, not regenerated.
 set -eu
 T=${PGW_TOOLS:-build/tools}
 D=${1:-fuzz/corpus}
@@ -48,3 +49,10 @@ le32 "$E" $((64 + 56 + 40)) $((0x5000))
 head -c 12345 "$D/image_elf/pae-qemu.elf" >"$D/image_elf/issue12-cut-in-load.elf"
 head -c 1500 "$D/image_avml/x86-64.avml" >"$D/image_avml/issue12-cut-in-range.avml"
 head -c 20000 "$D/image_lime/x86-64.lime" >"$D/image_lime/issue12-cut-in-range.lime"
+# Conflicting mode evidence: CPU 0's CR4 says LA57, CPU 1 and VMCOREINFO
+# say 4-level (tests/specs/mode-conflict.spec at full size).
+printf '%s\n' 'mode x86-64' 'ram 0 64K' 'root 0x1000' 'alloc 0x2000' \
+	'map 0x400000 0x8000 16K rw user' 'map 0xffff888000000000 0 64K rw g nx' \
+	'cpu 0x80050033 0x1000 0x16f0 long' 'cpu 0x80050033 0x1000 0x6f0 long user' \
+	'vmcoreinfo OSRELEASE=6.1.0-conflict' 'vmcoreinfo NUMBER(pgtable_l5_enabled)=0' |
+	"$T/pgw-mkimage" -e "$D/image_elf/issue12-mode-conflict.elf"

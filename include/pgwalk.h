@@ -470,8 +470,12 @@ enum pgw_stop {
 	PGW_STOP_READ_ERROR,         /* "read-error": the image could not be
 					read (detail in pgw_xlat.io or the
 					walk's error) */
+	PGW_STOP_BEYOND_SPACE,       /* "beyond-address-space": the VA lies
+					above the top of a mode without a
+					canonical gap (i386 and PAE: at or
+					above 4 GiB) */
 };
-#define PGW_NSTOPS 9
+#define PGW_NSTOPS 10
 const char *pgw_stop_key(enum pgw_stop stop);
 const char *pgw_stop_text(enum pgw_stop stop);
 
@@ -492,6 +496,7 @@ struct pgw_xlat {
 	uint64_t pa;            /* physical address of va (OK only) */
 	uint64_t page_size;     /* size of the leaf page (OK only) */
 	bool data_in_image;     /* the final frame's data is in the image */
+	enum pgw_absence data_absence;  /* if not, why (OK only) */
 	uint32_t eff_flags;     /* effective permissions (the mode's perm rule:
 				   x86 ANDs USER/RW down the levels, ORs NX) */
 	unsigned nsteps;
@@ -549,6 +554,9 @@ struct pgw_hole {
 				   reason than absence ends the walk) */
 	uint64_t entry_pa;      /* the entry responsible (not for NONCANONICAL) */
 	struct pgw_entry entry; /* that entry, decoded (np_kind for evidence) */
+	enum pgw_absence absence; /* TABLE_NOT_IN_IMAGE and TABLE_BEYOND_MEMORY:
+				     why the table's page is not in the image
+				     (the failed read's err.absence) */
 };
 
 /* Return 0 to go on, non-zero to stop the walk (PGW_E_STOPPED, the value in
@@ -613,15 +621,22 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 
 /*
  * Mode detection: which mode, and the rule that decided.  The rules, first
- * that applies: the first CPU with paging on whose registers match a
- * mode's hints; VMCOREINFO (pgtable_l5_enabled, CONFIG_X86_PAE, the width
- * of the kernel root symbol); with root_hint, a validation walk among the
+ * that applies: the CPUs with paging on whose registers match a mode's
+ * hints (all of them, and VMCOREINFO's explicit pgtable_l5_enabled or
+ * CONFIG_X86_PAE, must agree; see pgw_mode_choice.conflict); VMCOREINFO
+ * (pgtable_l5_enabled, CONFIG_X86_PAE, the width of the kernel root
+ * symbol); with root_hint, a validation walk among the
  * ELF machine's modes (all for raw images) keeping the one under which a
  * direct map is consistent; the ELF machine's shallowest mode.
  */
 struct pgw_mode_choice {
 	const struct pgw_mode *mode;
-	char why[160];
+	char why[256];
+	/* Non-empty when sources disagree (one CPU's registers against the
+	 * others' or VMCOREINFO's): who said what.  The mode is then the
+	 * majority's (ties: the mode a validation walk from the first CPU's
+	 * CR3 confirms, else VMCOREINFO's) and why says so. */
+	char conflict[256];
 };
 struct pgw_enc_choice;
 /* enc: the memory-encryption bits declared so far (NULL: none); the
@@ -836,6 +851,15 @@ struct pgw_layout_request {
 /* Layout names, NULL-terminated, and a one-line description of each. */
 const char *const *pgw_layout_names(void);
 const char *pgw_layout_describe(const char *name);
+/*
+ * Where a kernel of layout `name` puts region `key` ("direct_map") when
+ * nothing moved it: the era's own default, no image needed (to say that
+ * an address was, say, the 2.6.11 direct map).  False when the layout is
+ * not one of mode's, has no such region, or its bounds are not fixed.
+ */
+bool pgw_layout_default_region(const char *name, const struct pgw_mode *mode,
+			       const char *key, uint64_t *start_ret,
+			       uint64_t *end_ret);
 
 /*
  * Choose the layout for space->mode and fill in its bases: read from
@@ -893,6 +917,8 @@ struct pgw_run {
 	uint64_t swap_offset;
 	uint64_t entry_pa;      /* first responsible entry (0: none) */
 	uint64_t entry_raw;
+	enum pgw_absence absence;  /* a table not in the image: why (holes of
+				      one absence only merge) */
 };
 
 struct pgw_run_ops {

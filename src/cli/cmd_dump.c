@@ -21,9 +21,10 @@ enum {
 
 struct dump_args {
 	struct image_args in;
-	struct pgw_layout_request layout;
+	struct layout_args layout;
 	uint64_t start, end;
-	bool no_holes, leaves, non_present, verbose, no_summary;
+	const char *range_arg;  /* parsed once --hex is known */
+	bool no_holes, leaves, non_present, no_summary;
 	unsigned filters;
 };
 
@@ -48,9 +49,6 @@ static const struct argp_option options[] = {
 	{ "writable", OPT_WRITABLE, NULL, 0, "Writable mappings", 5 },
 	{ "executable", OPT_EXECUTABLE, NULL, 0, "Executable mappings", 5 },
 	{ "wx", OPT_WX, NULL, 0, "Writable and executable mappings", 5 },
-	{ "verbose", 'v', NULL, 0,
-	  "Say on stderr which mode, root and layout were used (text output "
-	  "says it on stdout)", 6 },
 	{ 0 }
 };
 
@@ -92,9 +90,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[1] = &a->layout;
 	switch (key) {
 	case OPT_RANGE:
-		if (!parse_range(arg, &a->start, &a->end))
-			pgw_usage_error(state, "--range: '%s' is not START-END with "
-				   "START < END (hex, 0x optional)", arg);
+		a->range_arg = arg;
 		break;
 	case OPT_NO_HOLES:
 		a->no_holes = true;
@@ -108,10 +104,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SUMMARY:
 		a->no_summary = true;
 		break;
-	case 'v':
-		a->verbose = true;
-		break;
 	case ARGP_KEY_SUCCESS:     /* after ARGP_KEY_END required an IMAGE */
+		if (a->range_arg &&
+		    !parse_range(a->range_arg, &a->start, &a->end))
+			pgw_usage_error(state, "--range: '%s' is not START-END "
+					"with START < END (addresses as 0x... "
+					"hex, 0d... decimal%s)", a->range_arg,
+					pgw_cli_bare_hex ? ", or bare hex" :
+					", or bare hex with --hex");
 		if ((a->filters & F_USER) && (a->filters & F_KERNEL))
 			pgw_usage_error(state, "--user and --kernel exclude each "
 				   "other");
@@ -129,13 +129,15 @@ static const char doc[] =
 	"contiguous, the page size is the same and so are the effective "
 	"permissions (USER and RW ANDed down the levels, NX ORed) and the "
 	"GLOBAL/PCD/PWT/PAT bits; it ends at a region boundary.  Holes cover "
-	"the rest, each with the highest level at which nothing was found.  "
-	"The root is chosen as for translate (--cr3, --cpu, else the "
-	"kernel's).  Output streams: text (ptdump-like, region markers "
-	"inline), json (JSON Lines: map, hole, region and summary records), "
-	"csv (with a header row) or tsv.  Exit status: 0, 3 no root or mode, "
-	"4 the entry budget ran out (the output so far is valid), 64 usage, "
-	"65 bad image, 66 cannot open, 74 cannot write.";
+	"the rest, each with the highest level at which nothing was found "
+	"and its reason.  The root is chosen as for translate (--cr3, --cpu, "
+	"else the kernel's).  Output streams: text (ptdump-like, region "
+	"markers inline), json (JSON Lines: region, map, hole and summary "
+	"records), csv or tsv (the same columns, a header row).  Exit status: "
+	"0, 2 a page table the image lacks left holes (the summary says "
+	"complete false), 3 no root or mode, 4 the entry budget ran out (the "
+	"output so far is valid), 64 usage, 65 bad image, 66 cannot open, 74 "
+	"cannot write.";
 
 static const struct argp dump_argp = {
 	options, parse_opt, "IMAGE", doc, layout_children, NULL, NULL
@@ -143,6 +145,7 @@ static const struct argp dump_argp = {
 
 struct dump_state {
 	struct out *out;
+	struct pgw_image *img;
 	const struct pgw_layout *layout;
 	unsigned filters;
 	bool holes;
@@ -183,6 +186,31 @@ static int on_region(void *arg, size_t idx)
 	return 0;
 }
 
+/* Bytes of a map run whose data the image lacks: a same-frame run maps
+ * its one frame again and again. */
+static uint64_t not_in_image(struct pgw_image *img, const struct pgw_run *run)
+{
+	uint64_t size = run->end - run->va;
+
+	if (!run->same_frame)
+		return pgw_image_absent_bytes(img, run->pa, size, NULL);
+	return pgw_image_absent_bytes(img, run->pa, run->page_size, NULL) *
+	       (size / run->page_size);
+}
+
+static void count_hole(struct dump_summary *sum, const struct pgw_run *run)
+{
+	uint64_t size = run->end - run->va;
+
+	sum->holes++;
+	sum->hole_bytes += size;
+	sum->nonpresent += run->np_kind != PGW_NP_NONE;
+	if (run->stop == PGW_STOP_CYCLE)
+		sum->unknown_perm_bytes += size;
+	if (run->stop == PGW_STOP_TABLE_NOT_IN_IMAGE)
+		sum->tables_missing++;
+}
+
 static int on_run(void *arg, const struct pgw_run *run)
 {
 	struct dump_state *d = arg;
@@ -190,39 +218,49 @@ static int on_run(void *arg, const struct pgw_run *run)
 	uint64_t size = run->end - run->va;
 
 	if (run->kind == PGW_RUN_HOLE) {
-		d->sum.holes++;
-		d->sum.hole_bytes += size;
-		d->sum.nonpresent += run->np_kind != PGW_NP_NONE;
+		count_hole(&d->sum, run);
 		bool show = d->holes || (run->np_kind != PGW_NP_NONE &&
 					 !d->filters);
 		if (show && o->fmt->dump_hole) {
 			announce(d);
 			o->fmt->dump_hole(o, run);
 		}
-		return 0;
+		return pgw_output_failed();
 	}
 	if (!selected(d->filters, run->eff_flags))
 		return 0;
+	uint64_t absent = not_in_image(d->img, run);
 	d->sum.maps++;
 	d->sum.mapped += size;
 	d->sum.level_bytes[run->level] += size;
+	d->sum.not_in_image += absent;
 	if ((run->eff_flags & PGW_F_RW) && !(run->eff_flags & PGW_F_NX)) {
 		d->sum.wx++;
 		d->sum.wx_bytes += size;
 	}
 	announce(d);
-	o->fmt->dump_map(o, run);
-	return 0;
+	o->fmt->dump_map(o, run, absent);
+	/* Stop walking when nobody can read the output (a full disk). */
+	return pgw_output_failed();
 }
 
-static void say(FILE *f, const char *prefix, const struct session *s,
-		const struct pgw_layout *lay)
+/* -v: how the space and its memory map were chosen, on stderr. */
+static void say(const struct session *s, const struct pgw_layout *lay)
 {
 	char head[160];
 
-	session_say(f, prefix, s);
-	snprintf(head, sizeof(head), "%slayout %s (", prefix, lay->name);
-	out_text_line(f, head, lay->why, ")\n");
+	if (!s->opts.verbose)
+		return;
+	session_say(s);
+	snprintf(head, sizeof(head), "pgwalk: layout %s (", lay->name);
+	out_text_line(stderr, head, lay->why, ")\n");
+	for (size_t i = 0; i < lay->nbases; i++) {
+		snprintf(head, sizeof(head), "pgwalk: %s 0x%llx %s: ",
+			 lay->base[i].name,
+			 (unsigned long long)lay->base[i].value,
+			 pgw_base_source_name(lay->base[i].source));
+		out_text_line(stderr, head, lay->base[i].why, "\n");
+	}
 }
 
 int cmd_dump(int argc, char **argv)
@@ -233,35 +271,35 @@ int cmd_dump(int argc, char **argv)
 	struct pgw_err err = { 0 };
 	int rc;
 
-	argp_parse(&dump_argp, argc, argv, 0, NULL, &a);
+	pgw_argp_parse(&dump_argp, argc, argv, &a);
 	const struct formatter *fmt =
 		formatter_by_name(a.in.opts.output_format);
-	if (!fmt || !fmt->dump_map) {
-		pgw_cli_error("dump: no output format '%s'",
-			      a.in.opts.output_format);
-		return PGW_EXIT_USAGE;
-	}
 	rc = session_start(&s, &a.in);
 	if (rc == 0 && !(layout = malloc(sizeof(*layout)))) {
 		pgw_cli_error("out of memory");
 		rc = PGW_EXIT_INTERNAL;
 	}
 	if (rc == 0)
-		rc = cli_layout(&s, &a.layout, layout);
+		rc = cli_layout(&s, &a.layout.req, layout);
 	if (rc) {
 		free(layout);
 		session_close(&s);
 		return rc;
 	}
+	say(&s, layout);
+	bool no_nx = !(s.space.mode->quirks & PGW_Q_NX);
+	if (no_nx && (a.filters & (F_WX | F_EXEC)))
+		pgw_cli_error("note: %s paging has no NX bit: every mapping is "
+			      "executable, so every writable one is W+X",
+			      s.space.mode->name);
 
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	struct out out = { stdout, fmt, s.space.mode, layout };
-	struct walk_head head = { s.why.mode.why, s.space.root,
-				  s.why.root.why, layout };
+	struct out out = { stdout, fmt, s.space.mode, layout, false };
 	struct dump_state d = {
-		.out = &out, .layout = layout, .filters = a.filters,
-		.holes = !a.no_holes && !a.filters,
+		.out = &out, .img = s.img, .layout = layout,
+		.filters = a.filters, .holes = !a.no_holes && !a.filters,
+		.sum.no_nx = no_nx,
 	};
 	struct pgw_run_opts ro = {
 		.walk = { .start = a.start, .end = a.end,
@@ -271,21 +309,24 @@ int cmd_dump(int argc, char **argv)
 		.layout = layout,
 	};
 	struct pgw_run_ops ops = { .run = on_run, .region = on_region };
-	if (a.verbose && fmt != formatter_by_name("text"))
-		say(stderr, "pgwalk: ", &s, layout);
 	if (fmt->dump_begin)
-		fmt->dump_begin(&out, &head);
+		fmt->dump_begin(&out);
 	enum pgw_status st = pgw_walk_runs(&s.space, &ro, &ops, &d,
 					   &d.sum.stats, NULL, &err);
-	d.sum.complete = st == PGW_OK;
-	if (st == PGW_OK || st == PGW_E_LIMIT) {
-		if (!a.no_summary && fmt->dump_summary)
-			fmt->dump_summary(&out, &d.sum);
-		if (fmt->dump_end)
-			fmt->dump_end(&out);
-	}
-	rc = PGW_EXIT_OK;
-	if (st != PGW_OK) {
+	/* The summary says in itself whether the answer is whole: a budget
+	 * stop, or page tables the image lacks. */
+	if (st == PGW_E_LIMIT)
+		d.sum.reason = "budget";
+	else if (d.sum.tables_missing)
+		d.sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
+	d.sum.complete = st == PGW_OK && !d.sum.reason;
+	if ((st == PGW_OK || st == PGW_E_LIMIT) && !a.no_summary &&
+	    fmt->dump_summary)
+		fmt->dump_summary(&out, &d.sum);
+	rc = d.sum.tables_missing ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
+	/* PGW_E_STOPPED: on_run stopped at an output error, which the
+	 * flush below reports. */
+	if (st != PGW_OK && st != PGW_E_STOPPED) {
 		fflush(stdout);
 		pgw_cli_error("%s: %s", s.path, err.msg);
 		rc = pgw_exit_for(st);

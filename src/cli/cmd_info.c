@@ -9,27 +9,30 @@
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	return session_parse_image(state->input, "info", key, arg, state);
+	struct image_args *a = state->input;
+	char names[64];
+
+	if (key == ARGP_KEY_SUCCESS &&
+	    !formatter_by_name(a->opts.output_format)->info)
+		pgw_usage_error(state, "--format: info prints %s",
+				list_join(names, sizeof(names),
+					  list_info_format, " or "));
+	return session_parse_image(a, "info", key, arg, state);
 }
 
 static const char doc[] =
-	"Describe IMAGE: format, physical ranges, CPUs and their control "
-	"registers, VMCOREINFO highlights, the paging mode pgwalk would use "
-	"and why, and the root it would walk from.\v"
-	"--format=json prints one JSON object.  Exit status: 0, or 3 when no "
-	"mode or root can be chosen (everything else is still printed), 64 "
-	"usage, 65 bad image, 66 cannot open.";
+	"Describe IMAGE: format, whether it holds all the memory it describes "
+	"(pages by reason, bytes the file lacks), physical ranges, CPUs and "
+	"their control registers, VMCOREINFO parsed, the paging mode pgwalk "
+	"would use and why, and the root it would walk from.\v"
+	"--format=json prints one JSON object.  Exit status: 0, 2 the image "
+	"lacks pages it describes (filtered, truncated, incomplete: "
+	"\"complete\":false), 3 no mode or root can be chosen (everything "
+	"else is still printed), 64 usage, 65 bad image, 66 cannot open, 74 "
+	"cannot write.";
 
 static const struct argp info_argp = {
 	NULL, parse_opt, "IMAGE", doc, session_children, NULL, NULL
-};
-
-/* VMCOREINFO keys worth showing. */
-static const char *const highlights[] = {
-	"OSRELEASE", "KERNELOFFSET", "NUMBER(phys_base)",
-	"NUMBER(pgtable_l5_enabled)", "SYMBOL(init_top_pgt)",
-	"SYMBOL(swapper_pg_dir)", "CONFIG_X86_PAE", "NUMBER(MAX_PHYSMEM_BITS)",
-	"NUMBER(sme_mask)", NULL,
 };
 
 int cmd_info(int argc, char **argv)
@@ -40,20 +43,16 @@ int cmd_info(int argc, char **argv)
 	const struct pgw_cpu *cpus;
 	int rc;
 
-	argp_parse(&info_argp, argc, argv, 0, NULL, &a);
+	pgw_argp_parse(&info_argp, argc, argv, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
-	if (!fmt || !fmt->info) {
-		char names[64];
-		pgw_cli_error("info: output format is %s",
-			      list_join(names, sizeof(names),
-					list_info_format, " or "));
-		return PGW_EXIT_USAGE;
-	}
 	s.opts = a.opts;
+	s.conflict_in_record = true;
 	rc = session_open_image(&s, a.image);
 	if (rc)
 		return rc;
 	int choose_rc = session_choose(&s);
+	if (choose_rc == 0)
+		session_say(&s);
 	const struct pgw_mode *mode = s.why.mode.mode;
 	size_t ncpus = pgw_image_cpus(s.img, &cpus);
 	/* Each CPU's CR3 read as a PTI pair, once the mode is known. */
@@ -63,16 +62,21 @@ int cmd_info(int argc, char **argv)
 		return PGW_EXIT_INTERNAL;
 	}
 	for (size_t i = 0; pti && i < ncpus; i++)
-		pgw_pti_check(s.img, mode, &s.why.enc.bits,
-			      pgw_cr3_table(mode, cpus[i].cr3, &s.why.enc.bits),
-			      &pti[i]);
-	struct out out = { stdout, fmt, mode, NULL };
+		if (cpus[i].has_cr)
+			pgw_pti_check(s.img, mode, &s.why.enc.bits,
+				      pgw_cr3_table(mode, cpus[i].cr3,
+						    &s.why.enc.bits),
+				      &pti[i]);
+	struct out out = { stdout, fmt, mode, NULL, false };
 	struct info_view view = {
 		.img = s.img, .why = &s.why, .have_root = choose_rc == 0,
-		.root = s.space.root, .pti = pti, .vmcoreinfo = highlights,
+		.root = s.space.root, .pti = pti,
 	};
+	pgw_image_evidence(s.img, &view.ev);
 	fmt->info(&out, &view);
-	rc = pgw_cli_flush(choose_rc);
+	rc = choose_rc ? choose_rc :
+		view.ev.complete ? PGW_EXIT_OK : PGW_EXIT_EVIDENCE;
+	rc = pgw_cli_flush(rc);
 	free(pti);
 	session_close(&s);
 	return rc;

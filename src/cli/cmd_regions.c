@@ -10,7 +10,7 @@
 
 struct regions_args {
 	struct image_args in;
-	struct pgw_layout_request layout;
+	struct layout_args layout;
 };
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -27,13 +27,14 @@ static const char doc[] =
 	"Show the kernel's virtual memory map for IMAGE: the layout of its "
 	"kernel era, each base and where it came from (read from VMCOREINFO "
 	"or CPU state, given as an option, inferred from the page tables, or "
-	"the era's fixed value), then one line per region with how much of it "
-	"the page tables map.\v"
+	"the era's fixed value), then one row per region with how much of it "
+	"the page tables map, and a summary.\v"
 	"KASLR moves page_offset_base, vmalloc_base and vmemmap_base (4.8+) "
 	"and VMCOREINFO does not say where; they are inferred from the page "
-	"tables of the kernel's root (see man pgwalk).  Exit status: 0, 3 no root "
-	"or mode, 4 the entry budget ran out, 64 usage, 65 bad image, 66 "
-	"cannot open.";
+	"tables of the kernel's root (see man pgwalk).  Exit status: 0, 2 a "
+	"page table the image lacks (mapped sizes partial), 3 no root or "
+	"mode, 4 the entry budget ran out, 64 usage, 65 bad image, 66 cannot "
+	"open, 74 cannot write.";
 
 static const struct argp regions_argp = {
 	NULL, parse_opt, "IMAGE", doc, layout_children, NULL, NULL
@@ -43,7 +44,16 @@ struct usage_walk {
 	const struct pgw_layout *layout;
 	struct region_usage *use;
 	size_t cur;
+	uint64_t tables_missing;   /* holes where a table is not in the image */
 };
+
+static int usage_hole(void *arg, const struct pgw_hole *hole)
+{
+	struct usage_walk *u = arg;
+
+	u->tables_missing += hole->stop == PGW_STOP_TABLE_NOT_IN_IMAGE;
+	return 0;
+}
 
 /* Leaves arrive in address order: advance through the regions, splitting
  * a leaf's bytes where it crosses a boundary. */
@@ -93,14 +103,9 @@ int cmd_regions(int argc, char **argv)
 	struct pgw_err err = { 0 };
 	int rc;
 
-	argp_parse(&regions_argp, argc, argv, 0, NULL, &a);
+	pgw_argp_parse(&regions_argp, argc, argv, &a);
 	const struct formatter *fmt =
 		formatter_by_name(a.in.opts.output_format);
-	if (!fmt || !fmt->regions_row) {
-		pgw_cli_error("regions: no output format '%s'",
-			      a.in.opts.output_format);
-		return PGW_EXIT_USAGE;
-	}
 	rc = session_start(&s, &a.in);
 	if (rc == 0 && (!(layout = malloc(sizeof(*layout))) ||
 			!(use = calloc(PGW_LAYOUT_MAX_REGIONS,
@@ -109,29 +114,40 @@ int cmd_regions(int argc, char **argv)
 		rc = PGW_EXIT_INTERNAL;
 	}
 	if (rc == 0)
-		rc = cli_layout(&s, &a.layout, layout);
+		rc = cli_layout(&s, &a.layout.req, layout);
 	if (rc) {
 		free(use);
 		free(layout);
 		session_close(&s);
 		return rc;
 	}
+	session_say(&s);
 
-	struct usage_walk u = { layout, use, 0 };
-	struct pgw_walk_ops ops = { .leaf = usage_leaf };
+	struct usage_walk u = { layout, use, 0, 0 };
+	struct pgw_walk_ops ops = { .leaf = usage_leaf, .hole = usage_hole };
 	struct pgw_walk_opts wo = { .max_entries = a.in.opts.max_entries };
 	enum pgw_status st = pgw_walk_range(&s.space, &wo, &ops, &u, NULL,
 					    NULL, &err);
-	struct out out = { stdout, fmt, s.space.mode, layout };
-	struct walk_head head = { s.why.mode.why, s.space.root,
-				  s.why.root.why, layout };
+	struct out out = { stdout, fmt, s.space.mode, layout, false };
+	struct regions_summary sum = { 0 };
 	if (fmt->regions_begin)
-		fmt->regions_begin(&out, &head);
-	for (size_t i = 0; i < layout->nregions; i++)
+		fmt->regions_begin(&out, layout);
+	for (size_t i = 0; i < layout->nregions; i++) {
 		fmt->regions_row(&out, &layout->region[i], &use[i]);
-	if (fmt->regions_end)
-		fmt->regions_end(&out);
-	rc = PGW_EXIT_OK;
+		sum.mapped += use[i].mapped;
+		sum.leaves += use[i].leaves;
+	}
+	/* What the summary says of itself: whole, or cut and why. */
+	if (st == PGW_E_LIMIT)
+		sum.reason = "budget";
+	else if (st != PGW_OK)
+		sum.reason = pgw_stop_key(PGW_STOP_READ_ERROR);
+	else if (u.tables_missing)
+		sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
+	sum.complete = !sum.reason;
+	if (fmt->regions_summary)
+		fmt->regions_summary(&out, &sum);
+	rc = u.tables_missing ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
 	if (st != PGW_OK) {
 		fflush(stdout);
 		pgw_cli_error("%s: %s (mapped sizes are partial)", s.path,

@@ -1,25 +1,37 @@
-/* pgwalk translate: virtual to physical, every level shown. */
+/* pgwalk translate: virtual to physical, one record per address. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "emit.h"
 #include "exit_codes.h"
+#include "hints.h"
 #include "output.h"
 #include "session.h"
+
+enum { OPT_LEVELS = 1024 };
+
+/* Hints (hints.c) for at most this many addresses given as arguments:
+ * a batch on stdin wants records, not advice. */
+#define MAX_HINTS 4
+/* An input line is echoed back at most this long. */
+#define ECHO_MAX 1024
 
 struct translate_args {
 	struct image_args in;
 	char **addrs;
 	int naddrs;
-	bool verbose;
+	bool levels;
 };
 
 static const struct argp_option options[] = {
-	{ "verbose", 'v', NULL, 0,
-	  "Say on stderr which mode and root were used (text output says it "
-	  "on stdout)", 0 },
+	{ NULL, 0, NULL, 0, "Translate:", 4 },
+	{ "levels", OPT_LEVELS, NULL, 0,
+	  "Show the walk, level by level (table, index, entry address and "
+	  "value, flags): JSON \"levels\", a CSV/TSV column, text's full "
+	  "walk (which a single ADDR gets anyway)", 4 },
 	{ 0 }
 };
 
@@ -28,8 +40,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct translate_args *a = state->input;
 
 	switch (key) {
-	case 'v':
-		a->verbose = true;
+	case OPT_LEVELS:
+		a->levels = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (!a->in.image) {
@@ -54,11 +66,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const char doc[] =
-	"Translate virtual addresses to physical, showing every level of the "
-	"walk.\v"
-	"ADDR is hex (0x optional) or decimal with a 0d prefix; - reads one "
-	"address per line from stdin.  Exit status: 0 all translated, 1 some "
-	"did not, 3 no root or mode, 64 usage, 65 bad image, 66 cannot open.";
+	"Translate virtual addresses to physical: one record per address "
+	"(JSON: va, pa, page_size, level, flags, effective, in_image; or pa "
+	"null and the reason).\v"
+	"ADDR is hex with 0x (bare hex with --hex) or decimal with 0d; - "
+	"reads one address per line from stdin.  Text shows the whole walk, "
+	"like crash's vtop, for a single ADDR or with --levels, else one "
+	"line per address.  Exit status: 0 all translated, 1 some did not, "
+	"2 some stopped at a page table the image lacks, 3 no root or mode, "
+	"64 usage, 65 bad image, 66 cannot open or read, 74 cannot write.";
 
 static const struct argp translate_argp = {
 	options, parse_opt, "IMAGE ADDR...", doc, session_children, NULL,
@@ -66,32 +82,64 @@ static const struct argp translate_argp = {
 };
 
 struct batch {
-	const struct pgw_space *space;
+	struct session *s;
 	struct out *out;
-	unsigned long failed;
+	int rc;                 /* the worst of 0, 1 and 2 so far */
 	unsigned long bad_lines;
+	unsigned hints;
 };
 
-static void one(struct batch *b, uint64_t va)
+/* The status an address's answer calls for: a table the image lacks is
+ * partial evidence (2), any other stop no answer (1). */
+static int status_of(enum pgw_stop stop)
+{
+	if (stop == PGW_STOP_OK)
+		return PGW_EXIT_OK;
+	return stop == PGW_STOP_TABLE_NOT_IN_IMAGE ? PGW_EXIT_EVIDENCE :
+						     PGW_EXIT_NOANSWER;
+}
+
+static void one(struct batch *b, uint64_t va, bool hint)
 {
 	struct pgw_xlat x;
+	enum pgw_stop stop = pgw_translate(&b->s->space, va, &x);
 
-	if (pgw_translate(b->space, va, &x) != PGW_STOP_OK)
-		b->failed++;
+	b->rc = pgw_exit_worst(b->rc, status_of(stop));
 	b->out->fmt->xlat(b->out, &x);
+	if (hint && stop != PGW_STOP_OK && b->hints < MAX_HINTS) {
+		b->hints++;
+		hint_translate(b->s, &x);
+	}
 }
 
-static void bad(struct batch *b, const char *text, unsigned long lineno)
+/* A line that is not an address: said on stderr (the first ten), and a
+ * record of its own with the line echoed (escaped, at most ECHO_MAX
+ * bytes; a NUL inside it shows). */
+static void bad(struct batch *b, const char *text, size_t n,
+		unsigned long lineno)
 {
-	b->failed++;
-	if (++b->bad_lines <= 10)
-		pgw_cli_error("stdin line %lu: '%.80s' is not an address",
-			      lineno, text);
+	bool nul = memchr(text, '\0', n) != NULL;
+
+	if (n > ECHO_MAX)
+		n = ECHO_MAX;
+	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
+	if (++b->bad_lines <= 10) {
+		struct line l;
+		l.len = 0;
+		emit_str(&l, "pgwalk: stdin line ");
+		emit_u64(&l, lineno);
+		emit_str(&l, ": '");
+		for (size_t i = 0; i < n && i < 80; i++)
+			emit_text_char(&l, (unsigned char)text[i]);
+		emit_str(&l, nul ? "' is not an address (a NUL byte inside "
+				   "the line)\n" : "' is not an address\n");
+		fwrite(l.buf, 1, l.len, stderr);
+	}
 	if (b->out->fmt->bad_addr)
-		b->out->fmt->bad_addr(b->out, text);
+		b->out->fmt->bad_addr(b->out, text, n);
 }
 
-/* One input line (NUL-terminated, newline removed). */
+/* One input line (newline removed; n bytes, NUL-terminated after them). */
 static void stdin_line(struct batch *b, char *line, size_t n,
 		       unsigned long lineno)
 {
@@ -101,18 +149,20 @@ static void stdin_line(struct batch *b, char *line, size_t n,
 		line[--n] = '\0';
 	if (n == 0 || line[0] == '#')
 		return;
-	if (pgw_parse_u64(line, &va))
-		one(b, va);
+	if (!memchr(line, '\0', n) && pgw_parse_u64(line, &va))
+		one(b, va, false);
 	else
-		bad(b, line, lineno);
+		bad(b, line, n, lineno);
 }
 
 /*
  * Addresses from stdin, read in blocks and split with memchr: for
  * millions of lines getline's per-call cost shows.  A line longer than the
  * buffer cannot be an address; it is reported by its start and skipped.
+ * A read error stops the batch with exit status 66 (what was answered
+ * stands).
  */
-static void from_stdin(struct batch *b)
+static int from_stdin(struct batch *b)
 {
 	static char buf[1 << 16];
 	size_t have = 0;
@@ -125,9 +175,9 @@ static void from_stdin(struct batch *b)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			pgw_cli_error("cannot read stdin: %s", strerror(errno));
-			b->failed++;
-			break;
+			pgw_cli_error("cannot read standard input: %s",
+				      strerror(errno));
+			return PGW_EXIT_NOINPUT;
 		}
 		if (n == 0)
 			break;
@@ -143,72 +193,85 @@ static void from_stdin(struct batch *b)
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
 		if (have == sizeof(buf) - 1) {
-			if (!skipping) {
-				buf[80] = '\0';
-				bad(b, buf, lineno + 1);
-			}
+			if (!skipping)
+				bad(b, buf, 80, lineno + 1);
 			skipping = true;
 			have = 0;
 		}
+		/* Nobody reads the answers: stop asking. */
+		if (pgw_output_failed())
+			return 0;
 	}
 	if (have && !skipping) {
 		buf[have] = '\0';
 		stdin_line(b, buf, have, lineno + 1);
 	}
+	return 0;
 }
 
 int cmd_translate(int argc, char **argv)
 {
 	struct translate_args a = { 0 };
 	struct session s = { 0 };
+	bool from_stdin_too = false;
 	int rc;
 
-	argp_parse(&translate_argp, argc, argv, 0, NULL, &a);
+	pgw_argp_parse(&translate_argp, argc, argv, &a);
 	const struct formatter *fmt =
 		formatter_by_name(a.in.opts.output_format);
-	if (!fmt || !fmt->xlat) {
-		pgw_cli_error("translate: no output format '%s'",
-			      a.in.opts.output_format);
-		return PGW_EXIT_USAGE;
-	}
 	/* Reject bad addresses before any work, so nothing half-prints. */
 	for (int i = 0; i < a.naddrs; i++) {
 		uint64_t v;
-		if (strcmp(a.addrs[i], "-") != 0 &&
-		    !pgw_parse_u64(a.addrs[i], &v)) {
-			pgw_cli_error("'%s' is not an address (hex, 0x "
-				      "optional, or decimal as 0d...)",
-				      a.addrs[i]);
+		if (strcmp(a.addrs[i], "-") == 0) {
+			from_stdin_too = true;
+			continue;
+		}
+		if (!pgw_parse_u64(a.addrs[i], &v)) {
+			char head[32 + ECHO_MAX];
+			snprintf(head, sizeof(head), "pgwalk: '");
+			out_text_line(stderr, head, a.addrs[i], "");
+			fprintf(stderr, "' is not an address (0x... hex, 0d... "
+				"decimal%s)\n", pgw_cli_bare_hex ? "" :
+				", or bare hex with --hex");
 			return PGW_EXIT_USAGE;
 		}
+	}
+	if (from_stdin_too && pgw_stdin_errno()) {
+		pgw_cli_error("cannot read standard input: %s",
+			      strerror(pgw_stdin_errno()));
+		return PGW_EXIT_NOINPUT;
 	}
 	rc = session_start(&s, &a.in);
 	if (rc) {
 		session_close(&s);
 		return rc;
 	}
+	session_say(&s);
 
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	struct out out = { stdout, fmt, s.space.mode };
-	struct batch b = { &s.space, &out, 0, 0 };
-	if (fmt == formatter_by_name("text"))
-		session_say(stdout, "# ", &s);
-	else if (a.verbose)
-		session_say(stderr, "pgwalk: ", &s);
+	/* Text shows one address's whole walk; a batch, a line each. */
+	bool single = a.naddrs == 1 && !from_stdin_too;
+	bool text = fmt == formatter_by_name("text");
+	struct out out = {
+		.f = stdout, .fmt = fmt, .mode = s.space.mode,
+		.levels = a.levels || (single && text),
+	};
+	struct batch b = { .s = &s, .out = &out };
 	if (fmt->xlat_begin)
 		fmt->xlat_begin(&out);
-	for (int i = 0; i < a.naddrs; i++) {
+	rc = 0;
+	for (int i = 0; i < a.naddrs && !rc; i++) {
 		uint64_t va;
 		if (strcmp(a.addrs[i], "-") == 0)
-			from_stdin(&b);
+			rc = from_stdin(&b);
 		else if (pgw_parse_u64(a.addrs[i], &va))
-			one(&b, va);
+			one(&b, va, true);
 	}
 	if (b.bad_lines > 10)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
-	rc = pgw_cli_flush(b.failed ? PGW_EXIT_PARTIAL : PGW_EXIT_OK);
+	rc = pgw_cli_flush(rc ? rc : b.rc);
 	session_close(&s);
 	return rc;
 }

@@ -1,81 +1,280 @@
 #include "delimited.h"
 
-static void cell(struct line *l, const struct delim *d, const char *s)
+/* ---- cells: each followed by the separator, the last by a newline ---- */
+
+static inline void sep(struct line *l, const struct delim *d)
 {
-	emit_str(l, s);
 	emit_char(l, d->sep);
 }
 
-void delim_span(struct line *l, const struct delim *d, uint64_t va,
-		uint64_t end)
+static inline void empty(struct line *l, const struct delim *d, int n)
 {
-	emit_hex(l, va);
-	emit_char(l, d->sep);
-	if (end == 0 && va != 0)
-		emit_str(l, "0x10000000000000000");
-	else
-		emit_hex(l, end);
-	emit_char(l, d->sep);
-	emit_u64(l, end - va);
-	emit_char(l, d->sep);
-}
-
-static void hole_detail(struct line *l, const struct pgw_run *run)
-{
-	emit_str(l, pgw_stop_key(run->stop));
-	if (run->np_kind == PGW_NP_PROTNONE) {
-		emit_str(l, " protnone pfn=");
-		emit_hex(l, run->np_pfn);
-	} else if (run->np_kind == PGW_NP_OTHER) {
-		emit_str(l, " other entry=");
-		emit_hex(l, run->entry_raw);
-	} else if (run->np_kind != PGW_NP_NONE) {
-		emit_char(l, ' ');
-		emit_str(l, pgw_np_kind_key(run->np_kind));
-		emit_str(l, " type=");
-		emit_u64(l, run->swap_type);
-		emit_str(l, " offset=");
-		emit_hex(l, run->swap_offset);
-	} else if (run->entry_pa) {
-		emit_str(l, " entry=");
-		emit_hex(l, run->entry_raw);
-		emit_str(l, " at=");
-		emit_hex(l, run->entry_pa);
+	while (n-- > 0) {
+		emit_str(l, d->empty);
+		emit_char(l, d->sep);
 	}
 }
 
-void delim_dump_map(struct out *o, const struct delim *d,
-		    const struct pgw_run *run)
+static inline void hex(struct line *l, const struct delim *d, uint64_t v)
+{
+	emit_hex(l, v);
+	sep(l, d);
+}
+
+static inline void num(struct line *l, const struct delim *d, uint64_t v)
+{
+	emit_u64(l, v);
+	sep(l, d);
+}
+
+/* A word of pgwalk's own vocabulary (a key, a level): never escaped. */
+static inline void word(struct line *l, const struct delim *d,
+			const char *s)
+{
+	emit_str(l, *s ? s : d->empty);
+	sep(l, d);
+}
+
+/* Text that may hold anything (names, reasons in words, image strings). */
+static inline void text(struct line *l, const struct delim *d,
+			const char *s)
+{
+	if (*s)
+		emit_cell_str(l, d->sep, s);
+	else
+		emit_str(l, d->empty);
+	sep(l, d);
+}
+
+static inline void flags(struct line *l, const struct delim *d, uint32_t f)
+{
+	if (f)
+		emit_flags(l, f, "|", "");
+	else
+		emit_str(l, d->empty);
+	sep(l, d);
+}
+
+/* The end of the row: the separator after the last cell becomes a
+ * newline. */
+static void row_end(struct out *o, struct line *l)
+{
+	l->buf[l->len - 1] = '\n';
+	fwrite(l->buf, 1, l->len, o->f);
+}
+
+/* A header row written with d's separator. */
+static void header(struct out *o, const struct delim *d, const char *cols)
 {
 	struct line l;
 	l.len = 0;
 
-	cell(&l, d, "map");
-	delim_span(&l, d, run->va, run->end);
-	emit_hex(&l, run->pa);
-	emit_char(&l, d->sep);
-	emit_u64(&l, run->page_size);
-	emit_char(&l, d->sep);
-	cell(&l, d, out_level_name(o->mode, run->level));
-	emit_u64(&l, run->entries);
-	emit_char(&l, d->sep);
-	emit_flags(&l, run->flags, "|", "");
-	emit_char(&l, d->sep);
-	emit_flags(&l, run->eff_flags, "|", "");
-	emit_char(&l, d->sep);
-	cell(&l, d, out_region_key(o, run));
+	for (; *cols; cols++)
+		emit_char(&l, *cols == ',' ? d->sep : *cols);
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+/* va, end, size: an end of 0 after a non-zero start is 2^64. */
+static void span(struct line *l, const struct delim *d, uint64_t va,
+		 uint64_t end)
+{
+	hex(l, d, va);
+	if (end == 0 && va != 0) {
+		emit_str(l, "0x10000000000000000");
+		sep(l, d);
+	} else {
+		hex(l, d, end);
+	}
+	num(l, d, end - va);
+}
+
+/* ---- translate ---- */
+
+void delim_xlat_begin(struct out *o, const struct delim *d)
+{
+	header(o, d, o->levels ?
+		"va,pa,page_size,level,flags,effective,in_image,reason,"
+		"absence,input,levels" :
+		"va,pa,page_size,level,flags,effective,in_image,reason,"
+		"absence,input");
+}
+
+/* Each level as level@entry_pa=entry ("-" for a table not read),
+ * joined by '|'. */
+static void levels(struct line *l, const struct delim *d,
+		   const struct out *o, const struct pgw_xlat *x)
+{
+	for (unsigned i = 0; i < x->nsteps; i++) {
+		const struct pgw_step *s = &x->step[i];
+		if (i)
+			emit_char(l, '|');
+		emit_str(l, out_level_name(o->mode, s->level));
+		emit_char(l, '@');
+		emit_hex(l, s->entry_pa);
+		emit_char(l, '=');
+		if (s->read_ok)
+			emit_hex(l, s->entry.raw);
+		else
+			emit_char(l, '-');
+	}
+	if (!x->nsteps)
+		emit_str(l, d->empty);
+	sep(l, d);
+}
+
+void delim_xlat(struct out *o, const struct delim *d,
+		const struct pgw_xlat *x)
+{
+	struct line l;
+	l.len = 0;
+
+	hex(&l, d, x->va);
+	if (x->stop == PGW_STOP_OK) {
+		hex(&l, d, x->pa);
+		num(&l, d, x->page_size);
+		word(&l, d, out_level_name(o->mode, x->level));
+		flags(&l, d, x->step[x->nsteps - 1].entry.flags);
+		flags(&l, d, x->eff_flags);
+		if (x->data_in_image) {
+			word(&l, d, "true");
+			empty(&l, d, 2);
+		} else {
+			word(&l, d, "false");
+			empty(&l, d, 1);
+			word(&l, d, pgw_absence_key(x->data_absence));
+		}
+	} else {
+		empty(&l, d, 2);
+		word(&l, d, out_level_name(o->mode, x->level));
+		empty(&l, d, 3);
+		word(&l, d, pgw_stop_key(x->stop));
+		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			word(&l, d, pgw_absence_key(x->io.absence));
+		else
+			empty(&l, d, 1);
+	}
+	empty(&l, d, 1);   /* input */
+	if (o->levels)
+		levels(&l, d, o, x);
+	row_end(o, &l);
+}
+
+void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
+		    size_t n)
+{
+	struct line l;
+	l.len = 0;
+
+	empty(&l, d, 7);
+	word(&l, d, "not-an-address");
+	empty(&l, d, 1);
+	/* Escaped as text (ECHO_MAX bytes fit a line); quoted in CSV when
+	 * it holds a comma or a quote. */
+	bool quote = d->sep == ',' && (memchr(s, ',', n) || memchr(s, '"', n));
+	if (quote)
+		emit_char(&l, '"');
+	for (size_t i = 0; i < n && l.len < sizeof(l.buf) - 16; i++) {
+		if (quote && s[i] == '"')
+			emit_char(&l, '"');
+		emit_text_char(&l, (unsigned char)s[i]);
+	}
+	if (quote)
+		emit_char(&l, '"');
+	if (!n)
+		emit_str(&l, d->empty);
+	sep(&l, d);
+	if (o->levels)
+		empty(&l, d, 1);
+	row_end(o, &l);
+}
+
+/* ---- dump ---- */
+
+void delim_dump_begin(struct out *o, const struct delim *d)
+{
+	header(o, d, "type,va,end,size,pa,page_size,level,entries,flags,"
+		     "effective,region,bytes_not_in_image,reason,absence,"
+		     "detail");
+}
+
+void delim_dump_region(struct out *o, const struct delim *d,
+		       const struct pgw_region *r)
+{
+	struct line l;
+	l.len = 0;
+
+	word(&l, d, "region");
+	span(&l, d, r->start, r->end);
+	empty(&l, d, 6);
+	word(&l, d, r->key);
+	empty(&l, d, 3);
+	text(&l, d, r->name);
+	row_end(o, &l);
+}
+
+void delim_dump_map(struct out *o, const struct delim *d,
+		    const struct pgw_run *run, uint64_t not_in_image)
+{
+	struct line l;
+	l.len = 0;
+
+	word(&l, d, "map");
+	span(&l, d, run->va, run->end);
+	hex(&l, d, run->pa);
+	num(&l, d, run->page_size);
+	word(&l, d, out_level_name(o->mode, run->level));
+	num(&l, d, run->entries);
+	flags(&l, d, run->flags);
+	flags(&l, d, run->eff_flags);
+	word(&l, d, out_region_key(o, run));
+	num(&l, d, not_in_image);
+	empty(&l, d, 2);
 	/* detail: a run whose pages all map one frame says so, and a
 	 * protection key is named. */
 	if (run->same_frame)
-		emit_str(&l, "same-frame");
+		emit_str(&l, "same_frame");
 	if (run->pkey) {
 		emit_str(&l, run->same_frame ? " pkey=" : "pkey=");
 		emit_u64(&l, run->pkey);
 	}
 	if (!run->same_frame && !run->pkey)
 		emit_str(&l, d->empty);
-	emit_char(&l, '\n');
-	fwrite(l.buf, 1, l.len, o->f);
+	sep(&l, d);
+	row_end(o, &l);
+}
+
+/* A hole's entry and non-present details as key=value words. */
+static void hole_detail(struct line *l, const struct delim *d,
+			const struct pgw_run *run)
+{
+	size_t start = l->len;
+
+	if (run->entry_pa) {
+		emit_str(l, "entry_pa=");
+		emit_hex(l, run->entry_pa);
+		emit_str(l, " entry=");
+		emit_hex(l, run->entry_raw);
+	}
+	if (run->np_kind != PGW_NP_NONE) {
+		if (l->len > start)
+			emit_char(l, ' ');
+		emit_str(l, "non_present=");
+		emit_str(l, pgw_np_kind_key(run->np_kind));
+		if (run->np_kind == PGW_NP_PROTNONE) {
+			emit_str(l, " pa=");
+			emit_hex(l, run->np_pfn << PGW_PAGE_SHIFT);
+		} else if (run->np_kind != PGW_NP_OTHER) {
+			emit_str(l, " swap_type=");
+			emit_u64(l, run->swap_type);
+			emit_str(l, " swap_offset=");
+			emit_hex(l, run->swap_offset);
+		}
+	}
+	if (l->len == start)
+		emit_str(l, d->empty);
+	sep(l, d);
 }
 
 void delim_dump_hole(struct out *o, const struct delim *d,
@@ -84,17 +283,130 @@ void delim_dump_hole(struct out *o, const struct delim *d,
 	struct line l;
 	l.len = 0;
 
-	cell(&l, d, "hole");
-	delim_span(&l, d, run->va, run->end);
-	cell(&l, d, d->empty);          /* pa */
-	cell(&l, d, d->empty);          /* page_size */
-	cell(&l, d, out_level_name(o->mode, run->level));
-	emit_u64(&l, run->entries);
-	emit_char(&l, d->sep);
-	cell(&l, d, d->empty);          /* flags */
-	cell(&l, d, d->empty);          /* effective */
-	cell(&l, d, out_region_key(o, run));
-	hole_detail(&l, run);
-	emit_char(&l, '\n');
-	fwrite(l.buf, 1, l.len, o->f);
+	word(&l, d, "hole");
+	span(&l, d, run->va, run->end);
+	empty(&l, d, 2);
+	word(&l, d, out_level_name(o->mode, run->level));
+	num(&l, d, run->entries);
+	empty(&l, d, 2);
+	word(&l, d, out_region_key(o, run));
+	empty(&l, d, 1);
+	word(&l, d, pgw_stop_key(run->stop));
+	if (run->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    run->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+		word(&l, d, pgw_absence_key(run->absence));
+	else
+		empty(&l, d, 1);
+	hole_detail(&l, d, run);
+	row_end(o, &l);
+}
+
+static void kv(struct line *l, const char *key, uint64_t v)
+{
+	if (l->buf[l->len - 1] != ',' && l->buf[l->len - 1] != '\t')
+		emit_char(l, ' ');
+	emit_str(l, key);
+	emit_char(l, '=');
+	emit_u64(l, v);
+}
+
+void delim_dump_summary(struct out *o, const struct delim *d,
+			const struct dump_summary *s)
+{
+	struct line l;
+	l.len = 0;
+
+	word(&l, d, "summary");
+	empty(&l, d, 10);
+	num(&l, d, s->not_in_image);
+	word(&l, d, s->reason ? s->reason : "");
+	empty(&l, d, 1);
+	/* The JSON summary's other fields, in its order. */
+	kv(&l, "maps", s->maps);
+	kv(&l, "mapped", s->mapped);
+	for (int lv = 0; lv < PGW_NLEVELS; lv++) {
+		if (!s->level_bytes[lv])
+			continue;
+		emit_str(&l, " mapped_");
+		emit_u64(&l, pgw_level_span(o->mode, (enum pgw_level)lv));
+		emit_char(&l, '=');
+		emit_u64(&l, s->level_bytes[lv]);
+	}
+	kv(&l, "holes", s->holes);
+	kv(&l, "non_present", s->nonpresent);
+	kv(&l, "wx", s->wx);
+	kv(&l, "wx_bytes", s->wx_bytes);
+	kv(&l, "unknown_permissions_bytes", s->unknown_perm_bytes);
+	kv(&l, "tables_not_in_image", s->tables_missing);
+	kv(&l, "entries", s->stats.entries);
+	kv(&l, "tables", s->stats.tables);
+	kv(&l, "leaves", s->stats.leaves);
+	emit_str(&l, s->complete ? " complete=true" : " complete=false");
+	sep(&l, d);
+	row_end(o, &l);
+}
+
+/* ---- regions ---- */
+
+void delim_regions_begin(struct out *o, const struct delim *d,
+			 const struct pgw_layout *lay)
+{
+	struct line l;
+
+	header(o, d, "type,name,region,va,end,size,mapped,leaves,value,"
+		     "source,complete,reason,why,desc");
+	l.len = 0;
+	word(&l, d, "layout");
+	word(&l, d, lay->name);
+	empty(&l, d, 10);
+	text(&l, d, lay->why);
+	text(&l, d, lay->desc);
+	row_end(o, &l);
+	for (size_t i = 0; i < lay->nbases; i++) {
+		const struct pgw_layout_base *b = &lay->base[i];
+		l.len = 0;
+		word(&l, d, "base");
+		word(&l, d, b->name);
+		empty(&l, d, 6);
+		hex(&l, d, b->value);
+		word(&l, d, pgw_base_source_name(b->source));
+		empty(&l, d, 2);
+		text(&l, d, b->why);
+		empty(&l, d, 1);
+		row_end(o, &l);
+	}
+}
+
+void delim_regions_row(struct out *o, const struct delim *d,
+		       const struct pgw_region *r,
+		       const struct region_usage *u)
+{
+	struct line l;
+	l.len = 0;
+
+	word(&l, d, "region");
+	text(&l, d, r->name);
+	word(&l, d, r->key);
+	span(&l, d, r->start, r->end);
+	num(&l, d, u->mapped);
+	num(&l, d, u->leaves);
+	empty(&l, d, 6);
+	row_end(o, &l);
+}
+
+void delim_regions_summary(struct out *o, const struct delim *d,
+			   const struct regions_summary *s)
+{
+	struct line l;
+	l.len = 0;
+
+	word(&l, d, "summary");
+	empty(&l, d, 5);
+	num(&l, d, s->mapped);
+	num(&l, d, s->leaves);
+	empty(&l, d, 2);
+	word(&l, d, s->complete ? "true" : "false");
+	word(&l, d, s->reason ? s->reason : "");
+	empty(&l, d, 2);
+	row_end(o, &l);
 }

@@ -1,7 +1,8 @@
 /*
- * The dump rows CSV and TSV share: type, va, end, size, pa, page_size,
- * level, entries, flags, effective, region, detail.  Each format's file
- * says how it spells them (separator, empty cell) and which rows it has.
+ * CSV and TSV: the same columns in the same order, a header row each,
+ * every record of the JSON stream a row (docs/output.md).  The two differ
+ * only in the separator and in how an empty cell is spelled, so one set
+ * of writers serves both; fmt_csv.c and fmt_tsv.c name their spelling.
  */
 #ifndef PGW_DELIMITED_H
 #define PGW_DELIMITED_H
@@ -14,13 +15,75 @@ struct delim {
 	const char *empty;      /* an empty cell */
 };
 
-/* va, end and size cells, each followed by the separator; an end of 0
- * after a non-zero va is the top of the space, 2^64. */
-void delim_span(struct line *l, const struct delim *d, uint64_t va,
-		uint64_t end);
+void delim_xlat_begin(struct out *o, const struct delim *d);
+void delim_xlat(struct out *o, const struct delim *d,
+		const struct pgw_xlat *x);
+void delim_bad_addr(struct out *o, const struct delim *d, const char *text,
+		    size_t n);
+
+void delim_dump_begin(struct out *o, const struct delim *d);
+void delim_dump_region(struct out *o, const struct delim *d,
+		       const struct pgw_region *r);
 void delim_dump_map(struct out *o, const struct delim *d,
-		    const struct pgw_run *run);
+		    const struct pgw_run *run, uint64_t not_in_image);
 void delim_dump_hole(struct out *o, const struct delim *d,
 		     const struct pgw_run *run);
+void delim_dump_summary(struct out *o, const struct delim *d,
+			const struct dump_summary *s);
+
+void delim_regions_begin(struct out *o, const struct delim *d,
+			 const struct pgw_layout *lay);
+void delim_regions_row(struct out *o, const struct delim *d,
+		       const struct pgw_region *r,
+		       const struct region_usage *u);
+void delim_regions_summary(struct out *o, const struct delim *d,
+			   const struct regions_summary *s);
+
+/* A formatter's hooks, all through its struct delim D. */
+#define DELIM_FORMATTER(NAME, D)                                          \
+	static void NAME##_xlat_begin(struct out *o)                      \
+	{ delim_xlat_begin(o, &D); }                                      \
+	static void NAME##_xlat(struct out *o, const struct pgw_xlat *x)  \
+	{ delim_xlat(o, &D, x); }                                         \
+	static void NAME##_bad(struct out *o, const char *t, size_t n)    \
+	{ delim_bad_addr(o, &D, t, n); }                                  \
+	static void NAME##_dump_begin(struct out *o)                      \
+	{ delim_dump_begin(o, &D); }                                      \
+	static void NAME##_dump_region(struct out *o,                     \
+				       const struct pgw_region *r)        \
+	{ delim_dump_region(o, &D, r); }                                  \
+	static void NAME##_dump_map(struct out *o,                        \
+				    const struct pgw_run *run, uint64_t n) \
+	{ delim_dump_map(o, &D, run, n); }                                \
+	static void NAME##_dump_hole(struct out *o,                       \
+				     const struct pgw_run *run)           \
+	{ delim_dump_hole(o, &D, run); }                                  \
+	static void NAME##_dump_summary(struct out *o,                    \
+					const struct dump_summary *s)     \
+	{ delim_dump_summary(o, &D, s); }                                 \
+	static void NAME##_regions_begin(struct out *o,                   \
+					 const struct pgw_layout *lay)    \
+	{ delim_regions_begin(o, &D, lay); }                              \
+	static void NAME##_regions_row(struct out *o,                     \
+				       const struct pgw_region *r,        \
+				       const struct region_usage *u)      \
+	{ delim_regions_row(o, &D, r, u); }                               \
+	static void NAME##_regions_summary(struct out *o,                 \
+					   const struct regions_summary *s) \
+	{ delim_regions_summary(o, &D, s); }                              \
+	const struct formatter fmt_##NAME = {                             \
+		.name = #NAME,                                            \
+		.xlat_begin = NAME##_xlat_begin,                          \
+		.xlat = NAME##_xlat,                                      \
+		.bad_addr = NAME##_bad,                                   \
+		.dump_begin = NAME##_dump_begin,                          \
+		.dump_region = NAME##_dump_region,                        \
+		.dump_map = NAME##_dump_map,                              \
+		.dump_hole = NAME##_dump_hole,                            \
+		.dump_summary = NAME##_dump_summary,                      \
+		.regions_begin = NAME##_regions_begin,                    \
+		.regions_row = NAME##_regions_row,                        \
+		.regions_summary = NAME##_regions_summary,                \
+	}
 
 #endif

@@ -94,14 +94,15 @@ static inline void emit_flags(struct line *l, uint32_t flags, const char *sep,
 	}
 }
 
-/* One byte of a JSON string body: quotes, backslashes and control bytes
- * escaped. */
+/* One byte of a JSON string body: printable ASCII passes, except the
+ * quote and the backslash; every other byte is \u00NN (the string read as
+ * Latin-1: valid JSON whatever the image holds, and reversible). */
 static inline void emit_json_char(struct line *l, unsigned char c)
 {
 	if (c == '"' || c == '\\') {
 		emit_char(l, '\\');
 		emit_char(l, (char)c);
-	} else if (c < 0x20) {
+	} else if (c < 0x20 || c >= 0x7f) {
 		emit_str(l, "\\u00");
 		emit_char(l, "0123456789abcdef"[c >> 4]);
 		emit_char(l, "0123456789abcdef"[c & 0xf]);
@@ -127,22 +128,29 @@ static inline size_t emit_json_strn(struct line *l, const char *s, size_t n)
 	return i;
 }
 
-/* A string from the image for a terminal: bytes outside printable ASCII
- * (controls, escape sequences) as \xNN.  At most n bytes; the bytes read. */
+/* One byte of a string from the image for a terminal or a delimited
+ * cell: printable ASCII passes, the backslash is \\, every other byte
+ * (controls, escape sequences, tabs, newlines) \xNN. */
+static inline void emit_text_char(struct line *l, unsigned char c)
+{
+	if (c == '\\') {
+		emit_str(l, "\\\\");
+	} else if (c >= 0x20 && c < 0x7f) {
+		emit_char(l, (char)c);
+	} else {
+		emit_str(l, "\\x");
+		emit_char(l, "0123456789abcdef"[c >> 4]);
+		emit_char(l, "0123456789abcdef"[c & 0xf]);
+	}
+}
+
+/* At most n bytes of s escaped by emit_text_char; the bytes read. */
 static inline size_t emit_text_strn(struct line *l, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f) {
-			emit_char(l, (char)c);
-		} else {
-			emit_str(l, "\\x");
-			emit_char(l, "0123456789abcdef"[c >> 4]);
-			emit_char(l, "0123456789abcdef"[c & 0xf]);
-		}
-	}
+	for (i = 0; i < n && s[i]; i++)
+		emit_text_char(l, (unsigned char)s[i]);
 	return i;
 }
 
@@ -167,20 +175,35 @@ static inline void emit_long(struct line *l, FILE *f, const char *s,
 	}
 }
 
-/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */
-static inline void emit_csv_str(struct line *l, const char *s)
+/* n bytes that may hold anything (a NUL too), escaped by esc_char,
+ * spilling l to f as it fills. */
+static inline void emit_bytes(struct line *l, FILE *f, const char *s,
+			      size_t n,
+			      void (*esc_char)(struct line *, unsigned char))
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		emit_str(l, s);
-		return;
+	for (size_t i = 0; i < n; i++) {
+		if (l->len > sizeof(l->buf) - 8)
+			emit_spill(l, f);
+		esc_char(l, (unsigned char)s[i]);
 	}
-	emit_char(l, '"');
+}
+
+/* A string cell of a delimited row: escaped as text (so no cell holds a
+ * tab or a newline), and for CSV (sep ',') quoted as RFC 4180 says when
+ * it holds a comma or a quote. */
+static inline void emit_cell_str(struct line *l, char sep, const char *s)
+{
+	bool quote = sep == ',' && strpbrk(s, ",\"");
+
+	if (quote)
+		emit_char(l, '"');
 	for (; *s; s++) {
-		if (*s == '"')
+		if (quote && *s == '"')
 			emit_char(l, '"');
-		emit_char(l, *s);
+		emit_text_char(l, (unsigned char)*s);
 	}
-	emit_char(l, '"');
+	if (quote)
+		emit_char(l, '"');
 }
 
 #endif

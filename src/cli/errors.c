@@ -2,9 +2,13 @@
 #include "exit_codes.h"
 
 #include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
 {
@@ -19,6 +23,74 @@ void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
 	exit(PGW_EXIT_USAGE);
 }
 
+/*
+ * argp and the getopt under it report their own errors (an unknown
+ * option, a missing value) on stderr, then "Try `pgwalk translate --help'
+ * or ..." wrapped over two more lines.  While argp parses, stderr is this
+ * cookie stream: each line passes to the real stderr with pgwalk's own
+ * hint, and the "Try" lines are dropped.  argp then exits 64
+ * (argp_err_exit_status, EX_USAGE).
+ */
+struct argp_err_sink {
+	FILE *real;             /* the stderr being stood in for */
+	const char *name;       /* "pgwalk translate" */
+	bool tried;             /* the "Try" hint began: drop the rest */
+	char buf[512];
+	size_t len;
+};
+
+static void sink_line(struct argp_err_sink *k)
+{
+	static const char hint[] = " --help')";
+	size_t hl = sizeof(hint) - 1;
+
+	k->buf[k->len] = '\0';
+	k->tried |= strncmp(k->buf, "Try `", 5) == 0 ||
+		    strncmp(k->buf, "Try '", 5) == 0;
+	if (k->tried || k->len == 0)
+		;
+	else if (k->len >= hl && strcmp(k->buf + k->len - hl, hint) == 0)
+		fprintf(k->real, "%s\n", k->buf);   /* pgwalk's own */
+	else
+		fprintf(k->real, "%s (see '%s --help')\n", k->buf, k->name);
+	k->len = 0;
+}
+
+static ssize_t sink_write(void *cookie, const char *data, size_t n)
+{
+	struct argp_err_sink *k = cookie;
+
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n')
+			sink_line(k);
+		else if (k->len + 1 < sizeof(k->buf))
+			k->buf[k->len++] = data[i];
+	}
+	return (ssize_t)n;
+}
+
+error_t pgw_argp_parse(const struct argp *argp, int argc, char **argv,
+		       void *input)
+{
+	static struct argp_err_sink sink;
+	cookie_io_functions_t io = { .write = sink_write };
+	FILE *f;
+	error_t e;
+
+	sink.real = stderr;
+	sink.name = argv[0];
+	f = fopencookie(&sink, "w", io);
+	if (!f)
+		return argp_parse(argp, argc, argv, 0, NULL, input);
+	setvbuf(f, NULL, _IONBF, 0);
+	/* glibc's stdin, stdout and stderr are plain variables. */
+	stderr = f;
+	e = argp_parse(argp, argc, argv, 0, NULL, input);
+	stderr = sink.real;
+	fclose(f);
+	return e;
+}
+
 void pgw_cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -30,13 +102,54 @@ void pgw_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The first errno stdout failed with: stdio keeps only a flag. */
+static int out_errno;
+
+bool pgw_output_failed(void)
+{
+	if (!ferror(stdout))
+		return false;
+	if (!out_errno)
+		out_errno = errno ? errno : EIO;
+	return true;
+}
+
 int pgw_cli_flush(int rc)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		pgw_cli_error("cannot write output");
+	errno = 0;
+	int failed = fflush(stdout) != 0;
+	if (failed || ferror(stdout)) {
+		/* The flush's own errno is the surest; else the first one
+		 * seen while the output went out. */
+		int e = failed && errno ? errno : out_errno ? out_errno : EIO;
+		pgw_cli_error("cannot write output: %s", strerror(e));
 		return PGW_EXIT_OUTPUT;
 	}
 	return rc;
+}
+
+static int stdin_err;
+
+void pgw_std_fds_check(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (fd == 0)
+			stdin_err = EBADF;
+		/* Occupy the number: read-only, so that writing to a closed
+		 * stdout fails (EBADF) instead of going anywhere. */
+		int nfd = open("/dev/null", O_RDONLY);
+		if (nfd >= 0 && nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+	}
+}
+
+int pgw_stdin_errno(void)
+{
+	return stdin_err;
 }
 
 int pgw_exit_for(enum pgw_status status)
@@ -58,7 +171,7 @@ int pgw_exit_for(enum pgw_status status)
 	case PGW_E_LIMIT:
 		return PGW_EXIT_LIMIT;
 	case PGW_E_UNMAPPED:
-		return PGW_EXIT_PARTIAL;
+		return PGW_EXIT_NOANSWER;
 	case PGW_E_STOPPED:
 		/* Only the CLI's own callbacks stop a walk, by its own choice:
 		 * not a failure of the library. */
@@ -68,4 +181,3 @@ int pgw_exit_for(enum pgw_status status)
 		return PGW_EXIT_INTERNAL;
 	}
 }
-

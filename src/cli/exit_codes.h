@@ -1,13 +1,22 @@
-/* pgwalk's exit statuses (documented in man/pgwalk.1 and README.md) and
+/* pgwalk's exit statuses (docs/output.md, man/pgwalk.1 EXIT STATUS) and
  * how the CLI reports a failure (errors.c). */
 #ifndef PGW_EXIT_CODES_H
 #define PGW_EXIT_CODES_H
 
+#include <stdio.h>
+
 #include "pgwalk.h"
 
+/*
+ * 1, 2 and 4 can all apply to one run: the highest wins (a budget stop
+ * says more than a missing table, which says more than an address that
+ * does not translate), so a caller may combine them with pgw_exit_worst.
+ */
 enum pgw_exit {
 	PGW_EXIT_OK = 0,
-	PGW_EXIT_PARTIAL = 1,     /* some addresses did not translate */
+	PGW_EXIT_NOANSWER = 1,    /* some items had no answer (all printed) */
+	PGW_EXIT_EVIDENCE = 2,    /* partial evidence: the image lacked pages
+				     the answer needed */
 	PGW_EXIT_NOROOT = 3,      /* no mode/root could be chosen; no such CPU */
 	PGW_EXIT_LIMIT = 4,       /* a safety bound stopped the walk */
 	PGW_EXIT_USAGE = 64,      /* bad option or argument (EX_USAGE) */
@@ -18,19 +27,38 @@ enum pgw_exit {
 	PGW_EXIT_OUTPUT = 74,     /* cannot write the output (EX_IOERR) */
 };
 
+/* The more telling of two statuses among 0, 1, 2 and 4. */
+static inline int pgw_exit_worst(int a, int b)
+{
+	return a > b ? a : b;
+}
+
 /* Exit status for a library failure. */
 int pgw_exit_for(enum pgw_status status);
 
-struct argp_state;
+#include <argp.h>
 /* A usage error inside an argp parser: one line on stderr, "pgwalk
- * translate: <msg> (see 'pgwalk translate --help')", then exit 64.
- * argp_error's own hint wraps onto further lines. */
+ * translate: <msg> (see 'pgwalk translate --help')", then exit 64. */
 void pgw_usage_error(const struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/* argp_parse, with argp's and getopt's own error messages (an unknown
+ * option, a missing value) made one line like pgw_usage_error's. */
+error_t pgw_argp_parse(const struct argp *argp, int argc, char **argv,
+		       void *input);
 /* Print "pgwalk: <msg>" to stderr. */
 void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr) when the output
- * could not be written. */
+/* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr with the reason:
+ * "cannot write output: No space left on device") when the output could
+ * not be written. */
 int pgw_cli_flush(int rc);
+/* stdout refused a write (checked where long outputs can stop early). */
+bool pgw_output_failed(void);
+
+/* Standard input and output as pgwalk found them at start (main): a
+ * closed descriptor is occupied so that opening the image cannot take its
+ * number, and remembered to be reported when used. */
+void pgw_std_fds_check(void);
+/* 0, or the errno reading standard input must report (EBADF: closed). */
+int pgw_stdin_errno(void);
 
 #endif

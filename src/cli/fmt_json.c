@@ -1,135 +1,13 @@
 /*
- * JSON Lines: one object per address.  Field names are stable and
- * documented in man/pgwalk.1.
+ * JSON Lines: one object per record, "type" first, field names from
+ * docs/output.md.  Addresses are strings ("0x.."), sizes and counts
+ * numbers, strings from the image escaped to printable ASCII.
  */
 #include "emit.h"
 #include "output.h"
 
-static void json_entry_detail(struct line *l, const struct pgw_entry *e)
-{
-	if (e->kind == PGW_ENT_NOT_PRESENT) {
-		emit_str(l, ",\"non_present\":{\"kind\":\"");
-		emit_str(l, pgw_np_kind_key(e->np_kind));
-		emit_char(l, '"');
-		if (e->np_kind == PGW_NP_PROTNONE) {
-			emit_str(l, ",\"pfn\":\"");
-			emit_hex(l, e->np_pfn);
-			emit_char(l, '"');
-		} else if (e->np_kind != PGW_NP_NONE &&
-			   e->np_kind != PGW_NP_OTHER) {
-			emit_str(l, ",\"swap_type\":");
-			emit_u64(l, e->swap_type);
-			emit_str(l, ",\"swap_offset\":\"");
-			emit_hex(l, e->swap_offset);
-			emit_char(l, '"');
-		}
-		emit_char(l, '}');
-		return;
-	}
-	emit_str(l, ",\"flags\":[");
-	emit_flags(l, e->flags, ",", "\"");
-	emit_char(l, ']');
-	if (e->pkey) {
-		emit_str(l, ",\"pkey\":");
-		emit_u64(l, e->pkey);
-	}
-	if (e->reserved) {
-		emit_str(l, ",\"reserved\":\"");
-		emit_hex(l, e->reserved);
-		emit_char(l, '"');
-	}
-}
-
-static void json_xlat(struct out *o, const struct pgw_xlat *x)
-{
-	struct line l;
-
-	l.len = 0;
-
-	emit_str(&l, "{\"va\":\"");
-	emit_hex(&l, x->va);
-	if (x->stop == PGW_STOP_OK) {
-		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
-		emit_str(&l, "\",\"pa\":\"");
-		emit_hex(&l, x->pa);
-		emit_str(&l, "\",\"size\":");
-		emit_u64(&l, x->page_size);
-		emit_str(&l, ",\"level\":\"");
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_str(&l, "\",\"flags\":[");
-		emit_flags(&l, e->flags, ",", "\"");
-		emit_str(&l, "],\"effective\":[");
-		emit_flags(&l, x->eff_flags, ",", "\"");
-		emit_str(&l, x->data_in_image ? "],\"in_image\":true" :
-						 "],\"in_image\":false");
-	} else {
-		emit_str(&l, "\",\"pa\":null,\"error\":\"");
-		emit_str(&l, out_xlat_error(x->stop));
-		emit_str(&l, "\",\"level\":\"");
-		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_char(&l, '"');
-	}
-	emit_str(&l, ",\"levels\":[");
-	for (unsigned i = 0; i < x->nsteps; i++) {
-		const struct pgw_step *s = &x->step[i];
-		if (i)
-			emit_char(&l, ',');
-		emit_str(&l, "{\"level\":\"");
-		emit_str(&l, out_level_name(o->mode, s->level));
-		emit_str(&l, "\",\"table\":\"");
-		emit_hex(&l, s->table);
-		emit_str(&l, "\",\"index\":");
-		emit_u64(&l, s->index);
-		emit_str(&l, ",\"entry_pa\":\"");
-		emit_hex(&l, s->entry_pa);
-		if (s->read_ok) {
-			emit_str(&l, "\",\"entry\":\"");
-			emit_hex(&l, s->entry.raw);
-			emit_char(&l, '"');
-			json_entry_detail(&l, &s->entry);
-		} else {
-			emit_str(&l, "\",\"entry\":null");
-		}
-		emit_char(&l, '}');
-	}
-	emit_str(&l, "]}\n");
-	fwrite(l.buf, 1, l.len, o->f);
-}
-
-static void json_bad(struct out *o, const char *text)
-{
-	struct line l;
-
-	l.len = 0;
-
-	emit_str(&l, "{\"input\":\"");
-	/* Echo only characters that need no JSON escaping. */
-	for (const char *p = text; *p && l.len < 200; p++)
-		if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
-			emit_char(&l, *p);
-	emit_str(&l, "\",\"va\":null,\"pa\":null,\"error\":\"not an "
-		     "address\"}\n");
-	fwrite(l.buf, 1, l.len, o->f);
-}
-
-/* ---- info: one object ---- */
-
-/* "key":"value" (the value escaped however long), with a comma before
- * it unless first. */
-static void info_kv(struct out *o, struct line *l, bool first,
-		    const char *key, const char *val)
-{
-	if (!first)
-		emit_char(l, ',');
-	emit_char(l, '"');
-	emit_str(l, key);
-	emit_str(l, "\":\"");
-	emit_long(l, o->f, val, emit_json_strn);
-	emit_char(l, '"');
-}
-
 /* ,"key":"0x..." */
-static void info_hex(struct line *l, const char *key, uint64_t v)
+static void kv_hex(struct line *l, const char *key, uint64_t v)
 {
 	emit_str(l, ",\"");
 	emit_str(l, key);
@@ -138,8 +16,217 @@ static void info_hex(struct line *l, const char *key, uint64_t v)
 	emit_char(l, '"');
 }
 
-static void json_info_cpus(struct out *o, struct line *l,
-			   const struct info_view *v)
+/* ,"key":N */
+static void kv_u64(struct line *l, const char *key, uint64_t v)
+{
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":");
+	emit_u64(l, v);
+}
+
+/* ,"key":"value" (a short string: keys, names, reasons) */
+static void kv_str(struct line *l, const char *key, const char *val)
+{
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":\"");
+	emit_json_str(l, val);
+	emit_char(l, '"');
+}
+
+static void kv_bool(struct line *l, const char *key, bool v)
+{
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, v ? "\":true" : "\":false");
+}
+
+/* "key":"value" with the value escaped however long (strings from the
+ * image), a comma before it unless first. */
+static void kv_long(struct out *o, struct line *l, bool first,
+		    const char *key, const char *val)
+{
+	if (!first)
+		emit_char(l, ',');
+	emit_char(l, '"');
+	emit_json_str(l, key);
+	emit_str(l, "\":\"");
+	emit_long(l, o->f, val, emit_json_strn);
+	emit_char(l, '"');
+}
+
+/* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
+static void kv_end(struct line *l, uint64_t start, uint64_t end)
+{
+	emit_str(l, ",\"end\":\"");
+	if (end == 0 && start != 0)
+		emit_str(l, "0x10000000000000000");
+	else
+		emit_hex(l, end);
+	emit_char(l, '"');
+}
+
+/* "va":"0x..","end":"0x..","size":N */
+static void span(struct line *l, uint64_t va, uint64_t end)
+{
+	emit_str(l, "\"va\":\"");
+	emit_hex(l, va);
+	emit_char(l, '"');
+	kv_end(l, va, end);
+	kv_u64(l, "size", end - va);
+}
+
+static void put(struct out *o, struct line *l)
+{
+	emit_str(l, "}\n");
+	fwrite(l->buf, 1, l->len, o->f);
+}
+
+/* ,"non_present":{...} for a non-present entry that means something */
+static void non_present(struct line *l, enum pgw_np_kind kind, uint64_t pfn,
+			unsigned swap_type, uint64_t swap_offset)
+{
+	if (kind == PGW_NP_NONE)
+		return;
+	emit_str(l, ",\"non_present\":{\"kind\":\"");
+	emit_str(l, pgw_np_kind_key(kind));
+	emit_char(l, '"');
+	if (kind == PGW_NP_PROTNONE) {
+		kv_hex(l, "pa", pfn << PGW_PAGE_SHIFT);
+	} else if (kind != PGW_NP_OTHER) {
+		kv_u64(l, "swap_type", swap_type);
+		kv_hex(l, "swap_offset", swap_offset);
+	}
+	emit_char(l, '}');
+}
+
+/* ---- translate ---- */
+
+static void level_entry(struct line *l, const struct pgw_entry *e)
+{
+	if (e->kind == PGW_ENT_NOT_PRESENT) {
+		non_present(l, e->np_kind, e->np_pfn, e->swap_type,
+			    e->swap_offset);
+		return;
+	}
+	emit_str(l, ",\"flags\":[");
+	emit_flags(l, e->flags, ",", "\"");
+	emit_char(l, ']');
+	if (e->pkey)
+		kv_u64(l, "pkey", e->pkey);
+	if (e->reserved)
+		kv_hex(l, "reserved", e->reserved);
+}
+
+static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
+{
+	emit_str(l, ",\"levels\":[");
+	for (unsigned i = 0; i < x->nsteps; i++) {
+		const struct pgw_step *s = &x->step[i];
+		emit_str(l, i ? ",{\"level\":\"" : "{\"level\":\"");
+		emit_str(l, out_level_name(o->mode, s->level));
+		emit_char(l, '"');
+		kv_hex(l, "table", s->table);
+		kv_u64(l, "index", s->index);
+		kv_hex(l, "entry_pa", s->entry_pa);
+		if (s->read_ok) {
+			kv_hex(l, "entry", s->entry.raw);
+			level_entry(l, &s->entry);
+		} else {
+			emit_str(l, ",\"entry\":null");
+			kv_str(l, "absence", pgw_absence_key(x->io.absence));
+		}
+		emit_char(l, '}');
+	}
+	emit_char(l, ']');
+}
+
+static void json_xlat(struct out *o, const struct pgw_xlat *x)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"translation\",\"va\":\"");
+	emit_hex(&l, x->va);
+	if (x->stop == PGW_STOP_OK) {
+		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+		emit_str(&l, "\",\"pa\":\"");
+		emit_hex(&l, x->pa);
+		emit_str(&l, "\",\"page_size\":");
+		emit_u64(&l, x->page_size);
+		emit_str(&l, ",\"level\":\"");
+		emit_str(&l, out_level_name(o->mode, x->level));
+		emit_str(&l, "\",\"flags\":[");
+		emit_flags(&l, e->flags, ",", "\"");
+		emit_str(&l, "],\"effective\":[");
+		emit_flags(&l, x->eff_flags, ",", "\"");
+		if (x->data_in_image) {
+			emit_str(&l, "],\"in_image\":true");
+		} else {
+			emit_str(&l, "],\"in_image\":false,\"absence\":\"");
+			emit_str(&l, pgw_absence_key(x->data_absence));
+			emit_char(&l, '"');
+		}
+	} else {
+		emit_str(&l, "\",\"pa\":null,\"level\":\"");
+		emit_str(&l, out_level_name(o->mode, x->level));
+		emit_str(&l, "\",\"reason\":\"");
+		emit_str(&l, pgw_stop_key(x->stop));
+		emit_char(&l, '"');
+		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			kv_str(&l, "absence", pgw_absence_key(x->io.absence));
+		if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
+			const struct pgw_entry *e =
+				&x->step[x->nsteps - 1].entry;
+			non_present(&l, e->np_kind, e->np_pfn, e->swap_type,
+				    e->swap_offset);
+		}
+	}
+	if (o->levels)
+		levels(o, &l, x);
+	put(o, &l);
+}
+
+static void json_bad(struct out *o, const char *text, size_t n)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"translation\",\"va\":null,\"pa\":null,"
+		     "\"input\":\"");
+	emit_bytes(&l, o->f, text, n, emit_json_char);
+	emit_str(&l, "\",\"reason\":\"not-an-address\"");
+	put(o, &l);
+}
+
+/* ---- info: one object ---- */
+
+static void info_evidence(struct line *l, const struct pgw_evidence *ev)
+{
+	kv_bool(l, "complete", ev->complete);
+	kv_bool(l, "intact", ev->intact);
+	kv_bool(l, "marked_incomplete", ev->marked_incomplete);
+	emit_str(l, ",\"pages\":{\"ram\":");
+	emit_u64(l, ev->pages_ram);
+	kv_u64(l, "dumped", ev->pages_dumped);
+	kv_u64(l, "zero", ev->pages_zero);
+	for (unsigned a = 1; a < PGW_NABSENCES; a++) {
+		/* Field names use '_' where the reason keys use '-'. */
+		const char *k = pgw_absence_key((enum pgw_absence)a);
+		emit_str(l, ",\"");
+		for (; *k; k++)
+			emit_char(l, *k == '-' ? '_' : *k);
+		emit_str(l, "\":");
+		emit_u64(l, ev->pages_absent[a]);
+	}
+	emit_char(l, '}');
+	kv_u64(l, "file_bytes_missing", ev->file_bytes_missing);
+}
+
+static void info_cpus(struct out *o, struct line *l,
+		      const struct info_view *v)
 {
 	const struct pgw_cpu *cpus;
 	size_t nc = pgw_image_cpus(v->img, &cpus);
@@ -151,25 +238,86 @@ static void json_info_cpus(struct out *o, struct line *l,
 			emit_spill(l, o->f);
 		emit_str(l, i ? ",{\"cpu\":" : "{\"cpu\":");
 		emit_u64(l, i);
-		info_hex(l, "cr0", c->cr0);
-		info_hex(l, "cr3", c->cr3);
-		info_hex(l, "cr4", c->cr4);
-		if (c->has_efer)
-			info_hex(l, "efer", c->efer);
-		else
-			emit_str(l, ",\"efer\":null");
-		info_kv(o, l, false, "ring", out_cpu_ring(c));
-		if (v->pti) {
-			emit_str(l, v->pti[i].is_user_root ?
-					    ",\"pti_user_root\":true" :
-					    ",\"pti_user_root\":false");
+		if (c->has_cr) {
+			emit_str(l, ",\"registers\":{\"cr0\":\"");
+			emit_hex(l, c->cr0);
+			emit_char(l, '"');
+			kv_hex(l, "cr3", c->cr3);
+			kv_hex(l, "cr4", c->cr4);
+			if (c->has_efer)
+				kv_hex(l, "efer", c->efer);
+			else
+				emit_str(l, ",\"efer\":null");
+			emit_char(l, '}');
+		} else {
+			emit_str(l, ",\"registers\":null");
+		}
+		kv_str(l, "ring", out_cpu_ring(c));
+		if (v->pti && c->has_cr) {
+			kv_bool(l, "pti_user_root", v->pti[i].is_user_root);
 			if (v->pti[i].is_user_root)
-				info_hex(l, "pti_kernel_root",
-					 v->pti[i].kernel_table);
+				kv_hex(l, "pti_kernel_root",
+				       v->pti[i].kernel_table);
 		}
 		emit_char(l, '}');
 	}
 	emit_char(l, ']');
+}
+
+static void info_vmcoreinfo(struct out *o, struct line *l,
+			    struct pgw_image *img)
+{
+	uint64_t pa;
+
+	if (pgw_vmcoreinfo_count(img) == 0) {
+		emit_str(l, ",\"vmcoreinfo\":null");
+		return;
+	}
+	bool mem = pgw_vmcoreinfo_in_memory(img, &pa);
+	emit_str(l, ",\"vmcoreinfo\":{\"source\":\"");
+	emit_str(l, mem ? "memory\"" : "note\"");
+	if (mem)
+		kv_hex(l, "pa", pa);
+	kv_u64(l, "lines", pgw_vmcoreinfo_count(img));
+	for (size_t i = 0; i < out_nvmci_fields; i++) {
+		const struct vmci_field *f = &out_vmci_fields[i];
+		const char *raw = pgw_vmcoreinfo_get(img, f->key);
+		struct pgw_err err = { 0 };
+		uint64_t v;
+		if (!raw)
+			continue;
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, "\":");
+		if (f->kind == VMCI_STR) {
+			emit_char(l, '"');
+			emit_long(l, o->f, raw, emit_json_strn);
+			emit_char(l, '"');
+		} else if (f->kind == VMCI_BOOL) {
+			emit_str(l, raw[0] == 'y' && !raw[1] ? "true" :
+							       "null");
+		} else if (pgw_vmcoreinfo_number(img, f->key, &v, &err) !=
+			   PGW_OK) {
+			emit_str(l, "null");
+		} else if (f->kind == VMCI_DEC) {
+			emit_u64(l, v);
+		} else {
+			emit_char(l, '"');
+			emit_hex(l, v);
+			emit_char(l, '"');
+		}
+	}
+	emit_str(l, ",\"raw\":{");
+	bool first = true;
+	for (size_t i = 0; i < out_nvmci_fields; i++) {
+		const char *raw = pgw_vmcoreinfo_get(img,
+						     out_vmci_fields[i].key);
+		if (raw) {
+			kv_long(o, l, first, out_vmci_fields[i].key, raw);
+			first = false;
+		}
+	}
+	emit_str(l, "}}");
 }
 
 /* ,"encryption":{...}: the bits entries are read with (null: none),
@@ -185,7 +333,7 @@ static void json_info_enc(struct out *o, struct line *l,
 	} else {
 		emit_str(l, "null");
 	}
-	info_kv(o, l, false, "sme_source", pgw_enc_source_key(e->source));
+	kv_str(l, "sme_source", pgw_enc_source_key(e->source));
 	emit_str(l, ",\"shared_mask\":");
 	if (e->bits.shared) {
 		emit_char(l, '"');
@@ -194,15 +342,14 @@ static void json_info_enc(struct out *o, struct line *l,
 	} else {
 		emit_str(l, "null");
 	}
-	info_kv(o, l, false, "shared_source",
-		pgw_enc_source_key(e->shared_source));
+	kv_str(l, "shared_source", pgw_enc_source_key(e->shared_source));
 	if (e->examined) {
 		emit_str(l, ",\"entries_examined\":");
 		emit_u64(l, e->examined);
 		emit_str(l, ",\"entries_agreed\":");
 		emit_u64(l, e->agreed);
 	}
-	info_kv(o, l, false, "reason", e->why);
+	kv_long(o, l, false, "reason", e->why);
 	emit_char(l, '}');
 }
 
@@ -213,98 +360,61 @@ static void json_info(struct out *o, const struct info_view *v)
 	struct pgw_image *img = v->img;
 	size_t nr = pgw_image_ranges(img, &r);
 	size_t nf = pgw_image_facts(img, &fk, &fv);
-	bool first = true;
 	struct line l;
 	l.len = 0;
 
-	emit_char(&l, '{');
-	info_kv(o, &l, true, "image", pgw_image_path(img));
-	info_kv(o, &l, false, "format", pgw_image_format(img));
-	emit_str(&l, ",\"elf_class\":");
-	emit_u64(&l, pgw_image_class(img));
-	info_kv(o, &l, false, "machine",
-		pgw_machine_name(pgw_image_machine(img)));
+	emit_str(&l, "{\"type\":\"info\",");
+	kv_long(o, &l, true, "image", pgw_image_path(img));
+	kv_str(&l, "format", pgw_image_format(img));
+	kv_u64(&l, "elf_class", pgw_image_class(img));
+	kv_str(&l, "machine", pgw_machine_name(pgw_image_machine(img)));
+	info_evidence(&l, &v->ev);
 	emit_str(&l, ",\"facts\":{");
 	for (size_t i = 0; i < nf; i++)
-		info_kv(o, &l, i == 0, fk[i], fv[i]);
+		kv_long(o, &l, i == 0, fk[i], fv[i]);
 	emit_str(&l, "},\"ranges\":[");
 	for (size_t i = 0; i < nr; i++) {
 		if (l.len > sizeof(l.buf) / 2)
 			emit_spill(&l, o->f);
-		emit_str(&l, i ? ",{\"start\":\"" : "{\"start\":\"");
+		emit_str(&l, i ? ",{\"pa\":\"" : "{\"pa\":\"");
 		emit_hex(&l, r[i].start);
-		emit_str(&l, "\",\"size\":");
-		emit_u64(&l, r[i].size);
+		emit_char(&l, '"');
+		kv_end(&l, r[i].start, r[i].start + r[i].size);
+		kv_u64(&l, "size", r[i].size);
 		emit_char(&l, '}');
 	}
-	emit_str(&l, "],\"prstatus\":");
-	emit_u64(&l, pgw_image_prstatus_count(img));
-	json_info_cpus(o, &l, v);
-	emit_str(&l, ",\"vmcoreinfo\":{");
-	for (size_t i = 0; v->vmcoreinfo[i]; i++) {
-		const char *val = pgw_vmcoreinfo_get(img, v->vmcoreinfo[i]);
-		if (val) {
-			info_kv(o, &l, first, v->vmcoreinfo[i], val);
-			first = false;
-		}
-	}
-	emit_char(&l, '}');
+	emit_char(&l, ']');
+	kv_u64(&l, "prstatus", pgw_image_prstatus_count(img));
+	info_cpus(o, &l, v);
+	info_vmcoreinfo(o, &l, img);
 	json_info_enc(o, &l, &v->why->enc);
 	if (v->why->mode.mode) {
-		info_kv(o, &l, false, "mode", v->why->mode.mode->name);
-		info_kv(o, &l, false, "mode_reason", v->why->mode.why);
+		kv_str(&l, "mode", v->why->mode.mode->name);
+		kv_long(o, &l, false, "mode_reason", v->why->mode.why);
+		if (v->why->mode.conflict[0])
+			kv_long(o, &l, false, "mode_conflict",
+				v->why->mode.conflict);
 	} else {
 		emit_str(&l, ",\"mode\":null");
 	}
 	if (v->have_root) {
-		info_hex(&l, "root", v->root);
-		info_kv(o, &l, false, "root_reason", v->why->root.why);
+		kv_hex(&l, "root", v->root);
+		kv_long(o, &l, false, "root_reason", v->why->root.why);
 	} else {
 		emit_str(&l, ",\"root\":null");
 	}
-	emit_str(&l, "}\n");
-	emit_spill(&l, o->f);
+	put(o, &l);
 }
 
-/* ---- dump and regions: one object per line, "type" first ---- */
+/* ---- dump and regions ---- */
 
-static void put(struct out *o, struct line *l)
-{
-	emit_str(l, "}\n");
-	fwrite(l->buf, 1, l->len, o->f);
-}
-
-/* "va":"0x..","end":"0x..","size":N; an end of 2^64 is spelled out. */
-static void span(struct line *l, uint64_t va, uint64_t end)
-{
-	emit_str(l, "\"va\":\"");
-	emit_hex(l, va);
-	emit_str(l, "\",\"end\":\"");
-	if (end == 0 && va != 0)
-		emit_str(l, "0x10000000000000000");
-	else
-		emit_hex(l, end);
-	emit_str(l, "\",\"size\":");
-	emit_u64(l, end - va);
-}
-
-static void kv_str(struct line *l, const char *key, const char *val)
-{
-	emit_str(l, ",\"");
-	emit_str(l, key);
-	emit_str(l, "\":\"");
-	emit_json_str(l, val);
-	emit_char(l, '"');
-}
-
-/* ,"level":"pte","entries":N of a map or hole record. */
 static void level_entries(struct line *l, const struct out *o,
 			  const struct pgw_run *run)
 {
 	emit_str(l, ",\"level\":\"");
 	emit_str(l, out_level_name(o->mode, run->level));
-	emit_str(l, "\",\"entries\":");
-	emit_u64(l, run->entries);
+	emit_char(l, '"');
+	kv_u64(l, "entries", run->entries);
 }
 
 static void json_dump_region(struct out *o, const struct pgw_region *r)
@@ -319,17 +429,16 @@ static void json_dump_region(struct out *o, const struct pgw_region *r)
 	put(o, &l);
 }
 
-static void json_dump_map(struct out *o, const struct pgw_run *run)
+static void json_dump_map(struct out *o, const struct pgw_run *run,
+			  uint64_t not_in_image)
 {
 	struct line l;
 	l.len = 0;
 
 	emit_str(&l, "{\"type\":\"map\",");
 	span(&l, run->va, run->end);
-	emit_str(&l, ",\"pa\":\"");
-	emit_hex(&l, run->pa);
-	emit_str(&l, "\",\"page_size\":");
-	emit_u64(&l, run->page_size);
+	kv_hex(&l, "pa", run->pa);
+	kv_u64(&l, "page_size", run->page_size);
 	level_entries(&l, o, run);
 	emit_str(&l, ",\"flags\":[");
 	emit_flags(&l, run->flags, ",", "\"");
@@ -340,9 +449,10 @@ static void json_dump_map(struct out *o, const struct pgw_run *run)
 		emit_str(&l, ",\"pkey\":");
 		emit_u64(&l, run->pkey);
 	}
+	kv_u64(&l, "bytes_not_in_image", not_in_image);
+	kv_str(&l, "region", out_region_key(o, run));
 	if (run->same_frame)
 		emit_str(&l, ",\"same_frame\":true");
-	kv_str(&l, "region", out_region_key(o, run));
 	put(o, &l);
 }
 
@@ -354,28 +464,16 @@ static void json_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, "{\"type\":\"hole\",");
 	span(&l, run->va, run->end);
 	level_entries(&l, o, run);
-	kv_str(&l, "kind", pgw_stop_key(run->stop));
-	if (run->np_kind != PGW_NP_NONE) {
-		emit_str(&l, ",\"non_present\":{\"kind\":\"");
-		emit_str(&l, pgw_np_kind_key(run->np_kind));
-		if (run->np_kind == PGW_NP_PROTNONE) {
-			emit_str(&l, "\",\"pfn\":\"");
-			emit_hex(&l, run->np_pfn);
-		} else if (run->np_kind != PGW_NP_OTHER) {
-			emit_str(&l, "\",\"swap_type\":");
-			emit_u64(&l, run->swap_type);
-			emit_str(&l, ",\"swap_offset\":\"");
-			emit_hex(&l, run->swap_offset);
-		}
-		emit_str(&l, "\"}");
-	}
+	kv_str(&l, "reason", pgw_stop_key(run->stop));
+	if (run->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    run->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+		kv_str(&l, "absence", pgw_absence_key(run->absence));
 	if (run->entry_pa) {
-		emit_str(&l, ",\"entry_pa\":\"");
-		emit_hex(&l, run->entry_pa);
-		emit_str(&l, "\",\"entry\":\"");
-		emit_hex(&l, run->entry_raw);
-		emit_char(&l, '"');
+		kv_hex(&l, "entry_pa", run->entry_pa);
+		kv_hex(&l, "entry", run->entry_raw);
 	}
+	non_present(&l, run->np_kind, run->np_pfn, run->swap_type,
+		    run->swap_offset);
 	kv_str(&l, "region", out_region_key(o, run));
 	put(o, &l);
 }
@@ -388,8 +486,7 @@ static void json_dump_summary(struct out *o, const struct dump_summary *s)
 
 	emit_str(&l, "{\"type\":\"summary\",\"maps\":");
 	emit_u64(&l, s->maps);
-	emit_str(&l, ",\"mapped\":");
-	emit_u64(&l, s->mapped);
+	kv_u64(&l, "mapped", s->mapped);
 	emit_str(&l, ",\"mapped_by_page_size\":{");
 	for (int lv = 0; lv < PGW_NLEVELS; lv++) {
 		if (!s->level_bytes[lv])
@@ -402,28 +499,25 @@ static void json_dump_summary(struct out *o, const struct dump_summary *s)
 		emit_str(&l, "\":");
 		emit_u64(&l, s->level_bytes[lv]);
 	}
-	emit_str(&l, "},\"holes\":");
-	emit_u64(&l, s->holes);
-	emit_str(&l, ",\"non_present\":");
-	emit_u64(&l, s->nonpresent);
-	emit_str(&l, ",\"wx\":");
-	emit_u64(&l, s->wx);
-	emit_str(&l, ",\"wx_bytes\":");
-	emit_u64(&l, s->wx_bytes);
-	emit_str(&l, ",\"entries\":");
-	emit_u64(&l, s->stats.entries);
-	emit_str(&l, ",\"tables\":");
-	emit_u64(&l, s->stats.tables);
-	emit_str(&l, ",\"leaves\":");
-	emit_u64(&l, s->stats.leaves);
-	emit_str(&l, s->complete ? ",\"complete\":true" :
-				   ",\"complete\":false");
+	emit_char(&l, '}');
+	kv_u64(&l, "holes", s->holes);
+	kv_u64(&l, "non_present", s->nonpresent);
+	kv_u64(&l, "wx", s->wx);
+	kv_u64(&l, "wx_bytes", s->wx_bytes);
+	kv_u64(&l, "unknown_permissions_bytes", s->unknown_perm_bytes);
+	kv_u64(&l, "bytes_not_in_image", s->not_in_image);
+	kv_u64(&l, "tables_not_in_image", s->tables_missing);
+	kv_u64(&l, "entries", s->stats.entries);
+	kv_u64(&l, "tables", s->stats.tables);
+	kv_u64(&l, "leaves", s->stats.leaves);
+	kv_bool(&l, "complete", s->complete);
+	if (s->reason)
+		kv_str(&l, "reason", s->reason);
 	put(o, &l);
 }
 
-static void json_regions_begin(struct out *o, const struct walk_head *h)
+static void json_regions_begin(struct out *o, const struct pgw_layout *lay)
 {
-	const struct pgw_layout *lay = h->layout;
 	struct line l;
 	l.len = 0;
 
@@ -431,19 +525,13 @@ static void json_regions_begin(struct out *o, const struct walk_head *h)
 	kv_str(&l, "name", lay->name);
 	kv_str(&l, "desc", lay->desc);
 	kv_str(&l, "why", lay->why);
-	kv_str(&l, "mode", o->mode->name);
-	emit_str(&l, ",\"root\":\"");
-	emit_hex(&l, h->root);
-	emit_char(&l, '"');
 	put(o, &l);
 	for (size_t i = 0; i < lay->nbases; i++) {
 		const struct pgw_layout_base *b = &lay->base[i];
 		l.len = 0;
 		emit_str(&l, "{\"type\":\"base\"");
 		kv_str(&l, "name", b->name);
-		emit_str(&l, ",\"value\":\"");
-		emit_hex(&l, b->value);
-		emit_char(&l, '"');
+		kv_hex(&l, "value", b->value);
 		kv_str(&l, "source", pgw_base_source_name(b->source));
 		kv_str(&l, "why", b->why);
 		put(o, &l);
@@ -460,10 +548,23 @@ static void json_regions_row(struct out *o, const struct pgw_region *r,
 	span(&l, r->start, r->end);
 	kv_str(&l, "region", r->key);
 	kv_str(&l, "name", r->name);
-	emit_str(&l, ",\"mapped\":");
-	emit_u64(&l, u->mapped);
-	emit_str(&l, ",\"leaves\":");
-	emit_u64(&l, u->leaves);
+	kv_u64(&l, "mapped", u->mapped);
+	kv_u64(&l, "leaves", u->leaves);
+	put(o, &l);
+}
+
+static void json_regions_summary(struct out *o,
+				 const struct regions_summary *s)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "{\"type\":\"summary\",\"mapped\":");
+	emit_u64(&l, s->mapped);
+	kv_u64(&l, "leaves", s->leaves);
+	kv_bool(&l, "complete", s->complete);
+	if (s->reason)
+		kv_str(&l, "reason", s->reason);
 	put(o, &l);
 }
 
@@ -478,4 +579,5 @@ const struct formatter fmt_json = {
 	.dump_summary = json_dump_summary,
 	.regions_begin = json_regions_begin,
 	.regions_row = json_regions_row,
+	.regions_summary = json_regions_summary,
 };

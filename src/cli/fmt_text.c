@@ -18,12 +18,14 @@ static void size_text(struct line *l, uint64_t size)
 	emit_str(l, unit[u]);
 }
 
+static void human(struct line *l, uint64_t size, int width);
+
 static void np_text(struct line *l, const struct pgw_entry *e)
 {
 	emit_str(l, "not present (");
 	emit_str(l, pgw_np_kind_key(e->np_kind));
 	if (e->np_kind == PGW_NP_PROTNONE) {
-		emit_str(l, ", frame ");
+		emit_str(l, ", pa ");
 		emit_hex(l, e->np_pfn << PGW_PAGE_SHIFT);
 	} else if (e->np_kind != PGW_NP_NONE && e->np_kind != PGW_NP_OTHER) {
 		emit_str(l, ", type ");
@@ -35,7 +37,7 @@ static void np_text(struct line *l, const struct pgw_entry *e)
 }
 
 static void step_text(struct line *l, const struct pgw_mode *mode,
-		      const struct pgw_step *s)
+		      const struct pgw_step *s, enum pgw_absence absence)
 {
 	const struct pgw_level_desc *d = &mode->level[s->level];
 	int width = mode->entry_size * 2;
@@ -54,7 +56,9 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 	emit_hex(l, s->entry_pa);
 	emit_str(l, ": ");
 	if (!s->read_ok) {
-		emit_str(l, "<table page not in image>\n");
+		emit_str(l, "<table not in image: ");
+		emit_str(l, pgw_absence_key(absence));
+		emit_str(l, ">\n");
 		return;
 	}
 	emit_hex_w(l, s->entry.raw, width);
@@ -75,12 +79,72 @@ static void step_text(struct line *l, const struct pgw_mode *mode,
 	emit_char(l, '\n');
 }
 
+/* "user rw nx", the effective permissions in words. */
+static void eff_text(struct line *l, uint32_t eff)
+{
+	emit_str(l, (eff & PGW_F_USER) ? "user " : "kernel ");
+	emit_str(l, (eff & PGW_F_RW) ? "rw " : "ro ");
+	emit_str(l, (eff & PGW_F_NX) ? "nx" : "exec");
+}
+
+/* Why a walk stopped: the reason key, the absence of a table not in the
+ * image, and where. */
+static void stop_text(struct line *l, const struct out *o,
+		      const struct pgw_xlat *x)
+{
+	emit_str(l, "not mapped: ");
+	emit_str(l, pgw_stop_key(x->stop));
+	if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY) {
+		emit_str(l, " (");
+		emit_str(l, pgw_absence_key(x->io.absence));
+		emit_char(l, ')');
+	}
+	if (x->stop != PGW_STOP_NONCANONICAL &&
+	    x->stop != PGW_STOP_BEYOND_SPACE) {
+		emit_str(l, " at ");
+		emit_str(l, out_level_name(o->mode, x->level));
+	}
+}
+
+/* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
+static void xlat_line(struct out *o, const struct pgw_xlat *x)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_hex(&l, x->va);
+	emit_str(&l, " -> ");
+	if (x->stop == PGW_STOP_OK) {
+		emit_hex(&l, x->pa);
+		emit_char(&l, ' ');
+		human(&l, x->page_size, 0);
+		emit_char(&l, ' ');
+		emit_str(&l, out_level_name(o->mode, x->level));
+		emit_char(&l, ' ');
+		eff_text(&l, x->eff_flags);
+		if (!x->data_in_image) {
+			emit_str(&l, " data-not-in-image (");
+			emit_str(&l, pgw_absence_key(x->data_absence));
+			emit_char(&l, ')');
+		}
+	} else {
+		stop_text(&l, o, x);
+	}
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+/* The whole walk, like crash's vtop (one ADDR, or --levels). */
 static void text_xlat(struct out *o, const struct pgw_xlat *x)
 {
 	struct line l;
 
+	if (!o->levels) {
+		xlat_line(o, x);
+		return;
+	}
 	l.len = 0;
-
 	emit_str(&l, "VIRTUAL ");
 	emit_hex(&l, x->va);
 	if (x->stop == PGW_STOP_OK) {
@@ -90,39 +154,44 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		size_text(&l, x->page_size);
 		emit_str(&l, " page at ");
 		emit_str(&l, out_level_name(o->mode, x->level));
-		emit_str(&l, x->data_in_image ? ")\n" :
-						 "; data NOT in image)\n");
-	} else {
-		emit_str(&l, " -> not mapped: ");
-		emit_str(&l, out_xlat_error(x->stop));
-		if (x->stop != PGW_STOP_NONCANONICAL) {
-			emit_str(&l, " at ");
-			emit_str(&l, out_level_name(o->mode, x->level));
+		if (!x->data_in_image) {
+			emit_str(&l, "; data-not-in-image: ");
+			emit_str(&l, pgw_absence_key(x->data_absence));
 		}
+		emit_str(&l, ")\n");
+	} else {
+		emit_str(&l, " -> ");
+		stop_text(&l, o, x);
 		emit_char(&l, '\n');
 	}
 	for (unsigned i = 0; i < x->nsteps; i++)
-		step_text(&l, o->mode, &x->step[i]);
+		step_text(&l, o->mode, &x->step[i], x->io.absence);
 	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, "  page ");
 		emit_hex(&l, x->pa & ~(x->page_size - 1));
 		emit_str(&l, "  effective: ");
-		emit_str(&l, (x->eff_flags & PGW_F_USER) ? "user " : "kernel ");
-		emit_str(&l, (x->eff_flags & PGW_F_RW) ? "rw " : "ro ");
-		emit_str(&l, (x->eff_flags & PGW_F_NX) ? "nx\n" : "exec\n");
+		eff_text(&l, x->eff_flags);
+		emit_char(&l, '\n');
 	} else if (x->io.msg[0]) {
 		/* Why the table is missing: filtered, outside RAM, cut off. */
 		emit_str(&l, "  ");
-		emit_str(&l, x->io.msg);
+		emit_text_strn(&l, x->io.msg, sizeof(x->io.msg));
 		emit_char(&l, '\n');
 	}
 	emit_char(&l, '\n');
 	fwrite(l.buf, 1, l.len, o->f);
 }
 
-static void text_bad(struct out *o, const char *text)
+static void text_bad(struct out *o, const char *text, size_t n)
 {
-	fprintf(o->f, "INPUT '%.200s' -> not an address\n\n", text);
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "input '");
+	emit_bytes(&l, o->f, text, n, emit_text_char);
+	emit_str(&l, o->levels ? "' -> not-an-address\n\n" :
+				 "' -> not-an-address\n");
+	fwrite(l.buf, 1, l.len, o->f);
 }
 
 /* ---- info ---- */
@@ -157,12 +226,20 @@ static void text_info_enc(struct out *o, const struct pgw_enc_choice *e)
 static void text_info_cpus(struct out *o, const struct info_view *v)
 {
 	const struct pgw_cpu *cpus;
-	size_t nc = pgw_image_cpus(v->img, &cpus);
+	size_t nc = pgw_image_cpus(v->img, &cpus), with = 0;
 
-	fprintf(o->f, "cpus:        %zu with registers (QEMU notes), %zu "
-		"NT_PRSTATUS\n", nc, pgw_image_prstatus_count(v->img));
+	for (size_t i = 0; i < nc; i++)
+		with += cpus[i].has_cr;
+	fprintf(o->f, "cpus:        %zu (QEMU notes), %zu with registers, "
+		"%zu NT_PRSTATUS\n", nc, with,
+		pgw_image_prstatus_count(v->img));
 	for (size_t i = 0; i < nc; i++) {
 		const struct pgw_cpu *c = &cpus[i];
+		if (!c->has_cr) {
+			fprintf(o->f, "  cpu%zu: no registers (its note could "
+				"not be read)\n", i);
+			continue;
+		}
 		fprintf(o->f, "  cpu%zu: CR0=0x%llx CR3=0x%llx CR4=0x%llx", i,
 			(unsigned long long)c->cr0, (unsigned long long)c->cr3,
 			(unsigned long long)c->cr4);
@@ -179,6 +256,97 @@ static void text_info_cpus(struct out *o, const struct info_view *v)
 	}
 }
 
+/* "complete" or what the image lacks, in pages by reason. */
+static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "evidence:    ");
+	if (ev->complete) {
+		emit_str(&l, "complete: every page of memory the image "
+			     "describes is in it");
+	} else {
+		emit_str(&l, "INCOMPLETE: ");
+		emit_u64(&l, ev->pages_ram - ev->pages_dumped);
+		emit_str(&l, " of ");
+		emit_u64(&l, ev->pages_ram);
+		emit_str(&l, " pages not in the image");
+		if (ev->intact)
+			emit_str(&l, " (a filtered dump, intact)");
+	}
+	if (ev->marked_incomplete)
+		emit_str(&l, "; its writer flagged it incomplete");
+	emit_str(&l, "\npages:       ram ");
+	emit_u64(&l, ev->pages_ram);
+	emit_str(&l, ", dumped ");
+	emit_u64(&l, ev->pages_dumped);
+	if (ev->pages_zero) {
+		emit_str(&l, " (");
+		emit_u64(&l, ev->pages_zero);
+		emit_str(&l, " zero-filled)");
+	}
+	for (unsigned a = 1; a < PGW_NABSENCES; a++) {
+		if (!ev->pages_absent[a])
+			continue;
+		emit_str(&l, ", ");
+		emit_str(&l, pgw_absence_key((enum pgw_absence)a));
+		emit_char(&l, ' ');
+		emit_u64(&l, ev->pages_absent[a]);
+	}
+	if (ev->file_bytes_missing) {
+		emit_str(&l, "\nmissing:     the file is at least ");
+		emit_u64(&l, ev->file_bytes_missing);
+		emit_str(&l, " bytes (");
+		human(&l, ev->file_bytes_missing, 0);
+		emit_str(&l, ") shorter than its headers say");
+	}
+	emit_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, o->f);
+}
+
+static void text_info_vmcoreinfo(struct out *o, struct pgw_image *img)
+{
+	char prefix[160];
+	uint64_t pa;
+
+	if (pgw_vmcoreinfo_count(img) == 0) {
+		fprintf(o->f, "vmcoreinfo:  none\n");
+		return;
+	}
+	if (pgw_vmcoreinfo_in_memory(img, &pa))
+		fprintf(o->f, "vmcoreinfo:  %zu lines (found in memory at "
+			"0x%llx)\n", pgw_vmcoreinfo_count(img),
+			(unsigned long long)pa);
+	else
+		fprintf(o->f, "vmcoreinfo:  %zu lines (note)\n",
+			pgw_vmcoreinfo_count(img));
+	for (size_t i = 0; i < out_nvmci_fields; i++) {
+		const struct vmci_field *f = &out_vmci_fields[i];
+		const char *raw = pgw_vmcoreinfo_get(img, f->key);
+		struct pgw_err err = { 0 };
+		uint64_t v;
+		if (!raw)
+			continue;
+		if (f->kind == VMCI_STR || f->kind == VMCI_BOOL) {
+			snprintf(prefix, sizeof(prefix), "  %-19s ", f->name);
+			out_text_line(o->f, prefix, raw, "\n");
+		} else if (pgw_vmcoreinfo_number(img, f->key, &v, &err) !=
+			   PGW_OK) {
+			snprintf(prefix, sizeof(prefix), "  %-19s malformed "
+				 "(%s=", f->name, f->key);
+			out_text_line(o->f, prefix, raw, ")\n");
+		} else if (f->kind == VMCI_DEC) {
+			fprintf(o->f, "  %-19s %llu\n", f->name,
+				(unsigned long long)v);
+		} else {
+			snprintf(prefix, sizeof(prefix), "  %-19s 0x%llx (%s=",
+				 f->name, (unsigned long long)v, f->key);
+			out_text_line(o->f, prefix, raw, ")\n");
+		}
+	}
+}
+
 static void text_info(struct out *o, const struct info_view *v)
 {
 	const struct pgw_phys_range *r;
@@ -189,46 +357,53 @@ static void text_info(struct out *o, const struct info_view *v)
 	uint64_t total = 0;
 	char prefix[160];
 
-	fprintf(o->f, "image:       %s\n", pgw_image_path(img));
+	out_text_line(o->f, "image:       ", pgw_image_path(img), "\n");
 	fprintf(o->f, "format:      %s", pgw_image_format(img));
 	if (pgw_image_class(img))
 		fprintf(o->f, ", ELF%u, machine %s", pgw_image_class(img),
 			pgw_machine_name(pgw_image_machine(img)));
 	fprintf(o->f, "\n");
 	for (size_t i = 0; i < nf; i++) {
-		snprintf(prefix, sizeof(prefix), "  %s: ", fk[i]);
-		out_text_line(o->f, prefix, fv[i], "\n");
+		struct line k;
+		k.len = 0;
+		emit_str(&k, "  ");
+		emit_text_strn(&k, fk[i], 100);
+		emit_str(&k, ": ");
+		k.buf[k.len] = '\0';
+		out_text_line(o->f, k.buf, fv[i], "\n");
 	}
+	text_info_evidence(o, &v->ev);
 	for (size_t i = 0; i < nr; i++)
 		total += r[i].size;
-	fprintf(o->f, "physical:    %zu range%s, %llu bytes (%.1f MiB), "
-		"highest 0x%llx\n", nr, nr == 1 ? "" : "s",
-		(unsigned long long)total, (double)total / (1 << 20),
-		nr ? (unsigned long long)(r[nr - 1].start + r[nr - 1].size - 1)
-		   : 0ULL);
+	fprintf(o->f, "physical:    %zu range%s, %llu bytes (%.1f MiB)\n", nr,
+		nr == 1 ? "" : "s", (unsigned long long)total,
+		(double)total / (1 << 20));
 	/* A filtered or sparse dump can have thousands: text shows the
-	 * first few, JSON all of them. */
-	for (size_t i = 0; i < nr && i < INFO_TEXT_RANGES; i++)
-		fprintf(o->f, "  0x%llx-0x%llx\n",
-			(unsigned long long)r[i].start,
-			(unsigned long long)(r[i].start + r[i].size - 1));
+	 * first few, JSON all of them.  Half-open, as everywhere. */
+	for (size_t i = 0; i < nr && i < INFO_TEXT_RANGES; i++) {
+		uint64_t end = r[i].start + r[i].size;
+		if (end == 0)
+			fprintf(o->f, "  0x%llx-0x10000000000000000\n",
+				(unsigned long long)r[i].start);
+		else
+			fprintf(o->f, "  0x%llx-0x%llx\n",
+				(unsigned long long)r[i].start,
+				(unsigned long long)end);
+	}
 	if (nr > INFO_TEXT_RANGES)
 		fprintf(o->f, "  ... %zu more (--format=json lists all)\n",
 			nr - INFO_TEXT_RANGES);
 	text_info_cpus(o, v);
-	fprintf(o->f, "vmcoreinfo:  %zu entries\n", pgw_vmcoreinfo_count(img));
-	for (size_t i = 0; v->vmcoreinfo[i]; i++) {
-		const char *val = pgw_vmcoreinfo_get(img, v->vmcoreinfo[i]);
-		snprintf(prefix, sizeof(prefix), "  %s=", v->vmcoreinfo[i]);
-		if (val)
-			out_text_line(o->f, prefix, val, "\n");
-	}
+	text_info_vmcoreinfo(o, img);
 	/* The mode may be known when the root is not (the error says why
 	 * on stderr). */
 	if (v->why->mode.mode) {
 		snprintf(prefix, sizeof(prefix), "mode:        %s (",
 			 v->why->mode.mode->name);
 		out_text_line(o->f, prefix, v->why->mode.why, ")\n");
+		if (v->why->mode.conflict[0])
+			out_text_line(o->f, "  CONFLICT: ",
+				      v->why->mode.conflict, "\n");
 	} else {
 		fprintf(o->f, "mode:        unknown\n");
 	}
@@ -308,36 +483,13 @@ static void put(struct out *o, struct line *l)
 	fwrite(l->buf, 1, l->len, o->f);
 }
 
-static void text_dump_begin(struct out *o, const struct walk_head *h)
-{
-	const struct pgw_layout *lay = h->layout;
-
-	char prefix[160];
-
-	snprintf(prefix, sizeof(prefix), "# mode %s (", o->mode->name);
-	out_text_line(o->f, prefix, h->mode_why, ")\n");
-	snprintf(prefix, sizeof(prefix), "# root 0x%llx (",
-		 (unsigned long long)h->root);
-	out_text_line(o->f, prefix, h->root_why, ")\n");
-	if (!lay)
-		return;
-	snprintf(prefix, sizeof(prefix), "# layout %s (", lay->name);
-	out_text_line(o->f, prefix, lay->why, ")\n");
-	for (size_t i = 0; i < lay->nbases; i++) {
-		snprintf(prefix, sizeof(prefix), "# %s 0x%llx %s: ",
-			 lay->base[i].name,
-			 (unsigned long long)lay->base[i].value,
-			 pgw_base_source_name(lay->base[i].source));
-		out_text_line(o->f, prefix, lay->base[i].why, "\n");
-	}
-}
-
 static void text_dump_region(struct out *o, const struct pgw_region *r)
 {
 	fprintf(o->f, "---[ %s ]---\n", r->name);
 }
 
-static void text_dump_map(struct out *o, const struct pgw_run *run)
+static void text_dump_map(struct out *o, const struct pgw_run *run,
+			  uint64_t not_in_image)
 {
 	struct line l;
 	l.len = 0;
@@ -356,7 +508,8 @@ static void text_dump_map(struct out *o, const struct pgw_run *run)
 	emit_str(&l, (f & PGW_F_PCD) ? " PCD" : "    ");
 	emit_str(&l, (f & PGW_F_PAT) ? " PAT" : "    ");
 	emit_str(&l, (f & PGW_F_GLOBAL) ? " GLB" : "    ");
-	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x");
+	/* Padded: the columns after it line up (put trims the end). */
+	emit_str(&l, (e & PGW_F_NX) ? " NX" : " x ");
 	/* Memory encryption and protection keys only where there are any,
 	 * so other dumps keep ptdump's columns. */
 	if (f & PGW_F_ENC)
@@ -369,6 +522,10 @@ static void text_dump_map(struct out *o, const struct pgw_run *run)
 	}
 	if (run->same_frame)
 		emit_str(&l, "  same frame");
+	if (not_in_image) {
+		emit_str(&l, "  not in image: ");
+		human(&l, not_in_image, 0);
+	}
 	put(o, &l);
 }
 
@@ -382,9 +539,15 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 	emit_str(&l, " hole ");
 	emit_str(&l, out_level_name(o->mode, run->level));
 	emit_char(&l, ' ');
-	emit_str(&l, out_hole_text(run->stop));
+	emit_str(&l, pgw_stop_key(run->stop));
+	if (run->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    run->stop == PGW_STOP_TABLE_BEYOND_MEMORY) {
+		emit_str(&l, " (");
+		emit_str(&l, pgw_absence_key(run->absence));
+		emit_char(&l, ')');
+	}
 	if (run->np_kind == PGW_NP_PROTNONE) {
-		emit_str(&l, ": protnone frame ");
+		emit_str(&l, ": protnone pa ");
 		emit_hex(&l, run->np_pfn << PGW_PAGE_SHIFT);
 	} else if (run->np_kind == PGW_NP_OTHER) {
 		emit_str(&l, ": entry ");
@@ -396,14 +559,31 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 		emit_u64(&l, run->swap_type);
 		emit_str(&l, " offset ");
 		emit_hex(&l, run->swap_offset);
-	} else if (run->stop != PGW_STOP_NOT_PRESENT &&
-		   run->stop != PGW_STOP_NONCANONICAL) {
+	} else if (run->entry_pa) {
 		emit_str(&l, ": entry ");
 		emit_hex(&l, run->entry_raw);
 		emit_str(&l, " at ");
 		emit_hex(&l, run->entry_pa);
 	}
 	put(o, &l);
+}
+
+/* "; INCOMPLETE: why" for a summary that is not whole. */
+static void incomplete(struct line *l, const char *reason, const char *tail)
+{
+	static const struct { const char *reason, *words; } why[] = {
+		{ "budget", "the entry budget ran out (raise --max-entries)" },
+		{ "table-not-in-image", "page tables not in the image" },
+		{ "read-error", "the image could not be read" },
+	};
+
+	if (!reason)
+		return;
+	emit_str(l, "; INCOMPLETE: ");
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (strcmp(reason, why[i].reason) == 0)
+			emit_str(l, why[i].words);
+	emit_str(l, tail);
 }
 
 static void text_dump_summary(struct out *o, const struct dump_summary *s)
@@ -427,6 +607,14 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 		human(&l, s->level_bytes[lv], 0);
 	}
 	put(o, &l);
+	if (s->not_in_image) {
+		l.len = 0;
+		emit_str(&l, "# not in image: ");
+		human(&l, s->not_in_image, 0);
+		emit_str(&l, " of the mapped bytes (their data; the mappings "
+			     "stand)");
+		put(o, &l);
+	}
 	l.len = 0;
 	emit_str(&l, "# holes: ");
 	emit_u64(&l, s->holes);
@@ -435,12 +623,26 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 		emit_u64(&l, s->nonpresent);
 		emit_str(&l, " of non-present entries with meaning)");
 	}
+	if (s->tables_missing) {
+		emit_str(&l, ", ");
+		emit_u64(&l, s->tables_missing);
+		emit_str(&l, " where a page table is not in the image");
+	}
 	put(o, &l);
 	l.len = 0;
 	emit_str(&l, "# W+X: ");
 	emit_u64(&l, s->wx);
 	emit_str(&l, s->wx == 1 ? " range, " : " ranges, ");
 	human(&l, s->wx_bytes, 0);
+	if (s->unknown_perm_bytes) {
+		emit_str(&l, "; and ");
+		human(&l, s->unknown_perm_bytes, 0);
+		emit_str(&l, " under page-table cycles, not walked: "
+			     "permissions unknown");
+	}
+	if (s->no_nx && s->wx)
+		emit_str(&l, " (this mode has no NX bit: every writable "
+			     "page is executable)");
 	put(o, &l);
 	l.len = 0;
 	emit_str(&l, "# walk: ");
@@ -450,15 +652,24 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	emit_str(&l, " tables, ");
 	emit_u64(&l, s->stats.leaves);
 	emit_str(&l, " leaves");
-	if (!s->complete)
-		emit_str(&l, "; INCOMPLETE: the entry budget ran out (raise "
-			     "--max-entries)");
+	incomplete(&l, s->reason, "");
 	put(o, &l);
 }
 
-static void text_regions_begin(struct out *o, const struct walk_head *h)
+/* The layout and its bases are regions' own records. */
+static void text_regions_begin(struct out *o, const struct pgw_layout *lay)
 {
-	text_dump_begin(o, h);
+	char prefix[160];
+
+	snprintf(prefix, sizeof(prefix), "layout %s (", lay->name);
+	out_text_line(o->f, prefix, lay->why, ")\n");
+	for (size_t i = 0; i < lay->nbases; i++) {
+		snprintf(prefix, sizeof(prefix), "base %s 0x%llx %s: ",
+			 lay->base[i].name,
+			 (unsigned long long)lay->base[i].value,
+			 pgw_base_source_name(lay->base[i].source));
+		out_text_line(o->f, prefix, lay->base[i].why, "\n");
+	}
 	fprintf(o->f, "# %-*s %10s %10s %8s  REGION\n",
 		2 * out_va_digits(o->mode) + 3, "START-END", "SIZE", "MAPPED",
 		"LEAVES");
@@ -494,16 +705,31 @@ static void text_regions_row(struct out *o, const struct pgw_region *r,
 	put(o, &l);
 }
 
+static void text_regions_summary(struct out *o,
+				 const struct regions_summary *s)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "# mapped: ");
+	human(&l, s->mapped, 0);
+	emit_str(&l, " in ");
+	emit_u64(&l, s->leaves);
+	emit_str(&l, s->leaves == 1 ? " leaf" : " leaves");
+	incomplete(&l, s->reason, ": mapped sizes are partial");
+	put(o, &l);
+}
+
 const struct formatter fmt_text = {
 	.name = "text",
 	.info = text_info,
 	.xlat = text_xlat,
 	.bad_addr = text_bad,
-	.dump_begin = text_dump_begin,
 	.dump_region = text_dump_region,
 	.dump_map = text_dump_map,
 	.dump_hole = text_dump_hole,
 	.dump_summary = text_dump_summary,
 	.regions_begin = text_regions_begin,
 	.regions_row = text_regions_row,
+	.regions_summary = text_regions_summary,
 };

@@ -28,30 +28,6 @@ const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl)
 	return mode->level[lvl].name;
 }
 
-/*
- * Today's words where a command's output says a stop differently from
- * pgw_stop_text (unified with the output contract later): translate calls
- * a table past the end of memory "page table not in image", and dump's
- * text holes keep their short forms.
- */
-const char *out_xlat_error(enum pgw_stop stop)
-{
-	static const char *const words[PGW_NSTOPS] = {
-		[PGW_STOP_TABLE_BEYOND_MEMORY] = "page table not in image",
-		[PGW_STOP_BAD_LEAF] = "large page where the level allows none",
-	};
-	return PGW_NAME(words, stop, pgw_stop_text(stop));
-}
-
-const char *out_hole_text(enum pgw_stop stop)
-{
-	static const char *const words[PGW_NSTOPS] = {
-		[PGW_STOP_NONCANONICAL] = "non-canonical",
-		[PGW_STOP_BAD_LEAF] = "bad leaf",
-	};
-	return PGW_NAME(words, stop, pgw_stop_text(stop));
-}
-
 const char *out_region_key(const struct out *o, const struct pgw_run *run)
 {
 	if (!o->layout || run->region >= o->layout->nregions)
@@ -87,3 +63,22 @@ int out_pa_digits(const struct pgw_mode *mode)
 {
 	return mode->entry_size == 8 ? 13 : 10;
 }
+
+/* In the order info shows them; a key a kernel does not export is left
+ * out, one whose value is not a number of its kind is null (the raw text
+ * stays under "raw"). */
+const struct vmci_field out_vmci_fields[] = {
+	{ "osrelease", "OSRELEASE", VMCI_STR },
+	{ "page_size", "PAGESIZE", VMCI_DEC },
+	{ "kerneloffset", "KERNELOFFSET", VMCI_HEX },
+	{ "phys_base", "NUMBER(phys_base)", VMCI_ADDR },
+	{ "pgtable_l5_enabled", "NUMBER(pgtable_l5_enabled)", VMCI_DEC },
+	{ "config_x86_pae", "CONFIG_X86_PAE", VMCI_BOOL },
+	{ "max_physmem_bits", "NUMBER(MAX_PHYSMEM_BITS)", VMCI_DEC },
+	{ "sme_mask", "NUMBER(sme_mask)", VMCI_HEX },
+	{ "init_top_pgt", "SYMBOL(init_top_pgt)", VMCI_ADDR },
+	{ "swapper_pg_dir", "SYMBOL(swapper_pg_dir)", VMCI_ADDR },
+	{ "stext", "SYMBOL(_stext)", VMCI_ADDR },
+};
+const size_t out_nvmci_fields = sizeof(out_vmci_fields) /
+				sizeof(out_vmci_fields[0]);

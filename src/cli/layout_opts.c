@@ -38,13 +38,14 @@ static uint64_t addr_arg(struct argp_state *state, const char *opt,
 	uint64_t v;
 
 	if (!pgw_parse_u64(arg, &v) || v == 0)
-		pgw_usage_error(state, "--%s: '%s' is not an address", opt, arg);
+		pgw_bad_addr_option(state, opt, arg);
 	return v;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct pgw_layout_request *r = state->input;
+	struct layout_args *a = state->input;
+	struct pgw_layout_request *r = &a->req;
 
 	switch (key) {
 	case OPT_LAYOUT:
@@ -56,13 +57,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		r->name = arg;
 		break;
 	case OPT_PAGE_OFFSET:
-		r->page_offset_base = addr_arg(state, "page-offset-base", arg);
+		a->page_offset_arg = arg;
 		break;
 	case OPT_VMALLOC:
-		r->vmalloc_base = addr_arg(state, "vmalloc-base", arg);
+		a->vmalloc_arg = arg;
 		break;
 	case OPT_VMEMMAP:
-		r->vmemmap_base = addr_arg(state, "vmemmap-base", arg);
+		a->vmemmap_arg = arg;
+		break;
+	case ARGP_KEY_END:
+		if (a->page_offset_arg)
+			r->page_offset_base = addr_arg(state,
+						       "page-offset-base",
+						       a->page_offset_arg);
+		if (a->vmalloc_arg)
+			r->vmalloc_base = addr_arg(state, "vmalloc-base",
+						   a->vmalloc_arg);
+		if (a->vmemmap_arg)
+			r->vmemmap_base = addr_arg(state, "vmemmap-base",
+						   a->vmemmap_arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -9,7 +9,14 @@
 
 #include "session.h"
 
-/* argp child; its input is a struct pgw_layout_request. */
+/* What the options ask; the bases are parsed once every option is known
+ * (--hex). */
+struct layout_args {
+	struct pgw_layout_request req;
+	const char *page_offset_arg, *vmalloc_arg, *vmemmap_arg;
+};
+
+/* argp child; its input is a struct layout_args. */
 extern const struct argp layout_argp;
 /* The children of a subcommand with the shared and the layout options:
  * session_argp (child 0), layout_argp (child 1). */

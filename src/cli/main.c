@@ -16,7 +16,8 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "info", cmd_info, "describe an image: format, ranges, CPUs, mode, root" },
-	{ "translate", cmd_translate, "virtual to physical, every level shown" },
+	{ "translate", cmd_translate,
+	  "virtual to physical, one record per address" },
 	{ "dump", cmd_dump, "every mapping and hole of an address space" },
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
 };
@@ -29,11 +30,57 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(f, "\n'pgwalk COMMAND --help' lists a command's options.\n"
-		   "Exit status: 0 ok, 1 some addresses did not translate, "
-		   "3 no root or mode,\n4 a walk limit was reached, 64 usage, "
-		   "65 bad image, 66 cannot open,\n69 unsupported, 70 internal "
+	fprintf(f, "\n'pgwalk help COMMAND' (or 'pgwalk COMMAND --help') lists "
+		   "a command's options.\n"
+		   "Exit status: 0 ok, 1 some items had no answer, 2 partial "
+		   "evidence (the image\nlacked pages the answer needed), 3 no "
+		   "root or mode, 4 a walk limit was\nreached, 64 usage, 65 "
+		   "bad image, 66 cannot open, 69 unsupported, 70 internal\n"
 		   "error, 74 cannot write output.\n");
+}
+
+/* The one-line synopsis (--usage). */
+static void short_usage(FILE *f)
+{
+	fprintf(f, "Usage: pgwalk {");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "%s%s", i ? "|" : "", commands[i].name);
+	fprintf(f, "} [OPTION...] IMAGE [ARG...]\n");
+}
+
+static int run(size_t i, int argc, char **argv)
+{
+	/* argp names the program after argv[0]: "pgwalk translate". */
+	static char name[64];
+	snprintf(name, sizeof(name), "pgwalk %s", commands[i].name);
+	argv[0] = name;
+	return commands[i].run(argc, argv);
+}
+
+static int command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* pgwalk help [COMMAND]: the command's --help. */
+static int help(int argc, char **argv)
+{
+	int c;
+
+	if (argc < 3) {
+		usage(stdout);
+		return pgw_cli_flush(PGW_EXIT_OK);
+	}
+	if ((c = command(argv[2])) < 0) {
+		fprintf(stderr, "pgwalk: help: unknown command '%s' (see "
+			"'pgwalk --help')\n", argv[2]);
+		return PGW_EXIT_USAGE;
+	}
+	char *args[] = { argv[2], (char *)"--help", NULL };
+	return run((size_t)c, 2, args);
 }
 
 const char *volatile pgw_mapped_image;
@@ -66,32 +113,35 @@ static void on_sigbus(int sig)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus };
+	int c;
 
 	sigemptyset(&sa.sa_mask);
 	(void)sigaction(SIGBUS, &sa, NULL);
+	/* Before anything is opened: a closed stdin or stdout must not lend
+	 * its number to the image. */
+	pgw_std_fds_check();
 	if (argc < 2) {
 		usage(stderr);
 		return PGW_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
+	    strcmp(argv[1], "-?") == 0) {
 		usage(stdout);
-		return PGW_EXIT_OK;
+		return pgw_cli_flush(PGW_EXIT_OK);
+	}
+	if (strcmp(argv[1], "help") == 0)
+		return help(argc, argv);
+	if (strcmp(argv[1], "--usage") == 0) {
+		short_usage(stdout);
+		return pgw_cli_flush(PGW_EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("pgwalk %s (codecs: %s)\n", PGW_VERSION, PGW_CODECS);
-		return PGW_EXIT_OK;
+		return pgw_cli_flush(PGW_EXIT_OK);
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(argv[1], commands[i].name) != 0)
-			continue;
-		/* argp names the program after argv[0]: "pgwalk translate". */
-		char name[64];
-		snprintf(name, sizeof(name), "pgwalk %s", commands[i].name);
-		argv[1] = name;
-		return commands[i].run(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "pgwalk: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	if ((c = command(argv[1])) >= 0)
+		return run((size_t)c, argc - 1, argv + 1);
+	fprintf(stderr, "pgwalk: unknown command '%s' (see 'pgwalk --help')\n",
+		argv[1]);
 	return PGW_EXIT_USAGE;
 }

@@ -2,6 +2,7 @@
  * Output formatters.  Each is one file defining one `struct formatter`;
  * commands pick one by name and call only these hooks, so adding a format
  * touches nothing else.  A hook a formatter leaves NULL prints nothing.
+ * What every format must say, and how, is docs/output.md.
  */
 #ifndef PGW_OUTPUT_H
 #define PGW_OUTPUT_H
@@ -15,14 +16,9 @@ struct out {
 	const struct formatter *fmt;
 	const struct pgw_mode *mode;       /* NULL in info without a mode */
 	const struct pgw_layout *layout;   /* dump, regions */
-};
-
-/* What a dump or region listing walked, for headers. */
-struct walk_head {
-	const char *mode_why;
-	uint64_t root;
-	const char *root_why;
-	const struct pgw_layout *layout;
+	bool levels;                       /* translate: the walk, level by
+					      level (JSON, CSV/TSV: --levels;
+					      text: also one ADDR alone) */
 };
 
 /* Totals at the end of a dump.  Maps are the ones printed (filters
@@ -34,14 +30,30 @@ struct dump_summary {
 	uint64_t nonpresent;                 /* hole runs of meaningful
 						non-present entries */
 	uint64_t wx, wx_bytes;               /* writable and executable */
+	uint64_t unknown_perm_bytes;         /* under cycles: not walked, so
+						what the CPU grants there is
+						not known */
+	uint64_t not_in_image;               /* mapped bytes whose data the
+						image lacks */
+	uint64_t tables_missing;             /* holes whose table is not in
+						the image */
 	struct pgw_walk_stats stats;
-	bool complete;                       /* false: a limit cut the walk */
+	bool complete;                       /* false: see reason */
+	const char *reason;                  /* NULL, "budget" or
+						"table-not-in-image" */
+	bool no_nx;                          /* the mode has no NX bit */
 };
 
 /* How much of a region the page tables map. */
 struct region_usage {
 	uint64_t mapped;
 	uint64_t leaves;                     /* leaves starting in it */
+};
+
+struct regions_summary {
+	uint64_t mapped, leaves;
+	bool complete;
+	const char *reason;                  /* NULL when complete */
 };
 
 /* What info shows: the image, and how pgwalk would walk it. */
@@ -51,31 +63,32 @@ struct info_view {
 	bool have_root;                    /* false: no root (why->root unset) */
 	uint64_t root;
 	const struct pgw_pti *pti;         /* one per CPU; NULL without a mode */
-	const char *const *vmcoreinfo;     /* keys worth showing, NULL-ended */
+	struct pgw_evidence ev;
 };
 
 struct formatter {
 	const char *name;
 	/* info: one record describing the image */
 	void (*info)(struct out *o, const struct info_view *v);
-	/* translate */
+	/* translate: a header, then one record per address */
 	void (*xlat_begin)(struct out *o);
 	void (*xlat)(struct out *o, const struct pgw_xlat *x);
-	/* An input line that is not an address (stdin batches go on). */
-	void (*bad_addr)(struct out *o, const char *text);
+	/* An input line that is not an address (stdin batches go on): its
+	 * n bytes, which may hold anything (a NUL too). */
+	void (*bad_addr)(struct out *o, const char *text, size_t n);
 	/* dump: begin, then runs in address order with a region record
 	 * before the first run printed in each region, then the summary. */
-	void (*dump_begin)(struct out *o, const struct walk_head *h);
+	void (*dump_begin)(struct out *o);
 	void (*dump_region)(struct out *o, const struct pgw_region *r);
-	void (*dump_map)(struct out *o, const struct pgw_run *run);
+	void (*dump_map)(struct out *o, const struct pgw_run *run,
+			 uint64_t not_in_image);
 	void (*dump_hole)(struct out *o, const struct pgw_run *run);
 	void (*dump_summary)(struct out *o, const struct dump_summary *s);
-	void (*dump_end)(struct out *o);
-	/* regions: the layout and its bases, then one row per region */
-	void (*regions_begin)(struct out *o, const struct walk_head *h);
+	/* regions: the layout and its bases, one row per region, a summary */
+	void (*regions_begin)(struct out *o, const struct pgw_layout *lay);
 	void (*regions_row)(struct out *o, const struct pgw_region *r,
 			    const struct region_usage *u);
-	void (*regions_end)(struct out *o);
+	void (*regions_summary)(struct out *o, const struct regions_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */
@@ -85,9 +98,6 @@ const struct formatter *formatter_by_name(const char *name);
 
 /* Shared wording, so every format says the same thing. */
 const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl);
-/* A stop in translate's error texts, and in dump's text holes. */
-const char *out_xlat_error(enum pgw_stop stop);
-const char *out_hole_text(enum pgw_stop stop);
 /* Region key of a run ("unused" without a layout). */
 const char *out_region_key(const struct out *o, const struct pgw_run *run);
 /* A line of text: prefix, s escaped for a terminal (it may hold strings
@@ -99,5 +109,18 @@ const char *out_cpu_ring(const struct pgw_cpu *c);
 /* Hex digits for VAs and PAs of this mode (16/8, 13/10). */
 int out_va_digits(const struct pgw_mode *mode);
 int out_pa_digits(const struct pgw_mode *mode);
+
+/*
+ * VMCOREINFO as info shows it: the values worth parsing, each with how
+ * (a string, a hex number, an address, a decimal number, "y" as a bool).
+ */
+enum vmci_kind { VMCI_STR, VMCI_HEX, VMCI_ADDR, VMCI_DEC, VMCI_BOOL };
+struct vmci_field {
+	const char *name;      /* the JSON key: "phys_base" */
+	const char *key;       /* VMCOREINFO's: "NUMBER(phys_base)" */
+	enum vmci_kind kind;
+};
+extern const struct vmci_field out_vmci_fields[];
+extern const size_t out_nvmci_fields;
 
 #endif

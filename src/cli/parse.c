@@ -2,6 +2,8 @@
  * parses millions of them. */
 #include "session.h"
 
+bool pgw_cli_bare_hex;
+
 /* Digit value + 1 for every character that is a hex digit, else 0. */
 static const uint8_t digit1[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
@@ -16,7 +18,12 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-bool pgw_parse_u64(const char *s, uint64_t *v)
+/*
+ * 0x-prefixed hex, 0d-prefixed decimal, a single decimal digit (the same
+ * number either way), and bare hex only when asked: "bad1" or "1000" could
+ * be a word or either base, so without --hex they are not addresses.
+ */
+bool pgw_parse_addr(const char *s, bool bare_hex, uint64_t *v)
 {
 	uint64_t n = 0;
 	const char *start;
@@ -33,7 +40,8 @@ bool pgw_parse_u64(const char *s, uint64_t *v)
 			n = n * 10 + (d - 1);
 		}
 	} else {
-		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		bool prefixed = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+		if (prefixed)
 			s += 2;
 		start = s;
 		for (; (d = digit1[(uint8_t)*s]) != 0; s++) {
@@ -41,6 +49,9 @@ bool pgw_parse_u64(const char *s, uint64_t *v)
 				return false;  /* a 17th significant digit */
 			n = n << 4 | (d - 1);
 		}
+		if (!prefixed && !bare_hex &&
+		    !(s == start + 1 && *start >= '0' && *start <= '9'))
+			return false;
 	}
 	if (s == start)
 		return false;
@@ -50,4 +61,9 @@ bool pgw_parse_u64(const char *s, uint64_t *v)
 		return false;
 	*v = n;
 	return true;
+}
+
+bool pgw_parse_u64(const char *s, uint64_t *v)
+{
+	return pgw_parse_addr(s, pgw_cli_bare_hex, v);
 }

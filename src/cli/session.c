@@ -1,52 +1,100 @@
 #include "session.h"
 #include "exit_codes.h"
+#include "hints.h"
 #include "lists.h"
 #include "output.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
-	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_SME_MASK, OPT_SHARED_MASK,
+	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_SME_MASK,
+	OPT_SHARED_MASK,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
  * hold: help_filter writes them in. */
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Image:", 1 },
-	{ "format", 'f', "FMT", 0,
-	  "Output format or image format; give it twice to set both", 1 },
+	{ NULL, 0, NULL, 0, "Output:", 1 },
+	{ "format", 'f', "FMT", 0, "Output format", 1 },
+	{ "verbose", 'v', NULL, 0,
+	  "Say on stderr how the answer was reached: mode, root (dump: "
+	  "layout and bases), each with its reason", 1 },
+	{ NULL, 0, NULL, 0, "Image:", 2 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
-	  "Image format, skipping the probe", 1 },
+	  "Image format, skipping the probe", 2 },
 	{ "base", OPT_BASE, "ADDR", 0,
-	  "Raw images: physical address of the file's first byte", 1 },
-	{ NULL, 0, NULL, 0, "Address space:", 2 },
+	  "Raw images: physical address of the file's first byte", 2 },
+	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
-	  "Walk from this CR3 (PCID bits and bit 63 are ignored)", 2 },
-	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 2 },
+	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
+	  "ignored)", 3 },
+	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 3 },
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
-	  "PTI: walk the kernel half paired with a user CR3", 2 },
-	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 2 },
+	  "PTI: walk the kernel half paired with a user CR3", 3 },
+	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 3 },
 	{ "sme-mask", OPT_SME_MASK, "MASK", 0,
 	  "Memory encryption (AMD SME/SEV): the C-bit of entries and CR3, "
 	  "e.g. 0x800000000000 for bit 47; 0 for none (default: VMCOREINFO "
-	  "NUMBER(sme_mask), else inferred from the page tables)", 2 },
+	  "NUMBER(sme_mask), else inferred from the page tables)", 3 },
 	{ "shared-mask", OPT_SHARED_MASK, "MASK", 0,
 	  "Intel TDX: the bit that marks a page shared with the host, e.g. "
-	  "0x8000000000000 for bit 51 (default: none)", 2 },
+	  "0x8000000000000 for bit 51 (default: none)", 3 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
 	  "image, at least 1052672; cycles and shared tables cannot make a "
-	  "walk longer)", 2 },
+	  "walk longer)", 3 },
+	{ "hex", OPT_HEX, NULL, 0,
+	  "Read bare words as hex addresses, as crash and QEMU print them "
+	  "(ffffffff81000000); without it an address needs 0x, or 0d for "
+	  "decimal", 3 },
 	{ 0 }
 };
 
-/* Output formats are whatever formatters exist (formatters.c). */
-static bool is_output_format(const char *s)
+void pgw_bad_addr_option(const struct argp_state *state, const char *opt,
+			 const char *arg)
 {
-	return formatter_by_name(s) != NULL;
+	pgw_usage_error(state, "--%s: '%s' is not an address (0x... hex, "
+			"0d... decimal%s)", opt, arg,
+			pgw_cli_bare_hex ? "" : ", or bare hex with --hex");
+}
+
+/* The output format, or a usage error that lists the valid ones (and
+ * points an image format at --image-format). */
+static void output_format_arg(struct argp_state *state, const char *arg)
+{
+	char names[128];
+
+	if (formatter_by_name(arg))
+		return;
+	list_join(names, sizeof(names), list_output_format, " or ");
+	for (size_t i = 0; list_image_format(i); i++)
+		if (strcmp(list_image_format(i), arg) == 0)
+			pgw_usage_error(state, "--format: '%s' is an image "
+					"format: give --image-format=%s "
+					"(--format is the output: %s)", arg,
+					arg, names);
+	pgw_usage_error(state, "--format: no output format '%s' (%s)", arg,
+			names);
+}
+
+static uint64_t count_arg(struct argp_state *state, const char *opt,
+			  const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 0);
+	if (*arg == '\0' || *end || *arg == '-' || *arg == '+' || n == 0)
+		pgw_usage_error(state, "--%s: '%s' is not a positive count",
+				opt, arg);
+	if (errno == ERANGE)
+		pgw_usage_error(state, "--%s: '%s' does not fit in 64 bits",
+				opt, arg);
+	return n;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -57,29 +105,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'f':
-		if (is_output_format(arg))
-			o->output_format = arg;
-		else
-			o->image_format = arg;
+		output_format_arg(state, arg);
+		o->output_format = arg;
+		break;
+	case 'v':
+		o->verbose = true;
 		break;
 	case OPT_IMAGE_FORMAT:
 		o->image_format = arg;
 		break;
 	case OPT_BASE:
-		if (!pgw_parse_u64(arg, &v))
-			pgw_usage_error(state, "--base: '%s' is not an address", arg);
-		o->open.raw_base = v;
+		o->base_arg = arg;
 		break;
 	case OPT_CR3:
-		if (!pgw_parse_u64(arg, &v))
-			pgw_usage_error(state, "--cr3: '%s' is not an address", arg);
-		o->space.root.have_cr3 = true;
-		o->space.root.cr3 = v;
+		o->cr3_arg = arg;
+		break;
+	case OPT_HEX:
+		pgw_cli_bare_hex = true;
 		break;
 	case OPT_CPU: {
 		char *end;
 		long n = strtol(arg, &end, 10);
-		if (*arg == '\0' || *end || n < 0 || n > 65535)
+		if (*arg == '\0' || *end || n < 0 || n >= PGW_MAX_CPUS)
 			pgw_usage_error(state, "--cpu: '%s' is not a CPU number",
 				   arg);
 		o->space.root.have_cpu = true;
@@ -118,16 +165,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 						       list_mode, ", "));
 		o->space.mode = arg;
 		break;
-	case OPT_MAX_ENTRIES: {
-		char *end;
-		unsigned long long n = strtoull(arg, &end, 0);
-		if (*arg == '\0' || *end || *arg == '-' || n == 0)
-			pgw_usage_error(state, "--max-entries: '%s' is not a "
-				   "positive count", arg);
-		o->max_entries = n;
+	case OPT_MAX_ENTRIES:
+		o->max_entries = count_arg(state, "max-entries", arg);
 		break;
-	}
 	case ARGP_KEY_END:
+		/* Every option is known now, --hex too. */
+		if (o->base_arg && !pgw_parse_u64(o->base_arg, &v))
+			pgw_bad_addr_option(state, "base", o->base_arg);
+		if (o->base_arg)
+			o->open.raw_base = v;
+		if (o->cr3_arg && !pgw_parse_u64(o->cr3_arg, &v))
+			pgw_bad_addr_option(state, "cr3", o->cr3_arg);
+		if (o->cr3_arg) {
+			o->space.root.have_cr3 = true;
+			o->space.root.cr3 = v;
+		}
 		if (o->space.root.have_cr3 && o->space.root.have_cpu)
 			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
@@ -144,18 +196,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static char *help_filter(int key, const char *text, void *input)
 {
-	char a[128], b[128], c[128];
+	char a[128], b[128];
 	char *out = NULL;
 	int n = -1;
 
 	(void)input;
 	switch (key) {
 	case 'f':
-		n = asprintf(&out, "Output format (%s; info: %s) or image "
-			     "format (%s); give it twice to set both",
+		n = asprintf(&out, "Output format: %s (info: %s); default text",
 			     list_join(a, sizeof(a), list_output_format, ", "),
-			     list_join(b, sizeof(b), list_info_format, ", "),
-			     list_join(c, sizeof(c), list_image_format, ", "));
+			     list_join(b, sizeof(b), list_info_format, ", "));
 		break;
 	case OPT_IMAGE_FORMAT:
 		n = asprintf(&out, "Image format, skipping the probe: %s "
@@ -227,13 +277,22 @@ int session_open_image(struct session *s, const char *path)
 int session_choose(struct session *s)
 {
 	struct pgw_err err = { 0 };
-	enum pgw_status st = pgw_space_open(s->img, &s->opts.space, &s->space,
-					    &s->why, &err);
+	enum pgw_status st;
 
+	/* A pgd as crash's `vm` prints it is virtual: say so before
+	 * walking from garbage. */
+	if (s->opts.space.root.have_cr3 && hint_cr3_virtual(s))
+		return PGW_EXIT_USAGE;
+	st = pgw_space_open(s->img, &s->opts.space, &s->space, &s->why, &err);
 	if (st != PGW_OK) {
-		pgw_cli_error("%s: %s", s->path, err.msg);
+		if (!hint_root_failed(s, &err))
+			pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
+	if (s->why.mode.conflict[0] && !s->conflict_in_record)
+		out_text_line(stderr, "pgwalk: warning: conflicting "
+			      "paging-mode evidence: ", s->why.mode.conflict,
+			      "\n");
 	return 0;
 }
 
@@ -246,16 +305,18 @@ int session_start(struct session *s, const struct image_args *a)
 	return rc ? rc : session_choose(s);
 }
 
-void session_say(FILE *f, const char *prefix, const struct session *s)
+void session_say(const struct session *s)
 {
 	char head[160];
 
-	snprintf(head, sizeof(head), "%smode %s (", prefix,
+	if (!s->opts.verbose)
+		return;
+	snprintf(head, sizeof(head), "pgwalk: mode %s (",
 		 s->space.mode->name);
-	out_text_line(f, head, s->why.mode.why, ")\n");
-	snprintf(head, sizeof(head), "%sroot 0x%llx (", prefix,
+	out_text_line(stderr, head, s->why.mode.why, ")\n");
+	snprintf(head, sizeof(head), "pgwalk: root 0x%llx (",
 		 (unsigned long long)s->space.root);
-	out_text_line(f, head, s->why.root.why, ")\n");
+	out_text_line(stderr, head, s->why.root.why, ")\n");
 	/* Said when it changes how frames are read: bits in use, or an
 	 * option that asked for none. */
 	const struct pgw_enc_choice *e = &s->why.enc;
@@ -263,9 +324,8 @@ void session_say(FILE *f, const char *prefix, const struct session *s)
 	    e->shared_source == PGW_ENC_OPTION) {
 		char name[64];
 		session_enc_name(e, name, sizeof(name));
-		snprintf(head, sizeof(head), "%sencryption %s (", prefix,
-			 name);
-		out_text_line(f, head, e->why, ")\n");
+		snprintf(head, sizeof(head), "pgwalk: encryption %s (", name);
+		out_text_line(stderr, head, e->why, ")\n");
 	}
 }
 

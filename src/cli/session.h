@@ -13,15 +13,20 @@
 #include "pgwalk.h"
 
 struct session_opts {
-	const char *image_format;    /* --format=elf|raw|... */
+	const char *image_format;    /* --image-format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
+	/* Addresses are parsed once every option is known (--hex). */
+	const char *base_arg, *cr3_arg;
 	struct pgw_image_open_opts open;
 	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root */
 	uint64_t max_entries;        /* --max-entries */
+	bool verbose;                /* -v: provenance on stderr */
 };
 
 struct session {
 	struct session_opts opts;
+	bool conflict_in_record;     /* info: a mode conflict is part of the
+					record, not a warning */
 	const char *path;
 	struct pgw_image *img;
 	struct pgw_space_why why;    /* how the mode and root were chosen */
@@ -60,15 +65,25 @@ int session_choose(struct session *s);
 int session_start(struct session *s, const struct image_args *a);
 void session_close(struct session *s);
 
-/* The mode and root lines ("mode NAME (why)", "root 0x.. (why)"), and
- * the encryption line when bits are in use or were asked for, each after
- * prefix. */
-void session_say(FILE *f, const char *prefix, const struct session *s);
+/* With -v, say on stderr how the space was chosen: "pgwalk: mode NAME
+ * (why)", "pgwalk: root 0x.. (why)", and "pgwalk: encryption C-bit N
+ * (why)" when bits are in use or were asked for (provenance, never on
+ * stdout). */
+void session_say(const struct session *s);
 
 /* "C-bit 47", "shared bit 51", both, or "none", into buf. */
 void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n);
 
-/* Parse a number: 0x-prefixed or bare hex, or decimal with a 0d prefix. */
+/* --hex: bare words are hex addresses (set while options are parsed,
+ * read when they are finished). */
+extern bool pgw_cli_bare_hex;
+/* An address: 0x hex, 0d decimal, a single digit, or bare hex when
+ * bare_hex; spaces around it are allowed. */
+bool pgw_parse_addr(const char *s, bool bare_hex, uint64_t *v);
+/* pgw_parse_addr with --hex as given. */
 bool pgw_parse_u64(const char *s, uint64_t *v);
+/* The usage error for an option value that is not an address. */
+void pgw_bad_addr_option(const struct argp_state *state, const char *opt,
+			 const char *arg) __attribute__((noreturn));
 
 #endif

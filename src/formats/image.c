@@ -36,6 +36,46 @@ static const struct pgw_format *format_by_name(const char *name)
 	return NULL;
 }
 
+/*
+ * Compressed files: a dump is often kept compressed (vmcore.elf.xz), and a
+ * compressed file whose size happens to be a whole number of pages would
+ * otherwise be read as raw memory.  Magic bytes from each format's
+ * specification; bzip2's "BZh" is followed by the block size digit.
+ */
+static const struct {
+	const char *name;
+	const char *tool;       /* how to decompress it */
+	uint8_t len;
+	uint8_t magic[6];
+} compressed[] = {
+	{ "xz", "xz -d", 6, { 0xfd, '7', 'z', 'X', 'Z', 0x00 } },
+	{ "gzip", "gunzip", 2, { 0x1f, 0x8b } },
+	{ "zstd", "zstd -d", 4, { 0x28, 0xb5, 0x2f, 0xfd } },
+	{ "bzip2", "bunzip2", 3, { 'B', 'Z', 'h' } },
+	{ "lz4", "lz4 -d", 4, { 0x04, 0x22, 0x4d, 0x18 } },
+	{ "lz4 (legacy)", "lz4 -d", 4, { 0x02, 0x21, 0x4c, 0x18 } },
+};
+
+/* The compression format the file's first bytes name, or -1. */
+static int compressed_format(const struct pgw_source *src)
+{
+	uint8_t head[8];
+	size_t n = pgw_source_avail(src, 0, sizeof(head));
+	struct pgw_err ignored;
+
+	if (pgw_source_read(src, 0, head, n, &ignored) != PGW_OK)
+		return -1;
+	for (size_t i = 0; i < sizeof(compressed) / sizeof(compressed[0]);
+	     i++) {
+		const uint8_t len = compressed[i].len;
+		if (n >= len && memcmp(head, compressed[i].magic, len) == 0 &&
+		    (compressed[i].magic[0] != 'B' ||
+		     (n > 3 && head[3] >= '1' && head[3] <= '9')))
+			return (int)i;
+	}
+	return -1;
+}
+
 static const struct pgw_format *probe(const struct pgw_source *src)
 {
 	uint8_t head[4096];
@@ -104,6 +144,15 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		}
 	} else {
 		img->format = probe(&img->src);
+		int z = img->format ? -1 : compressed_format(&img->src);
+		if (z >= 0) {
+			st = pgw_err_set(err, PGW_E_FORMAT,
+					 "%s-compressed file, not a memory "
+					 "image: decompress it first (%s)",
+					 compressed[z].name,
+					 compressed[z].tool);
+			goto fail;
+		}
 		/* No magic: a file of whole pages is taken as a raw physical
 		 * image (pmemsave, /dev/mem copies); anything else is not a
 		 * memory image.  Nothing writes raw images flattened, so a

@@ -37,6 +37,7 @@ const char *pgw_stop_key(enum pgw_stop stop)
 		[PGW_STOP_CYCLE] = "cycle",
 		[PGW_STOP_BAD_LEAF] = "bad-leaf",
 		[PGW_STOP_READ_ERROR] = "read-error",
+		[PGW_STOP_BEYOND_SPACE] = "beyond-address-space",
 	};
 	return PGW_NAME(keys, stop, "unknown");
 }
@@ -54,6 +55,7 @@ const char *pgw_stop_text(enum pgw_stop stop)
 		[PGW_STOP_CYCLE] = "page-table cycle",
 		[PGW_STOP_BAD_LEAF] = "table entry at the lowest level",
 		[PGW_STOP_READ_ERROR] = "read error",
+		[PGW_STOP_BEYOND_SPACE] = "beyond the address space",
 	};
 	return PGW_NAME(text, stop, "unknown");
 }

@@ -67,28 +67,26 @@ static bool cpu_long_mode(struct pgw_image *img, const struct pgw_cpu *c,
 	return lm;
 }
 
-/* Rule 1: the first CPU with paging on. */
-static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
+/* The mode CPU c's registers select (NULL: paging off, no registers, no
+ * mode matches), with the reason in why. */
+static const struct pgw_mode *cpu_mode(struct pgw_image *img, size_t i,
+				       char *why, size_t size)
 {
 	const struct pgw_cpu *cpus;
 	size_t n = pgw_image_cpus(img, &cpus);
+	const struct pgw_cpu *c = i < n ? &cpus[i] : NULL;
+	const struct pgw_mode *m;
+	const char *how;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct pgw_cpu *c = &cpus[i];
-		const char *how;
-		if (!c->has_cr || !(c->cr0 & X86_CR0_PG))
-			continue;
-		ch->mode = mode_for_cpu(c->cr4, cpu_long_mode(img, c, &how));
-		if (!ch->mode)
-			continue;
-		snprintf(ch->why, sizeof(ch->why),
-			 "CPU %zu registers: CR0.PG=1 CR4.PAE=%d CR4.PSE=%d "
-			 "CR4.LA57=%d, %s", i,
+	if (!c || !c->has_cr || !(c->cr0 & X86_CR0_PG))
+		return NULL;
+	m = mode_for_cpu(c->cr4, cpu_long_mode(img, c, &how));
+	if (m)
+		snprintf(why, size, "CPU %zu registers: CR0.PG=1 CR4.PAE=%d "
+			 "CR4.PSE=%d CR4.LA57=%d, %s", i,
 			 !!(c->cr4 & X86_CR4_PAE), !!(c->cr4 & X86_CR4_PSE),
 			 !!(c->cr4 & X86_CR4_LA57), how);
-		return true;
-	}
-	return false;
+	return m;
 }
 
 /* What VMCOREINFO says about the mode, strongest first. */
@@ -139,11 +137,15 @@ static bool vmci_holds(struct pgw_image *img, const struct vmci_rule *r)
 	return false;
 }
 
-/* Rule 2: the first VMCOREINFO rule that holds. */
-static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch)
+/* Rule 2: the first VMCOREINFO rule that holds (explicit_only: only the
+ * rules that name the mode, not the width of a symbol). */
+static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch,
+			    bool explicit_only)
 {
 	for (size_t i = 0; i < PGW_NELEMS(vmci_rules); i++) {
 		const struct vmci_rule *r = &vmci_rules[i];
+		if (explicit_only && !r->key)
+			continue;
 		if (!vmci_holds(img, r))
 			continue;
 		ch->mode = r->mode;
@@ -252,6 +254,130 @@ static void assume(unsigned machine, const struct pgw_mode *const *modes,
 		 pgw_mode_depth(modes[0]), others);
 }
 
+/*
+ * Rule 1: the CPUs' registers, each CPU with paging on one vote, and
+ * VMCOREINFO's explicit word one more.  Linux runs every CPU in one mode,
+ * so a disagreement is damage or forgery: it is said (ch->conflict), and
+ * the majority wins; a tie goes to the mode under which the first voting
+ * CPU's root maps a consistent direct map, else to VMCOREINFO.
+ */
+struct vote {
+	const struct pgw_mode *mode;
+	unsigned n;
+	char who[96];           /* "CPU 0, CPU 1, VMCOREINFO" */
+};
+
+static void tally(struct vote *v, size_t *nv, const struct pgw_mode *m,
+		  const char *who)
+{
+	size_t i;
+
+	for (i = 0; i < *nv && v[i].mode != m; i++)
+		;
+	if (i == *nv) {
+		if (*nv == MAX_MODES)
+			return;
+		v[i] = (struct vote){ .mode = m };
+		(*nv)++;
+	}
+	size_t len = strlen(v[i].who);
+	if (v[i].n < 4)
+		snprintf(v[i].who + len, sizeof(v[i].who) - len, "%s%s",
+			 v[i].n ? ", " : "", who);
+	else if (v[i].n == 4)
+		snprintf(v[i].who + len, sizeof(v[i].who) - len, ", ...");
+	v[i].n++;
+}
+
+/* The tied modes' winner by a validation walk from root, or NULL. */
+static const struct pgw_mode *break_tie(struct pgw_image *img, uint64_t root,
+					const struct pgw_enc_choice *enc,
+					const struct vote *v, size_t nv,
+					unsigned top)
+{
+	const struct pgw_mode *tied[MAX_MODES + 1];
+	struct pgw_mode_choice vc = { 0 };
+	size_t n = 0;
+
+	/* Shallowest first, as from_validation expects. */
+	for (const struct pgw_mode *const *m = pgw_modes(); *m; m++)
+		for (size_t i = 0; i < nv; i++)
+			if (v[i].mode == *m && v[i].n == top)
+				tied[n++] = *m;
+	tied[n] = NULL;
+	return from_validation(img, root, enc, tied, &vc) ? vc.mode : NULL;
+}
+
+static bool from_cpus(struct pgw_image *img, const struct pgw_enc_choice *enc,
+		      struct pgw_mode_choice *ch)
+{
+	const struct pgw_cpu *cpus;
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+	struct vote v[MAX_MODES];
+	struct pgw_mode_choice vmci = { 0 };
+	size_t nv = 0, first = SIZE_MAX;
+	char why[sizeof(ch->why)], who[32];
+
+	for (size_t i = 0; i < ncpus; i++) {
+		const struct pgw_mode *m = cpu_mode(img, i, why, sizeof(why));
+		if (!m)
+			continue;
+		if (first == SIZE_MAX) {
+			first = i;
+			ch->mode = m;
+			memcpy(ch->why, why, sizeof(ch->why));
+		}
+		snprintf(who, sizeof(who), "CPU %zu", i);
+		tally(v, &nv, m, who);
+	}
+	if (first == SIZE_MAX)
+		return false;
+	if (from_vmcoreinfo(img, &vmci, true))
+		tally(v, &nv, vmci.mode, "VMCOREINFO");
+	if (nv == 1)
+		return true;   /* every source agrees */
+
+	size_t len = 0, best = 0;
+	unsigned top = 0, total = 0, ntop = 0;
+	for (size_t i = 0; i < nv; i++) {
+		len += (size_t)snprintf(ch->conflict + len,
+					len < sizeof(ch->conflict) ?
+					sizeof(ch->conflict) - len : 0,
+					"%s%s %s %s", i ? "; " : "",
+					v[i].who, v[i].n == 1 ? "says" : "say",
+					v[i].mode->name);
+		if (len >= sizeof(ch->conflict))
+			len = sizeof(ch->conflict) - 1;
+		total += v[i].n;
+		if (v[i].n > top) {
+			top = v[i].n;
+			best = i;
+		}
+	}
+	for (size_t i = 0; i < nv; i++)
+		ntop += v[i].n == top;
+	const struct pgw_mode *m = v[best].mode;
+	const char *rule = "the majority";
+	if (ntop > 1) {
+		m = break_tie(img, cpus[first].cr3, enc, v, nv, top);
+		rule = "a validation walk from the first CPU's CR3, of the "
+		       "tied modes";
+		if (!m) {
+			m = vmci.mode ? vmci.mode : ch->mode;
+			rule = vmci.mode ? "VMCOREINFO, the tie unresolved" :
+					   "the first CPU, the tie unresolved";
+		}
+	}
+	for (size_t i = 0; i < nv; i++)
+		if (v[i].mode == m)
+			best = i;
+	ch->mode = m;
+	snprintf(ch->why, sizeof(ch->why),
+		 "conflicting evidence, %s chosen by %s (%u of %u sources: "
+		 "%s)", m->name, rule, v[best].n, total, v[best].who);
+	return true;
+}
+
 enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				bool have_root_hint,
 				const struct pgw_enc_choice *enc,
@@ -263,7 +389,7 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 	bool own = machine_modes(machine, modes);
 
 	memset(ch, 0, sizeof(*ch));
-	if (from_cpus(img, ch) || from_vmcoreinfo(img, ch))
+	if (from_cpus(img, enc, ch) || from_vmcoreinfo(img, ch, false))
 		return PGW_OK;
 	if (have_root_hint &&
 	    from_validation(img, root_hint, enc, modes, ch))

@@ -48,6 +48,36 @@ const char *pgw_layout_describe(const char *name)
 	return NULL;
 }
 
+bool pgw_layout_default_region(const char *name, const struct pgw_mode *mode,
+			       const char *key, uint64_t *start_ret,
+			       uint64_t *end_ret)
+{
+	const struct layout_era *e = NULL;
+
+	for (size_t i = 0; i < NERAS; i++)
+		if (strcmp(eras[i]->name, name) == 0)
+			e = eras[i];
+	if (!e || (e->modes[0] != mode && e->modes[1] != mode))
+		return false;
+	for (size_t i = 0; i < e->nrows; i++) {
+		const struct layout_row *r = &e->rows[i];
+		if (strcmp(r->key, key) != 0 || r->end_var || r->size_var)
+			continue;
+		uint64_t end = r->start + r->size;
+		/* A row without a size runs to the next row's start. */
+		for (size_t k = 0; !r->size && k < e->nrows; k++)
+			if (e->rows[k].start > r->start &&
+			    (end == r->start || e->rows[k].start < end))
+				end = e->rows[k].start;
+		if (end == r->start)
+			return false;
+		*start_ret = r->start;
+		*end_ret = end;
+		return true;
+	}
+	return false;
+}
+
 /* "6.1.0-57-cloud-amd64" -> KV(6, 1, 0); 0 when unreadable. */
 static uint32_t parse_release(const char *s)
 {

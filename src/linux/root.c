@@ -27,22 +27,51 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
  * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
  * the one under which the table maps itself.
  */
+/* The kernel root symbol VMCOREINFO has, even one whose value is not a
+ * number (so that a damaged one is named, not called absent). */
+static const char *root_symbol_present(const struct pgw_image *img)
+{
+	static const char *const syms[] = {
+		"SYMBOL(init_top_pgt)", "SYMBOL(init_level4_pgt)",
+		"SYMBOL(swapper_pg_dir)",
+	};
+
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (pgw_vmcoreinfo_get(img, syms[i]))
+			return syms[i];
+	return NULL;
+}
+
+/* Why VMCOREINFO gave no root, into why_not (size n). */
 static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
 				 const struct pgw_enc_bits *enc,
-				 struct pgw_root *root)
+				 struct pgw_root *root, char *why_not,
+				 size_t n)
 {
 	uint64_t va = 0;
 	const char *sym;
 
-	if (!linux_kernel_root_symbol(img, &sym, &va))
+	if (!linux_kernel_root_symbol(img, &sym, &va)) {
+		const char *bad = root_symbol_present(img);
+		if (bad)
+			snprintf(why_not, n, "VMCOREINFO %s=%.40s is not a "
+				 "number", bad, pgw_vmcoreinfo_get(img, bad));
+		else
+			snprintf(why_not, n, "no kernel root in VMCOREINFO");
 		return false;
+	}
 	if (mode->va_bits > 32) {
 		uint64_t phys_base = 0;
 		bool have_pb = pgw_vmcoreinfo_u64(img, "NUMBER(phys_base)",
 						  &phys_base);
-		if (va < LINUX_START_KERNEL_MAP)
+		if (va < LINUX_START_KERNEL_MAP) {
+			snprintf(why_not, n, "VMCOREINFO %s=0x%llx is below "
+				 "the kernel text mapping 0x%llx", sym,
+				 (unsigned long long)va,
+				 (unsigned long long)LINUX_START_KERNEL_MAP);
 			return false;
+		}
 		root->table = (va - LINUX_START_KERNEL_MAP + phys_base) &
 			      mode->root_mask;
 		root->cr3 = root->table;
@@ -67,6 +96,8 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 			 (unsigned long long)po);
 		return true;
 	}
+	snprintf(why_not, n, "VMCOREINFO %s=0x%llx maps itself under no "
+		 "i386 PAGE_OFFSET", sym, (unsigned long long)va);
 	return false;
 }
 
@@ -79,6 +110,7 @@ static enum pgw_status pick(struct pgw_image *img,
 	const struct pgw_enc_bits *enc = &req->enc;
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
+	char why_not[120] = "";
 
 	memset(root, 0, sizeof(*root));
 	root->cpu = -1;
@@ -106,21 +138,20 @@ static enum pgw_status pick(struct pgw_image *img,
 		snprintf(root->why, sizeof(root->why),
 			 "CPU %u CR3 0x%llx from the image's notes", req->cpu,
 			 (unsigned long long)root->cr3);
-	} else if (root_from_vmcoreinfo(img, mode, enc, root)) {
+	} else if (root_from_vmcoreinfo(img, mode, enc, root, why_not,
+					sizeof(why_not))) {
 		root->source = PGW_ROOT_VMCOREINFO;
 	} else if (ncpus > 0 && cpus[0].has_cr) {
 		root->source = PGW_ROOT_CPU0;
 		root->cpu = 0;
 		root->cr3 = cpus[0].cr3;
 		root->table = pgw_cr3_table(mode, root->cr3, enc);
-		snprintf(root->why, sizeof(root->why),
-			 "CPU 0 CR3 0x%llx (no kernel root in VMCOREINFO)",
-			 (unsigned long long)root->cr3);
+		snprintf(root->why, sizeof(root->why), "CPU 0 CR3 0x%llx (%s)",
+			 (unsigned long long)root->cr3, why_not);
 	} else {
 		return pgw_err_set(err, PGW_E_NOTFOUND,
-				   "no root: the image has neither VMCOREINFO "
-				   "with a kernel page-table symbol nor CPU "
-				   "registers; give --cr3");
+				   "no root: %s, and the image has no CPU "
+				   "registers; give --cr3", why_not);
 	}
 	return PGW_OK;
 }

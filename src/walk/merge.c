@@ -131,7 +131,8 @@ static bool hole_joins(const struct merger *m, const struct pgw_run *p)
 	uint64_t pages = (o->end - o->va) >> PGW_PAGE_SHIFT;
 
 	if (!m->open || o->kind != PGW_RUN_HOLE || o->end != p->va ||
-	    o->stop != p->stop || o->np_kind != p->np_kind)
+	    o->stop != p->stop || o->np_kind != p->np_kind ||
+	    o->absence != p->absence)
 		return false;
 	switch (p->np_kind) {
 	case PGW_NP_NONE:
@@ -272,6 +273,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 		.np_kind = PGW_NP_NONE,
 		.entry_pa = h->entry_pa,
 		.entry_raw = e->raw,
+		.absence = h->absence,
 	};
 
 	if (!plain && h->stop == PGW_STOP_NOT_PRESENT) {

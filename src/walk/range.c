@@ -68,6 +68,10 @@ static enum pgw_status report_hole(struct range_walk *w, uint64_t lin,
 		.stop = stop,
 		.entry_pa = entry_pa,
 	};
+	/* A table that could not be read: why, from the failed read. */
+	if (stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+		h.absence = w->err->absence;
 	/* The end of the lower half is the start of the gap, not upper. */
 	if (w->half && lin_end == w->half)
 		h.end = w->half;
@@ -394,11 +398,25 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	uint64_t top, end = opts->end;
 	enum pgw_status st;
 
+	/* Said even when nothing is walked. */
+	if (stats_ret)
+		memset(stats_ret, 0, sizeof(*stats_ret));
+	if (stopped_ret)
+		*stopped_ret = 0;
 	if (!mode_fits(mode))
 		return pgw_err_set(err, PGW_E_ARG,
 				   "mode %s: a table larger than a page, or "
 				   "no level", mode->name);
 	top = UINT64_C(1) << mode->va_bits;   /* linear size */
+	/* A range that begins past a 32-bit space's top would list nothing:
+	 * that is a mistake to say, not an empty answer. */
+	if (!(mode->quirks & PGW_Q_CANONICAL) && opts->start >= top)
+		return pgw_err_set(err, PGW_E_ARG,
+				   "range start 0x%llx is beyond the %u-bit "
+				   "address space of %s paging (its top is "
+				   "0x%llx)", (unsigned long long)opts->start,
+				   mode->va_bits, mode->name,
+				   (unsigned long long)top);
 	/* The table buffers are written before they are read: only the
 	 * header needs zeroing (walks of small windows are frequent). */
 	w = malloc(sizeof(*w));

@@ -10,9 +10,11 @@ static void reset(struct pgw_xlat *out, uint64_t va)
 	out->pa = 0;
 	out->page_size = 0;
 	out->data_in_image = false;
+	out->data_absence = PGW_ABSENT_NONE;
 	out->eff_flags = 0;
 	out->nsteps = 0;
 	out->io.status = PGW_OK;
+	out->io.absence = PGW_ABSENT_NONE;
 	out->io.msg[0] = '\0';
 }
 
@@ -24,8 +26,9 @@ static void found(const struct pgw_space *space, struct pgw_xlat *out,
 	out->page_size = size;
 	out->pa = frame | (out->va & (size - 1));
 	out->eff_flags = eff;
-	out->data_in_image = pgw_image_page_state(
-		space->img, out->pa >> PGW_PAGE_SHIFT) == PGW_ABSENT_NONE;
+	out->data_absence = pgw_image_page_state(space->img,
+						 out->pa >> PGW_PAGE_SHIFT);
+	out->data_in_image = out->data_absence == PGW_ABSENT_NONE;
 }
 
 /* The steps from the root down to a leaf or a stop; its level in *lvl_ret.
@@ -68,7 +71,11 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out)
 {
 	enum pgw_level lvl = pgw_next_level(space->mode, PGW_PGD);
-	enum pgw_stop why = PGW_STOP_NONCANONICAL;
+	/* Outside the space: x86-64's gap is non-canonical; a 32-bit space
+	 * simply ends (an address above 4 GiB is not "non-canonical"). */
+	enum pgw_stop why = space->mode->quirks & PGW_Q_CANONICAL ?
+				    PGW_STOP_NONCANONICAL :
+				    PGW_STOP_BEYOND_SPACE;
 
 	reset(out, va);
 	if (pgw_mode_canonical(space->mode, va))

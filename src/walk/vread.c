@@ -19,6 +19,7 @@ static enum pgw_status unmapped(const struct pgw_space *space, uint64_t va,
 
 	switch (x->stop) {
 	case PGW_STOP_NONCANONICAL:
+	case PGW_STOP_BEYOND_SPACE:
 		return pgw_err_set(err, PGW_E_UNMAPPED,
 				   "virtual address 0x%llx: %s in %s paging",
 				   (unsigned long long)va, why,

@@ -43,7 +43,7 @@ mkdir "$TMP/dir"
 mkfifo "$TMP/fifo" 2>/dev/null
 
 bad "empty file" 65 translate "$TMP/empty" 0x1000
-bad "empty file, --format=raw" 65 translate --format=raw --cr3=0 "$TMP/empty" 0
+bad "empty file, --image-format=raw" 65 translate --image-format=raw --cr3=0 "$TMP/empty" 0
 bad "garbage (no magic)" 65 translate "$TMP/garbage" 0x1000
 bad "garbage, info" 65 info "$TMP/garbage"
 bad "garbage of whole pages: raw, but no mode to walk with" 3 \
@@ -133,19 +133,26 @@ bad "--cr3 not a number" 64 translate --cr3=zz "$good" 0x1000
 bad "--cpu not a number" 64 translate --cpu=one "$good" 0x1000
 bad "--cpu negative" 64 translate --cpu=-1 "$good" 0x1000
 bad "--cpu beyond the CPUs" 3 translate --cpu=2 "$good" 0x1000
-bad "--cpu on a raw image (no CPUs)" 3 translate --format=raw --cpu=0 \
+bad "--cpu on a raw image (no CPUs)" 3 translate --image-format=raw --cpu=0 \
 	"$TMP/x.raw" 0x1000
 bad "--cr3 outside the image" 3 translate --cr3=0x40000000 "$good" 0x1000
 bad "--cr3 and --cpu together" 64 translate --cr3=0x1000 --cpu=0 "$good" 0
 bad "--mode unknown" 64 translate --mode=arm64 "$good" 0x1000
 bad "--format unknown" 64 translate --format=xml "$good" 0x1000
-bad "--base not page aligned" 64 translate --format=raw --base=0x123 \
+bad "--base not page aligned" 64 translate --image-format=raw --base=0x123 \
 	"$TMP/x.raw" 0x1000
 bad "--max-entries zero" 64 translate --max-entries=0 "$good" 0x1000
 bad "no address" 64 translate "$good"
 bad "no image" 64 info
 bad "two images to info" 64 info "$good" "$good"
 bad "info in TSV" 64 info --format=tsv "$good"
+bad "an image format given as --format" 64 translate --format=raw "$good" 0x1000
+bad "an unknown option (argp's own error, one line)" 64 translate --frobnicate "$good" 0x1000
+bad "an option missing its value (argp's own error, one line)" 64 translate "$good" 0x1000 --cr3
+bad "a bare hex word without --hex" 64 translate "$good" bad1
+bad "--max-entries past 64 bits" 64 dump --max-entries=18446744073709551616 "$good"
+bad "--cpu not a number" 64 translate --cpu=one "$good" 0x1000
+bad "help for an unknown command" 64 help frobnicate
 
 # stdin: bad lines are reported (at most 10, then a count) and skipped.
 run sh -c "printf '0x400000\nnope\n\n# comment\n0x401000\n' |
@@ -153,7 +160,7 @@ run sh -c "printf '0x400000\nnope\n\n# comment\n0x401000\n' |
 is "$rc" 1 "stdin with a bad line: exit 1"
 is "$err" "pgwalk: stdin line 2: 'nope' is not an address" \
 	"... one line on stderr naming it"
-is "$(printf '%s\n' "$out" | cut -f1 | tr '\n' ' ')" "0x400000 - 0x401000 " \
+is "$(printf '%s\n' "$out" | sed 1d | cut -f1 | tr '\n' ' ')" "0x400000 - 0x401000 " \
 	"... blank and comment lines skipped, the bad one marked"
 run sh -c "for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo nope\$i; done |
 	'$PGWALK' translate --format=tsv --cpu=0 '$good' -"
@@ -161,5 +168,39 @@ is "$(printf '%s\n' "$err" | grep -c '')" 11 \
 	"12 bad stdin lines: 10 named, then one count"
 like_err() { out=$err; like "$@"; }
 like_err '^pgwalk: 12 lines on stdin were not addresses$' "... the count"
+
+# argp's own errors read like pgwalk's: one line, with the hint.
+run "$PGWALK" translate --frobnicate "$good" 0x1000
+is "$err" "pgwalk translate: unrecognized option '--frobnicate' (see 'pgwalk translate --help')" \
+	"an unknown option: one line, pointing at --help"
+run "$PGWALK" translate --format=raw "$good" 0x1000
+like_err "'raw' is an image format: give --image-format=raw \\(--format is the output: text, json, tsv or csv\\)" \
+	"--format=raw points at --image-format and lists the output formats"
+run "$PGWALK" translate --format=xml "$good" 0x1000
+like_err "no output format 'xml' \\(text, json, tsv or csv\\)" \
+	"an unknown output format lists the valid ones"
+
+# help, --usage.
+run "$PGWALK" help translate
+is "$rc" 0 "pgwalk help translate: exit 0"
+like '^Usage: pgwalk translate \[OPTION...\] IMAGE ADDR...' "... prints translate's usage"
+like '--levels' "... with its options"
+run "$PGWALK" --usage
+is "$rc" 0 "pgwalk --usage: exit 0"
+is "$out" "Usage: pgwalk {info|translate|dump|regions} [OPTION...] IMAGE [ARG...]" \
+	"... one line naming the commands"
+
+# Output that cannot be written: the reason, exit 74.
+run sh -c "'$PGWALK' dump '$good' >/dev/full"
+is "$rc" 74 "dump to a full disk: exit 74"
+is "$err" "pgwalk: cannot write output: No space left on device" \
+	"... and the reason"
+run sh -c "'$PGWALK' translate --format=json '$good' 0x400000 >&-"
+is "$rc" 74 "a closed stdout: exit 74"
+is "$err" "pgwalk: cannot write output: Bad file descriptor" \
+	"... and the reason"
+run sh -c "'$PGWALK' info '$good' >/dev/full"
+is "$rc" 74 "info to a full disk: exit 74, one line"
+one_error "... and one stderr line" 74
 
 done_testing

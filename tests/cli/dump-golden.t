@@ -94,6 +94,34 @@ case $out in
 *INCOMPLETE*) ok 0 "... and the summary says the dump is incomplete" ;;
 *) ok 1 "... and the summary says the dump is incomplete" ;;
 esac
+for f in json csv tsv; do
+	run "$PGWALK" dump $base_args --max-entries=10 --format=$f "$TMP/pae.raw"
+	is "$rc" 4 "$f: the budget stop exits 4 in every format"
+	sum=$(printf '%s\n' "$out" | grep -E '^(summary|\{"type":"summary")')
+	case $sum in
+	*'"complete":false,"reason":"budget"}'* | *",budget,,"*"complete=false"* | \
+	*"	budget	-	"*"complete=false"*)
+		ok 0 "$f: the summary says complete false, reason budget" ;;
+	*) ok 1 "$f: the summary says complete false, reason budget"
+	   echo "#   $sum" ;;
+	esac
+	run "$PGWALK" regions $base_args --max-entries=10 --format=$f "$TMP/pae.raw"
+	is "$rc" 4 "$f: regions stopped by the budget exits 4"
+	sum=$(printf '%s\n' "$out" | grep -E '^(summary|\{"type":"summary")')
+	case $sum in
+	*'"complete":false,"reason":"budget"}'* | *",false,budget,"* | \
+	*"	false	budget	"*)
+		ok 0 "$f: regions' summary says complete false, reason budget" ;;
+	*) ok 1 "$f: regions' summary says complete false, reason budget"
+	   echo "#   $sum" ;;
+	esac
+done
+run "$PGWALK" dump $base_args --range=0x100000000- "$TMP/pae.raw"
+is "$rc" 64 "a --range past the 32-bit space is an error, not an empty answer"
+case $err in
+*"beyond the 32-bit address space"*) ok 0 "... and says so" ;;
+*) ok 1 "... and says so"; echo "#   $err" ;;
+esac
 run "$PGWALK" dump --layout=list
 is "$rc" 0 "--layout=list exits 0"
 case $out in

@@ -173,10 +173,10 @@ for dump in x64-4l-a x64-5l-a i386-pae-a i386-2l-a; do
 			run "$PGWALK" dump --cpu=1 --non-present --format=json "$elf"
 			got=$(printf '%s\n' "$out" | grep "\"va\":\"0x$va\"")
 			case $got in
-			*'"type":"hole"'*'"non_present":{"kind":"protnone","pfn":"0x'$pa'"}'*)
-				ok 0 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping pfn 0x$pa" ;;
+			*'"type":"hole"'*'"non_present":{"kind":"protnone","pa":"0x'$pa'000"}'*)
+				ok 0 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping frame 0x${pa}000" ;;
 			*)
-				ok 1 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping pfn 0x$pa"
+				ok 1 "$dump cpu1: PROT_NONE page 0x$va is a hole keeping frame 0x${pa}000"
 				echo "#   got: $got" ;;
 			esac
 		fi

@@ -140,11 +140,11 @@ check_markers() {
 		"$_img" - >"$TMP/markers.json"
 	_mapped=0 _unmapped=0 _protnone=0 _strings=0 _bad=0
 	while read -r _va _pa _kind _marker; do
-		_line=$(grep -m1 "^{\"va\":\"$_va\"" "$TMP/markers.json")
+		_line=$(grep -m1 "^{\"type\":\"translation\",\"va\":\"$_va\"" "$TMP/markers.json")
 		case $_kind:$_pa in
 		*:-)	_want='"pa":null' ;;
 		protnone*)
-			_want="\"pa\":null.*\"kind\":\"protnone\",\"pfn\":\"$(printf '0x%x' $((_pa >> 12)))\"" ;;
+			_want="\"pa\":null.*\"kind\":\"protnone\",\"pa\":\"$(printf '0x%x' $((_pa >> 12 << 12)))\"" ;;
 		*)	_want="\"pa\":\"$_pa\".*\"in_image\":true" ;;
 		esac
 		if ! printf '%s\n' "$_line" | grep -Eq "$_want"; then

@@ -36,7 +36,7 @@ for cmd in $commands; do
 			rc=$?
 			if [ $rc = 0 ]; then
 				reads=$((reads + 1))
-			elif [ $rc = 64 ] && grep -q "^pgwalk: $cmd: output format is " "$TMP/err"; then
+			elif [ $rc = 64 ] && grep -q "^pgwalk $cmd: --format: $cmd prints " "$TMP/err"; then
 				refused=$((refused + 1))
 			else
 				bad=$((bad + 1))

@@ -120,7 +120,7 @@ for d in x64-4l-a x64-5l-a; do
 				"$dir/process-roots.txt")
 			set -- --cr3="$cr3"
 		fi
-		"$PGWALK" translate --format=json "$@" "$elf" - <"$TMP/vas" |
+		"$PGWALK" translate --format=json --levels "$@" "$elf" - <"$TMP/vas" |
 			pgwalk_walks "$root" >>"$TMP/ours"
 	done
 

@@ -16,14 +16,14 @@ for dm in $DUMPS; do
 		cut -f1 "$TMP/want" >"$TMP/va"
 		cr3=$(cr3_of "$SHARED/$d" "$c")
 		"$PGWALK" translate --format=tsv --cpu="$c" "$elf" - \
-			<"$TMP/va" | cut -f1,2 >"$TMP/got"
+			<"$TMP/va" | sed 1d | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c vmcore.elf --cpu=$c" "$TMP/want" "$TMP/got"
-		"$PGWALK" translate --format=tsv --format=raw --cr3="$cr3" \
-			--mode="$mode" "$raw" - <"$TMP/va" | cut -f1,2 >"$TMP/got"
+		"$PGWALK" translate --format=tsv --image-format=raw --cr3="$cr3" \
+			--mode="$mode" "$raw" - <"$TMP/va" | sed 1d | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c mem.raw --cr3=$cr3 --mode=$mode" "$TMP/want" \
 			"$TMP/got"
-		"$PGWALK" translate --format=tsv --format=raw --cr3="$cr3" -v \
-			"$raw" - <"$TMP/va" 2>"$TMP/err" | cut -f1,2 >"$TMP/got"
+		"$PGWALK" translate --format=tsv --image-format=raw --cr3="$cr3" -v \
+			"$raw" - <"$TMP/va" 2>"$TMP/err" | sed 1d | cut -f1,2 >"$TMP/got"
 		agree "$d cpu$c mem.raw --cr3=$cr3, mode detected" \
 			"$TMP/want" "$TMP/got"
 		out=$(cat "$TMP/err")

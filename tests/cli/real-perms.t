@@ -79,7 +79,7 @@ for dm in $DUMPS; do
 		[ -n "$cr3" ] || { echo "# $d: no root for pid $p"; continue; }
 		awk -v p="$p" '$4 == p { print $1 }' "$TMP/marks" |
 			"$PGWALK" translate --format=json --cr3="$cr3" "$elf" - |
-			sed -n 's/^{"va":"\([^"]*\)","pa":"\([^"]*\)".*"effective":\[\([^]]*\)\].*/\1 \2 \3/p' |
+			sed -n 's/^{"type":"translation","va":"\([^"]*\)","pa":"\([^"]*\)".*"effective":\[\([^]]*\)\].*/\1 \2 \3/p' |
 			sed "s/\"//g; s/\$/ $p/" >>"$TMP/got"
 	done
 	awk 'NR == FNR { pa[$1 " " $4] = $2; eff[$1 " " $4] = "," $3 ","; next }

@@ -82,7 +82,7 @@ for dm in $DUMPS; do
 	# Every PT_LOAD is one of info's physical ranges, and nothing else.
 	run "$PGWALK" info --format=json "$elf"
 	printf '%s\n' "$out" | sed 's/.*"ranges":\[\([^]]*\)\].*/\1/; s/},{/\n/g' |
-		sed 's/.*"start":"\(0x[0-9a-f]*\)","size":\([0-9]*\).*/\1 \2/' >"$TMP/ranges"
+		sed 's/.*"pa":"\(0x[0-9a-f]*\)","end":"0x[0-9a-f]*","size":\([0-9]*\).*/\1 \2/' >"$TMP/ranges"
 	awk "$AWK_HEX"'{ printf "%s %.0f\n", $1, hexnum($2) }' "$TMP/loads" |
 		hexnorm >"$TMP/want"
 	if [ "$rc" = 0 ] && cmp -s "$TMP/want" "$TMP/ranges"; then

@@ -94,7 +94,7 @@ for dm in $DUMPS; do
 		for r in $(cat "$TMP/procs"); do
 			cut -d' ' -f2 "$TMP/pm" |
 				"$PGWALK" translate --format=tsv --mode="$mode" \
-				--cr3="$r" "$raw" - 2>/dev/null | cut -f2 |
+				--cr3="$r" "$raw" - 2>/dev/null | sed 1d | cut -f2 |
 				paste -d' ' "$TMP/pm" - |
 				awk -v r="$r" '{ n[$1]++; hit[$1] += $3 == $4 }
 				    END { for (p in n)

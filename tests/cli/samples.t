@@ -30,10 +30,10 @@ for dm in $DUMPS; do
 		qemu_answers "$dir" "$c" >"$TMP/want"
 		cut -f1 "$TMP/want" >"$TMP/va"
 		"$PGWALK" translate --format=tsv --cpu="$c" "$img" - \
-			<"$TMP/va" | cut -f1,2 >"$TMP/got"
+			<"$TMP/va" | sed 1d | cut -f1,2 >"$TMP/got"
 		agree "$d sample cpu$c --cpu=$c" "$TMP/want" "$TMP/got"
 		"$PGWALK" translate --format=tsv --cr3="$(cr3_of "$dir" "$c")" \
-			--mode="$mode" "$img" - <"$TMP/va" | cut -f1,2 >"$TMP/got"
+			--mode="$mode" "$img" - <"$TMP/va" | sed 1d | cut -f1,2 >"$TMP/got"
 		agree "$d sample cpu$c --cr3 --mode=$mode" "$TMP/want" "$TMP/got"
 
 		# in_image must be true exactly where a PT_LOAD holds the frame.
@@ -43,7 +43,7 @@ for dm in $DUMPS; do
 		fi
 		load_ranges "$img" >"$TMP/loads"
 		"$PGWALK" translate --format=json --cpu="$c" "$img" - <"$TMP/va" |
-			sed -n 's/^{"va":"\(0x[0-9a-f]*\)","pa":"\(0x[0-9a-f]*\)".*"in_image":\([a-z]*\).*/\2 \3 \1/p' |
+			sed -n 's/^{"type":"translation","va":"\(0x[0-9a-f]*\)","pa":"\(0x[0-9a-f]*\)".*"in_image":\([a-z]*\).*/\2 \3 \1/p' |
 			awk 'NR == FNR { lo[NR] = $1; hi[NR] = $1 + $2; n = NR; next }
 			function num(h,   i, v) {
 				sub(/^0x/, "", h); v = 0

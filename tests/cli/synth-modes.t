@@ -13,15 +13,15 @@ for m in i386 pae x86-64 la57; do
 	expect_tsv "$m: ELF, mode and root from the CPU notes" "$exp" \
 		"$TMP/$m.elf"
 	expect_tsv "$m: ELF, --cpu=0" "$exp" --cpu=0 "$TMP/$m.elf"
-	expect_tsv "$m: raw, --cr3=$root --mode=$m" "$exp" --format=raw \
+	expect_tsv "$m: raw, --cr3=$root --mode=$m" "$exp" --image-format=raw \
 		--cr3="$root" --mode="$m" "$TMP/$m.raw"
 	expect_tsv "$m: raw, --cr3=$root, mode detected" "$exp" \
-		--format=raw --cr3="$root" "$TMP/$m.raw"
+		--image-format=raw --cr3="$root" "$TMP/$m.raw"
 
 	run "$PGWALK" info "$TMP/$m.elf"
 	like "^mode: +$m \\(CPU 0 registers: CR0.PG=1" \
 		"$m: info picks $m from the CPU registers and says so"
-	run "$PGWALK" info --format=raw --cr3="$root" "$TMP/$m.raw"
+	run "$PGWALK" info --image-format=raw --cr3="$root" "$TMP/$m.raw"
 	like "^mode: +$m \\(validation walk: $m maps a linear direct map" \
 		"$m: info on raw picks $m by the validation walk"
 	like "^root: +$root \\(--cr3=$root\\)" "$m: info on raw names the root"

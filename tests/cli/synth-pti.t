@@ -14,9 +14,10 @@ like '^  cpu1: .*CR3=0x101003 .*user mode, PTI user root \(kernel root 0x100000\
 	"info: CPU 1's CR3 is a PTI user root, paired with 0x100000"
 unlike '^  cpu0: .*PTI' "info: CPU 0's CR3 is the kernel root, no PTI note"
 run "$PGWALK" info --format=json "$img"
-like '\{"cpu":1,[^}]*"pti_user_root":true,"pti_kernel_root":"0x100000"\}' \
+like '\{"cpu":1,"registers":\{[^}]*\},"ring":"user","pti_user_root":true,"pti_kernel_root":"0x100000"\}' \
 	"info JSON: pti_user_root and pti_kernel_root for CPU 1"
-like '\{"cpu":0,[^}]*"pti_user_root":false\}' "info JSON: CPU 0 is not"
+like '\{"cpu":0,"registers":\{[^}]*\},"ring":"kernel","pti_user_root":false\}' \
+	"info JSON: CPU 0 is not"
 
 expect_tsv "--cpu=1: the user copy, as built" "$TMP/user.exp" --cpu=1 "$img"
 expect_tsv "--cpu=1 --kernel-root: the kernel half, as built" \
@@ -25,11 +26,14 @@ expect_tsv "--cr3=0x101000 --kernel-root: the same" "$TMP/kernel.exp" \
 	--cr3=0x101000 --kernel-root "$img"
 
 run "$PGWALK" translate --format=tsv --cpu=1 "$img" 0xffff888000001000
-is "$out" "$(printf '0xffff888000001000\t-\t-\t-')" \
+is "$(printf '%s\n' "$out" | sed 1d | cut -f1-4,8)" \
+	"$(printf '0xffff888000001000\t-\t-\tpgd\tnot-present')" \
 	"the direct map is absent from the user copy"
-run "$PGWALK" translate --cpu=1 --kernel-root "$img" 0xffff888000001000
-like '^# root 0x100000 \(CPU 1 CR3 0x101003 from the image.s notes, PTI kernel half 0x100000\)$' \
-	"text output says the kernel half was used"
+run "$PGWALK" translate -v --cpu=1 --kernel-root "$img" 0xffff888000001000
+out=$err
+like '^pgwalk: root 0x100000 \(CPU 1 CR3 0x101003 from the image.s notes, PTI kernel half 0x100000\)$' \
+	"-v says on stderr that the kernel half was used"
+run "$PGWALK" translate -v --cpu=1 --kernel-root "$img" 0xffff888000001000
 like '^VIRTUAL 0xffff888000001000 -> PHYSICAL 0x1000 ' \
 	"... and the direct map translates through it"
 run "$PGWALK" translate --format=json --cpu=1 "$img" 0x400000

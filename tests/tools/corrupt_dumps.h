@@ -87,7 +87,7 @@ static void hostile_elf_notes(const struct iw_elf *e, const struct iw_mem *m,
 	for (size_t i = 0; i < 17; i++)
 		iw_le(out.p + l.notes_off + i * (20 + IW_QEMU_NOTE_SIZE) + 20,
 		      2, 4);
-	emit_tr("cpu-notes-17-bad-cut", EX_OK,
+	emit_tr("cpu-notes-17-bad-cut", EX_PARTIAL,
 		"cpu_note_skipped: CPU 0: QEMU CPU note version 2 (know 1) "
 		"(17 times)|file truncated: 1 of 2 PT_LOADs", EX_OK, "",
 		out.p, l.data_off + 0x6000);
@@ -157,15 +157,15 @@ static void cd_kdump(const struct dw_mem *m, const struct dw_synth *s)
 	     in.desc_off + 5 * 24 + 7);
 	/* Cut in the data: every table before the cut reads; the data
 	 * page ADDR maps is gone (translate still answers). */
-	emit_tr("kdump-cut-after-tables", EX_OK, "file truncated", EX_OK, "",
+	emit_tr("kdump-cut-after-tables", EX_PARTIAL, "file truncated", EX_OK, "",
 		b.p, cd_desc_off(&b, &in, 64));
 	/* Cut inside the directory's own data: that table is a hole. */
-	emit_tr("kdump-cut-in-table", EX_OK, "file truncated", EX_UNMAPPED,
+	emit_tr("kdump-cut-in-table", EX_PARTIAL, "file truncated", EX_PARTIAL,
 		"", b.p, cd_desc_off(&b, &in, pd) + 3);
 	/* The same cuts of the flattened form. */
 	struct dw_flat_opts fo = { .rec_size = 4096 };
 	dw_flatten(&f, &b, &fo);
-	emit_tr("flat-kdump-cut-after-tables", EX_OK,
+	emit_tr("flat-kdump-cut-after-tables", EX_PARTIAL,
 		"flattened_incomplete|file truncated", EX_OK, "", f.p,
 		4096 + (cd_desc_off(&b, &in, 64) + 4095) / 4096 * (4096 + 16));
 	dw_free(&f);
@@ -174,16 +174,16 @@ static void cd_kdump(const struct dw_mem *m, const struct dw_synth *s)
 	uint8_t save[24];
 	memcpy(save, b.p + in.desc_off + pd * 24, 24);
 	dw_le(&b, in.desc_off + pd * 24 + 8, 0, 4);
-	emit_tr("kdump-desc-size-0", EX_OK, "compression: zlib", EX_UNMAPPED,
+	emit_tr("kdump-desc-size-0", EX_PARTIAL, "compression: zlib", EX_PARTIAL,
 		"", b.p, b.len);
 	memcpy(b.p + in.desc_off + pd * 24, save, 24);
 	dw_le(&b, in.desc_off + pd * 24, UINT64_C(1) << 40, 8);
-	emit_tr("kdump-desc-offset-2^40", EX_OK, "compression: zlib",
-		EX_UNMAPPED, "", b.p, b.len);
+	emit_tr("kdump-desc-offset-2^40", EX_PARTIAL, "compression: zlib",
+		EX_PARTIAL, "", b.p, b.len);
 	memcpy(b.p + in.desc_off + pd * 24, save, 24);
 	/* Its compressed bytes damaged: corrupt when read. */
 	b.p[cd_desc_off(&b, &in, pd) + 2] ^= 0xff;
-	emit_tr("kdump-data-damaged", EX_OK, "compression: zlib", EX_UNMAPPED,
+	emit_tr("kdump-data-damaged", EX_OK, "compression: zlib", EX_PARTIAL,
 		"", b.p, b.len);
 	b.p[cd_desc_off(&b, &in, pd) + 2] ^= 0xff;
 
@@ -247,7 +247,7 @@ static void cd_lime_avml(const struct dw_mem *m, uint64_t pd)
 		pos += 4 + (b.p[pos + 1] | b.p[pos + 2] << 8 |
 			    (size_t)b.p[pos + 3] << 16);
 	b.p[pos + 4] ^= 0x55;
-	emit_tr("avml-crc-table", EX_NOROOT, "avml_ranges", EX_UNMAPPED,
+	emit_tr("avml-crc-table", EX_NOROOT, "avml_ranges", EX_PARTIAL,
 		CD_ROOT_ARGS, b.p, b.len);
 	dw_free(&b);
 #else

@@ -5,7 +5,8 @@
  *
  *   NAME <TAB> EXIT <TAB> TEXT [<TAB> TRANSLATE_EXIT [<TAB> ARGS]]
  *
- * meaning `pgwalk info DIR/NAME` exits with EXIT (src/cli/exit_codes.h)
+ * meaning `pgwalk info DIR/NAME` exits with EXIT (src/cli/exit_codes.h:
+ * 2 when the image lacks pages it describes, cut or damaged)
  * and `pgwalk translate [ARGS] DIR/NAME ADDR` with TRANSLATE_EXIT (EXIT
  * when not given).  When an image cannot be opened (EXIT 65, 66, 69) both
  * print one line on stderr naming the file and containing TEXT; when it
@@ -68,7 +69,7 @@ static void patched(const char *name, int exit_code, const char *text,
 }
 
 enum {
-	EX_OK = 0, EX_UNMAPPED = 1, EX_NOROOT = 3, EX_BAD = 65,
+	EX_OK = 0, EX_UNMAPPED = 1, EX_PARTIAL = 2, EX_NOROOT = 3, EX_BAD = 65,
 	EX_NOINPUT = 66, EX_UNSUPPORTED = 69,
 };
 
@@ -159,9 +160,9 @@ int main(int argc, char **argv)
 		  "file truncated: 2 of 2 PT_LOADs" },
 		{ "cut-mid-page", lay.data_off + 0x1000 + 7, EX_NOROOT,
 		  EX_NOROOT, "file truncated: 2 of 2 PT_LOADs" },
-		{ "cut-second-load", lay.data_off + 0x4000 + 0x2000, EX_OK,
+		{ "cut-second-load", lay.data_off + 0x4000 + 0x2000, EX_PARTIAL,
 		  EX_OK, "file truncated: 1 of 2 PT_LOADs" },
-		{ "cut-last-byte", elf.len - 1, EX_OK, EX_OK,
+		{ "cut-last-byte", elf.len - 1, EX_PARTIAL, EX_OK,
 		  "file truncated: 1 of 2 PT_LOADs" },
 	};
 	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
@@ -204,7 +205,7 @@ int main(int argc, char **argv)
 
 	/* Segments.  Data past the end of the file is a cut file: the
 	 * rest reads, and info says how much is missing. */
-	patched_tr("load-offset-past-end", EX_OK,
+	patched_tr("load-offset-past-end", EX_PARTIAL,
 		   "file truncated: 1 of 2 PT_LOADs|0x10000004000 expected",
 		   EX_OK, &elf, ph_load1 + PH_OFFSET, UINT64_C(1) << 40, 8);
 	patched("load-offset-huge", EX_BAD, "overflows", &elf,
@@ -215,8 +216,8 @@ int main(int argc, char **argv)
 	 * "first wins"; where they differ the pages are corrupt (the
 	 * tables in frames 2-3 here, so translate fails; frame 1, the
 	 * root, is the first PT_LOAD's alone). */
-	patched_tr("load-overlap", EX_OK, "overlapping_segments: 1 stretch",
-		   EX_UNMAPPED, &elf, ph_load1 + PH_PADDR, 0x2000, 8);
+	patched_tr("load-overlap", EX_PARTIAL, "overlapping_segments: 1 stretch",
+		   EX_PARTIAL, &elf, ph_load1 + PH_PADDR, 0x2000, 8);
 	patched("load-same-pa", EX_NOROOT, "overlapping_segments", &elf,
 		ph_load1 + PH_PADDR, 0, 8);
 	/* A zero-filled tail (p_memsz > p_filesz) over the next PT_LOAD:

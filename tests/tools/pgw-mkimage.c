@@ -10,8 +10,9 @@
  *   -q         QEMU 7.2 layout: a section table at 0x40, program headers
  *              after it at 0xc0, e_ehsize 8
  *   -P OFF     program headers at file offset OFF, or "end" (after all data)
- *   -x EXPECT  write what pgwalk translate --format=tsv must print for a
- *              sample of addresses: 3 per leaf (first, middle, last byte),
+ *   -x EXPECT  write what pgwalk translate --format=tsv must print in its
+ *              columns va, pa, page_size and flags for a sample of
+ *              addresses: 3 per leaf (first, middle, last byte),
  *              2 per empty entry of every table built (first, last byte);
  *              entries written with `raw`/`entry` are left out
  *   -L LEAVES  write every leaf built, in address order, as
@@ -844,7 +845,7 @@ static void expect_va(FILE *f, uint64_t va, const struct table *t,
 	     b++)
 		if (t->leaf_flags[i] & (1u << b)) {
 			fprintf(f, "%s%s", sep, flag_names[b]);
-			sep = ",";
+			sep = "|";
 		}
 	fputc('\n', f);
 }

@@ -177,7 +177,7 @@ static void test_i386(void)
 	      "virtual address 0xc0401000: not present (pte entry 0x0",
 	      "i386: then a hole");
 	stops(&sp, UINT64_C(0x100000000), 4, 0, PGW_E_UNMAPPED,
-	      "non-canonical address in i386 paging", "i386: above 4 GiB");
+	      "beyond the address space in i386 paging", "i386: above 4 GiB");
 	pgw_image_close(img);
 	iw_free(&m.b);
 }

@@ -1,0 +1,26 @@
+/*
+ * Errors and hints that point the way (issue 12 §3): when an answer is
+ * "no", say what the user most likely meant.  Every hint is one line on
+ * stderr starting "pgwalk: "; none changes stdout or the exit status.
+ */
+#ifndef PGW_HINTS_H
+#define PGW_HINTS_H
+
+#include "session.h"
+
+/* --cr3 given a kernel virtual address (crash's `vm` prints pgd so):
+ * says so, with its physical address when the kernel's tables translate
+ * it, and returns true (the caller fails with a usage error). */
+bool hint_cr3_virtual(struct session *s);
+
+/* The space could not be opened: when a better message than err's
+ * applies (--cpu on an image whose CPU notes carry no CR3, --cr3 that is
+ * a kernel virtual address), print it and return true. */
+bool hint_root_failed(struct session *s, const struct pgw_err *err);
+
+/* An address that did not translate: the memory-map region it lies in
+ * and this kernel's direct-map base (kernel half), or the CPUs caught in
+ * user mode (a user address asked of the kernel's root). */
+void hint_translate(struct session *s, const struct pgw_xlat *x);
+
+#endif

@@ -1,0 +1,279 @@
+# The output contract (docs/output.md) as data: a schema per record type
+# of each command, and a checker that holds every JSON line a command
+# prints to it.  Sourced by contract.t (synthetic, hostile and corrupt
+# images) and real-contract.t (the real dumps), after lib.sh.
+#
+# A schema names each field's type: addr (a "0x.." string, lower case, no
+# leading zeros), end (an addr, or 2^64 spelled out), u64, bool, str, level,
+# reason, absence, flags, effective, a nested record "obj:NAME", a list
+# "arr:TYPE", an object of one value type "map:TYPE", and "null|TYPE".
+# `req` fields must be there, `opt` ones may be, nothing else may.  Rules
+# that tie fields together follow the schemas.
+
+CONTRACT_JQ='
+def S: {
+  "translate.translation": {
+    req: {type: "str", va: "null|addr", pa: "null|addr"},
+    opt: {page_size: "u64", level: "level", flags: "flags",
+          effective: "effective", in_image: "bool", absence: "absence",
+          reason: "reason", non_present: "obj:non_present",
+          input: "str", levels: "arr:obj:level"}},
+  "level": {
+    req: {level: "level", table: "addr", index: "u64", entry_pa: "addr",
+          entry: "null|addr"},
+    opt: {flags: "flags", non_present: "obj:non_present", pkey: "u64",
+          reserved: "addr", absence: "absence"}},
+  "non_present": {
+    req: {kind: "np_kind"},
+    opt: {pa: "addr", swap_type: "u64", swap_offset: "addr"}},
+  "dump.region": {
+    req: {type: "str", va: "addr", end: "end", size: "u64", region: "str",
+          name: "str"}, opt: {}},
+  "dump.map": {
+    req: {type: "str", va: "addr", end: "end", size: "u64", pa: "addr",
+          page_size: "u64", level: "level", entries: "u64", flags: "flags",
+          effective: "effective", bytes_not_in_image: "u64", region: "str"},
+    opt: {same_frame: "true"}},
+  "dump.hole": {
+    req: {type: "str", va: "addr", end: "end", size: "u64", level: "level",
+          entries: "u64", reason: "reason", region: "str"},
+    opt: {absence: "absence", entry_pa: "addr", entry: "addr",
+          non_present: "obj:non_present"}},
+  "dump.summary": {
+    req: {type: "str", maps: "u64", mapped: "u64",
+          mapped_by_page_size: "map:u64", holes: "u64", non_present: "u64",
+          wx: "u64", wx_bytes: "u64", unknown_permissions_bytes: "u64",
+          bytes_not_in_image: "u64", tables_not_in_image: "u64",
+          entries: "u64", tables: "u64", leaves: "u64", complete: "bool"},
+    opt: {reason: "reason"}},
+  "regions.layout": {
+    req: {type: "str", name: "str", desc: "str", why: "str"}, opt: {}},
+  "regions.base": {
+    req: {type: "str", name: "str", value: "addr", source: "base_source",
+          why: "str"}, opt: {}},
+  "regions.region": {
+    req: {type: "str", va: "addr", end: "end", size: "u64", region: "str",
+          name: "str", mapped: "u64", leaves: "u64"}, opt: {}},
+  "regions.summary": {
+    req: {type: "str", mapped: "u64", leaves: "u64", complete: "bool"},
+    opt: {reason: "reason"}},
+  "info.info": {
+    req: {type: "str", image: "str", format: "str", elf_class: "u64",
+          machine: "str", complete: "bool", intact: "bool",
+          marked_incomplete: "bool", pages: "obj:pages",
+          file_bytes_missing: "u64", facts: "map:str",
+          ranges: "arr:obj:range", prstatus: "u64", cpus: "arr:obj:cpu",
+          vmcoreinfo: "null|obj:vmcoreinfo", mode: "null|str",
+          root: "null|addr"},
+    opt: {mode_reason: "str", mode_conflict: "str", root_reason: "str"}},
+  "pages": {
+    req: {ram: "u64", dumped: "u64", zero: "u64", outside: "u64",
+          excluded: "u64", truncated: "u64", missing: "u64",
+          other_file: "u64", corrupt: "u64"}, opt: {}},
+  "range": {req: {pa: "addr", end: "end", size: "u64"}, opt: {}},
+  "cpu": {
+    req: {cpu: "u64", registers: "null|obj:registers", ring: "ring"},
+    opt: {pti_user_root: "bool", pti_kernel_root: "addr"}},
+  "registers": {
+    req: {cr0: "addr", cr3: "addr", cr4: "addr", efer: "null|addr"},
+    opt: {}},
+  "vmcoreinfo": {
+    req: {source: "vmci_source", lines: "u64", raw: "map:str"},
+    opt: {pa: "addr", osrelease: "str", page_size: "null|u64",
+          kerneloffset: "null|addr", phys_base: "null|addr",
+          pgtable_l5_enabled: "null|u64", config_x86_pae: "null|bool",
+          max_physmem_bits: "null|u64", sme_mask: "null|addr",
+          init_top_pgt: "null|addr", swapper_pg_dir: "null|addr",
+          stext: "null|addr"}}
+};
+
+def words: {
+  level: ["pgd", "p4d", "pud", "pmd", "pte"],
+  reason: ["not-present", "non-canonical", "beyond-address-space",
+           "reserved-bits", "bad-leaf", "table-not-in-image",
+           "table-beyond-memory", "cycle", "data-not-in-image",
+           "read-error", "not-an-address", "budget"],
+  absence: ["outside", "excluded", "truncated", "missing", "other-file",
+            "corrupt"],
+  flags: ["present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
+          "global", "pat", "nx"],
+  effective: ["rw", "user", "nx"],
+  np_kind: ["protnone", "swap", "migration", "device", "hwpoison", "other"],
+  ring: ["user", "kernel", "unknown"],
+  base_source: ["vmcoreinfo", "cpu", "option", "inferred", "layout",
+                "default"],
+  vmci_source: ["note", "memory"]
+};
+
+def errs($t; $p):
+  if ($t | startswith("null|")) then
+    (if . == null then [] else errs($t[5:]; $p) end)
+  elif ($t | startswith("arr:")) then
+    (if type == "array" then ([.[] | errs($t[4:]; $p + "[]")] | add // [])
+     else ["\($p): not an array"] end)
+  elif ($t | startswith("map:")) then
+    (if type == "object" then
+       ([to_entries[] | .value | errs($t[4:]; $p + ".*")] | add // [])
+     else ["\($p): not an object"] end)
+  elif ($t | startswith("obj:")) then
+    (S[$t[4:]] as $s |
+     if type != "object" then ["\($p): not an object"] else
+       (. as $o |
+        [$s.req | keys_unsorted[] | . as $k |
+         select($o | has($k) | not) | "\($p).\($k): missing"] +
+        [$o | keys_unsorted[] | . as $k |
+         select(($s.req | has($k)) or ($s.opt | has($k)) | not) |
+         "\($p).\($k): not a field of the contract"] +
+        ([$o | to_entries[] | .key as $k |
+          ($s.req[$k] // $s.opt[$k]) as $ft | select($ft != null) |
+          .value | errs($ft; $p + "." + $k)] | add // []))
+     end)
+  elif $t == "addr" then
+    (if type == "string" and test("^0x(0|[1-9a-f][0-9a-f]*)$") then []
+     else ["\($p): not an address: \(tojson)"] end)
+  elif $t == "end" then
+    (if type == "string" and
+        (test("^0x(0|[1-9a-f][0-9a-f]{0,15})$") or
+         . == "0x10000000000000000") then []
+     else ["\($p): not an end: \(tojson)"] end)
+  elif $t == "u64" then
+    (if type == "number" and . >= 0 and . == floor then []
+     else ["\($p): not a count: \(tojson)"] end)
+  elif $t == "bool" then
+    (if type == "boolean" then [] else ["\($p): not a bool"] end)
+  elif $t == "true" then
+    (if . == true then [] else ["\($p): only ever true"] end)
+  elif $t == "str" then
+    (if type == "string" then [] else ["\($p): not a string"] end)
+  elif (words | has($t)) then
+    (if ($t == "flags" or $t == "effective") then
+       (if type == "array" and all(.[]; type == "string") then
+          [.[] as $w | select(words[$t] | index($w) | not) |
+           "\($p): \($w) is not a word of \($t)"]
+        else ["\($p): not a list"] end)
+     elif type == "string" and (. as $v | words[$t] | index($v)) then []
+     else ["\($p): \(tojson) is not a word of \($t)"] end)
+  else ["\($p): no type \($t)"] end;
+
+# Rules that tie fields together.
+def rules($cmd):
+  . as $r |
+  if $cmd == "translate" then
+    [ (if .pa == null then
+         (if has("reason") then empty else "pa null without a reason" end),
+         (if has("page_size") or has("in_image") or has("flags")
+          then "pa null with page_size, in_image or flags" else empty end)
+       else
+         (if has("reason") then "a translation with a reason" else empty end),
+         (if (has("page_size") and has("level") and has("flags") and
+              has("effective") and has("in_image")) then empty
+          else "a translation without page_size, level, flags, effective or in_image" end)
+       end),
+      (if .reason == "not-an-address" then
+         (if .va == null and has("input") and (has("level") | not) then empty
+          else "not-an-address: va null, input, no level" end)
+       else
+         (if .va != null and has("level") and (has("input") | not) then empty
+          else "an address record without va or level, or with input" end)
+       end),
+      (if (has("absence")) != ((.reason == "table-not-in-image") or
+           (.reason == "table-beyond-memory") or (.in_image == false))
+       then "absence exactly for a table not in the image or data not in it"
+       else empty end),
+      (if .reason == "budget" or .reason == "cycle" or
+          .reason == "data-not-in-image"
+       then "a reason translate never gives: \(.reason)" else empty end),
+      (if has("non_present") and .reason != "not-present"
+       then "non_present without not-present" else empty end) ]
+  elif $cmd == "dump" and .type == "hole" then
+    [ (if has("absence") != ((.reason == "table-not-in-image") or
+                             (.reason == "table-beyond-memory"))
+       then "a hole with absence exactly when its table is not in the image"
+       else empty end),
+      (if .reason == "budget" or .reason == "not-an-address" or
+          .reason == "data-not-in-image" or .reason == "read-error"
+       then "a reason a hole never has: \(.reason)" else empty end),
+      (if has("entry") != has("entry_pa") then "entry and entry_pa together"
+       else empty end) ]
+  elif $cmd == "dump" and .type == "map" then
+    [ (if .bytes_not_in_image > .size then "more bytes not in image than mapped"
+       else empty end) ]
+  elif .type == "summary" then
+    [ (if .complete == has("reason") then "complete false exactly with a reason"
+       else empty end),
+      (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "read-error"]) | not)
+       then "a summary reason is budget, table-not-in-image or read-error"
+       else empty end) ]
+  elif $cmd == "info" then
+    [ (if .pages.dumped + .pages.outside + .pages.excluded + .pages.truncated +
+          .pages.missing + .pages.other_file + .pages.corrupt != .pages.ram
+       then "pages do not add up to ram" else empty end),
+      (if .complete != (.pages.dumped == .pages.ram)
+       then "complete exactly when every page is dumped" else empty end),
+      (if (.mode == null) != (has("mode_reason") | not)
+       then "mode_reason exactly with a mode" else empty end),
+      (if (.root == null) != (has("root_reason") | not)
+       then "root_reason exactly with a root" else empty end) ]
+  else [] end
+  | map("\($r.type // "?"): \(.)");
+
+def nperrs:
+  [ .. | objects | select(has("kind") and (.kind | type) == "string") |
+    if .kind == "protnone" then
+      (if has("pa") and (has("swap_type") | not) then empty
+       else "protnone: pa only" end)
+    elif .kind == "other" then
+      (if (has("pa") or has("swap_type")) then "other: nothing more"
+       else empty end)
+    else
+      (if has("swap_type") and has("swap_offset") and (has("pa") | not)
+       then empty else "\(.kind): swap_type and swap_offset" end)
+    end ];
+
+(try fromjson catch null) as $r |
+if $r == null or ($r | type) != "object" then "not a JSON object: \(.[:120])"
+elif ($r | keys_unsorted[0]) != "type" then "\"type\" is not first: \(.[:120])"
+elif (S | has("\($cmd).\($r.type)") | not) then
+  "\($cmd) prints no record of type \($r.type)"
+else
+  ($r | errs("obj:\($cmd).\(.type)"; .type) + rules($cmd) + nperrs)[]
+end
+'
+
+# The program's main part reads one line of output (-R) and prints its
+# errors, one per line.
+# contract_check CMD FILE: hold every line of FILE (pgwalk CMD
+# --format=json output) to the contract; sets $cerr to the first errors
+# and $nrec to the line count.  Returns 0 when every line holds.
+contract_check() {
+	nrec=$(grep -c '' "$2")
+	cerr=$(jq -R -r --arg cmd "$1" "$CONTRACT_JQ" "$2" 2>&1 | head -5)
+	# Bytes outside printable ASCII are escaped (\u00NN): none is raw.
+	if LC_ALL=C grep -q '[^ -~]' "$2"; then
+		cerr="$cerr${cerr:+
+}a byte outside printable ASCII: $(LC_ALL=C grep -n -m1 '[^ -~]' "$2" | cut -c1-80)"
+	fi
+	[ -z "$cerr" ] && [ "$nrec" -gt 0 ]
+}
+
+# contract CMD DESC PGWALK-ARGS...: run pgwalk CMD --format=json ARGS
+# (stdin passed on) and hold its output to the contract; one test.  The
+# exit status must be one the contract has (0, 1, 2, 3, 4).
+contract() {
+	_cmd=$1 _desc=$2
+	shift 2
+	"$PGWALK" "$_cmd" --format=json "$@" >"$TMP/contract.json" 2>"$TMP/contract.err"
+	_rc=$?
+	case $_rc in
+	0|1|2|3|4) ;;
+	*) ok 1 "$_cmd $_desc: exit $_rc"
+	   head -2 "$TMP/contract.err" | sed 's/^/#   /'
+	   return ;;
+	esac
+	if contract_check "$_cmd" "$TMP/contract.json"; then
+		ok 0 "$_cmd $_desc: $nrec records per the contract (exit $_rc)"
+	else
+		ok 1 "$_cmd $_desc: $nrec records per the contract (exit $_rc)"
+		printf '%s\n' "$cerr" | sed 's/^/#   /'
+	fi
+}

@@ -1,0 +1,148 @@
+#!/bin/sh
+# The output contract (docs/output.md), checked line by line: every JSON
+# line info, translate, dump and regions print — on synthetic images of
+# every mode, hostile page tables, the corrupt-dump corpus, filtered and
+# cut kdumps, bad input — has "type" first, only the contract's fields
+# with their types, reason and absence words from the vocabulary, and
+# fields that agree with each other (contract.sh holds the schemas).  The
+# real dumps get the same in real-contract.t.  The checker is first shown
+# to reject what breaks each rule, so that it cannot pass by accident.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/synth.sh"
+. "$(dirname "$0")/contract.sh"
+
+if ! command -v jq >/dev/null 2>&1; then
+	skip "jq not installed: the contract cannot be checked"
+	done_testing
+fi
+
+# ---- the checker rejects each kind of breach ----
+good='{"type":"translation","va":"0x403390","pa":"0x7177390","page_size":4096,"level":"pte","flags":["present","user"],"effective":["user"],"in_image":true}'
+printf '%s\n' "$good" >"$TMP/good.json"
+contract_check translate "$TMP/good.json"
+ok $? "checker: a record as the contract says passes"
+while IFS='|' read -r why line; do
+	printf '%s\n' "$line" >"$TMP/bad.json"
+	if contract_check translate "$TMP/bad.json"; then
+		ok 1 "checker rejects $why"
+	else
+		ok 0 "checker rejects $why (${cerr%%
+*})"
+	fi
+done <<'EOF'
+type not first|{"va":"0x1","type":"translation","pa":null,"level":"pgd","reason":"not-present"}
+a field not in the contract|{"type":"translation","va":"0x1","pa":null,"level":"pgd","reason":"not-present","error":"not present"}
+a reason outside the vocabulary|{"type":"translation","va":"0x1","pa":null,"level":"pgd","reason":"not present"}
+an absence outside the vocabulary|{"type":"translation","va":"0x1","pa":null,"level":"pud","reason":"table-not-in-image","absence":"filtered"}
+a table not in the image without its absence|{"type":"translation","va":"0x1","pa":null,"level":"pud","reason":"table-not-in-image"}
+an address with leading zeros|{"type":"translation","va":"0x0001","pa":null,"level":"pgd","reason":"not-present"}
+an address as a number|{"type":"translation","va":4096,"pa":null,"level":"pgd","reason":"not-present"}
+a page size as a string|{"type":"translation","va":"0x1","pa":"0x1","page_size":"4096","level":"pte","flags":["present"],"effective":[],"in_image":true}
+size where page_size belongs|{"type":"translation","va":"0x1","pa":"0x1","size":4096,"level":"pte","flags":["present"],"effective":[],"in_image":true}
+a flag outside the vocabulary|{"type":"translation","va":"0x1","pa":"0x1","page_size":4096,"level":"pte","flags":["present","writable"],"effective":[],"in_image":true}
+a level outside the vocabulary|{"type":"translation","va":"0x1","pa":"0x1","page_size":4096,"level":"pml4","flags":["present"],"effective":[],"in_image":true}
+a pfn where pa belongs|{"type":"translation","va":"0x1","pa":null,"level":"pte","reason":"not-present","non_present":{"kind":"protnone","pfn":"0x35"}}
+pa null without a reason|{"type":"translation","va":"0x1","pa":null,"level":"pgd"}
+a record of another command|{"type":"map","va":"0x0","end":"0x1000","size":4096}
+a comment line|# mode x86-64
+EOF
+printf '{"type":"translation","va":null,"pa":null,"input":"a\033[31mb","reason":"not-an-address"}\n' >"$TMP/bad.json"
+contract_check translate "$TMP/bad.json"
+is $? 1 "checker rejects a raw control byte (\033)"
+printf '%s\n' '{"type":"summary","maps":0,"mapped":0,"mapped_by_page_size":{},"holes":0,"non_present":0,"wx":0,"wx_bytes":0,"unknown_permissions_bytes":0,"bytes_not_in_image":0,"tables_not_in_image":0,"entries":1,"tables":1,"leaves":0,"complete":false}' >"$TMP/bad.json"
+contract_check dump "$TMP/bad.json"
+is $? 1 "checker rejects a summary that is not complete without saying why"
+
+# ---- synthetic images of every mode ----
+for spec in x86-64 i386 pae la57 formats x86-64-pti pae-pti; do
+	mkimg "$spec" <"$SPECS/$spec.spec"
+	img=$TMP/$spec.elf
+	# Every 13th of the sample addresses: each kind of entry is there.
+	{ awk 'NR % 13 == 1 { print $1 }' "$TMP/$spec.exp"
+	  printf '%s\n' 0x800000000000 0x100000000 0xffffffffffffffff zzz \
+		'a,"b' ffff; printf 'x\001y\n0x1\0z\n'; } >"$TMP/vas"
+	contract info "$spec" "$img"
+	contract translate "$spec ($(grep -c '' "$TMP/vas") lines)" "$img" - <"$TMP/vas"
+	contract translate "$spec --levels" --levels "$img" - <"$TMP/vas"
+	contract dump "$spec" "$img"
+	contract dump "$spec --non-present --leaves" --non-present --leaves "$img"
+	contract dump "$spec --wx" --wx "$img"
+	contract regions "$spec" "$img"
+done
+mkimg raw <"$SPECS/x86-64.spec"
+contract info "raw image" --image-format=raw --cr3=0x100000 "$TMP/raw.raw"
+contract dump "raw image" --image-format=raw --cr3=0x100000 "$TMP/raw.raw"
+
+# Conflicting mode evidence: info records the conflict.
+"$MKIMAGE" -e "$TMP/mc.elf" "$SPECS/mode-conflict.spec"
+contract info "mode conflict" "$TMP/mc.elf"
+out=$(cat "$TMP/contract.json")
+like '"mode":"x86-64","mode_reason":"conflicting evidence, x86-64 chosen by the majority \(2 of 3 sources: CPU 1, VMCOREINFO\)","mode_conflict":"CPU 0 says la57; CPU 1, VMCOREINFO say x86-64"' \
+	"mode conflict: info's record names the mode, the rule and the sources"
+run "$PGWALK" dump --format=json "$TMP/mc.elf"
+is "$err" "pgwalk: warning: conflicting paging-mode evidence: CPU 0 says la57; CPU 1, VMCOREINFO say x86-64" \
+	"mode conflict: dump warns on stderr"
+is "$(printf '%s\n' "$out" | grep -c '"type":"map"')" 2 \
+	"... and walks the tables as the 4-level ones they are (2 ranges, not la57's garbage)"
+
+# ---- filtered and cut kdumps (pgw-mkdump) ----
+MK=$PGW_TOOLS/pgw-mkdump
+run "$MK" kdump --holes --filter --exclude-zero --codec=zlib --vas="$TMP/kvas" "$TMP/kd"
+eval "$out"   # cr3= filtered_table_va= npages=
+K="--cr3=$cr3 --mode=x86-64"
+# shellcheck disable=SC2086
+{
+contract info "filtered kdump" $K "$TMP/kd"
+contract translate "filtered kdump" $K "$TMP/kd" - <"$TMP/kvas"
+contract translate "filtered kdump, the filtered table" $K "$TMP/kd" "$filtered_table_va"
+contract dump "filtered kdump" $K "$TMP/kd"
+contract regions "filtered kdump" $K "$TMP/kd"
+}
+"$MK" kdump --codec=none "$TMP/kn" >/dev/null
+head -c $(( $(wc -c <"$TMP/kn") / 3 )) "$TMP/kn" >"$TMP/kcut"
+# shellcheck disable=SC2086
+{
+contract info "cut kdump" $K "$TMP/kcut"
+contract translate "cut kdump" $K "$TMP/kcut" - <"$TMP/kvas"
+contract dump "cut kdump" $K "$TMP/kcut"
+}
+
+# ---- hostile page tables ----
+H=$TMP/hostile
+"$PGW_TOOLS/mkhostile" "$H" || bail "mkhostile failed"
+tab=$(printf '\t')
+while IFS=$tab read -r name mode what; do
+	f=--image-format=raw
+	case $name in *.raw) ;; *) f= ;; esac
+	# shellcheck disable=SC2086
+	{
+	contract dump "hostile $name ($what)" $f --mode="$mode" --cr3=0x1000 "$H/$name"
+	contract regions "hostile $name" $f --mode="$mode" --cr3=0x1000 "$H/$name"
+	contract translate "hostile $name" $f --mode="$mode" --cr3=0x1000 "$H/$name" \
+		0x0 0x1000 0x7fffffffffff 0xffff800000000000 0xfffffffffffff000
+	}
+done <"$H/MANIFEST"
+
+# ---- the corrupt-dump corpus: every image that opens ----
+C=$TMP/corrupt
+"$PGW_TOOLS/mkcorrupt" "$C" || bail "mkcorrupt failed"
+n=0 bad=0
+while IFS=$tab read -r name code text tcode targs; do
+	[ "$code" -lt 64 ] || continue
+	n=$((n + 1))
+	for cmd in info translate; do
+		set -- "$C/$name"
+		# shellcheck disable=SC2086
+		[ $cmd = translate ] && set -- $targs "$C/$name" 0xffff888000200000 0x400000
+		"$PGWALK" $cmd --format=json "$@" >"$TMP/c.json" 2>/dev/null
+		rc=$?
+		[ "$rc" -ge 64 ] && { bad=$((bad + 1)); echo "# $cmd $name: exit $rc"; continue; }
+		[ -s "$TMP/c.json" ] || continue   # no root (3): nothing to hold
+		contract_check $cmd "$TMP/c.json" ||
+			{ bad=$((bad + 1)); echo "# $cmd $name: $cerr"; }
+	done
+done <"$C/MANIFEST"
+[ "$n" -gt 20 ] && [ "$bad" = 0 ]
+ok $? "corrupt corpus: info and translate on the $n images that open print records per the contract"
+
+done_testing
