@@ -93,11 +93,13 @@ static void span(struct line *l, const struct delim *d, uint64_t va,
 
 void delim_xlat_begin(struct out *o, const struct delim *d)
 {
+	/* pkey last but for levels: columns are only ever added at the
+	 * end, so a reader by position keeps working. */
 	header(o, d, o->levels ?
 		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input,levels" :
+		"absence,input,pkey,levels" :
 		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input");
+		"absence,input,pkey");
 }
 
 /* Each level as level@entry_pa=entry ("-" for a table not read),
@@ -156,6 +158,10 @@ void delim_xlat(struct out *o, const struct delim *d,
 			empty(&l, d, 1);
 	}
 	empty(&l, d, 1);   /* input */
+	if (x->stop == PGW_STOP_OK && x->step[x->nsteps - 1].entry.pkey)
+		num(&l, d, x->step[x->nsteps - 1].entry.pkey);
+	else
+		empty(&l, d, 1);
 	if (o->levels)
 		levels(&l, d, o, x);
 	row_end(o, &l);
@@ -185,8 +191,7 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 	if (!n)
 		emit_str(&l, d->empty);
 	sep(&l, d);
-	if (o->levels)
-		empty(&l, d, 1);
+	empty(&l, d, o->levels ? 2 : 1);   /* pkey, levels */
 	row_end(o, &l);
 }
 

@@ -87,6 +87,20 @@ static void eff_text(struct line *l, uint32_t eff)
 	emit_str(l, (eff & PGW_F_NX) ? "nx" : "exec");
 }
 
+/* The leaf's memory-encryption bits and protection key, only where
+ * there are any: " enc", " shared", " pkey=N". */
+static void leaf_extra_text(struct line *l, const struct pgw_entry *e)
+{
+	if (e->flags & PGW_F_ENC)
+		emit_str(l, " enc");
+	if (e->flags & PGW_F_SHARED)
+		emit_str(l, " shared");
+	if (e->pkey) {
+		emit_str(l, " pkey=");
+		emit_u64(l, e->pkey);
+	}
+}
+
 /* Why a walk stopped: the reason key, the absence of a table not in the
  * image, and where. */
 static void stop_text(struct line *l, const struct out *o,
@@ -123,6 +137,7 @@ static void xlat_line(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, out_level_name(o->mode, x->level));
 		emit_char(&l, ' ');
 		eff_text(&l, x->eff_flags);
+		leaf_extra_text(&l, &x->step[x->nsteps - 1].entry);
 		if (!x->data_in_image) {
 			emit_str(&l, " data-not-in-image (");
 			emit_str(&l, pgw_absence_key(x->data_absence));
@@ -196,29 +211,39 @@ static void text_bad(struct out *o, const char *text, size_t n)
 
 /* ---- info ---- */
 
+/* "C-bit 47 0x800000000000 inferred": a bit, its mask and its source,
+ * as regions prints a base. */
+static void enc_bit_text(struct line *l, const char *what, uint64_t mask,
+			 enum pgw_enc_source src)
+{
+	emit_str(l, what);
+	emit_char(l, ' ');
+	emit_u64(l, (uint64_t)__builtin_ctzll(mask));
+	emit_char(l, ' ');
+	emit_hex(l, mask);
+	emit_char(l, ' ');
+	emit_str(l, pgw_enc_source_key(src));
+}
+
 /* The memory-encryption bits entries are read with, and why. */
 static void text_info_enc(struct out *o, const struct pgw_enc_choice *e)
 {
-	char prefix[160];
-	int n = snprintf(prefix, sizeof(prefix), "encryption:  ");
+	struct line l;
+	l.len = 0;
 
+	emit_str(&l, "encryption:  ");
 	if (e->bits.enc)
-		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n,
-			      "C-bit %u (mask 0x%llx, %s), ",
-			      (unsigned)__builtin_ctzll(e->bits.enc),
-			      (unsigned long long)e->bits.enc,
-			      pgw_enc_source_key(e->source));
+		enc_bit_text(&l, "C-bit", e->bits.enc, e->source);
+	if (e->bits.enc && e->bits.shared)
+		emit_str(&l, "; ");
 	if (e->bits.shared)
-		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n,
-			      "shared bit %u (mask 0x%llx, %s), ",
-			      (unsigned)__builtin_ctzll(e->bits.shared),
-			      (unsigned long long)e->bits.shared,
-			      pgw_enc_source_key(e->shared_source));
+		enc_bit_text(&l, "shared bit", e->bits.shared,
+			     e->shared_source);
 	if (!e->bits.enc && !e->bits.shared)
-		n += snprintf(prefix + n, sizeof(prefix) - (size_t)n, "none, ");
-	/* "C-bit 47 (mask 0x800000000000, vmcoreinfo) (why)" */
-	snprintf(prefix + n - 2, sizeof(prefix) - (size_t)n + 2, " (");
-	out_text_line(o->f, prefix, e->why, ")\n");
+		emit_str(&l, "none");
+	emit_str(&l, " (");
+	l.buf[l.len] = '\0';
+	out_text_line(o->f, l.buf, e->why, ")\n");
 }
 
 #define INFO_TEXT_RANGES 8

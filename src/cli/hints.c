@@ -11,11 +11,12 @@
  * (0xffff8...) always has them. */
 #define CR3_NEVER_SET (UINT64_C(0x1ff) << 52)
 
-/* The kernel's own space (VMCOREINFO's root, else CPU 0's), mode as the
- * session chose or would choose it. */
+/* The kernel's own space (VMCOREINFO's root, else CPU 0's), mode and
+ * encryption bits as the session chose or would choose them. */
 static bool kernel_space(struct session *s, struct pgw_space *sp)
 {
-	struct pgw_space_request req = { .mode = s->opts.space.mode };
+	struct pgw_space_request req = { .mode = s->opts.space.mode,
+					 .enc = s->opts.space.enc };
 	struct pgw_space_why why;
 	struct pgw_err err = { 0 };
 

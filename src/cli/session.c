@@ -21,7 +21,8 @@ static const struct argp_option options[] = {
 	{ "format", 'f', "FMT", 0, "Output format", 1 },
 	{ "verbose", 'v', NULL, 0,
 	  "Say on stderr how the answer was reached: mode, root (dump: "
-	  "layout and bases), each with its reason", 1 },
+	  "layout and bases), encryption bits when any are in use, each "
+	  "with its reason", 1 },
 	{ NULL, 0, NULL, 0, "Image:", 2 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
 	  "Image format, skipping the probe", 2 },
@@ -81,6 +82,55 @@ static void output_format_arg(struct argp_state *state, const char *arg)
 			names);
 }
 
+/* One bit of an entry's address field (12..51), or 0: none. */
+static bool mask_ok(uint64_t m)
+{
+	return m == 0 || ((m & (m - 1)) == 0 && m >= (UINT64_C(1) << 12) &&
+			  m < (UINT64_C(1) << 52));
+}
+
+/* arg read as decimal when it is all digits, else 0. */
+static uint64_t decimal_value(const char *arg)
+{
+	uint64_t n = 0;
+
+	for (const char *p = arg; *p; p++) {
+		if (*p < '0' || *p > '9' || n > UINT64_MAX / 10 - 1)
+			return 0;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	return n;
+}
+
+/*
+ * A mask is a bit of an entry's physical-address field, so it takes the
+ * address syntax (bare hex only with --hex).  VMCOREINFO writes
+ * NUMBER(sme_mask) in decimal: a value copied from there is pointed at
+ * 0d, which --hex would otherwise read as another number.
+ */
+static uint64_t mask_arg(const struct argp_state *state, const char *opt,
+			 const char *arg)
+{
+	uint64_t v, dec = decimal_value(arg);
+	char hint[96] = "";
+
+	if (dec && mask_ok(dec))
+		snprintf(hint, sizeof(hint), "; %s: give 0d%s",
+			 strcmp(opt, "sme-mask") == 0 ?
+			 "VMCOREINFO's NUMBER(sme_mask) is decimal" :
+			 "decimal needs 0d", arg);
+	if (!pgw_parse_u64(arg, &v))
+		pgw_usage_error(state, "--%s: '%s' is not a number (0x... hex, "
+				"0d... decimal%s)%s", opt, arg,
+				pgw_cli_bare_hex ? "" : ", or bare hex with "
+				"--hex", hint);
+	if (!mask_ok(v))
+		pgw_usage_error(state, "--%s: 0x%llx is not one bit of the "
+				"address field (bits 12-51), nor 0%s", opt,
+				(unsigned long long)v, hint);
+	return v;
+}
+
 static uint64_t count_arg(struct argp_state *state, const char *opt,
 			  const char *arg)
 {
@@ -137,27 +187,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->space.root.kernel_half = true;
 		break;
 	case OPT_SME_MASK:
-	case OPT_SHARED_MASK: {
-		bool sme = key == OPT_SME_MASK;
-		const char *name = sme ? "--sme-mask" : "--shared-mask";
-		if (!pgw_parse_u64(arg, &v))
-			pgw_usage_error(state, "%s: '%s' is not a number", name,
-					arg);
-		/* One bit of an entry's address field (12..51), or none. */
-		if (v && ((v & (v - 1)) || v < (UINT64_C(1) << 12) ||
-			  v >= (UINT64_C(1) << 52)))
-			pgw_usage_error(state, "%s: 0x%llx is not one bit of "
-					"the address field (bits 12-51), nor 0",
-					name, (unsigned long long)v);
-		if (sme) {
-			o->space.enc.have_enc = true;
-			o->space.enc.enc = v;
-		} else {
-			o->space.enc.have_shared = true;
-			o->space.enc.shared = v;
-		}
+		o->sme_mask_arg = arg;
 		break;
-	}
+	case OPT_SHARED_MASK:
+		o->shared_mask_arg = arg;
+		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
 			pgw_usage_error(state, "--mode: unknown mode '%s' (%s)",
@@ -183,8 +217,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->space.root.have_cr3 && o->space.root.have_cpu)
 			pgw_usage_error(state, "--cr3 and --cpu choose the root "
 				   "twice; give one");
-		if (o->space.enc.have_enc && o->space.enc.have_shared &&
-		    o->space.enc.enc && o->space.enc.enc == o->space.enc.shared)
+		if (o->sme_mask_arg) {
+			o->space.enc.have_enc = true;
+			o->space.enc.enc = mask_arg(state, "sme-mask",
+						    o->sme_mask_arg);
+		}
+		if (o->shared_mask_arg) {
+			o->space.enc.have_shared = true;
+			o->space.enc.shared = mask_arg(state, "shared-mask",
+						       o->shared_mask_arg);
+		}
+		if (o->space.enc.enc &&
+		    o->space.enc.enc == o->space.enc.shared)
 			pgw_usage_error(state, "--sme-mask and --shared-mask "
 					"name the same bit");
 		break;

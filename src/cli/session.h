@@ -16,9 +16,10 @@ struct session_opts {
 	const char *image_format;    /* --image-format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	/* Addresses are parsed once every option is known (--hex). */
-	const char *base_arg, *cr3_arg;
+	const char *base_arg, *cr3_arg, *sme_mask_arg, *shared_mask_arg;
 	struct pgw_image_open_opts open;
-	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root */
+	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root,
+					    --sme-mask, --shared-mask */
 	uint64_t max_entries;        /* --max-entries */
 	bool verbose;                /* -v: provenance on stderr */
 };

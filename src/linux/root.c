@@ -20,13 +20,6 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
 	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
 }
 
-/*
- * The kernel's top table from VMCOREINFO.  x86-64 exports init_top_pgt
- * (4.13+) or swapper_pg_dir in the kernel text mapping: physical is
- * va - __START_KERNEL_map + phys_base.  i386 exports swapper_pg_dir in the
- * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
- * the one under which the table maps itself.
- */
 /* The kernel root symbol VMCOREINFO has, even one whose value is not a
  * number (so that a damaged one is named, not called absent). */
 static const char *root_symbol_present(const struct pgw_image *img)
@@ -42,7 +35,14 @@ static const char *root_symbol_present(const struct pgw_image *img)
 	return NULL;
 }
 
-/* Why VMCOREINFO gave no root, into why_not (size n). */
+/*
+ * The kernel's top table from VMCOREINFO.  x86-64 exports init_top_pgt
+ * (4.13+) or swapper_pg_dir in the kernel text mapping: physical is
+ * va - __START_KERNEL_map + phys_base.  i386 exports swapper_pg_dir in the
+ * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
+ * the one under which the table maps itself.  Why it gave none goes
+ * into why_not (size n).  enc: the tables' encryption bits.
+ */
 static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
 				 const struct pgw_enc_bits *enc,

@@ -21,7 +21,7 @@ for dm in $DUMPS; do
 	esac
 	for c in $(cpus_of "$SHARED/$d"); do
 		cr3=$(cr3_of "$SHARED/$d" "$c")
-		run "$PGWALK" info --format=raw --cr3="$cr3" "$UNPACKED/$d/mem.raw"
+		run "$PGWALK" info --image-format=raw --cr3="$cr3" "$UNPACKED/$d/mem.raw"
 		like "^mode: +$mode \\(validation walk: $mode maps a linear direct map" \
 			"$d mem.raw cpu$c: the validation walk, inferring per mode, still finds $mode"
 		case $mode in
