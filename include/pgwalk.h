@@ -629,8 +629,18 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
  * ELF machine's modes (all for raw images) keeping the one under which a
  * direct map is consistent; the ELF machine's shallowest mode.
  */
+enum pgw_mode_rule {
+	PGW_MODE_NAMED = 0,      /* the caller named it */
+	PGW_MODE_CPU,            /* a CPU's registers */
+	PGW_MODE_VMCOREINFO,     /* VMCOREINFO */
+	PGW_MODE_VALIDATION,     /* a validation walk from the root hint */
+	PGW_MODE_MACHINE,        /* only the ELF machine: its shallowest mode,
+				    assumed */
+	PGW_MODE_SCAN,           /* the kernel-root scan (pgw_space_open) */
+};
 struct pgw_mode_choice {
 	const struct pgw_mode *mode;
+	enum pgw_mode_rule rule;
 	char why[256];
 	/* Non-empty when sources disagree (one CPU's registers against the
 	 * others' or VMCOREINFO's): who said what.  The mode is then the
@@ -680,6 +690,11 @@ enum pgw_root_source {
 	PGW_ROOT_CPU,          /* --cpu=N, from the image's notes */
 	PGW_ROOT_VMCOREINFO,   /* kernel root symbol via phys_base */
 	PGW_ROOT_CPU0,         /* fallback: CPU 0's CR3 */
+	PGW_ROOT_TABLE,        /* --root: a top table's address */
+	PGW_ROOT_TASK,         /* --pid, --comm: the task's mm->pgd, from the
+				  task list */
+	PGW_ROOT_SCAN,         /* the kernel root found by the kernel-root
+				  scan (pgw_space_open, without VMCOREINFO) */
 };
 
 struct pgw_root {
@@ -687,7 +702,9 @@ struct pgw_root {
 	uint64_t table;        /* physical address of the top table */
 	enum pgw_root_source source;
 	int cpu;               /* for PGW_ROOT_CPU / CPU0 */
-	char why[200];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..." */
+	int32_t pid;           /* for PGW_ROOT_TASK */
+	char why[256];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..."
+				  (a comm in it is escaped: \xNN) */
 };
 
 /* Which root; all zero asks for the kernel's own (else CPU 0's). */
@@ -697,13 +714,31 @@ struct pgw_root_request {
 	bool have_cpu;
 	unsigned cpu;          /* with have_cpu: that CPU's CR3 */
 	bool kernel_half;      /* PTI: use the kernel root paired with a user CR3 */
+	bool have_table;
+	uint64_t table;        /* with have_table: this top table (--root: an
+				  address `roots` lists; no PCID bits) */
+	bool have_pid;
+	int32_t pid;           /* with have_pid: the root of this process */
+	const char *comm;      /* non-NULL: the root of the one process whose
+				  comm is this (raw bytes) */
+	bool kernel;           /* the kernel's own root (VMCOREINFO's; from
+				  pgw_space_open also one found by scan),
+				  never a CPU's CR3 */
 	struct pgw_enc_bits enc;  /* cleared from the CR3 and the entries read
 				     (pgw_space_open fills it in) */
 };
 
-/* The root req asks for, in mode; PGW_E_NOTFOUND when there is none or its
- * top table is not in the image, PGW_E_ARG when kernel_half is asked of a
- * table that is no PTI user copy. */
+/*
+ * The root req asks for, in mode: --cr3, --cpu, --root, a process (pid or
+ * comm: its mm->pgd, read through the kernel root's space with
+ * pgw_linux_tasks), else the kernel's own from VMCOREINFO, else (unless
+ * req->kernel) CPU 0's CR3.  It never scans: without VMCOREINFO a
+ * process or the kernel root needs pgw_space_open.  PGW_E_NOTFOUND when
+ * there is none (no such process, a kernel thread, an ambiguous comm, no
+ * task list: the message says which) or its top table is not in the
+ * image, PGW_E_ARG when kernel_half is asked of a table that is no PTI
+ * user copy or --root is no top table's address.
+ */
 enum pgw_status pgw_root_resolve(struct pgw_image *img,
 				 const struct pgw_mode *mode,
 				 const struct pgw_root_request *req,
@@ -771,22 +806,50 @@ struct pgw_space_request {
 	struct pgw_enc_request enc;    /* --sme-mask, --shared-mask */
 };
 
+/*
+ * Where the kernel's facts (VMCOREINFO: mode, kernel root, phys_base,
+ * KASLR offset, layout) came from.  pgw_space_open looks for them in
+ * memory only when the image's note is missing or damaged and the mode or
+ * the root cannot be had without them.
+ */
+enum pgw_facts_source {
+	PGW_FACTS_UNCHECKED = 0, /* not needed: nothing was looked for */
+	PGW_FACTS_NOTE,          /* the image's VMCOREINFO note */
+	PGW_FACTS_MEMORY,        /* VMCOREINFO text found in memory and adopted
+				    (pgw_vmcoreinfo_find_in_memory) */
+	PGW_FACTS_NONE,          /* none in the image or in memory */
+};
+struct pgw_facts_why {
+	enum pgw_facts_source source;
+	uint64_t pa;             /* PGW_FACTS_MEMORY: where it was found */
+	bool note_damaged;       /* the image has a note that did not validate */
+	bool kernel_root_scanned;/* pgw_kernel_root_scan ran (mode or root) */
+	char why[320];
+};
+
 /* How a space was chosen, for saying so. */
 struct pgw_space_why {
 	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
 	struct pgw_root root;          /* the root, its source and why */
 	struct pgw_enc_choice enc;     /* the encryption bits and why */
+	struct pgw_facts_why facts;    /* the kernel's facts, if looked for */
 };
 
 /*
  * Choose the encryption bits (req->enc, else VMCOREINFO), the mode
  * (req->mode, else pgw_detect_mode), the bits again when none were
  * declared (pgw_enc_infer from the root's CR3) and the root
- * (pgw_root_resolve), and fill *space_ret.  why_ret says how each was
- * chosen; when the root fails, why_ret->mode still holds the mode (NULL
- * mode: none could be chosen).  PGW_E_ARG for an unknown mode name or
- * encryption bits that are no single bit of the address field,
- * PGW_E_NOTFOUND for no mode or no root.
+ * (pgw_root_resolve), and fill *space_ret.  When the image has no valid
+ * VMCOREINFO note and the mode or the root needs the kernel's facts,
+ * VMCOREINFO is looked for in memory first and adopted (its
+ * NUMBER(sme_mask) then declares the C-bit); when there is none, the
+ * kernel-root scan finds the kernel's top table and its mode (each looks
+ * at every page once: see pgw_scan_opts), reading entries with the bits
+ * chosen so far.  why_ret says how each was chosen; when the root fails,
+ * why_ret->mode still holds the mode (NULL mode: none could be chosen).
+ * PGW_E_ARG for an unknown mode name or encryption bits that are no
+ * single bit of the address field, PGW_E_NOTFOUND for no mode or no
+ * root.
  */
 enum pgw_status pgw_space_open(struct pgw_image *img,
 			       const struct pgw_space_request *req,
@@ -1172,6 +1235,9 @@ struct pgw_scan_stats {
 	uint64_t scanned;        /* pages looked at */
 	uint64_t absent;         /* of those, not in the image (filtered out,
 				    damaged): nothing was read there */
+	uint64_t holes;          /* of those, in holes of a sparse file:
+				    zeros, in which no finder finds anything,
+				    not read */
 	uint64_t candidates;     /* pages (PAE: 32-byte slots) that passed the
 				    quick test */
 	uint64_t entries;        /* entries the validation walks examined */
@@ -1208,12 +1274,17 @@ struct pgw_vmci_check {
 	const struct pgw_mode *mode;   /* the mode its numbers and symbols imply */
 	uint64_t kernel_root;    /* its kernel root: maps itself (and _stext) */
 	unsigned lines;
+	/* Not checked rather than wrong: a table the check walks through is
+	 * not in the image (a filtered or cut dump), for this reason. */
+	enum pgw_absence unverified;
 	char why[200];
 };
 
 /*
  * Check the image's own VMCOREINFO (a note, or text adopted below): a
- * damaged note is PGW_E_FORMAT, none PGW_E_NOTFOUND, with the reason.
+ * damaged note is PGW_E_FORMAT, none PGW_E_NOTFOUND, one whose root
+ * cannot be walked because a table is not in the image PGW_E_NODATA
+ * (err->absence says why), each with the reason.
  */
 enum pgw_status pgw_vmcoreinfo_validate(struct pgw_image *img,
 					struct pgw_vmci_check *check_ret,
@@ -1369,6 +1440,7 @@ struct pgw_root_found {
 
 struct pgw_roots {
 	const struct pgw_mode *mode;
+	struct pgw_enc_bits enc; /* the bits its entries were read with */
 	uint64_t kernel_root;    /* the top table of the root given */
 	uint64_t kernel_start;   /* first VA of the kernel half */
 	size_t n;
@@ -1406,6 +1478,57 @@ void pgw_roots_free(struct pgw_roots *roots);
 /* The root whose table or PTI user copy is at `table` (an mm->pgd's
  * physical address), or -1. */
 long pgw_roots_find(const struct pgw_roots *roots, uint64_t table);
+
+/*
+ * The cross-view: the roots the scan found against the task list
+ * (pgw_linux_tasks).  A task owns the root its mm->pgd's physical address
+ * is (the table or its PTI user copy: pgw_roots_find).  Two views of one
+ * thing disagree only where something is wrong or in passing: a root no
+ * task owns (an orphan: a freed table, text_poke's mm, an identity map,
+ * or a process hidden from the task list) and a task whose root the scan
+ * did not find (its table is not in the image, lies outside the scan, or
+ * does not share the kernel's kernel half).
+ */
+struct pgw_roots_view {
+	size_t nroots, ntasks;
+	/* Owners of root i: owner[first_owner[i]] up to (not including)
+	 * owner[first_owner[i + 1]], task indices in task-list order. */
+	size_t *first_owner;     /* nroots + 1 entries */
+	size_t *owner;
+	long *task_root;         /* per task: its root's index; -1: none (no
+				    mm, or a root the scan did not find) */
+	size_t norphans;         /* roots, the kernel's aside, no task owns */
+	size_t nsuspicious;      /* of them, ones pgw_orphan_reason calls
+				    suspicious */
+	size_t nunowned;         /* tasks with an mm whose root the scan did
+				    not find */
+};
+enum pgw_status pgw_roots_view_build(const struct pgw_roots *roots,
+				     const struct pgw_task *tasks,
+				     size_t ntasks,
+				     struct pgw_roots_view **view_ret,
+				     struct pgw_err *err);
+void pgw_roots_view_free(struct pgw_roots_view *view);
+/* Root i of the view: is it an orphan (no owner, not the kernel's)? */
+bool pgw_roots_view_orphan(const struct pgw_roots_view *view, size_t i);
+/* Is task i one whose mm's root the scan did not find? */
+bool pgw_roots_view_unowned(const struct pgw_roots_view *view,
+			    const struct pgw_task *tasks, size_t i);
+/*
+ * Why a root of this kind belongs to no task; *suspicious_ret (may be
+ * NULL) says whether that is unexpected: a root that maps user pages
+ * (kind process), or whose user half or kernel half no kernel writes,
+ * points at a process the task list does not show.
+ */
+const char *pgw_orphan_reason(enum pgw_root_kind kind,
+			      bool *suspicious_ret);
+/*
+ * Why the scan did not find task's root (a task with an mm): no
+ * translatable mm->pgd, its table not in the image, a scan cut short, or
+ * a kernel half too unlike the kernel root's (compared here).
+ */
+void pgw_unowned_reason(struct pgw_image *img, const struct pgw_roots *roots,
+			const struct pgw_task *task, char *why, size_t n);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -131,13 +131,13 @@ static const char doc[] =
 	"GLOBAL/PCD/PWT/PAT bits; it ends at a region boundary.  Holes cover "
 	"the rest, each with the highest level at which nothing was found "
 	"and its reason.  The root is chosen as for translate (--cr3, --cpu, "
-	"else the kernel's).  Output streams: text (ptdump-like, region "
-	"markers inline), json (JSON Lines: region, map, hole and summary "
-	"records), csv or tsv (the same columns, a header row).  Exit status: "
-	"0, 2 a page table the image lacks left holes (the summary says "
-	"complete false), 3 no root or mode, 4 the entry budget ran out (the "
-	"output so far is valid), 64 usage, 65 bad image, 66 cannot open, 74 "
-	"cannot write.";
+	"--root, --pid, --comm, else the kernel's).  Output streams: text "
+	"(ptdump-like, region markers inline), json (JSON Lines: region, map, "
+	"hole and summary records), csv or tsv (the same columns, a header "
+	"row).  Exit status: 0, 2 a page table the image lacks left holes "
+	"(the summary says complete false), 3 no root or mode (or no such "
+	"process), 4 the entry budget ran out (the output so far is valid), "
+	"64 usage, 65 bad image, 66 cannot open, 74 cannot write.";
 
 static const struct argp dump_argp = {
 	options, parse_opt, "IMAGE", doc, layout_children, NULL, NULL

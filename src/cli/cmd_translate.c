@@ -72,9 +72,12 @@ static const char doc[] =
 	"ADDR is hex with 0x (bare hex with --hex) or decimal with 0d; - "
 	"reads one address per line from stdin.  Text shows the whole walk, "
 	"like crash's vtop, for a single ADDR or with --levels, else one "
-	"line per address.  Exit status: 0 all translated, 1 some did not, "
-	"2 some stopped at a page table the image lacks, 3 no root or mode, "
-	"64 usage, 65 bad image, 66 cannot open or read, 74 cannot write.";
+	"line per address.  Without --cr3, --cpu, --root, --pid or --comm "
+	"the kernel's own root is walked; a user address it does not map "
+	"gets a hint on stderr naming the processes that do.  Exit status: 0 "
+	"all translated, 1 some did not, 2 some stopped at a page table the "
+	"image lacks, 3 no root or mode (or no such process), 64 usage, 65 "
+	"bad image, 66 cannot open or read, 74 cannot write.";
 
 static const struct argp translate_argp = {
 	options, parse_opt, "IMAGE ADDR...", doc, session_children, NULL,
@@ -272,6 +275,7 @@ int cmd_translate(int argc, char **argv)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
 	rc = pgw_cli_flush(rc ? rc : b.rc);
+	hints_free();
 	session_close(&s);
 	return rc;
 }

@@ -7,5 +7,6 @@ int cmd_info(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_regions(int argc, char **argv);
+int cmd_roots(int argc, char **argv);
 
 #endif

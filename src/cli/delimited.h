@@ -39,6 +39,19 @@ void delim_regions_row(struct out *o, const struct delim *d,
 void delim_regions_summary(struct out *o, const struct delim *d,
 			   const struct regions_summary *s);
 
+/* roots (fmt_delim_roots.c) */
+void delim_roots_begin(struct out *o, const struct delim *d,
+		       const struct roots_report *r);
+void delim_roots_root(struct out *o, const struct delim *d,
+		      const struct roots_report *r, size_t i);
+void delim_roots_orphan(struct out *o, const struct delim *d,
+			const struct roots_report *r, size_t i);
+void delim_roots_unowned(struct out *o, const struct delim *d,
+			 const struct roots_report *r, size_t task,
+			 const char *why);
+void delim_roots_end(struct out *o, const struct delim *d,
+		     const struct roots_report *r);
+
 /* A formatter's hooks, all through its struct delim D. */
 #define DELIM_FORMATTER(NAME, D)                                          \
 	static void NAME##_xlat_begin(struct out *o)                      \
@@ -71,6 +84,24 @@ void delim_regions_summary(struct out *o, const struct delim *d,
 	static void NAME##_regions_summary(struct out *o,                 \
 					   const struct regions_summary *s) \
 	{ delim_regions_summary(o, &D, s); }                              \
+	static void NAME##_roots_begin(struct out *o,                     \
+				       const struct roots_report *r)      \
+	{ delim_roots_begin(o, &D, r); }                                  \
+	static void NAME##_roots_root(struct out *o,                      \
+				      const struct roots_report *r,       \
+				      size_t i)                           \
+	{ delim_roots_root(o, &D, r, i); }                                \
+	static void NAME##_roots_orphan(struct out *o,                    \
+					const struct roots_report *r,     \
+					size_t i)                         \
+	{ delim_roots_orphan(o, &D, r, i); }                              \
+	static void NAME##_roots_unowned(struct out *o,                   \
+					 const struct roots_report *r,    \
+					 size_t t, const char *why)       \
+	{ delim_roots_unowned(o, &D, r, t, why); }                        \
+	static void NAME##_roots_end(struct out *o,                       \
+				     const struct roots_report *r)        \
+	{ delim_roots_end(o, &D, r); }                                    \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -84,6 +115,11 @@ void delim_regions_summary(struct out *o, const struct delim *d,
 		.regions_begin = NAME##_regions_begin,                    \
 		.regions_row = NAME##_regions_row,                        \
 		.regions_summary = NAME##_regions_summary,                \
+		.roots_begin = NAME##_roots_begin,                        \
+		.roots_root = NAME##_roots_root,                          \
+		.roots_orphan = NAME##_roots_orphan,                      \
+		.roots_unowned = NAME##_roots_unowned,                    \
+		.roots_end = NAME##_roots_end,                            \
 	}
 
 #endif

@@ -3,58 +3,8 @@
  * docs/output.md.  Addresses are strings ("0x.."), sizes and counts
  * numbers, strings from the image escaped to printable ASCII.
  */
-#include "emit.h"
-#include "output.h"
-
-/* ,"key":"0x..." */
-static void kv_hex(struct line *l, const char *key, uint64_t v)
-{
-	emit_str(l, ",\"");
-	emit_str(l, key);
-	emit_str(l, "\":\"");
-	emit_hex(l, v);
-	emit_char(l, '"');
-}
-
-/* ,"key":N */
-static void kv_u64(struct line *l, const char *key, uint64_t v)
-{
-	emit_str(l, ",\"");
-	emit_str(l, key);
-	emit_str(l, "\":");
-	emit_u64(l, v);
-}
-
-/* ,"key":"value" (a short string: keys, names, reasons) */
-static void kv_str(struct line *l, const char *key, const char *val)
-{
-	emit_str(l, ",\"");
-	emit_str(l, key);
-	emit_str(l, "\":\"");
-	emit_json_str(l, val);
-	emit_char(l, '"');
-}
-
-static void kv_bool(struct line *l, const char *key, bool v)
-{
-	emit_str(l, ",\"");
-	emit_str(l, key);
-	emit_str(l, v ? "\":true" : "\":false");
-}
-
-/* "key":"value" with the value escaped however long (strings from the
- * image), a comma before it unless first. */
-static void kv_long(struct out *o, struct line *l, bool first,
-		    const char *key, const char *val)
-{
-	if (!first)
-		emit_char(l, ',');
-	emit_char(l, '"');
-	emit_json_str(l, key);
-	emit_str(l, "\":\"");
-	emit_long(l, o->f, val, emit_json_strn);
-	emit_char(l, '"');
-}
+#include "json_kv.h"
+#include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
 static void kv_end(struct line *l, uint64_t start, uint64_t end)
@@ -267,8 +217,12 @@ static void info_cpus(struct out *o, struct line *l,
 	emit_char(l, ']');
 }
 
+/* facts: why the image's VMCOREINFO is the one it is (its note, text
+ * found in memory in place of a missing or damaged note), as
+ * pgw_space_open found it; empty when no space was looked for. */
 static void info_vmcoreinfo(struct out *o, struct line *l,
-			    struct pgw_image *img)
+			    struct pgw_image *img,
+			    const struct pgw_facts_why *facts)
 {
 	uint64_t pa;
 
@@ -282,6 +236,8 @@ static void info_vmcoreinfo(struct out *o, struct line *l,
 	if (mem)
 		kv_hex(l, "pa", pa);
 	kv_u64(l, "lines", pgw_vmcoreinfo_count(img));
+	if (facts->why[0])
+		kv_long(o, l, false, "reason", facts->why);
 	for (size_t i = 0; i < out_nvmci_fields; i++) {
 		const struct vmci_field *f = &out_vmci_fields[i];
 		const char *raw = pgw_vmcoreinfo_get(img, f->key);
@@ -387,7 +343,7 @@ static void json_info(struct out *o, const struct info_view *v)
 	emit_char(&l, ']');
 	kv_u64(&l, "prstatus", pgw_image_prstatus_count(img));
 	info_cpus(o, &l, v);
-	info_vmcoreinfo(o, &l, img);
+	info_vmcoreinfo(o, &l, img, &v->why->facts);
 	info_encryption(o, &l, &v->why->enc);
 	if (v->why->mode.mode) {
 		kv_str(&l, "mode", v->why->mode.mode->name);
@@ -579,4 +535,8 @@ const struct formatter fmt_json = {
 	.regions_begin = json_regions_begin,
 	.regions_row = json_regions_row,
 	.regions_summary = json_regions_summary,
+	.roots_root = json_roots_root,
+	.roots_orphan = json_roots_orphan,
+	.roots_unowned = json_roots_unowned,
+	.roots_end = json_roots_end,
 };

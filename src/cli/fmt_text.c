@@ -3,6 +3,7 @@
 
 #include "emit.h"
 #include "output.h"
+#include "roots_out.h"
 
 static void size_text(struct line *l, uint64_t size)
 {
@@ -330,13 +331,20 @@ static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
 	fwrite(l.buf, 1, l.len, o->f);
 }
 
-static void text_info_vmcoreinfo(struct out *o, struct pgw_image *img)
+/* facts: why VMCOREINFO is what it is, or why there is none after
+ * memory was searched (the reason JSON's vmcoreinfo holds). */
+static void text_info_vmcoreinfo(struct out *o, struct pgw_image *img,
+				 const struct pgw_facts_why *facts)
 {
 	char prefix[160];
 	uint64_t pa;
 
 	if (pgw_vmcoreinfo_count(img) == 0) {
-		fprintf(o->f, "vmcoreinfo:  none\n");
+		if (facts->source == PGW_FACTS_NONE)
+			out_text_line(o->f, "vmcoreinfo:  none (", facts->why,
+				      ")\n");
+		else
+			fprintf(o->f, "vmcoreinfo:  none\n");
 		return;
 	}
 	if (pgw_vmcoreinfo_in_memory(img, &pa))
@@ -346,6 +354,8 @@ static void text_info_vmcoreinfo(struct out *o, struct pgw_image *img)
 	else
 		fprintf(o->f, "vmcoreinfo:  %zu lines (note)\n",
 			pgw_vmcoreinfo_count(img));
+	if (facts->why[0])
+		out_text_line(o->f, "  reason              ", facts->why, "\n");
 	for (size_t i = 0; i < out_nvmci_fields; i++) {
 		const struct vmci_field *f = &out_vmci_fields[i];
 		const char *raw = pgw_vmcoreinfo_get(img, f->key);
@@ -419,7 +429,7 @@ static void text_info(struct out *o, const struct info_view *v)
 		fprintf(o->f, "  ... %zu more (--format=json lists all)\n",
 			nr - INFO_TEXT_RANGES);
 	text_info_cpus(o, v);
-	text_info_vmcoreinfo(o, img);
+	text_info_vmcoreinfo(o, img, &v->why->facts);
 	/* The mode may be known when the root is not (the error says why
 	 * on stderr). */
 	if (v->why->mode.mode) {
@@ -757,4 +767,9 @@ const struct formatter fmt_text = {
 	.regions_begin = text_regions_begin,
 	.regions_row = text_regions_row,
 	.regions_summary = text_regions_summary,
+	.roots_begin = text_roots_begin,
+	.roots_root = text_roots_root,
+	.roots_orphan = text_roots_orphan,
+	.roots_unowned = text_roots_unowned,
+	.roots_end = text_roots_end,
 };

@@ -172,9 +172,174 @@ static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
 		      eras);
 }
 
-/* A user address asked of the kernel's root: the CPUs caught in user
- * mode hold a process's root. */
-static void hint_user_half(struct session *s, const struct pgw_xlat *x)
+/*
+ * Who maps a user address the kernel's root does not: the processes of
+ * the task list (kallsyms and BTF in the image), else the roots a scan
+ * finds; read once, on the first address that needs them.
+ */
+static struct {
+	bool loaded;
+	struct pgw_task *tasks;      /* NULL: no task list */
+	size_t ntasks;
+	struct pgw_roots *roots;     /* without a task list: the scan's */
+} who;
+
+/* The kernel's memory map, once: inferring its bases walks the kernel's
+ * tables. */
+static struct {
+	bool tried;
+	struct pgw_layout *lay;      /* NULL: none */
+} map;
+
+#define NAMED_MAX 4                  /* processes or roots named in a hint */
+
+static void load_who(struct session *s)
+{
+	struct pgw_err err = { 0 };
+
+	who.loaded = true;
+	if (pgw_linux_tasks(&s->space, &who.tasks, &who.ntasks, &err) ==
+		    PGW_OK || who.ntasks)
+		return;
+	pgw_linux_tasks_free(who.tasks);
+	who.tasks = NULL;
+	struct pgw_roots_opts ro = { .scan = { .enc = s->space.enc } };
+	if (pgw_roots_scan(s->img, s->space.mode, s->space.root, &ro,
+			   &who.roots, &err) != PGW_OK)
+		who.roots = NULL;
+}
+
+void hints_free(void)
+{
+	pgw_linux_tasks_free(who.tasks);
+	pgw_roots_free(who.roots);
+	memset(&who, 0, sizeof(who));
+	free(map.lay);
+	memset(&map, 0, sizeof(map));
+}
+
+static bool maps(const struct session *s, uint64_t table, uint64_t va)
+{
+	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
+				.root = table, .enc = s->space.enc };
+	struct pgw_xlat x;
+
+	return pgw_translate(&sp, va, &x) == PGW_STOP_OK;
+}
+
+/* A CPU caught in user mode: its CR3 holds a process's root. */
+static bool in_user_mode(const struct pgw_cpu *c)
+{
+	return c->has_cr && c->has_cs && (c->cs_selector & 3) == 3;
+}
+
+/* The first CPU caught in user mode whose root maps va (its top table
+ * in *table), or -1. */
+static long user_cpu(const struct session *s, uint64_t va, uint64_t *table)
+{
+	const struct pgw_cpu *cpus;
+	size_t n = pgw_image_cpus(s->img, &cpus);
+
+	for (size_t c = 0; c < n; c++) {
+		if (!in_user_mode(&cpus[c]))
+			continue;
+		*table = pgw_cr3_table(s->space.mode, cpus[c].cr3,
+				       &s->space.enc);
+		if (maps(s, *table, va))
+			return (long)c;
+	}
+	return -1;
+}
+
+/* Is task k's root, or its PTI user copy (the next 4 KiB page), table? */
+static bool runs_on(const struct pgw_task *k, uint64_t table)
+{
+	return k->has_pgd_pa &&
+	       (k->pgd_pa == table || (k->pgd_pa | 0x1000) == table);
+}
+
+/* " and N more" past the ones named. */
+static void more(struct line *l, size_t found)
+{
+	if (found <= NAMED_MAX)
+		return;
+	emit_str(l, " and ");
+	emit_u64(l, found - NAMED_MAX);
+	emit_str(l, " more");
+}
+
+/* "; N processes map it: pid 1 (init), ...": the tasks whose root maps
+ * va; *pid the one running on the user-mode CPU's table, else the
+ * first. */
+static size_t say_tasks(struct line *l, const struct session *s,
+			uint64_t va, long cpu, uint64_t cpu_table,
+			int32_t *pid)
+{
+	struct line names;
+	size_t found = 0;
+	bool on_cpu = false;
+
+	names.len = 0;
+	for (size_t t = 0; t < who.ntasks; t++) {
+		const struct pgw_task *k = &who.tasks[t];
+		if (!k->has_pgd_pa || !maps(s, k->pgd_pa, va))
+			continue;
+		if (found == 0 || (!on_cpu && cpu >= 0 &&
+				   runs_on(k, cpu_table))) {
+			*pid = k->pid;
+			on_cpu = cpu >= 0 && runs_on(k, cpu_table);
+		}
+		if (found < NAMED_MAX) {
+			emit_str(&names, found ? ", pid " : "pid ");
+			emit_u64(&names, (uint64_t)(uint32_t)k->pid);
+			emit_str(&names, " (");
+			/* From the image: escaped before a terminal sees it. */
+			emit_bytes(&names, stderr, (const char *)k->comm,
+				   k->comm_len, emit_text_char);
+			emit_char(&names, ')');
+		}
+		found++;
+	}
+	if (!found)
+		return 0;
+	emit_str(l, "; ");
+	emit_u64(l, found);
+	emit_str(l, found == 1 ? " process maps it: " : " processes map it: ");
+	for (size_t i = 0; i < names.len; i++)
+		emit_char(l, names.buf[i]);
+	more(l, found);
+	return found;
+}
+
+/* The same from the roots a scan found (kind process); *root the one on
+ * the user-mode CPU, else the first. */
+static size_t say_roots(struct line *l, const struct session *s,
+			uint64_t va, long cpu, uint64_t cpu_table,
+			uint64_t *root)
+{
+	size_t found = 0;
+
+	for (size_t i = 0; who.roots && i < who.roots->n; i++) {
+		const struct pgw_root_found *r = &who.roots->root[i];
+		if (r->kind != PGW_RK_PROCESS || !maps(s, r->table, va))
+			continue;
+		if (found == 0 || (cpu >= 0 && (r->table == cpu_table ||
+						r->pti_user == cpu_table)))
+			*root = r->table;
+		if (found < NAMED_MAX) {
+			emit_str(l, found ? ", " : "; the roots that map it: ");
+			emit_hex(l, r->table);
+		}
+		found++;
+	}
+	more(l, found);
+	return found;
+}
+
+/* No process found to map it: the CPUs caught in user mode hold a
+ * process's root, else say how to give one.  The same for every user
+ * address: once. */
+static void hint_no_process(struct session *s, const struct pgw_xlat *x)
 {
 	const struct pgw_cpu *cpus;
 	size_t n = pgw_image_cpus(s->img, &cpus);
@@ -182,13 +347,11 @@ static void hint_user_half(struct session *s, const struct pgw_xlat *x)
 	size_t len = 0, found = 0;
 	static bool said;
 
-	/* The same for every user address: once. */
-	if (s->why.root.source != PGW_ROOT_VMCOREINFO || said)
+	if (said)
 		return;
 	said = true;
 	for (size_t i = 0; i < n && len < sizeof(list); i++) {
-		if (!cpus[i].has_cr || !cpus[i].has_cs ||
-		    (cpus[i].cs_selector & 3) != 3)
+		if (!in_user_mode(&cpus[i]))
 			continue;
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
 					"%s--cpu=%zu", found ? " or " : "", i);
@@ -202,14 +365,57 @@ static void hint_user_half(struct session *s, const struct pgw_xlat *x)
 	else
 		pgw_cli_error("0x%llx is a user address and the root is the "
 			      "kernel's, which maps no process: give a "
-			      "process's root (--cr3, or --cpu for a CPU that "
-			      "ran it)", (unsigned long long)x->va);
+			      "process's root (--pid, --root from 'pgwalk "
+			      "roots', --cr3, or --cpu for a CPU that ran it)",
+			      (unsigned long long)x->va);
+}
+
+/* A user address asked of the kernel's own root: the processes (else
+ * the roots) that map it, and a CPU caught in user mode running one. */
+static void hint_user_half(struct session *s, const struct pgw_xlat *x)
+{
+	struct line l;
+	int32_t pid = 0;
+	uint64_t root = 0, cpu_table = 0;
+
+	if (s->why.root.source != PGW_ROOT_VMCOREINFO &&
+	    s->why.root.source != PGW_ROOT_SCAN)
+		return;
+	if (!who.loaded)
+		load_who(s);
+	l.len = 0;
+	emit_str(&l, "pgwalk: ");
+	emit_hex(&l, x->va);
+	emit_str(&l, " is a user address and the root is the kernel's, which "
+		     "maps no process");
+	long cpu = user_cpu(s, x->va, &cpu_table);
+	size_t found = who.tasks ?
+		say_tasks(&l, s, x->va, cpu, cpu_table, &pid) :
+		say_roots(&l, s, x->va, cpu, cpu_table, &root);
+	if (!found) {
+		hint_no_process(s, x);
+		return;
+	}
+	if (cpu >= 0) {
+		emit_str(&l, "; CPU ");
+		emit_u64(&l, (uint64_t)cpu);
+		emit_str(&l, ", caught in user mode, runs one");
+	}
+	emit_str(&l, found > 1 ? "; give one, e.g. " : "; give ");
+	if (who.tasks) {
+		emit_str(&l, "--pid=");
+		emit_u64(&l, (uint64_t)(uint32_t)pid);
+	} else {
+		emit_str(&l, "--root=");
+		emit_hex(&l, root);
+	}
+	emit_char(&l, '\n');
+	fflush(stdout);
+	emit_spill(&l, stderr);
 }
 
 void hint_translate(struct session *s, const struct pgw_xlat *x)
 {
-	static struct pgw_layout *lay;
-	static bool tried;
 	const struct pgw_region *r;
 
 	/* Only an empty entry leaves the user guessing; every other reason
@@ -217,22 +423,21 @@ void hint_translate(struct session *s, const struct pgw_xlat *x)
 	 * what happened in the record itself. */
 	if (x->stop != PGW_STOP_NOT_PRESENT)
 		return;
-	/* The layout once: inferring its bases walks the kernel's tables. */
-	if (!tried) {
+	if (!map.tried) {
 		struct pgw_layout_request req = { 0 };
 		struct pgw_err err = { 0 };
-		tried = true;
-		lay = malloc(sizeof(*lay));
-		if (lay && pgw_layout_resolve(&s->space, &req, lay, &err) !=
-				   PGW_OK) {
-			free(lay);
-			lay = NULL;
+		map.tried = true;
+		map.lay = malloc(sizeof(*map.lay));
+		if (map.lay && pgw_layout_resolve(&s->space, &req, map.lay,
+						  &err) != PGW_OK) {
+			free(map.lay);
+			map.lay = NULL;
 		}
 	}
-	if (!lay || !(r = region_of(lay, x->va)))
+	if (!map.lay || !(r = region_of(map.lay, x->va)))
 		return;
 	if (strcmp(r->key, "user") == 0)
 		hint_user_half(s, x);
 	else
-		hint_kernel_half(s, x, lay, r);
+		hint_kernel_half(s, x, map.lay, r);
 }

@@ -19,8 +19,11 @@ bool hint_cr3_virtual(struct session *s);
 bool hint_root_failed(struct session *s, const struct pgw_err *err);
 
 /* An address that did not translate: the memory-map region it lies in
- * and this kernel's direct-map base (kernel half), or the CPUs caught in
- * user mode (a user address asked of the kernel's root). */
+ * and this kernel's direct-map base (kernel half); a user address asked
+ * of the kernel's root: the processes that map it (the task list, else
+ * the roots a scan finds) and the CPUs caught in user mode. */
 void hint_translate(struct session *s, const struct pgw_xlat *x);
+/* What the hints read from the image (task list, roots, layout), freed. */
+void hints_free(void);
 
 #endif

@@ -20,6 +20,8 @@ static const struct {
 	  "virtual to physical, one record per address" },
 	{ "dump", cmd_dump, "every mapping and hole of an address space" },
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
+	{ "roots", cmd_roots, "every page-table root in memory, named by "
+			      "the task list" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -66,6 +66,27 @@ struct info_view {
 	struct pgw_evidence ev;
 };
 
+/* What `roots` prints: the roots the scan found, the task list and
+ * their cross-view (cmd_roots.c fills it in). */
+struct roots_report {
+	struct pgw_image *img;
+	const struct pgw_roots *roots;
+	const struct pgw_task *tasks;        /* NULL: no task list */
+	size_t ntasks;
+	const struct pgw_roots_view *view;   /* NULL: no task list */
+	const char *names_why;               /* no list, or one cut short: why
+						(NULL: the whole list) */
+	size_t kinds[PGW_NROOT_KINDS];       /* roots of each kind */
+	size_t named;                        /* roots a task owns */
+	size_t processes;                    /* tasks with an mm */
+	bool complete;                       /* no budget cut the answer
+						short (the scan's, the task
+						list's bound); false: reason
+						"budget" */
+	const char *why;                     /* !complete: which budget
+						stopped what */
+};
+
 struct formatter {
 	const char *name;
 	/* info: one record describing the image */
@@ -89,6 +110,17 @@ struct formatter {
 	void (*regions_row)(struct out *o, const struct pgw_region *r,
 			    const struct region_usage *u);
 	void (*regions_summary)(struct out *o, const struct regions_summary *s);
+	/* roots: one record per root, then the cross-view (roots no task
+	 * owns, tasks whose root the scan did not find), then the end (how
+	 * the roots were named, the summary) */
+	void (*roots_begin)(struct out *o, const struct roots_report *r);
+	void (*roots_root)(struct out *o, const struct roots_report *r,
+			   size_t i);
+	void (*roots_orphan)(struct out *o, const struct roots_report *r,
+			     size_t i);
+	void (*roots_unowned)(struct out *o, const struct roots_report *r,
+			      size_t task, const char *why);
+	void (*roots_end)(struct out *o, const struct roots_report *r);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

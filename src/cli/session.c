@@ -10,8 +10,8 @@
 
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
-	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_SME_MASK,
-	OPT_SHARED_MASK,
+	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
+	OPT_SME_MASK, OPT_SHARED_MASK,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -33,6 +33,14 @@ static const struct argp_option options[] = {
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
 	  "ignored)", 3 },
 	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 3 },
+	{ "root", OPT_ROOT, "ADDR", 0,
+	  "Walk from the top table at ADDR (a root `pgwalk roots` lists)", 3 },
+	{ "pid", OPT_PID, "N", 0,
+	  "Walk process N's address space: its mm->pgd, from the kernel's "
+	  "task list (kallsyms and BTF in the image)", 3 },
+	{ "comm", OPT_COMM, "NAME", 0,
+	  "Walk the address space of the one process called NAME (several: "
+	  "an error listing their pids)", 3 },
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 3 },
 	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 3 },
@@ -183,6 +191,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->space.root.cpu = (unsigned)n;
 		break;
 	}
+	case OPT_ROOT:
+		o->root_arg = arg;
+		break;
+	case OPT_PID: {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (*arg == '\0' || *end || n < 0 || n > INT32_MAX)
+			pgw_usage_error(state, "--pid: '%s' is not a process id",
+					arg);
+		o->space.root.have_pid = true;
+		o->space.root.pid = (int32_t)n;
+		break;
+	}
+	case OPT_COMM:
+		if (*arg == '\0' || strlen(arg) >= PGW_TASK_COMM_MAX)
+			pgw_usage_error(state, "--comm: '%.80s' is not a process "
+					"name (1 to %d bytes)", arg,
+					PGW_TASK_COMM_MAX - 1);
+		o->space.root.comm = arg;
+		break;
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
 		break;
@@ -202,7 +230,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MAX_ENTRIES:
 		o->max_entries = count_arg(state, "max-entries", arg);
 		break;
-	case ARGP_KEY_END:
+	case ARGP_KEY_END: {
+		const struct pgw_root_request *r = &o->space.root;
 		/* Every option is known now, --hex too. */
 		if (o->base_arg && !pgw_parse_u64(o->base_arg, &v))
 			pgw_bad_addr_option(state, "base", o->base_arg);
@@ -214,9 +243,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->space.root.have_cr3 = true;
 			o->space.root.cr3 = v;
 		}
-		if (o->space.root.have_cr3 && o->space.root.have_cpu)
-			pgw_usage_error(state, "--cr3 and --cpu choose the root "
-				   "twice; give one");
+		if (o->root_arg && !pgw_parse_u64(o->root_arg, &v))
+			pgw_bad_addr_option(state, "root", o->root_arg);
+		if (o->root_arg) {
+			o->space.root.have_table = true;
+			o->space.root.table = v;
+		}
+		if (r->have_cr3 + r->have_cpu + r->have_table + r->have_pid +
+		    (r->comm != NULL) > 1)
+			pgw_usage_error(state, "--cr3, --cpu, --root, --pid and "
+				   "--comm each choose the root; give one");
 		if (o->sme_mask_arg) {
 			o->space.enc.have_enc = true;
 			o->space.enc.enc = mask_arg(state, "sme-mask",
@@ -232,6 +268,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			pgw_usage_error(state, "--sme-mask and --shared-mask "
 					"name the same bit");
 		break;
+	}
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -355,6 +392,14 @@ void session_say(const struct session *s)
 
 	if (!s->opts.verbose)
 		return;
+	/* Memory searched for the kernel's facts (no valid note): what
+	 * was found decided what follows. */
+	if (s->why.facts.source == PGW_FACTS_MEMORY ||
+	    s->why.facts.source == PGW_FACTS_NONE)
+		out_text_line(stderr, s->why.facts.source == PGW_FACTS_MEMORY ?
+			      "pgwalk: vmcoreinfo memory (" :
+			      "pgwalk: vmcoreinfo none (", s->why.facts.why,
+			      ")\n");
 	snprintf(head, sizeof(head), "pgwalk: mode %s (",
 		 s->space.mode->name);
 	out_text_line(stderr, head, s->why.mode.why, ")\n");

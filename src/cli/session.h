@@ -16,10 +16,13 @@ struct session_opts {
 	const char *image_format;    /* --image-format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	/* Addresses are parsed once every option is known (--hex). */
-	const char *base_arg, *cr3_arg, *sme_mask_arg, *shared_mask_arg;
+	const char *base_arg, *cr3_arg, *root_arg;
+	const char *sme_mask_arg, *shared_mask_arg;
 	struct pgw_image_open_opts open;
-	struct pgw_space_request space;  /* --mode, --cr3, --cpu, --kernel-root,
-					    --sme-mask, --shared-mask */
+	struct pgw_space_request space;  /* --mode, the root: --cr3, --cpu,
+					    --root, --pid, --comm,
+					    --kernel-root; --sme-mask,
+					    --shared-mask */
 	uint64_t max_entries;        /* --max-entries */
 	bool verbose;                /* -v: provenance on stderr */
 };
@@ -66,7 +69,8 @@ int session_choose(struct session *s);
 int session_start(struct session *s, const struct image_args *a);
 void session_close(struct session *s);
 
-/* With -v, say on stderr how the space was chosen: "pgwalk: mode NAME
+/* With -v, say on stderr how the space was chosen: "pgwalk: vmcoreinfo
+ * memory|none (why)" when memory was searched for it, "pgwalk: mode NAME
  * (why)", "pgwalk: root 0x.. (why)", and "pgwalk: encryption C-bit N
  * (why)" when bits are in use or were asked for (provenance, never on
  * stdout). */

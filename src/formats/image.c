@@ -246,6 +246,20 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
+bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)
+{
+	const uint8_t *map = img->src.map;
+
+	if (!img->zero_copy || page < map ||
+	    page + PGW_PAGE_SIZE > map + img->src.file_size)
+		return false;
+	uint64_t off = (uint64_t)(page - map);
+	/* A page need not start on a file-system block (an ELF segment's
+	 * p_offset): both of its ends must be in holes. */
+	return pgw_source_in_hole(&img->src, off) &&
+	       pgw_source_in_hole(&img->src, off + PGW_PAGE_SIZE - 1);
+}
+
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 			       size_t len, struct pgw_err *err)
 {

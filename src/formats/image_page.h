@@ -19,4 +19,12 @@
 enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err);
 
+/*
+ * Does a page pgw_image_page served in place (from the mapped file of a
+ * zero-copy image) lie in holes of a sparse file?  It reads as zeros,
+ * which the kernel maps a page at a time: scans that find nothing in a
+ * zero page skip it.  False for every page of an image that is not so.
+ */
+bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page);
+
 #endif

@@ -74,7 +74,36 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 	uint64_t alloc = (uint64_t)st.st_blocks * 512;
 	src->alloc_size = S_ISREG(st.st_mode) && alloc && alloc < size ? alloc
 								       : size;
+	src->sparse = S_ISREG(st.st_mode) && alloc < size;
 	return PGW_OK;
+}
+
+bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
+{
+	if (!src->sparse || off >= src->file_size)
+		return false;
+	if (off >= src->hole_lo && off < src->hole_hi)
+		return true;
+	if (off >= src->data_lo && off < src->data_hi)
+		return false;
+	off_t data = lseek(src->fd, (off_t)off, SEEK_DATA);
+	if (data < 0 && errno == ENXIO)
+		data = (off_t)src->file_size;     /* a hole to the end */
+	if (data < 0) {
+		/* No hole information: every byte is data. */
+		src->data_lo = 0;
+		src->data_hi = src->file_size;
+		return false;
+	}
+	if ((uint64_t)data > off) {
+		src->hole_lo = off;
+		src->hole_hi = (uint64_t)data;
+		return true;
+	}
+	off_t hole = lseek(src->fd, (off_t)off, SEEK_HOLE);
+	src->data_lo = off;
+	src->data_hi = hole > (off_t)off ? (uint64_t)hole : src->file_size;
+	return false;
 }
 
 void pgw_source_close(struct pgw_source *src)

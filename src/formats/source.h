@@ -37,6 +37,11 @@ struct pgw_source {
 	bool flattened;
 	bool flat_cut;            /* flattened file without its end record, or
 				     with its last record cut short */
+	/* Fewer blocks than bytes (st_blocks, 0 included): holes to look
+	 * for; the last data and hole extents lseek found
+	 * (pgw_source_in_hole). */
+	bool sparse;
+	uint64_t data_lo, data_hi, hole_lo, hole_hi;
 };
 
 /* Open and map path read-only.  Refuses directories, FIFOs, empty files. */
@@ -52,6 +57,12 @@ void pgw_source_close(struct pgw_source *src);
 enum pgw_status pgw_source_get(const struct pgw_source *src, uint64_t off,
 			       size_t len, void *buf, const uint8_t **ptr_ret,
 			       struct pgw_err *err);
+/*
+ * Does file offset off lie in a hole of a sparse file (bytes the file
+ * system holds no blocks for, which read as zeros)?  One lseek per data or
+ * hole extent, remembered; false at once for a file that is not sparse.
+ */
+bool pgw_source_in_hole(struct pgw_source *src, uint64_t off);
 /* Copy bytes [off, off+len) into buf. */
 enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
 				void *buf, size_t len, struct pgw_err *err);

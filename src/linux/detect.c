@@ -149,6 +149,7 @@ static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch,
 		if (!vmci_holds(img, r))
 			continue;
 		ch->mode = r->mode;
+		ch->rule = PGW_MODE_VMCOREINFO;
 		if (r->why)
 			snprintf(ch->why, sizeof(ch->why), "%s", r->why);
 		else
@@ -214,6 +215,7 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 		    matches > best) {
 			best = matches;
 			ch->mode = m;
+			ch->rule = PGW_MODE_VALIDATION;
 			snprintf(ch->why, sizeof(ch->why),
 				 "validation walk: %s maps a linear "
 				 "direct map (0x%llx -> physical 0, %u/%u "
@@ -248,6 +250,7 @@ static void assume(unsigned machine, const struct pgw_mode *const *modes,
 		n = append(others, sizeof(others), n, modes[i]->name, true);
 	}
 	ch->mode = modes[0];
+	ch->rule = PGW_MODE_MACHINE;
 	snprintf(ch->why, sizeof(ch->why),
 		 "ELF machine %s (%u-level assumed: no CPU state, VMCOREINFO "
 		 "or root to validate %s)", pgw_machine_name(machine),
@@ -332,6 +335,7 @@ static bool from_cpus(struct pgw_image *img, const struct pgw_enc_choice *enc,
 	}
 	if (first == SIZE_MAX)
 		return false;
+	ch->rule = PGW_MODE_CPU;
 	if (from_vmcoreinfo(img, &vmci, true))
 		tally(v, &nv, vmci.mode, "VMCOREINFO");
 	if (nv == 1)

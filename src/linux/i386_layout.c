@@ -19,6 +19,8 @@
  *   CPU_ENTRY_AREA_BASE  the IDTR base of a CPU in the image: since 4.15
  *                        the kernel loads the IDT from the read-only page
  *                        that opens the cpu_entry_area (idt_map_in_cea);
+ *                        without CPU state, the PMD boundary below the
+ *                        fixmap whose page is an IDT;
  *   PKMAP_BASE           present when its page table exists (HIGHMEM).
  */
 #include "layout.h"
@@ -101,6 +103,57 @@ static bool cpu_entry_area(const struct pgw_space *space, uint64_t pmd,
 	return false;
 }
 
+/* i386 __KERNEL_CS (GDT entry 12), and the gates an IDT holds for the
+ * 32 exceptions: interrupt (0xe) and trap (0xf) gates, present, into the
+ * kernel; #DF alone is a task gate. */
+#define KERNEL_CS 0x60
+#define IDT_EXCEPTIONS 32
+#define IDT_MIN_GATES 16
+/* PMD boundaries looked at below FIXADDR_TOP: the fixmap is a few MiB. */
+#define CEA_CANDIDATES 32
+
+static unsigned kernel_gates(const uint8_t *idt, uint64_t page_offset)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < IDT_EXCEPTIONS; i++) {
+		const uint8_t *g = idt + 8 * i;
+		unsigned sel = g[2] | g[3] << 8, type = g[5] & 0x1f;
+		uint64_t handler = (uint64_t)(g[0] | g[1] << 8) |
+				   (uint64_t)(g[6] | g[7] << 8) << 16;
+		n += (g[5] & 0x80) && (type == 0xe || type == 0xf) &&
+		     sel == KERNEL_CS && handler >= page_offset;
+	}
+	return n;
+}
+
+/*
+ * Without a CPU's IDTR: the PMD boundary under FIXADDR_TOP (and above
+ * floor) whose page is an IDT, since CPU_ENTRY_AREA_BASE is PMD aligned
+ * and its first page is the read-only IDT.
+ */
+static bool idt_in_tables(const struct pgw_space *space, uint64_t pmd,
+			  uint64_t floor, uint64_t page_offset,
+			  uint64_t *base_ret, unsigned *gates_ret)
+{
+	uint64_t b = FIXADDR_TOP & ~(pmd - 1);
+
+	for (unsigned i = 0; i < CEA_CANDIDATES && b > floor; i++, b -= pmd) {
+		uint8_t idt[8 * IDT_EXCEPTIONS];
+		struct pgw_err err;
+		if (pgw_read_virt(space, b, idt, sizeof(idt), NULL, &err) !=
+		    PGW_OK)
+			continue;
+		unsigned n = kernel_gates(idt, page_offset);
+		if (n >= IDT_MIN_GATES) {
+			*base_ret = b;
+			*gates_ret = n;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void set(struct layout_vals *vals, enum lvar var, uint64_t v)
 {
 	vals->v[var] = v;
@@ -162,21 +215,30 @@ static void resolve_i386(const struct layout_era *era,
 	if (vs)
 		set(vals, LV_VMALLOC, vs);
 
-	if ((version && version < KV(4, 15, 0)) ||
-	    !cpu_entry_area(space, pmd, vs ? vs : po, &cea, &cpu)) {
+	unsigned gates;
+	bool old = version && version < KV(4, 15, 0);
+	if (!old && cpu_entry_area(space, pmd, vs ? vs : po, &cea, &cpu)) {
+		layout_base(out, "CPU_ENTRY_AREA_BASE", cea, PGW_BASE_CPU,
+			    "CPU %d IDTR base: the read-only IDT opens the "
+			    "cpu_entry_area (4.15+)", cpu);
+	} else if (!old && idt_in_tables(space, pmd, vs ? vs : po, po, &cea,
+					 &gates)) {
+		layout_base(out, "CPU_ENTRY_AREA_BASE", cea, PGW_BASE_INFERRED,
+			    "the page tables map an IDT there (%u of the %d "
+			    "exception gates into the kernel), and the "
+			    "read-only IDT opens the cpu_entry_area (4.15+)",
+			    gates, IDT_EXCEPTIONS);
+	} else {
 		layout_base(out, "VMALLOC_END", FIXADDR_TOP, PGW_BASE_DEFAULT,
 			    "not located (%s): the vmalloc() Area is shown up "
 			    "to FIXADDR_TOP",
-			    version && version < KV(4, 15, 0) ?
-				    "kernels before 4.15 have no cpu_entry_area" :
-				    "no CPU in the image has an IDTR base in the "
-				    "cpu_entry_area");
+			    old ? "kernels before 4.15 have no cpu_entry_area" :
+				  "no CPU in the image has an IDTR base in the "
+				  "cpu_entry_area, and no IDT is mapped at a "
+				  "PMD boundary below the fixmap");
 		return;
 	}
 	set(vals, LV_CPU_ENTRY, cea);
-	layout_base(out, "CPU_ENTRY_AREA_BASE", cea, PGW_BASE_CPU,
-		    "CPU %d IDTR base: the read-only IDT opens the "
-		    "cpu_entry_area (4.15+)", cpu);
 	uint64_t below = cea;
 	if (version == 0 || version >= KV(4, 19, 0)) {
 		below = cea - pmd;

@@ -9,6 +9,7 @@
  * programs built into the kernel carry small BTF blobs of their own).
  */
 #include "kernel_btf.h"
+#include "../walk/in_place.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,15 +44,24 @@ bool pgw_btf_header_plausible(const uint8_t *p, size_t n,
 	return *size_ret <= PGW_KERNEL_BTF_MAX;
 }
 
-/* Read [va, va + size) and parse it. */
+/* Read [va, va + size) and parse it.  libbpf copies the blob: one held
+ * in place in the image's file is not copied twice. */
 static enum pgw_status read_blob(const struct pgw_space *kernel,
 				 uint64_t va, uint64_t size,
 				 struct pgw_kernel_btf **kb_ret,
 				 struct pgw_err *err)
 {
-	uint8_t *buf = malloc(size ? (size_t)size : 1);
+	const uint8_t *in_place = pgw_virt_in_place(kernel, va, (size_t)size);
 	enum pgw_status st;
 
+	if (in_place) {
+		st = pgw_kernel_btf_from_blob(in_place, (size_t)size, kb_ret,
+					      err);
+		if (st == PGW_OK)
+			(*kb_ret)->info.va = va;
+		return st;
+	}
+	uint8_t *buf = malloc(size ? (size_t)size : 1);
 	if (!buf)
 		return pgw_err_set(err, PGW_E_NOMEM, "BTF: %llu bytes",
 				   (unsigned long long)size);

@@ -41,9 +41,41 @@ enum pgw_status linux_enc_declared(struct pgw_image *img,
 /* Append the caller's shared bit to ch->why. */
 void linux_enc_say_shared(struct pgw_enc_choice *ch);
 
+/*
+ * The kernel root found by pgw_kernel_root_scan, for resolving a root
+ * without VMCOREINFO (pgw_space_open runs the scan; pgw_root_resolve
+ * never does).
+ */
+struct linux_scanned_root {
+	bool have;
+	uint64_t table;
+	char why[200];
+};
+
+/* pgw_root_resolve, with a kernel root found by scan (may be NULL). */
+enum pgw_status linux_root_resolve(struct pgw_image *img,
+				   const struct pgw_mode *mode,
+				   const struct pgw_root_request *req,
+				   const struct linux_scanned_root *scanned,
+				   struct pgw_root *root_ret,
+				   struct pgw_err *err);
+
 /* The CR3 (or top table) a root request names, before anything is read
- * through it (root.c); false when it names none. */
+ * through it, for asking its tables about encryption bits (root.c); a
+ * process's is read through the kernel's tables, so the kernel root
+ * (else CPU 0's) stands in.  False when it names none. */
 bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
-		    const struct pgw_root_request *req, uint64_t *cr3_ret);
+		    const struct pgw_root_request *req,
+		    const struct linux_scanned_root *scanned,
+		    uint64_t *cr3_ret);
+
+/*
+ * The root of the process req->pid or req->comm names, from the task list
+ * read through the kernel's space: its mm->pgd's physical address.  Fills
+ * root_ret's table, cr3, pid and why.
+ */
+enum pgw_status linux_task_root(const struct pgw_space *kernel,
+				const struct pgw_root_request *req,
+				struct pgw_root *root_ret, struct pgw_err *err);
 
 #endif

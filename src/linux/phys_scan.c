@@ -101,6 +101,10 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 				continue;
 			}
 			decoded++;
+			if (pgw_image_page_in_hole(img, page)) {
+				stats->holes++;
+				continue;
+			}
 			if (visit(arg, pfn << PGW_PAGE_SHIFT, page))
 				return pgw_err_set(err, PGW_E_STOPPED,
 						   "scan stopped at physical "

@@ -1,7 +1,9 @@
 /*
- * Where a walk starts: --cr3, a CPU's CR3 from the notes, the kernel's own
- * top table from VMCOREINFO, or CPU 0.  Also PTI: a user-mode CPU's CR3
- * names the user copy of the top table; the kernel copy is 4 KiB below.
+ * Where a walk starts: --cr3, --root, a CPU's CR3 from the notes, a
+ * process's mm->pgd from the task list, the kernel's own top table from
+ * VMCOREINFO (or found by scan), or CPU 0.  Also PTI: a user-mode CPU's
+ * CR3 names the user copy of the top table; the kernel copy is 4 KiB
+ * below.
  */
 #include "linux.h"
 
@@ -101,10 +103,91 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 	return false;
 }
 
+/* The kernel's own root: VMCOREINFO's, else one found by scan. */
+static bool kernel_root(struct pgw_image *img, const struct pgw_mode *mode,
+			const struct pgw_enc_bits *enc,
+			const struct linux_scanned_root *scanned,
+			struct pgw_root *root, char *why_not, size_t n)
+{
+	if (root_from_vmcoreinfo(img, mode, enc, root, why_not, n)) {
+		root->source = PGW_ROOT_VMCOREINFO;
+		return true;
+	}
+	if (!scanned || !scanned->have)
+		return false;
+	root->source = PGW_ROOT_SCAN;
+	root->table = root->cr3 = scanned->table;
+	snprintf(root->why, sizeof(root->why), "%s", scanned->why);
+	return true;
+}
+
+static enum pgw_status from_cpu(struct pgw_image *img,
+				const struct pgw_mode *mode,
+				const struct pgw_enc_bits *enc, unsigned cpu,
+				struct pgw_root *root, struct pgw_err *err)
+{
+	const struct pgw_cpu *cpus;
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+
+	if (cpu >= ncpus)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "CPU %u: the image has CPU state for %zu "
+				   "CPU%s", cpu, ncpus, ncpus == 1 ? "" : "s");
+	if (!cpus[cpu].has_cr)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "CPU %u: its CPU note could not be read (see "
+				   "info); give --cr3", cpu);
+	root->source = PGW_ROOT_CPU;
+	root->cpu = (int)cpu;
+	root->cr3 = cpus[cpu].cr3;
+	root->table = pgw_cr3_table(mode, root->cr3, enc);
+	snprintf(root->why, sizeof(root->why),
+		 "CPU %u CR3 0x%llx from the image's notes", cpu,
+		 (unsigned long long)root->cr3);
+	return PGW_OK;
+}
+
+/* A process's root: through the kernel root's space (its entries read
+ * with the request's encryption bits), from the task list. */
+static enum pgw_status from_task(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 const struct linux_scanned_root *scanned,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	struct pgw_root k;
+	char why_not[120] = "";
+
+	memset(&k, 0, sizeof(k));
+	if (!kernel_root(img, mode, &req->enc, scanned, &k, why_not,
+			 sizeof(why_not)))
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "%s: the task list is read through the "
+				   "kernel's page tables, and there is no "
+				   "kernel root (%s)",
+				   req->have_pid ? "--pid" : "--comm", why_not);
+	enum pgw_absence why = pgw_image_page_state(img, k.table >>
+							 PGW_PAGE_SHIFT);
+	if (why != PGW_ABSENT_NONE)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "%s: the kernel root 0x%llx, which the task "
+				   "list is read through, is not in the image "
+				   "(%s)", req->have_pid ? "--pid" : "--comm",
+				   (unsigned long long)k.table,
+				   pgw_absence_key(why));
+	struct pgw_space kernel = { .img = img, .mode = mode,
+				    .root = k.table, .enc = req->enc };
+	enum pgw_status st = linux_task_root(&kernel, req, root, err);
+	if (st == PGW_OK)
+		root->source = PGW_ROOT_TASK;
+	return st;
+}
+
 /* The root req names: its source, CR3 and table, before any check. */
 static enum pgw_status pick(struct pgw_image *img,
 			    const struct pgw_mode *mode,
 			    const struct pgw_root_request *req,
+			    const struct linux_scanned_root *scanned,
 			    struct pgw_root *root, struct pgw_err *err)
 {
 	const struct pgw_enc_bits *enc = &req->enc;
@@ -120,34 +203,40 @@ static enum pgw_status pick(struct pgw_image *img,
 		root->table = pgw_cr3_table(mode, req->cr3, enc);
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
+	} else if (req->have_table) {
+		if (req->table & ~mode->root_mask)
+			return pgw_err_set(err, PGW_E_ARG,
+					   "--root=0x%llx is no %s top table's "
+					   "address (they are aligned to %llu "
+					   "bytes below 2^%u; --cr3 takes a "
+					   "register value)",
+					   (unsigned long long)req->table,
+					   mode->name, (unsigned long long)
+					   (mode->root_mask & -mode->root_mask),
+					   mode->phys_bits);
+		root->source = PGW_ROOT_TABLE;
+		root->cr3 = root->table = req->table;
+		snprintf(root->why, sizeof(root->why), "--root=0x%llx",
+			 (unsigned long long)req->table);
 	} else if (req->have_cpu) {
-		if (req->cpu >= ncpus)
-			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %u: the image has CPU state for "
-					   "%zu CPU%s", req->cpu, ncpus,
-					   ncpus == 1 ? "" : "s");
-		if (!cpus[req->cpu].has_cr)
-			return pgw_err_set(err, PGW_E_NOTFOUND,
-					   "CPU %u: its CPU note could not be "
-					   "read (see info); give --cr3",
-					   req->cpu);
-		root->source = PGW_ROOT_CPU;
-		root->cpu = (int)req->cpu;
-		root->cr3 = cpus[req->cpu].cr3;
-		root->table = pgw_cr3_table(mode, root->cr3, enc);
-		snprintf(root->why, sizeof(root->why),
-			 "CPU %u CR3 0x%llx from the image's notes", req->cpu,
-			 (unsigned long long)root->cr3);
-	} else if (root_from_vmcoreinfo(img, mode, enc, root, why_not,
-					sizeof(why_not))) {
-		root->source = PGW_ROOT_VMCOREINFO;
-	} else if (ncpus > 0 && cpus[0].has_cr) {
+		return from_cpu(img, mode, enc, req->cpu, root, err);
+	} else if (req->have_pid || req->comm) {
+		return from_task(img, mode, req, scanned, root, err);
+	} else if (kernel_root(img, mode, enc, scanned, root, why_not,
+			       sizeof(why_not))) {
+		/* the kernel's own */
+	} else if (!req->kernel && ncpus > 0 && cpus[0].has_cr) {
 		root->source = PGW_ROOT_CPU0;
 		root->cpu = 0;
 		root->cr3 = cpus[0].cr3;
 		root->table = pgw_cr3_table(mode, root->cr3, enc);
 		snprintf(root->why, sizeof(root->why), "CPU 0 CR3 0x%llx (%s)",
 			 (unsigned long long)root->cr3, why_not);
+	} else if (req->kernel) {
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "no kernel root: %s%s", why_not,
+				   scanned ? ", and the kernel-root scan found "
+				   "none" : "");
 	} else {
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "no root: %s, and the image has no CPU "
@@ -157,23 +246,32 @@ static enum pgw_status pick(struct pgw_image *img,
 }
 
 bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
-		    const struct pgw_root_request *req, uint64_t *cr3_ret)
+		    const struct pgw_root_request *req,
+		    const struct linux_scanned_root *scanned,
+		    uint64_t *cr3_ret)
 {
+	/* A process's root is read through the kernel's tables, which are
+	 * the ones to ask: the kernel root (else CPU 0's) stands in. */
+	struct pgw_root_request r = *req;
 	struct pgw_root root;
 	struct pgw_err ignored;
 
-	if (pick(img, mode, req, &root, &ignored) != PGW_OK)
+	r.have_pid = false;
+	r.comm = NULL;
+	r.kernel = false;
+	if (pick(img, mode, &r, scanned, &root, &ignored) != PGW_OK)
 		return false;
 	*cr3_ret = root.cr3;
 	return true;
 }
 
-enum pgw_status pgw_root_resolve(struct pgw_image *img,
-				 const struct pgw_mode *mode,
-				 const struct pgw_root_request *req,
-				 struct pgw_root *root, struct pgw_err *err)
+enum pgw_status linux_root_resolve(struct pgw_image *img,
+				   const struct pgw_mode *mode,
+				   const struct pgw_root_request *req,
+				   const struct linux_scanned_root *scanned,
+				   struct pgw_root *root, struct pgw_err *err)
 {
-	enum pgw_status st = pick(img, mode, req, root, err);
+	enum pgw_status st = pick(img, mode, req, scanned, root, err);
 
 	if (st != PGW_OK)
 		return st;
@@ -201,4 +299,12 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 				   "(%s)", (unsigned long long)root->table,
 				   root->why, pgw_absence_key(why));
 	return PGW_OK;
+}
+
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	return linux_root_resolve(img, mode, req, NULL, root, err);
 }

@@ -353,6 +353,7 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 		goto out;
 	}
 	ctx.out->mode = mode;
+	ctx.out->enc = ctx.enc;
 	ctx.out->kernel_root = pgw_cr3_table(mode, kernel_root, &ctx.enc);
 	st = pgw_khalf_init(ctx.kh, img, mode, &ctx.enc, ctx.out->kernel_root,
 			    err);

@@ -12,6 +12,8 @@
 /*
  * Called once per page the image holds, in physical order; a non-zero
  * return stops the scan (and is returned by pgw_phys_scan as PGW_E_STOPPED).
+ * A visitor finds nothing in a page of zeros: pages in holes of a sparse
+ * file are skipped unread (counted in stats->holes).
  */
 typedef int (*pgw_page_visit)(void *arg, uint64_t pa, const uint8_t *page);
 

@@ -3,27 +3,233 @@
  * detected), the memory-encryption bits (given, from VMCOREINFO, else
  * inferred from the root's tables) and the root (resolved), with the
  * reasons for each.
+ *
+ * Most of what decides them is the kernel's VMCOREINFO.  An image without
+ * a valid note (raw, LiME, AVML; an ELF or kdump whose note is missing or
+ * damaged) has it in memory all the same, so when the mode or the root
+ * needs it, it is looked for there and adopted as the note; without any
+ * (older kernels), the kernel-root scan finds the kernel's top table and
+ * the mode under which it maps itself.  Each looks at every page once,
+ * so neither runs when the request and the image's own notes decide.
+ * VMCOREINFO adopted from memory declares the C-bit as the note would;
+ * the scan reads entries with the bits chosen by then.
  */
 #include "linux.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+static bool root_given(const struct pgw_root_request *r)
+{
+	return r->have_cr3 || r->have_cpu || r->have_table;
+}
+
+static bool cpu0_has_cr3(struct pgw_image *img)
+{
+	const struct pgw_cpu *cpus;
+
+	return pgw_image_cpus(img, &cpus) > 0 && cpus[0].has_cr;
+}
+
+/* Is the image's own note one to use? */
+static void check_note(struct pgw_image *img, struct pgw_facts_why *f)
+{
+	struct pgw_vmci_check c;
+	struct pgw_err e = { 0 };
+
+	switch (pgw_vmcoreinfo_validate(img, &c, &e)) {
+	case PGW_OK:
+		f->source = PGW_FACTS_NOTE;
+		snprintf(f->why, sizeof(f->why), "the image's VMCOREINFO "
+			 "note: %.280s", c.why);
+		break;
+	case PGW_E_NODATA:
+		/* A filtered or cut dump: nothing says the note is wrong. */
+		f->source = PGW_FACTS_NOTE;
+		snprintf(f->why, sizeof(f->why), "the image's VMCOREINFO "
+			 "note, not checked: %.260s", e.msg);
+		break;
+	case PGW_E_NOTFOUND:
+		snprintf(f->why, sizeof(f->why), "the image has no "
+			 "VMCOREINFO note");
+		break;
+	default:
+		f->note_damaged = true;
+		snprintf(f->why, sizeof(f->why), "the image's VMCOREINFO "
+			 "note is damaged: %.250s", e.msg);
+		break;
+	}
+}
+
+/* VMCOREINFO in memory, adopted in the note's place when found. */
+static enum pgw_status search_memory(struct pgw_image *img,
+				     struct pgw_facts_why *f,
+				     struct pgw_err *err)
+{
+	struct pgw_vmci_found *found = malloc(sizeof(*found));
+	struct pgw_err e = { 0 };
+	char before[sizeof(f->why)];
+	enum pgw_status st;
+
+	if (!found)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	snprintf(before, sizeof(before), "%s", f->why);
+	st = pgw_vmcoreinfo_find_in_memory(img, NULL, found, &e);
+	if (st == PGW_OK)
+		st = pgw_image_adopt_vmcoreinfo(img, found->text, found->len,
+						found->chosen.pa, &e);
+	if (st == PGW_OK) {
+		f->source = PGW_FACTS_MEMORY;
+		f->pa = found->chosen.pa;
+		snprintf(f->why, sizeof(f->why), "VMCOREINFO found in memory "
+			 "at 0x%llx (the kernel's %s; %.150s)",
+			 (unsigned long long)found->chosen.pa,
+			 pgw_vmci_place_key(found->chosen.place), before);
+	} else if (st == PGW_E_NOMEM) {
+		*err = e;
+	} else {
+		f->source = PGW_FACTS_NONE;
+		snprintf(f->why, sizeof(f->why), "%.120s; %.190s", before,
+			 e.msg);
+		st = PGW_OK;
+	}
+	free(found);
+	return st;
+}
+
+/* The kernel's top table and its mode (NULL: any) by scanning; *found
+ * false, with the reason in f, when there is none. */
+static enum pgw_status scan_kernel_root(struct pgw_image *img,
+					const struct pgw_mode *mode,
+					const struct pgw_enc_bits *enc,
+					struct pgw_facts_why *f,
+					struct linux_scanned_root *scanned,
+					const struct pgw_mode **mode_ret,
+					bool *found, struct pgw_err *err)
+{
+	struct pgw_kernel_root_found *k = malloc(sizeof(*k));
+	struct pgw_err e = { 0 };
+	size_t n = strlen(f->why);
+	enum pgw_status st;
+
+	f->kernel_root_scanned = true;
+	*found = false;
+	if (!k)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	struct pgw_scan_opts opts = { .enc = *enc };
+	st = pgw_kernel_root_scan(img, mode, &opts, k, &e);
+	if (st == PGW_OK) {
+		*found = true;
+		scanned->have = true;
+		scanned->table = k->table;
+		/* k->why begins by naming the scan already. */
+		static const char said[] = "kernel-root scan: ";
+		const char *detail = k->why;
+		if (!strncmp(detail, said, sizeof(said) - 1))
+			detail += sizeof(said) - 1;
+		snprintf(scanned->why, sizeof(scanned->why),
+			 "kernel root found by scan: %.170s", detail);
+		*mode_ret = k->mode;
+		snprintf(f->why + n, sizeof(f->why) - n,
+			 "; the kernel root found by scan");
+	} else if (st == PGW_E_NOMEM) {
+		*err = e;
+	} else {
+		snprintf(f->why + n, sizeof(f->why) - n,
+			 "; the kernel-root scan: %s", e.msg);
+		st = PGW_OK;
+	}
+	free(k);
+	return st;
+}
+
+static enum pgw_status detect(struct pgw_image *img,
+			      const struct pgw_space_request *req,
+			      const struct pgw_enc_choice *enc,
+			      struct pgw_mode_choice *ch, struct pgw_err *err)
+{
+	const struct pgw_root_request *r = &req->root;
+
+	if (req->mode) {
+		ch->mode = pgw_mode_by_name(req->mode);
+		if (!ch->mode)
+			return pgw_err_set(err, PGW_E_ARG, "unknown mode '%s'",
+					   req->mode);
+		ch->rule = PGW_MODE_NAMED;
+		snprintf(ch->why, sizeof(ch->why), "--mode=%s", req->mode);
+		return PGW_OK;
+	}
+	/* A root given is the validation walk's (--cr3 first, as the root
+	 * resolves). */
+	if (!r->have_cr3 && r->have_table)
+		return pgw_detect_mode(img, r->table, true, enc, ch, err);
+	return pgw_detect_mode(img, r->cr3, r->have_cr3, enc, ch, err);
+}
+
+/* Mode and facts: the request and the image's own notes, then memory,
+ * then the kernel-root scan, as far as each is needed. */
 static enum pgw_status choose_mode(struct pgw_image *img,
 				   const struct pgw_space_request *req,
-				   const struct pgw_enc_choice *enc,
-				   struct pgw_mode_choice *ch,
+				   struct pgw_space_why *why,
+				   struct linux_scanned_root *scanned,
 				   struct pgw_err *err)
 {
-	if (!req->mode)
-		return pgw_detect_mode(img, req->root.cr3, req->root.have_cr3,
-				       enc, ch, err);
-	ch->mode = pgw_mode_by_name(req->mode);
-	if (!ch->mode)
-		return pgw_err_set(err, PGW_E_ARG, "unknown mode '%s'",
-				   req->mode);
-	snprintf(ch->why, sizeof(ch->why), "--mode=%s", req->mode);
-	return PGW_OK;
+	struct pgw_mode_choice *ch = &why->mode;
+	struct pgw_facts_why *f = &why->facts;
+	enum pgw_status st = detect(img, req, &why->enc, ch, err);
+
+	if (st == PGW_E_ARG)
+		return st;
+	bool settled = st == PGW_OK &&
+		       (ch->rule == PGW_MODE_NAMED || ch->rule == PGW_MODE_CPU ||
+			ch->rule == PGW_MODE_VALIDATION ||
+			(ch->rule == PGW_MODE_VMCOREINFO &&
+			 f->source == PGW_FACTS_NOTE));
+	if (f->source != PGW_FACTS_NOTE &&
+	    (!settled || !root_given(&req->root))) {
+		enum pgw_status s = search_memory(img, f, err);
+		if (s != PGW_OK)
+			return s;
+		/* The adopted text's NUMBER(sme_mask) counts as the note's. */
+		if (f->source == PGW_FACTS_MEMORY &&
+		    (s = linux_enc_declared(img, &req->enc, &why->enc, err)) !=
+			    PGW_OK)
+			return s;
+		if (f->source == PGW_FACTS_MEMORY && !settled)
+			st = detect(img, req, &why->enc, ch, err);
+	}
+	bool weak = st != PGW_OK || ch->rule == PGW_MODE_MACHINE;
+	if (weak && f->source != PGW_FACTS_NOTE &&
+	    f->source != PGW_FACTS_MEMORY) {
+		const struct pgw_mode *mode = NULL;
+		bool found;
+		enum pgw_status s = scan_kernel_root(img, NULL,
+						     &why->enc.bits, f,
+						     scanned, &mode, &found,
+						     err);
+		if (s != PGW_OK)
+			return s;
+		if (found) {
+			ch->mode = mode;
+			ch->rule = PGW_MODE_SCAN;
+			snprintf(ch->why, sizeof(ch->why), "kernel-root scan: "
+				 "the kernel's top table 0x%llx maps itself "
+				 "under %s", (unsigned long long)scanned->table,
+				 mode->name);
+			return PGW_OK;
+		}
+		if (st != PGW_OK)
+			return pgw_err_set(err, PGW_E_NOTFOUND,
+					   "cannot tell the paging mode: the "
+					   "image has no CPU state or ELF "
+					   "machine%s; %s; give --mode",
+					   root_given(&req->root) ?
+						   ", no mode maps a "
+						   "consistent direct map from "
+						   "that root" : "", f->why);
+	}
+	return st;
 }
 
 /* The bits in mode: i386's 32-bit entries have none to give; nothing
@@ -31,6 +237,7 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 static enum pgw_status choose_enc(struct pgw_image *img,
 				  const struct pgw_space_request *req,
 				  const struct pgw_mode *mode,
+				  const struct linux_scanned_root *scanned,
 				  struct pgw_enc_choice *enc,
 				  struct pgw_err *err)
 {
@@ -52,7 +259,7 @@ static enum pgw_status choose_enc(struct pgw_image *img,
 		return PGW_OK;
 	}
 	if (enc->source == PGW_ENC_NONE &&
-	    linux_root_cr3(img, mode, &req->root, &cr3))
+	    linux_root_cr3(img, mode, &req->root, scanned, &cr3))
 		(void)pgw_enc_infer(img, mode, cr3, enc);
 	linux_enc_say_shared(enc);
 	return PGW_OK;
@@ -64,21 +271,48 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 			       struct pgw_space_why *why,
 			       struct pgw_err *err)
 {
+	const struct pgw_root_request *r = &req->root;
+	struct linux_scanned_root scanned = { 0 };
 	struct pgw_root_request root;
 	enum pgw_status st;
 
 	memset(why, 0, sizeof(*why));
 	memset(space, 0, sizeof(*space));
+	why->root.cpu = -1;
+	check_note(img, &why->facts);
 	st = linux_enc_declared(img, &req->enc, &why->enc, err);
-	if (st == PGW_OK)
-		st = choose_mode(img, req, &why->enc, &why->mode, err);
-	if (st == PGW_OK)
-		st = choose_enc(img, req, why->mode.mode, &why->enc, err);
 	if (st != PGW_OK)
 		return st;
-	root = req->root;
+	st = choose_mode(img, req, why, &scanned, err);
+	if (st != PGW_OK) {
+		why->mode.mode = NULL;
+		return st;
+	}
+	st = choose_enc(img, req, why->mode.mode,
+			scanned.have ? &scanned : NULL, &why->enc, err);
+	if (st != PGW_OK)
+		return st;
+	/* The kernel's root, wanted and not named by VMCOREINFO. */
+	const char *sym;
+	uint64_t va;
+	bool want_kernel = r->kernel || r->have_pid || r->comm ||
+			   (!root_given(r) && !cpu0_has_cr3(img));
+	if (want_kernel && !why->facts.kernel_root_scanned &&
+	    !linux_kernel_root_symbol(img, &sym, &va)) {
+		const struct pgw_mode *mode = NULL;
+		bool found;
+		st = scan_kernel_root(img, why->mode.mode, &why->enc.bits,
+				      &why->facts, &scanned, &mode, &found,
+				      err);
+		if (st != PGW_OK)
+			return st;
+	}
+	root = *r;
 	root.enc = why->enc.bits;
-	st = pgw_root_resolve(img, why->mode.mode, &root, &why->root, err);
+	st = linux_root_resolve(img, why->mode.mode, &root,
+				why->facts.kernel_root_scanned ? &scanned :
+								 NULL,
+				&why->root, err);
 	if (st == PGW_OK) {
 		space->img = img;
 		space->mode = why->mode.mode;

@@ -269,9 +269,11 @@ static struct pgw_enc_bits enc_of(const struct pgw_vmci_source *s)
 	return enc;
 }
 
+/* A walk that stopped at a table the image lacks proves nothing: such
+ * a stop is kept in check->unverified. */
 static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 		    struct pgw_enc_bits enc, uint64_t table, uint64_t va,
-		    uint64_t pa, const char **how)
+		    uint64_t pa, const char **how, struct pgw_vmci_check *check)
 {
 	struct pgw_space sp = { img, mode, table, enc };
 	struct pgw_xlat x;
@@ -279,6 +281,9 @@ static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 
 	*how = st == PGW_STOP_OK ? "maps it elsewhere" :
 				pgw_stop_text(st);
+	if (st == PGW_STOP_TABLE_NOT_IN_IMAGE && !check->unverified)
+		check->unverified = x.io.absence ? x.io.absence :
+						   PGW_ABSENT_OUTSIDE;
 	return st == PGW_STOP_OK && x.pa == pa;
 }
 
@@ -322,7 +327,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 				    "number", pb);
 		offset = LINUX_START_KERNEL_MAP - (uint64_t)phys_base;
 		table = (va - offset) & mode->root_mask;
-		if (!maps_to(img, mode, enc, table, va, table, &how))
+		if (!maps_to(img, mode, enc, table, va, table, &how, check))
 			return fail(why, n, "%s=%llx: its table 0x%llx (%s) "
 				    "does not map itself: %s", sym,
 				    (unsigned long long)va,
@@ -334,7 +339,8 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			offset = linux_page_offsets_32[i];
 			table = (va - offset) & mode->root_mask;
 			if (va >= offset &&
-			    maps_to(img, mode, enc, table, va, table, &how))
+			    maps_to(img, mode, enc, table, va, table, &how,
+				    check))
 				break;
 		}
 		if (i == LINUX_NPAGE_OFFSETS_32)
@@ -343,7 +349,8 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 				    (unsigned long long)va, mode->name);
 	}
 	if (have_stext && stext >= offset &&
-	    !maps_to(img, mode, enc, table, stext, stext - offset, &how))
+	    !maps_to(img, mode, enc, table, stext, stext - offset, &how,
+		     check))
 		return fail(why, n, "%s's table 0x%llx does not map "
 			    "_stext=%llx to 0x%llx: %s", sym,
 			    (unsigned long long)table,
@@ -351,6 +358,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			    (unsigned long long)(stext - offset), how);
 	check->mode = mode;
 	check->kernel_root = table;
+	check->unverified = PGW_ABSENT_NONE;
 	snprintf(check->why, sizeof(check->why),
 		 "PAGESIZE=4096; %s (%s): %s=%llx -> 0x%llx maps itself%s",
 		 mode->name, mode_how, sym, (unsigned long long)va,
@@ -371,7 +379,14 @@ enum pgw_status pgw_vmcoreinfo_validate(struct pgw_image *img,
 	if (!check->lines)
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "the image has no VMCOREINFO");
-	if (!pgw_vmci_check_facts(img, &s, check, why, sizeof(why)))
+	if (!pgw_vmci_check_facts(img, &s, check, why, sizeof(why))) {
+		if (check->unverified)
+			return pgw_err_nodata(err, check->unverified,
+					      "VMCOREINFO: %s (not in the "
+					      "image: %s)", why,
+					      pgw_absence_key(
+						      check->unverified));
 		return pgw_err_set(err, PGW_E_FORMAT, "VMCOREINFO: %s", why);
+	}
 	return PGW_OK;
 }

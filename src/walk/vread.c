@@ -5,7 +5,9 @@
  * the copy there: the caller learns how far it got and why, and never
  * sees zeros in place of memory the image does not hold.
  */
+#include "../formats/format.h"
 #include "../formats/image_page.h"
+#include "in_place.h"
 
 #include <string.h>
 
@@ -112,4 +114,39 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 	if (done_ret)
 		*done_ret = done;
 	return st;
+}
+
+const uint8_t *pgw_virt_in_place(const struct pgw_space *space, uint64_t va,
+				 size_t len)
+{
+	const uint8_t *start = NULL;
+	size_t done = 0;
+
+	if (!space->img->zero_copy || len == 0)
+		return NULL;
+	while (done < len) {
+		struct pgw_xlat x;
+		if (pgw_translate(space, va + done, &x) != PGW_STOP_OK)
+			return NULL;
+		uint64_t in_leaf = x.page_size - ((va + done) &
+						  (x.page_size - 1));
+		size_t want = in_leaf < len - done ? (size_t)in_leaf :
+						     len - done;
+		for (uint64_t pa = x.pa, end = x.pa + want; pa < end;) {
+			const uint8_t *page;
+			struct pgw_err err;
+			size_t off = (size_t)(pa & (PGW_PAGE_SIZE - 1));
+			if (pgw_image_page(space->img, pa >> PGW_PAGE_SHIFT,
+					   &page, &err) != PGW_OK)
+				return NULL;
+			/* Frames one after another in the file, or a copy. */
+			if (!start)
+				start = page + off;
+			else if (page + off != start + done + (pa - x.pa))
+				return NULL;
+			pa += PGW_PAGE_SIZE - off;
+		}
+		done += want;
+	}
+	return start;
 }

@@ -86,12 +86,38 @@ def S: {
     opt: {entries: "u64", agreed: "u64"}},
   "vmcoreinfo": {
     req: {source: "vmci_source", lines: "u64", raw: "map:str"},
-    opt: {pa: "addr", osrelease: "str", page_size: "null|u64",
+    opt: {pa: "addr", reason: "str", osrelease: "str", page_size: "null|u64",
           kerneloffset: "null|addr", phys_base: "null|addr",
           pgtable_l5_enabled: "null|u64", config_x86_pae: "null|bool",
           max_physmem_bits: "null|u64", sme_mask: "null|addr",
           init_top_pgt: "null|addr", swapper_pg_dir: "null|addr",
-          stext: "null|addr"}}
+          stext: "null|addr"}},
+  "roots.root": {
+    req: {type: "str", root: "addr", kind: "root_kind", why: "str",
+          pid: "null|u64", comm: "null|str", pids: "null|arr:u64",
+          cpus: "arr:u64", pti_user: "null|addr", user_bytes: "u64",
+          user_leaves: "u64", user_access_leaves: "u64", user_tables: "u64",
+          kernel_entries: "u64", kernel_same: "u64",
+          kernel_mismatches: "u64", kernel_diffs: "arr:obj:kernel_diff",
+          orphan: "null|bool"}, opt: {}},
+  "kernel_diff": {
+    req: {level: "level", index: "u64", entry_pa: "addr", entry: "addr",
+          kernel_entry: "addr"}, opt: {}},
+  "roots.orphan": {
+    req: {type: "str", root: "addr", kind: "root_kind", suspicious: "bool",
+          why: "str"}, opt: {}},
+  "roots.unowned-task": {
+    req: {type: "str", pid: "u64", comm: "str", task: "addr", mm: "addr",
+          pgd: "null|addr", root: "null|addr", why: "str"}, opt: {}},
+  "roots.names": {
+    req: {type: "str", complete: "bool", tasks: "u64", processes: "u64",
+          roots_named: "u64"}, opt: {why: "str"}},
+  "roots.summary": {
+    req: {type: "str", roots: "u64", kinds: "map:u64", orphans: "null|u64",
+          suspicious_orphans: "null|u64", unowned_tasks: "null|u64",
+          pages: "u64", pages_scanned: "u64", pages_absent: "u64",
+          freed_slots: "u64", complete: "bool"},
+    opt: {reason: "reason", why: "str"}}
 };
 
 def words: {
@@ -110,7 +136,10 @@ def words: {
   base_source: ["vmcoreinfo", "cpu", "option", "inferred", "layout",
                 "default"],
   vmci_source: ["note", "memory"],
-  enc_source: ["none", "option", "vmcoreinfo", "inferred"]
+  enc_source: ["none", "option", "vmcoreinfo", "inferred"],
+  root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
+              "kernel-image", "shared-tables", "bad-user-half",
+              "foreign-kernel-half", "unverified"]
 };
 
 def errs($t; $p):
@@ -211,9 +240,32 @@ def rules($cmd):
   elif $cmd == "dump" and .type == "map" then
     [ (if .bytes_not_in_image > .size then "more bytes not in image than mapped"
        else empty end) ]
+  elif $cmd == "roots" and .type == "root" then
+    [ (if (.pid == null) != (.comm == null) then "pid and comm null together"
+       else empty end),
+      (if (.pids == null) != (.orphan == null)
+       then "pids and orphan null together (no task list)" else empty end),
+      (if .pid != null and ([.pids[] | select(. == $r.pid)] | length) == 0
+       then "pid not among pids" else empty end),
+      (if (.kernel_diffs | length) > .kernel_mismatches
+       then "more kernel_diffs than kernel_mismatches" else empty end),
+      (if .kernel_same > .kernel_entries
+       then "more kernel entries the same than compared" else empty end) ]
+  elif $cmd == "roots" and .type == "names" then
+    [ (if .complete == has("why") then "names: complete false exactly with why"
+       else empty end),
+      (if .processes > .tasks then "more processes than tasks" else empty end) ]
   elif .type == "summary" then
     [ (if .complete == has("reason") then "complete false exactly with a reason"
        else empty end),
+      (if $cmd == "roots" and has("reason") and .reason != "budget"
+       then "a roots summary reason is budget" else empty end),
+      (if $cmd == "roots" and has("reason") != has("why")
+       then "a roots summary: reason and why together" else empty end),
+      (if $cmd == "roots" and
+          ([.kinds | keys[] | select(. as $k | words.root_kind | index($k) | not)]
+           | length) > 0
+       then "kinds: not root kinds" else empty end),
       (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "read-error"]) | not)
        then "a summary reason is budget, table-not-in-image or read-error"
        else empty end) ]
@@ -247,7 +299,8 @@ def rules($cmd):
   | map("\($r.type // "?"): \(.)");
 
 def nperrs:
-  [ .. | objects | select(has("kind") and (.kind | type) == "string") |
+  [ .. | objects | select(has("non_present")) | .non_present |
+    select(type == "object" and has("kind") and (.kind | type) == "string") |
     if .kind == "protnone" then
       (if has("pa") and (has("swap_type") | not) then empty
        else "protnone: pa only" end)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The output contract (docs/output.md), checked line by line: every JSON
-# line info, translate, dump and regions print — on synthetic images of
+# line info, translate, dump, regions and roots print — on synthetic images of
 # every mode, hostile page tables, the corrupt-dump corpus, filtered and
 # cut kdumps, bad input — has "type" first, only the contract's fields
 # with their types, reason and absence words from the vocabulary, and
@@ -55,6 +55,15 @@ is $? 1 "checker rejects a raw control byte (\033)"
 printf '%s\n' '{"type":"summary","maps":0,"mapped":0,"mapped_by_page_size":{},"holes":0,"non_present":0,"wx":0,"wx_bytes":0,"unknown_permissions_bytes":0,"bytes_not_in_image":0,"tables_not_in_image":0,"entries":1,"tables":1,"leaves":0,"complete":false}' >"$TMP/bad.json"
 contract_check dump "$TMP/bad.json"
 is $? 1 "checker rejects a summary that is not complete without saying why"
+printf '%s\n' '{"type":"names","complete":false,"tasks":0,"processes":0,"roots_named":0}' >"$TMP/bad.json"
+contract_check roots "$TMP/bad.json"
+is $? 1 "checker rejects a roots names record not complete without why"
+printf '%s\n' '{"type":"summary","roots":1,"kinds":{"kernel":1},"orphans":null,"suspicious_orphans":null,"unowned_tasks":null,"pages":1,"pages_scanned":1,"pages_absent":0,"freed_slots":0,"complete":false,"reason":"task list loops","why":"x"}' >"$TMP/bad.json"
+contract_check roots "$TMP/bad.json"
+is $? 1 "checker rejects a roots summary whose reason is words, not the vocabulary's"
+printf '%s\n' '{"type":"root","root":"0x1000","kind":"freed","why":"","pid":null,"comm":null,"pids":null,"cpus":[],"pti_user":null,"user_bytes":0,"user_leaves":0,"user_access_leaves":0,"user_tables":0,"kernel_entries":1,"kernel_same":1,"kernel_mismatches":0,"kernel_diffs":[],"orphan":null}' >"$TMP/bad.json"
+contract_check roots "$TMP/bad.json"
+is $? 1 "checker rejects a root of a kind roots does not name"
 
 # ---- synthetic images of every mode ----
 for spec in x86-64 i386 pae la57 formats x86-64-pti pae-pti; do
@@ -113,6 +122,37 @@ is "$err" "pgwalk: warning: conflicting paging-mode evidence: CPU 0 says la57; C
 is "$(printf '%s\n' "$out" | grep -c '"type":"map"')" 2 \
 	"... and walks the tables as the 4-level ones they are (2 ranges, not la57's garbage)"
 
+# ---- roots: every kind of root, named and not, cross-view, hostile ----
+for spec in roots-x86-64 roots-pti roots-pae roots-i386 roots-la57; do
+	"$MKIMAGE" -e "$TMP/$spec.elf" "$SPECS/$spec.spec" || bail "pgw-mkimage $spec failed"
+	contract roots "$spec (unnamed: no task list)" "$TMP/$spec.elf"
+done
+contract roots "roots-x86-64 with a budget (cut short)" --max-entries=64 \
+	"$TMP/roots-x86-64.elf"
+out=$(cat "$TMP/contract.json")
+like '^\{"type":"summary",.*"complete":false,"reason":"budget"' \
+	"... whose summary says budget"
+KMK=$PGW_TOOLS/pgw-mkkernel
+"$KMK" "$TMP/k.elf" && "$KMK" --raw --fake-vmcoreinfo --hidden "$TMP/kh.raw" &&
+	"$KMK" --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/kscan.raw" ||
+	bail "pgw-mkkernel failed"
+contract roots "synthetic kernel (named, unowned tasks, a comm to escape)" "$TMP/k.elf"
+contract roots "raw synthetic kernel (VMCOREINFO in memory, a suspicious orphan)" \
+	"$TMP/kh.raw"
+contract roots "raw synthetic kernel (the kernel root by scan)" "$TMP/kscan.raw"
+contract info "raw synthetic kernel (VMCOREINFO in memory)" "$TMP/kh.raw"
+contract info "raw synthetic kernel (none: a fake only)" "$TMP/kscan.raw"
+contract translate "synthetic kernel --pid=1" --pid=1 "$TMP/k.elf" 0x400000 0x500000
+contract dump "synthetic kernel --comm=init" --comm=init "$TMP/k.elf"
+# Damaged kernel data: exit 65, and every line still per the contract.
+for h in loop btf-lies kallsyms-wild; do
+	"$KMK" --$h "$TMP/h.elf" || bail "pgw-mkkernel --$h failed"
+	"$PGWALK" roots --format=json "$TMP/h.elf" >"$TMP/h.json" 2>/dev/null
+	rc=$?
+	contract_check roots "$TMP/h.json"
+	ok $? "roots --$h: exit $rc, $nrec records per the contract${cerr:+: $cerr}"
+done
+
 # ---- filtered and cut kdumps (pgw-mkdump) ----
 MK=$PGW_TOOLS/pgw-mkdump
 run "$MK" kdump --holes --filter --exclude-zero --codec=zlib --vas="$TMP/kvas" "$TMP/kd"
@@ -125,6 +165,7 @@ contract translate "filtered kdump" $K "$TMP/kd" - <"$TMP/kvas"
 contract translate "filtered kdump, the filtered table" $K "$TMP/kd" "$filtered_table_va"
 contract dump "filtered kdump" $K "$TMP/kd"
 contract regions "filtered kdump" $K "$TMP/kd"
+contract roots "filtered kdump" $K "$TMP/kd"
 }
 "$MK" kdump --codec=none "$TMP/kn" >/dev/null
 head -c $(( $(wc -c <"$TMP/kn") / 3 )) "$TMP/kn" >"$TMP/kcut"

@@ -1,12 +1,13 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
-# dumps: every JSON line info, translate, dump and regions print for each
-# dump — its ELF core, its raw memory, and the kdump and flattened files —
-# holds to the schema of its record type.
+# dumps: every JSON line info, translate, dump, regions and roots print for
+# each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
+# found in memory), and the kdump and flattened files — holds to the
+# schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 47   # 9 per dump (4), 4 per x64-4l-a kdump file (2), 3 for i386-pae-a's
+plan 62   # 12 per dump (4), 5 per x64-4l-a kdump file (2), 4 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
@@ -22,6 +23,9 @@ for dm in $DUMPS; do
 	contract dump "$d vmcore.elf --cpu=1 --non-present" --cpu=1 \
 		--non-present "$elf"
 	contract regions "$d vmcore.elf" "$elf"
+	contract roots "$d vmcore.elf" "$elf"
+	contract roots "$d mem.raw (no options)" "$raw"
+	contract info "$d mem.raw (no options)" "$raw"
 	cr3=$(cr3_of "$SHARED/$d" 1)
 	contract info "$d mem.raw" --image-format=raw --cr3="$cr3" "$raw"
 	contract translate "$d mem.raw" --image-format=raw --cr3="$cr3" \
@@ -37,6 +41,7 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 	contract translate "x64-4l-a $f --cpu=1" --cpu=1 "$k" - <"$TMP/vas"
 	contract dump "x64-4l-a $f --cpu=1" --cpu=1 "$k"
 	contract regions "x64-4l-a $f" "$k"
+	contract roots "x64-4l-a $f" "$k"
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"
@@ -44,5 +49,6 @@ contract info "i386-pae-a vmcore.kdump-zlib" "$k"
 contract translate "i386-pae-a vmcore.kdump-zlib --cpu=1 --levels" --cpu=1 \
 	--levels "$k" - <"$TMP/vas"
 contract dump "i386-pae-a vmcore.kdump-zlib --cpu=1" --cpu=1 "$k"
+contract roots "i386-pae-a vmcore.kdump-zlib" "$k"
 
 done_testing

@@ -2,10 +2,11 @@
 # info on the real dumps with no options: the right mode, and why; the
 # kernel root from VMCOREINFO equal to crash's (x86-64) or to
 # swapper_pg_dir - PAGE_OFFSET (i386); each CPU's CR3 as QEMU showed it;
-# and the kernel root answering every kernel-half gva2gpa address as QEMU.
+# and the kernel root answering every kernel-half gva2gpa address as QEMU;
+# on mem.raw, the same mode and root from VMCOREINFO found in memory.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 73   # 18 per dump, 1 more
+plan 81   # 20 per dump, 1 more
 
 for dm in $DUMPS; do
 	d=${dm%%:*} mode=${dm#*:}
@@ -68,9 +69,14 @@ for dm in $DUMPS; do
 			"$TMP/want" "$TMP/got"
 	done
 
+	# The raw image: no notes, but VMCOREINFO is in memory.
 	run "$PGWALK" info --image-format=raw "$UNPACKED/$d/mem.raw"
-	is "$rc" 3 "$d: info on mem.raw without --cr3 exits 3"
-	like '^mode: +unknown$' "... mode unknown"
+	is "$rc" 0 "$d: info on mem.raw with no options exits 0"
+	like "^mode: +$mode \(VMCOREINFO " "... $mode from VMCOREINFO"
+	like "^root: +$kr \(VMCOREINFO SYMBOL\((init_top_pgt|swapper_pg_dir)\)=" \
+		"... the same kernel root $kr"
+	like '^vmcoreinfo: +[0-9]+ lines \(found in memory at 0x[0-9a-f]+\)$' \
+		"... and says where VMCOREINFO was found"
 done
 
 # The issue's own example: 0xffff810000001000 is the 2.6.11-era direct map;

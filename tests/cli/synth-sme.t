@@ -13,7 +13,7 @@
 . "$(dirname "$0")/synth.sh"
 . "$(dirname "$0")/contract.sh"
 ROOTS=$PGW_TOOLS/pgw-roots
-plan 89
+plan 102
 
 C47=0x800000000000
 C47_DEC=140737488355328    # NUMBER() values are decimal (VMCOREINFO_NUMBER)
@@ -392,6 +392,51 @@ case $last in
 *) ok 1 "... the last run maps up to 0x407ff80000"; echo "#   $last" ;;
 esac
 
+# ---- pgwalk roots, --pid, --comm on an SME kernel (pgw-mkkernel) ----
+# The synthetic kernel of roots-cmd.t with C-bit 47 in every present entry
+# of every table and NUMBER(sme_mask) in its VMCOREINFO: the scan, the
+# kernel-half comparisons and the task list read through the kernel's
+# tables must all use the bit, and answer as on the plain kernel.
+MK=$PGW_TOOLS/pgw-mkkernel
+"$MK" "$TMP/kplain.elf" && "$MK" --cbit=47 "$TMP/ksme.elf" &&
+	"$MK" --raw --hidden "$TMP/kplain.raw" &&
+	"$MK" --raw --hidden --cbit=47 "$TMP/ksme.raw" &&
+	"$MK" --raw --no-vmcoreinfo --cbit=47 "$TMP/ksmenv.raw" ||
+	bail "pgw-mkkernel failed"
+for f in kplain.elf ksme.elf kplain.raw ksme.raw; do
+	"$PGWALK" roots --format=json "$TMP/$f" >"$TMP/$f.roots" 2>"$TMP/$f.err"
+	echo "$?" >>"$TMP/$f.roots"
+done
+grep -q '"root":"0x603000","kind":"process",.*"pid":10,' "$TMP/kplain.elf.roots"
+ok $? "roots on the plain kernel: pid 10's root a process (the oracle below)"
+same_files "roots on the SME kernel (ELF, NUMBER(sme_mask) in its note): every record and the exit status the plain kernel's" \
+	"$TMP/kplain.elf.roots" "$TMP/ksme.elf.roots"
+grep -q '"root":"0x606000","kind":"process",' "$TMP/kplain.raw.roots"
+ok $? "roots on the plain raw kernel: the hidden root a process"
+same_files "roots on the SME raw kernel (VMCOREINFO with NUMBER(sme_mask) found in memory): the plain raw kernel's, hidden orphan too" \
+	"$TMP/kplain.raw.roots" "$TMP/ksme.raw.roots"
+run "$PGWALK" roots --sme-mask=0 "$TMP/ksme.elf"
+like '^0x601000 +bad-user-half ' \
+	"... with --sme-mask=0 bit 47 is an address bit: the process roots look bad (the test can fail)"
+run "$PGWALK" translate --format=tsv --pid=1 "$TMP/ksme.raw" 0x400000
+is "$(tsv4)" "$(printf '0x400000\t0x701000\t4096\tpresent|rw|user|accessed|dirty|enc')" \
+	"translate --pid=1 on the SME kernel: the task list read through encrypted tables, its root's frame without the bit"
+run "$PGWALK" translate --format=tsv --comm="$(printf '\033[31mred\\x')" \
+	"$TMP/ksme.elf" 0x400000
+is "$(tsv4)" "$(printf '0x400000\t0x703000\t4096\tpresent|rw|user|accessed|dirty|enc')" \
+	"translate --comm: pid 10's root alike"
+run "$PGWALK" translate "$TMP/ksme.elf" 0x400000
+printf '%s\n' "$err" | grep -q '2 processes map it: pid 1 (init), pid 10 '
+ok $? "translate's hint on the SME kernel names the processes that map a user address"
+# Neither VMCOREINFO nor a CR3: no root to infer the bit from, so the
+# kernel-root scan needs it given.
+run "$PGWALK" roots "$TMP/ksmenv.raw"
+one_error "no VMCOREINFO, no CPU state, C-bit not given: no kernel root found" 3
+run "$PGWALK" roots --format=json --sme-mask=$C47 "$TMP/ksmenv.raw"
+is "$rc:$(printf '%s\n' "$out" | sed -n 's/^{"type":"root","root":"\([^"]*\)","kind":"\([^"]*\)".*/\1 \2/p' | tr '\n' ' ')" \
+	"0:0x1000 kernel 0x601000 process 0x603000 process " \
+	"... --sme-mask: the kernel-root scan and the roots scan find every root"
+
 # ---- every JSON line of these images per the contract (contract.sh) ----
 if command -v jq >/dev/null 2>&1; then
 	contract info "SME, C-bit inferred" "$TMP/sme.elf"
@@ -417,8 +462,11 @@ if command -v jq >/dev/null 2>&1; then
 	contract dump "TDX" --shared-mask=0x8000000000000 "$TMP/tdx.elf"
 	contract dump "4.12 SME" "$TMP/k412.elf"
 	contract regions "4.12 SME" "$TMP/k412.elf"
+	contract roots "SME kernel" "$TMP/ksme.elf"
+	contract roots "SME raw kernel" "$TMP/ksme.raw"
+	contract roots "SME raw kernel, --sme-mask" --sme-mask=$C47 		"$TMP/ksmenv.raw"
 else
-	for i in $(seq 19); do skip "jq not installed: the contract cannot be checked"; done
+	for i in $(seq 22); do skip "jq not installed: the contract cannot be checked"; done
 fi
 
 done_testing

@@ -1,0 +1,136 @@
+#!/bin/sh
+# `pgwalk roots`, --pid, --comm and translate's hint on the synthetic
+# kernel of tests/tools/pgw-mkkernel (ksynth.h: kallsyms, BTF, a task list
+# of 6 tasks, process roots at 0x601000 for pid 1 and 0x603000 for pid 10,
+# whose comm is an escape sequence), where every answer is known; then
+# what hostile kernel data does to the command: a fake VMCOREINFO page, a
+# BTF header lying about its sizes, kallsyms offsets pointing anywhere, a
+# task list that loops.  Each ends with one clear line on stderr, its exit
+# status, in well under a second, with every root still listed.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/assert.sh"
+MK=$PGW_TOOLS/pgw-mkkernel
+plan 34
+
+mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
+# roots_of JSON: "root kind pid" per root record.
+roots_of() {
+	sed -n 's/^{"type":"root","root":"\([^"]*\)","kind":"\([^"]*\)",.*"pid":\([^,]*\),.*/\1 \2 \3/p' "$1"
+}
+# timed CMD...: run, and $ms the wall time in ms.
+timed() {
+	_t0=$(date +%s%N)
+	run "$@"
+	ms=$((($(date +%s%N) - _t0) / 1000000))
+}
+
+mk "$TMP/k.elf"
+run "$PGWALK" roots --format=json "$TMP/k.elf"
+is "$rc:$err" "0:" "roots exits 0, nothing on stderr"
+printf '%s\n' "$out" >"$TMP/k.json"
+is "$(roots_of "$TMP/k.json" | tr '\n' ' ')" \
+	"0x1000 kernel null 0x601000 process 1 0x603000 process 10 " \
+	"the kernel root and both process roots, named"
+like '"root":"0x603000",.*"comm":"\\u001b\[31mred\\\\x"' \
+	"JSON: an escape sequence in comm as \\u001b, a backslash as \\\\"
+like '^\{"type":"unowned-task","pid":20,"comm":"lost-pgd",.*"root":null,"why":"no root to find: .*does not translate' \
+	"pid 20, whose mm->pgd does not translate: an unowned task, and why"
+like '^\{"type":"unowned-task","pid":30,.*"root":"0x605000","why":"its top table 0x605000 shares 0 of 3 kernel-half entries' \
+	"pid 30, whose table has no kernel half: an unowned task, and why"
+like '^\{"type":"summary",.*"orphans":0,"suspicious_orphans":0,"unowned_tasks":2,.*"complete":true' \
+	"the summary counts them"
+run "$PGWALK" roots "$TMP/k.elf"
+like '^0x603000 +process +10 \\x1b\[31mred\\\\x ' \
+	"text: the comm escaped (\\x1b, \\\\): nothing reaches the terminal raw"
+unlike "$(printf '\033')" "... no escape byte in the text output"
+run "$PGWALK" roots --format=csv "$TMP/k.elf"
+like '^root,0x603000,process,10,\\x1b\[31mred\\\\x,' "CSV: the same escaping"
+
+# --pid, --comm and --root choose the roots the scan found (TSV: a header
+# row, then the record).
+pa_of() { printf '%s\n' "$out" | sed 1d | cut -f2; }
+run "$PGWALK" translate --format=tsv --pid=1 "$TMP/k.elf" 0x400000
+is "$rc:$(pa_of)" "0:0x701000" \
+	"translate --pid=1: through 0x601000, to 0x701000"
+run "$PGWALK" translate --format=tsv --comm="$(printf '\033[31mred\\x')" \
+	"$TMP/k.elf" 0x400000
+is "$rc:$(pa_of)" "0:0x703000" \
+	"translate --comm=<the escape sequence>: pid 10's root"
+run "$PGWALK" translate --format=tsv --root=0x603000 "$TMP/k.elf" 0x400000
+is "$rc:$(pa_of)" "0:0x703000" "--root=0x603000 alike"
+run "$PGWALK" translate --pid=20 "$TMP/k.elf" 0x400000
+one_error "--pid of a task whose pgd does not translate" 3
+run "$PGWALK" translate --root=0x603008 "$TMP/k.elf" 0x400000
+one_error "--root that is no table's address" 64
+run "$PGWALK" translate --pid=1 --cpu=0 "$TMP/k.elf" 0x400000
+one_error "--pid and --cpu together" 64
+
+# The kernel root maps no user memory: the hint names who does.
+run "$PGWALK" translate "$TMP/k.elf" 0x400000
+is "$rc" 1 "a user address of the kernel root does not translate"
+printf '%s\n' "$err" | grep -q '^pgwalk: 0x400000 is a user address and the root is the kernel.s, which maps no process; 2 processes map it: pid 1 (init), pid 10 (\\x1b\[31mred\\\\x); give one, e.g. --pid=1$'
+ok $? "... and a hint names the processes that map it: $err"
+
+mk --same-comm "$TMP/same.elf"
+run "$PGWALK" translate --comm=init "$TMP/same.elf" 0x400000
+one_error "--comm of two processes" 3
+out=$err
+like '2 processes have that name: pids 1, 30; give --pid' "... listing their pids"
+
+# A raw image: VMCOREINFO's text in memory, next to a fake page.
+mk --raw --fake-vmcoreinfo --hidden "$TMP/k.raw"
+run "$PGWALK" info "$TMP/k.raw"
+like '^vmcoreinfo: +12 lines \(found in memory at 0x7f0000\)$' \
+	"raw: the kernel's VMCOREINFO found in memory, the fake passed by"
+run "$PGWALK" roots --format=json "$TMP/k.raw"
+like '^\{"type":"orphan","root":"0x606000","kind":"process","suspicious":true,' \
+	"a process root no task owns: a suspicious orphan"
+run "$PGWALK" roots "$TMP/k.raw"
+like '^orphan 0x606000 process: it maps user pages, yet no task' \
+	"... and text says why"
+
+# The same image grown to 64 GiB by a hole: the scans skip what a sparse
+# file does not hold, rather than map 16 M pages of zeros.
+if truncate -s 64G "$TMP/k.raw" 2>/dev/null &&
+   [ "$(du -k "$TMP/k.raw" | cut -f1)" -lt 65536 ]; then
+	timed "$PGWALK" roots -v --format=json "$TMP/k.raw"
+	printf '%s\n' "$err" | grep -q 'in holes of the sparse file' &&
+		[ "$(printf '%s\n' "$out" | grep -c '^{"type":"root"')" = 4 ] &&
+		[ "$rc" = 0 ] && [ "$ms" -lt 5000 ]
+	ok $? "a 64 GiB sparse raw image: the same 4 roots, exit $rc, in ${ms} ms: $(printf '%s\n' "$err" | grep 'scan:')"
+	rm -f "$TMP/k.raw"
+else
+	skip "no sparse files here"
+fi
+
+mk --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/fake.raw"
+timed "$PGWALK" info "$TMP/fake.raw"
+like '^vmcoreinfo: +none \(the image has no VMCOREINFO note; 1 page in memory begins like VMCOREINFO, none valid: 0x7e0000 \(data\): PAGESIZE=8192, not 4096; the kernel root found by scan\)$' \
+	"only a fake VMCOREINFO page: rejected, with the reason; the kernel-root scan instead (${ms} ms)"
+like '^root: +0x1000 \(kernel root found by scan: ' "... which finds the kernel root"
+
+# Hostile kernel data: every root listed, one line, exit 65, at once.
+for h in loop:'task list loops: entry 4' \
+	 btf-lies:'libbpf refuses the 548-byte blob' \
+	 kallsyms-wild:'kallsyms: _stext decodes to'; do
+	mk --"${h%%:*}" "$TMP/h.elf"
+	timed "$PGWALK" roots --format=json "$TMP/h.elf"
+	is "$rc:$(printf '%s\n' "$out" | grep -c '^{"type":"root"'):$(printf '%s\n' "$err" | grep -c '')" \
+		"65:3:1" "--${h%%:*}: exit 65, the 3 roots listed, one stderr line (${ms} ms)"
+	printf '%s\n' "$err" | grep -q "${h#*:}" &&
+		printf '%s\n' "$out" | grep -q '^{"type":"names","complete":false,.*"why":' &&
+		[ "$ms" -lt 2000 ]
+	ok $? "... saying '${h#*:}', the names record incomplete, in under 2 s"
+done
+# The loop comes after pid 10: it is still found; pid 30 is not.
+mk --loop "$TMP/h.elf"
+run "$PGWALK" translate --format=tsv --pid=10 "$TMP/h.elf" 0x400000
+is "$rc:$(pa_of)" "0:0x703000" \
+	"a task list that loops: --pid of a process read before the loop works"
+run "$PGWALK" translate --pid=30 "$TMP/h.elf" 0x400000
+one_error "... one after it is not found" 3
+out=$err
+like 'no process with that pid among the 4 tasks .*; the list is cut short: task list loops' \
+	"... and the message says the list was cut short by a loop"
+
+done_testing

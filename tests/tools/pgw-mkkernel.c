@@ -1,0 +1,186 @@
+/*
+ * pgw-mkkernel [OPTION...] OUT: the synthetic x86-64 kernel of ksynth.h
+ * (kallsyms, BTF, a task list) as an image, with processes whose top
+ * tables copy the kernel half, for the tests of `pgwalk roots`, --pid and
+ * --comm, and of what hostile kernel data does to them.
+ *
+ * The kernel root (0x1000) maps the direct map, the kernel image and an
+ * empty table (0x7d0000).  The processes: pid 1 (init) and pid 10 (comm "\e[31mred\x") have roots
+ * (0x601000, 0x603000) mapping a user page at 0x400000 (frames 0x701000,
+ * 0x703000); pid 20's mm->pgd does not translate; pid 30's table
+ * (0x605000) has no kernel half, so no scan finds it.
+ *
+ *   --raw               a raw image (no notes): VMCOREINFO's text sits in
+ *                       a page of memory (0x7f0000), as the kernel keeps it
+ *   --fake-vmcoreinfo   also a fake VMCOREINFO page (0x7e0000) claiming
+ *                       PAGESIZE=8192
+ *   --no-vmcoreinfo     (with --raw) no real VMCOREINFO in memory
+ *   --hidden            a process root (0x606000) that no task owns
+ *   --same-comm         pid 30 is called "init" too
+ *   --loop              the task list loops back to pid 1
+ *   --btf-lies          the BTF header claims a 1 MB string section
+ *   --kallsyms-wild     kallsyms_offsets overwritten with random numbers
+ *   --cbit=N            memory encryption: bit N (SME's C-bit) set in every
+ *                       present entry of every table, and VMCOREINFO's
+ *                       NUMBER(sme_mask) says so (mm->pgd, a virtual
+ *                       address, never has it)
+ */
+#include "ksynth.h"
+
+#include <getopt.h>
+
+static const uint64_t user_va = 0x400000;
+
+/* Root at pa: the kernel half of the kernel's PML4, and a page at
+ * user_va mapped through tables at pa + 0x100000... */
+static void process_root(struct ksynth *k, uint64_t pa)
+{
+	uint64_t pfn = pa >> 12, t = pfn + 0x100;
+
+	memcpy(iw_frame(&k->mem, pfn) + 256 * 8,
+	       iw_frame(&k->mem, KS_ROOT >> 12) + 256 * 8, 256 * 8);
+	/* PDPT, PD, PT in the frames after t; the page itself at t. */
+	iw_entry(&k->mem, pfn, 0, 8, (t + 0x10) << 12 | IW_TBL | IW_US);
+	iw_entry(&k->mem, t + 0x10, 0, 8, (t + 0x20) << 12 | IW_TBL | IW_US);
+	iw_entry(&k->mem, t + 0x20, user_va >> 21, 8,
+		 (t + 0x30) << 12 | IW_TBL | IW_US);
+	iw_entry(&k->mem, t + 0x30, (user_va >> 12) & 511, 8,
+		 t << 12 | IW_P | IW_RW | IW_US | IW_A | IW_D);
+	iw_pattern(&k->mem, t);
+}
+
+/* Set bit cbit in every present entry of the table at pfn (level lvl:
+ * 4 the top) and below it, each table once (seen: per frame). */
+static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
+			  uint64_t cbit, uint8_t *seen)
+{
+	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
+		return;
+	seen[pfn] = 1;
+	for (unsigned i = 0; i < 512; i++) {
+		uint8_t *e = iw_frame(m, pfn) + (size_t)i * 8;
+		uint64_t v = 0;
+		for (unsigned b = 0; b < 8; b++)
+			v |= (uint64_t)e[b] << (8 * b);
+		if (!(v & IW_P))
+			continue;
+		iw_le(e, v | cbit, 8);
+		if (lvl > 1 && !(v & IW_PS))
+			encrypt_table(m, (v & UINT64_C(0x000ffffffffff000)) >>
+					  12, lvl - 1, cbit, seen);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ "fake-vmcoreinfo", no_argument, NULL, 'f' },
+		{ "no-vmcoreinfo", no_argument, NULL, 'n' },
+		{ "hidden", no_argument, NULL, 'h' },
+		{ "same-comm", no_argument, NULL, 's' },
+		{ "loop", no_argument, NULL, 'l' },
+		{ "btf-lies", no_argument, NULL, 'b' },
+		{ "kallsyms-wild", no_argument, NULL, 'k' },
+		{ "cbit", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool raw = false, fake = false, no_vmci = false, hidden = false,
+	     same = false, loop = false, lies = false, wild = false;
+	unsigned cbit = 0;
+	struct ksynth k;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': raw = true; break;
+		case 'f': fake = true; break;
+		case 'n': no_vmci = true; break;
+		case 'h': hidden = true; break;
+		case 's': same = true; break;
+		case 'l': loop = true; break;
+		case 'b': lies = true; break;
+		case 'k': wild = true; break;
+		case 'c':
+			cbit = (unsigned)atoi(optarg);
+			if (cbit < 24 || cbit > 51) {
+				fprintf(stderr, "pgw-mkkernel: --cbit=%s: a bit "
+					"above memory, 24..51\n", optarg);
+				return 64;
+			}
+			break;
+		default:
+			fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT "
+				"(see the source)\n");
+			return 64;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT\n");
+		return 64;
+	}
+	ks_build(&k, &(struct ksynth_opts){ 0 });
+	/* A third kernel-half entry (an empty vmalloc table), as every real
+	 * kernel has more than two: the kernel-root scan looks for them. */
+	iw_frame(&k.mem, 0x7d0);
+	iw_entry(&k.mem, KS_ROOT >> 12, 400, 8, UINT64_C(0x7d0000) | IW_TBL);
+	/* ksynth's roots for pids 1 and 10 (tasks 1 and 3). */
+	process_root(&k, k.pgd_pa[1]);
+	process_root(&k, k.pgd_pa[3]);
+	if (hidden)
+		process_root(&k, 0x606000);
+	if (same) {
+		static const uint8_t zero[16];
+		ks_put(&k, k.task[5] + k.bo.comm, zero, sizeof(zero));
+		ks_put(&k, k.task[5] + k.bo.comm, "init", 4);
+	}
+	if (loop)
+		ks_link(&k, 3, 1, 0);
+	if (lies)
+		ks_set(&k, k.btf_va + 20, 1000000, 4);    /* str_len */
+	if (wild) {
+		unsigned seed = 7;
+		for (size_t i = 0; i + 4 <= k.kt.offsets.len; i += 4)
+			ks_set(&k, k.offsets_va + i,
+			       (uint32_t)rand_r(&seed) * 2654435761u, 4);
+	}
+	if (cbit) {
+		uint64_t mask = UINT64_C(1) << cbit;
+		uint8_t *seen = calloc(k.mem.b.len / IW_PAGE, 1);
+		if (!seen)
+			return 2;
+		encrypt_table(&k.mem, KS_ROOT >> 12, 4, mask, seen);
+		for (int i = 0; i < KS_NTASKS; i++)
+			if (k.pgd_pa[i])
+				encrypt_table(&k.mem, k.pgd_pa[i] >> 12, 4,
+					      mask, seen);
+		if (hidden)
+			encrypt_table(&k.mem, 0x606, 4, mask, seen);
+		free(seen);
+		size_t n = strlen(k.vmcoreinfo);
+		snprintf(k.vmcoreinfo + n, sizeof(k.vmcoreinfo) - n,
+			 "NUMBER(sme_mask)=%llu\n", (unsigned long long)mask);
+	}
+	if (raw && !no_vmci)
+		ks_put(&k, ks_dm(0x7f0000), k.vmcoreinfo,
+		       strlen(k.vmcoreinfo));
+	if (fake) {
+		char text[sizeof(k.vmcoreinfo)];
+		snprintf(text, sizeof(text), "%s", k.vmcoreinfo);
+		char *p = strstr(text, "PAGESIZE=4096");
+		if (p)
+			memcpy(p, "PAGESIZE=8192", 13);
+		ks_put(&k, ks_dm(0x7e0000), text, strlen(text));
+	}
+	int rc;
+	if (raw) {
+		rc = iw_write_file(argv[optind], k.mem.b.p, k.mem.b.len);
+	} else {
+		struct iw_buf elf = { 0 };
+		ks_elf(&k, &elf);
+		rc = iw_write_file(argv[optind], elf.p, elf.len);
+		iw_free(&elf);
+	}
+	ks_free(&k);
+	return rc ? 2 : 0;
+}
