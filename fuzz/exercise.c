@@ -461,7 +461,7 @@ void fz_exercise_image(struct pgw_image *img)
 	exercise_pages(img);
 
 	/* Detection from the image alone, then the way --cr3 helps it. */
-	if (pgw_detect_mode(img, 0, false, &ch, &err) == PGW_OK) {
+	if (pgw_detect_mode(img, 0, false, NULL, &ch, &err) == PGW_OK) {
 		struct pgw_root_request req = { 0 };
 		walk_root(img, ch.mode, &req, true);
 		req.kernel_half = true;
@@ -476,8 +476,8 @@ void fz_exercise_image(struct pgw_image *img)
 		}
 		struct pgw_pti pti;
 		for (size_t i = 0; i < ncpus && i < 2; i++)
-			pgw_pti_check(img, ch.mode,
-				      pgw_cr3_table(ch.mode, cpus[i].cr3),
+			pgw_pti_check(img, ch.mode, NULL,
+				      pgw_cr3_table(ch.mode, cpus[i].cr3, NULL),
 				      &pti);
 	} else if (!err.msg[0]) {
 		fz_fail("detect error without a message", 0, 0);

@@ -5,6 +5,8 @@
  *   1      flags: bit 0 root used as given (not masked like a CR3),
  *          bit 1 walk [start, end) instead of everything,
  *          bit 2 also infer the memory-map layout and walk runs,
+ *          bit 3 entries carry encryption bits: the C-bit at 47 and
+ *          TDX's shared bit at 51,
  *          bits 4..7 physical base of the memory in pages
  *   2      stop the walk after this many callbacks (0: never)
  *   3..10  root (a CR3 value, or a table address with flag bit 0)
@@ -63,8 +65,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		fz_fail("raw open failed", err.status, size);
 	}
+	struct pgw_enc_bits enc = { 0 };
+	struct pgw_enc_choice inferred = { 0 };
+	if (flags & 8) {
+		enc.enc = UINT64_C(1) << 47;
+		enc.shared = UINT64_C(1) << 51;
+	}
+	/* Inference reads whatever the root points at: bounded, no crash. */
+	(void)pgw_enc_infer(img, mode, root, &inferred);
 	struct pgw_space sp = {
-		img, mode, (flags & 1) ? root : pgw_cr3_table(mode, root)
+		img, mode, (flags & 1) ? root : pgw_cr3_table(mode, root, &enc),
+		enc,
 	};
 	fz_exercise_space(&sp, start, end, vas, sizeof(vas) / sizeof(vas[0]),
 			  data[2]);

@@ -278,8 +278,13 @@ enum pgw_flag {
 	PGW_F_GLOBAL   = 1u << 8,
 	PGW_F_PAT      = 1u << 9,   /* bit 7 in a PTE, bit 12 in a large page */
 	PGW_F_NX       = 1u << 10,
+	PGW_F_ENC      = 1u << 11,  /* memory encryption: the entry's
+					encryption bit is set (AMD SME/SEV
+					C-bit; see struct pgw_enc_bits) */
+	PGW_F_SHARED   = 1u << 12,  /* the entry's shared bit is set: the page
+					is shared with the host (Intel TDX) */
 };
-#define PGW_NFLAGS 11
+#define PGW_NFLAGS 13
 /* Short lower-case names in bit order: "present", "rw", "user", ... */
 const char *pgw_flag_name(unsigned bit_index);
 
@@ -303,19 +308,39 @@ enum pgw_entry_kind {
 	PGW_ENT_LEAF,        /* maps a frame of the level's size */
 };
 
+/*
+ * Memory encryption: bits inside an entry's physical-address field that
+ * are attributes of the page, not part of its frame.  AMD SME and SEV put
+ * the C-bit there (its position from CPUID 0x8000001F EBX[5:0], 47 or 51
+ * on EPYC parts; Linux's sme_me_mask, exported as VMCOREINFO
+ * NUMBER(sme_mask)): set means encrypted.  Intel TDX puts the shared bit
+ * at the top of the guest physical address (bit 47 or 51): set means
+ * shared with the host.  Linux sets them in entries and in CR3 alike
+ * (__sme_pa, cc_mkdec) and reads frames without them (__PHYSICAL_MASK).
+ * Zero: none.  A decoder removes both from the frame and reports them as
+ * PGW_F_ENC and PGW_F_SHARED.
+ */
+struct pgw_enc_bits {
+	uint64_t enc;        /* set: encrypted (AMD C-bit) */
+	uint64_t shared;     /* set: shared (TDX) */
+};
+
 struct pgw_entry {
 	uint64_t raw;
 	enum pgw_entry_kind kind;
-	uint64_t addr;       /* table or frame physical base (masked) */
+	uint64_t addr;       /* table or frame physical base (masked, without
+				encryption bits) */
 	uint32_t flags;      /* enum pgw_flag bits */
-	uint8_t pkey;        /* protection key (bits 59..62), 0 if none */
+	uint8_t pkey;        /* protection key (bits 59..62 of a 64-bit
+				mode's leaf), 0 if none */
 	uint64_t reserved;   /* reserved bits that are set (an anomaly) */
 	uint32_t perm;       /* the bits this entry contributes to the mode's
 				pgw_perm_rule; a PAE PDPTE restricts nothing:
 				RW|USER */
 	/* non-present entries */
 	enum pgw_np_kind np_kind;
-	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion undone) */
+	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion
+				undone, encryption bits removed) */
 	unsigned swap_type;
 	uint64_t swap_offset;
 };
@@ -376,9 +401,11 @@ struct pgw_mode {
 	struct pgw_perm_rule perm;
 	struct pgw_mode_hints hints;
 	struct pgw_level_desc level[PGW_NLEVELS];
-	/* Decode a raw entry at level lvl.  Pure; no image access. */
+	/* Decode a raw entry at level lvl, enc's bits (NULL: none) being
+	 * attributes, not frame bits.  Pure; no image access. */
 	void (*decode)(const struct pgw_mode *mode, enum pgw_level lvl,
-		       uint64_t raw, struct pgw_entry *out);
+		       uint64_t raw, const struct pgw_enc_bits *enc,
+		       struct pgw_entry *out);
 };
 
 const struct pgw_mode *pgw_mode_by_name(const char *name);
@@ -394,8 +421,10 @@ const char *pgw_machine_name(unsigned elf_machine);
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);
 /* Size mapped by one entry at lvl (a leaf there, or the span of a table). */
 uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl);
-/* Top-table address a CR3 value selects in this mode (PCID, bit 63 masked). */
-uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3);
+/* Top-table address a CR3 value selects in this mode (PCID, bit 63 and
+ * enc's bits masked; enc may be NULL). */
+uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3,
+		       const struct pgw_enc_bits *enc);
 
 /* ---- the walker (src/walk/) ------------------------------------------- */
 
@@ -409,6 +438,7 @@ struct pgw_space {
 	struct pgw_image *img;
 	const struct pgw_mode *mode;
 	uint64_t root;          /* physical address of the top table */
+	struct pgw_enc_bits enc;/* memory-encryption bits of its entries */
 };
 
 /*
@@ -488,7 +518,7 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
  * still reported (the remembered steps are copied into pgw_xlat), so the
  * answer is the one pgw_translate gives, byte for byte.  Entries read
  * from an image never change; the cache empties itself when used with
- * another image, mode or root.  Fixed size (about 150 KiB), one per
+ * another image, mode, root or encryption mask.  Fixed size (about 150 KiB), one per
  * caller; NULL when out of memory.
  */
 struct pgw_xlat_cache;
@@ -712,8 +742,13 @@ struct pgw_mode_choice {
 	 * CR3 confirms, else VMCOREINFO's) and why says so. */
 	char conflict[256];
 };
+struct pgw_enc_choice;
+/* enc: the memory-encryption bits declared so far (NULL: none); the
+ * validation walk infers a C-bit not declared (source PGW_ENC_NONE) in
+ * each mode it tries, see pgw_enc_infer. */
 enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				bool have_root_hint,
+				const struct pgw_enc_choice *enc,
 				struct pgw_mode_choice *choice_ret,
 				struct pgw_err *err);
 
@@ -726,6 +761,11 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
  */
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret);
+/* How many sample addresses it checks in this image: 5 in low memory,
+ * and on larger machines up to 6 more, those of 1, 4, 16, 64, 256 GiB
+ * and 1 TiB that lie in the image's physical ranges; 3 must map
+ * linearly. */
+unsigned pgw_direct_map_samples(struct pgw_image *img);
 
 /* PTI: does `table` look like the user copy of a top table? */
 struct pgw_pti {
@@ -735,7 +775,8 @@ struct pgw_pti {
 	unsigned kernel_kernel_half;/* and kernel copy */
 };
 void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
-		   uint64_t table, struct pgw_pti *pti_ret);
+		   const struct pgw_enc_bits *enc, uint64_t table,
+		   struct pgw_pti *pti_ret);
 
 /* A task's comm (TASK_COMM_LEN is 16; room for a kernel that grows it). */
 #define PGW_TASK_COMM_MAX 64
@@ -783,6 +824,8 @@ struct pgw_root_request {
 	bool kernel;           /* the kernel's own root (VMCOREINFO's; from
 				  pgw_space_open also one found by scan),
 				  never a CPU's CR3 */
+	struct pgw_enc_bits enc;  /* cleared from the CR3 and the entries read
+				     (pgw_space_open fills it in) */
 };
 
 /*
@@ -802,6 +845,57 @@ enum pgw_status pgw_root_resolve(struct pgw_image *img,
 				 struct pgw_root *root_ret, struct pgw_err *err);
 
 /*
+ * Memory encryption (struct pgw_enc_bits): where the bits come from, in
+ * order: the caller (--sme-mask, --shared-mask), VMCOREINFO
+ * NUMBER(sme_mask) (Linux 4.14+ exports it on every x86-64 kernel, 0
+ * without SME), else the page tables themselves (pgw_enc_infer).  Each
+ * must be one bit of the address field (12..51) or 0.
+ */
+enum pgw_enc_source {
+	PGW_ENC_NONE = 0,        /* "none": nothing declared or inferred */
+	PGW_ENC_OPTION,          /* "option": the caller's */
+	PGW_ENC_VMCOREINFO,      /* "vmcoreinfo": NUMBER(sme_mask) */
+	PGW_ENC_INFERRED,        /* "inferred": from the page tables */
+};
+const char *pgw_enc_source_key(enum pgw_enc_source src);
+
+/* What the caller knows; have_* false: not given. */
+struct pgw_enc_request {
+	bool have_enc;
+	uint64_t enc;            /* the C-bit mask (--sme-mask; 0: none) */
+	bool have_shared;
+	uint64_t shared;         /* TDX's shared bit (--shared-mask) */
+};
+
+struct pgw_enc_choice {
+	struct pgw_enc_bits bits;
+	enum pgw_enc_source source;        /* of bits.enc */
+	enum pgw_enc_source shared_source; /* of bits.shared: NONE or OPTION */
+	/* Inference: present entries examined, and of them how many had
+	 * the bit it found set. */
+	uint64_t examined, agreed;
+	char why[256];
+};
+
+/*
+ * Infer the C-bit from the tables under cr3 (a CR3 value or a top
+ * table's address) in mode: one bit above the image's memory (so never
+ * needed to address it) that is set in at least 7/8 of the present
+ * entries of the top table and the tables below it (at most
+ * PGW_ENC_INFER_TABLES tables read), with which the tables those entries
+ * point to are in the image, and no second such bit in half of them (at
+ * least 16 present entries).  A CR3 whose table is not in the image may
+ * carry the bit itself.  ch->bits.shared, a caller's shared bit, is kept
+ * and never a candidate.  Cheap and bounded; true and ch->bits.enc,
+ * source (PGW_ENC_INFERRED), examined and agreed filled when it finds
+ * one, else false; either way what was seen is appended to ch->why.
+ * 64-bit long modes only.
+ */
+#define PGW_ENC_INFER_TABLES 64
+bool pgw_enc_infer(struct pgw_image *img, const struct pgw_mode *mode,
+		   uint64_t cr3, struct pgw_enc_choice *ch);
+
+/*
  * What a caller asks of pgw_space_open.  Zero-initialise it and set what
  * is known; every field left zero is "not asked" (detect, choose).
  */
@@ -809,6 +903,7 @@ struct pgw_space_request {
 	const char *mode;              /* a mode name; NULL: detect it */
 	struct pgw_root_request root;  /* --cr3 (also the validation walk's
 					  root), --cpu, PTI kernel half */
+	struct pgw_enc_request enc;    /* --sme-mask, --shared-mask */
 };
 
 /*
@@ -836,19 +931,25 @@ struct pgw_facts_why {
 struct pgw_space_why {
 	struct pgw_mode_choice mode;   /* the mode and the rule that chose it */
 	struct pgw_root root;          /* the root, its source and why */
+	struct pgw_enc_choice enc;     /* the encryption bits and why */
 	struct pgw_facts_why facts;    /* the kernel's facts, if looked for */
 };
 
 /*
- * Choose the mode (req->mode, else pgw_detect_mode) and the root
- * (pgw_root_resolve) and fill *space_ret.  When the image has no valid
+ * Choose the encryption bits (req->enc, else VMCOREINFO), the mode
+ * (req->mode, else pgw_detect_mode), the bits again when none were
+ * declared (pgw_enc_infer from the root's CR3) and the root
+ * (pgw_root_resolve), and fill *space_ret.  When the image has no valid
  * VMCOREINFO note and the mode or the root needs the kernel's facts,
- * VMCOREINFO is looked for in memory first and adopted; when there is
- * none, the kernel-root scan finds the kernel's top table and its mode
- * (each looks at every page once: see pgw_scan_opts).  why_ret says how
- * each was chosen; when the root fails, why_ret->mode still holds the
- * mode (NULL mode: none could be chosen).  PGW_E_ARG for an unknown mode
- * name, PGW_E_NOTFOUND for no mode or no root.
+ * VMCOREINFO is looked for in memory first and adopted (its
+ * NUMBER(sme_mask) then declares the C-bit); when there is none, the
+ * kernel-root scan finds the kernel's top table and its mode (each looks
+ * at every page once: see pgw_scan_opts), reading entries with the bits
+ * chosen so far.  why_ret says how each was chosen; when the root fails,
+ * why_ret->mode still holds the mode (NULL mode: none could be chosen).
+ * PGW_E_ARG for an unknown mode name or encryption bits that are no
+ * single bit of the address field, PGW_E_NOTFOUND for no mode or no
+ * root.
  */
 enum pgw_status pgw_space_open(struct pgw_image *img,
 			       const struct pgw_space_request *req,
@@ -948,8 +1049,9 @@ enum pgw_run_kind {
 
 /*
  * A map run is leaves with contiguous VA and PA, one page size, the same
- * effective permissions (RW/USER/NX down the levels) and the same GLOBAL,
- * PCD, PWT and PAT bits, inside one region.  A hole run is adjacent
+ * effective permissions (RW/USER/NX down the levels), the same GLOBAL,
+ * PCD, PWT, PAT, ENC and SHARED bits and the same protection key, inside
+ * one region.  A hole run is adjacent
  * unmapped entries of one stop reason inside one region; its level is the
  * highest (closest to the root) level at which nothing was found.
  */
@@ -965,6 +1067,7 @@ struct pgw_run {
 	uint64_t page_size;
 	uint32_t flags;         /* flags every leaf of the run has (AND) */
 	uint32_t eff_flags;     /* effective RW/USER/NX */
+	uint8_t pkey;           /* protection key of every leaf (0: none) */
 	bool same_frame;        /* every page maps the one frame pa (a shared
 				   uniform table, or one frame mapped again
 				   and again): pa does not advance */
@@ -1225,6 +1328,8 @@ struct pgw_scan_opts {
 				    AVML); 0: PGW_SCAN_MAX_DECODED */
 	uint64_t max_entries;    /* entries all validation walks together may
 				    examine; 0: pgw_default_budget(img) */
+	struct pgw_enc_bits enc; /* memory-encryption bits of the entries
+				    (a space's enc); zero: none */
 };
 
 struct pgw_scan_stats {
@@ -1352,6 +1457,10 @@ struct pgw_kernel_root_found {
 	uint64_t text_va;        /* x86-64: the kernel text mapping's VA of the
 				    table; 0 on 32-bit */
 	size_t ntied;            /* other tables that did as well */
+	struct pgw_enc_bits enc; /* its tables' encryption bits: the
+				    caller's (pgw_scan_opts.enc), else, for
+				    a table that walks only without a C-bit,
+				    the one pgw_enc_infer finds there */
 	char why[256];
 	struct pgw_scan_stats scan;
 };
@@ -1433,6 +1542,7 @@ struct pgw_root_found {
 
 struct pgw_roots {
 	const struct pgw_mode *mode;
+	struct pgw_enc_bits enc; /* the bits its entries were read with */
 	uint64_t kernel_root;    /* the top table of the root given */
 	uint64_t kernel_start;   /* first VA of the kernel half */
 	size_t n;

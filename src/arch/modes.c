@@ -143,7 +143,11 @@ bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va)
 	return (uint64_t)s == va;
 }
 
-uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3)
+uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3,
+		       const struct pgw_enc_bits *enc)
 {
-	return cr3 & mode->root_mask;
+	/* Linux's build_cr3 sets the C-bit too (__sme_pa). */
+	uint64_t attr = enc ? enc->enc | enc->shared : 0;
+
+	return cr3 & mode->root_mask & ~attr;
 }

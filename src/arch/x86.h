@@ -21,6 +21,7 @@ extern const struct pgw_mode pgw_mode_i386, pgw_mode_pae, pgw_mode_x86_64,
 	pgw_mode_la57;
 
 void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
-		    uint64_t raw, struct pgw_entry *out);
+		    uint64_t raw, const struct pgw_enc_bits *enc,
+		    struct pgw_entry *out);
 
 #endif

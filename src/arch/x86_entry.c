@@ -42,7 +42,7 @@ static enum pgw_np_kind swap_kind(unsigned type)
 }
 
 static void decode_not_present(const struct pgw_mode *mode, uint64_t raw,
-			       struct pgw_entry *out)
+			       uint64_t attr, struct pgw_entry *out)
 {
 	out->kind = PGW_ENT_NOT_PRESENT;
 	if (raw == 0) {
@@ -57,13 +57,17 @@ static void decode_not_present(const struct pgw_mode *mode, uint64_t raw,
 		 * mask is 44, 46 or 52 bits by version).  An inverted frame
 		 * has every bit up to the mask's top set, so a top bit at 40
 		 * or above marks inversion and tells the width; 32-bit
-		 * entries are never inverted.
+		 * entries are never inverted.  The physical mask leaves out
+		 * the encryption bits (pfn_pte ANDs PTE_PFN_MASK, then ORs in
+		 * the protection's C-bit), so they are no frame bits here
+		 * either, inverted or not.
 		 */
-		uint64_t frame = raw & bits(PGW_PAGE_SHIFT, 52);
+		uint64_t frame = raw & bits(PGW_PAGE_SHIFT, 52) & ~attr;
 		if (mode->entry_size == 8 && frame) {
 			unsigned top = 63u - (unsigned)__builtin_clzll(frame);
 			if (top >= 40)
-				frame = ~raw & bits(PGW_PAGE_SHIFT, top + 1);
+				frame = ~raw & bits(PGW_PAGE_SHIFT, top + 1) &
+					~attr;
 		}
 		out->np_pfn = frame >> PGW_PAGE_SHIFT;
 		return;
@@ -111,15 +115,19 @@ static void decode32(const struct pgw_mode *mode, enum pgw_level lvl,
 	}
 }
 
+/* attr: encryption bits, inside the address field: never frame bits,
+ * never reserved (the CPU that sets them implements them). */
 static void decode64(const struct pgw_mode *mode, enum pgw_level lvl,
-		     uint64_t raw, struct pgw_entry *out)
+		     uint64_t raw, uint64_t attr, struct pgw_entry *out)
 {
-	uint64_t addr_mask = bits(12, mode->phys_bits);
-	uint64_t span = pgw_level_span(mode, lvl);
+	uint64_t addr_mask = bits(12, mode->phys_bits) & ~attr;
+	/* pgw_level_span, inline: a call here costs the hot path its
+	 * registers. */
+	uint64_t span = UINT64_C(1) << mode->level[lvl].shift;
 	bool large = lvl != PGW_PTE && (raw & BIT(B_PS));
 
 	/* Physical bits the CPU does not implement must be zero. */
-	out->reserved |= raw & bits(mode->phys_bits, 52);
+	out->reserved |= raw & bits(mode->phys_bits, 52) & ~attr;
 	if (mode->quirks & PGW_Q_NX) {
 		if (raw & BIT(B_NX))
 			out->flags |= PGW_F_NX;
@@ -149,8 +157,19 @@ static void decode64(const struct pgw_mode *mode, enum pgw_level lvl,
 		out->pkey = (uint8_t)((raw >> 59) & 0xf);
 }
 
+/* PGW_F_ENC and PGW_F_SHARED for the encryption bits raw has set. */
+static inline uint32_t enc_flags(uint64_t raw, uint64_t attr,
+				 const struct pgw_enc_bits *enc)
+{
+	if (!(raw & attr))
+		return 0;
+	return ((raw & enc->enc) ? PGW_F_ENC : 0) |
+	       ((raw & enc->shared) ? PGW_F_SHARED : 0);
+}
+
 void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
-		    uint64_t raw, struct pgw_entry *out)
+		    uint64_t raw, const struct pgw_enc_bits *enc,
+		    struct pgw_entry *out)
 {
 	static const struct { unsigned bit; uint32_t flag; } common[] = {
 		{ B_P, PGW_F_PRESENT }, { B_RW, PGW_F_RW },
@@ -161,10 +180,14 @@ void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 		{ B_D, PGW_F_DIRTY }, { B_G, PGW_F_GLOBAL },
 	};
 
+	uint64_t attr = enc ? enc->enc | enc->shared : 0;
+
 	memset(out, 0, sizeof(*out));
 	out->raw = raw;
 	if (!(raw & BIT(B_P))) {
-		decode_not_present(mode, raw, out);
+		/* 32-bit entries have no bits to spare for encryption. */
+		decode_not_present(mode, raw,
+				   mode->entry_size == 8 ? attr : 0, out);
 		return;
 	}
 	bool pdpte = lvl == PGW_PGD && (mode->quirks & PGW_Q_PDPTE_NOPERM);
@@ -179,18 +202,22 @@ void pgw_x86_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 			out->flags |= PGW_F_PWT;
 		if (raw & BIT(B_PCD))
 			out->flags |= PGW_F_PCD;
-		out->reserved = raw & (bits(1, 3) | bits(mode->phys_bits, 64));
-		out->addr = raw & bits(12, mode->phys_bits);
+		out->reserved = raw & (bits(1, 3) | bits(mode->phys_bits, 64)) &
+				~attr;
+		out->addr = raw & bits(12, mode->phys_bits) & ~attr;
+		out->flags |= enc_flags(raw, attr, enc);
 		out->perm = PGW_F_RW | PGW_F_USER;
 		return;
 	}
 	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++)
 		if (raw & BIT(common[i].bit))
 			out->flags |= common[i].flag;
-	if (mode->entry_size == 4)
+	if (mode->entry_size == 4) {
 		decode32(mode, lvl, raw, out);
-	else
-		decode64(mode, lvl, raw, out);
+	} else {
+		decode64(mode, lvl, raw, attr, out);
+		out->flags |= enc_flags(raw, attr, enc);
+	}
 	if (out->kind == PGW_ENT_LEAF)
 		for (size_t i = 0; i < sizeof(leaf_only) / sizeof(leaf_only[0]);
 		     i++)

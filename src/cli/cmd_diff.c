@@ -153,9 +153,10 @@ static int pti_pair(const struct session *s, struct pgw_space *a,
 	struct pgw_pti p;
 	uint64_t t = s->space.root;
 
-	pgw_pti_check(s->img, s->space.mode, t, &p);
+	pgw_pti_check(s->img, s->space.mode, &s->space.enc, t, &p);
 	if (!p.is_user_root) {
-		pgw_pti_check(s->img, s->space.mode, t + PGW_PAGE_SIZE, &p);
+		pgw_pti_check(s->img, s->space.mode, &s->space.enc,
+			      t + PGW_PAGE_SIZE, &p);
 		if (!p.is_user_root || p.kernel_table != t) {
 			pgw_cli_error("%s: root 0x%llx has no PTI user copy "
 				      "(the kernel runs without page-table "

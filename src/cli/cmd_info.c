@@ -63,8 +63,9 @@ int cmd_info(int argc, char **argv)
 	}
 	for (size_t i = 0; pti && i < ncpus; i++)
 		if (cpus[i].has_cr)
-			pgw_pti_check(s.img, mode,
-				      pgw_cr3_table(mode, cpus[i].cr3),
+			pgw_pti_check(s.img, mode, &s.why.enc.bits,
+				      pgw_cr3_table(mode, cpus[i].cr3,
+						    &s.why.enc.bits),
 				      &pti[i]);
 	struct out out = { stdout, fmt, mode, NULL, false };
 	struct info_view view = {

@@ -164,7 +164,8 @@ int cmd_roots(int argc, char **argv)
 		return rc;
 	}
 	struct pgw_roots_opts ro = {
-		.scan = { .max_entries = a.opts.max_entries },
+		.scan = { .max_entries = a.opts.max_entries,
+			  .enc = s.space.enc },
 	};
 	double t0 = now_ms();
 	enum pgw_status st = pgw_roots_scan(s.img, s.space.mode, s.space.root,

@@ -19,11 +19,13 @@ static void span(struct line *l, const struct delim *d, uint64_t va,
 
 void delim_xlat_begin(struct out *o, const struct delim *d)
 {
+	/* pkey last but for levels: columns are only ever added at the
+	 * end, so a reader by position keeps working. */
 	header(o, d, o->levels ?
 		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input,levels" :
+		"absence,input,pkey,levels" :
 		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input");
+		"absence,input,pkey");
 }
 
 /* Each level as level@entry_pa=entry ("-" for a table not read),
@@ -77,6 +79,10 @@ static void xlat_tail(struct line *l, const struct delim *d,
 			empty(l, d, 1);
 	}
 	empty(l, d, 1);   /* input */
+	if (x->stop == PGW_STOP_OK && x->step[x->nsteps - 1].entry.pkey)
+		num(l, d, x->step[x->nsteps - 1].entry.pkey);
+	else
+		empty(l, d, 1);
 }
 
 void delim_xlat(struct out *o, const struct delim *d,
@@ -118,8 +124,7 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 	empty(&l, d, 1);
 	/* ECHO_MAX bytes fit a line. */
 	bytes_cell(&l, d, s, n);
-	if (o->levels)
-		empty(&l, d, 1);
+	empty(&l, d, o->levels ? 2 : 1);   /* pkey, levels */
 	row_end(o, &l);
 }
 
@@ -164,7 +169,17 @@ void delim_dump_map(struct out *o, const struct delim *d,
 	word(&l, d, out_region_key(o, run));
 	num(&l, d, not_in_image);
 	empty(&l, d, 2);
-	word(&l, d, run->same_frame ? "same_frame" : "");
+	/* detail: a run whose pages all map one frame says so, and a
+	 * protection key is named. */
+	if (run->same_frame)
+		emit_str(&l, "same_frame");
+	if (run->pkey) {
+		emit_str(&l, run->same_frame ? " pkey=" : "pkey=");
+		emit_u64(&l, run->pkey);
+	}
+	if (!run->same_frame && !run->pkey)
+		emit_str(&l, d->empty);
+	sep(&l, d);
 	row_end(o, &l);
 }
 

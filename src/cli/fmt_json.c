@@ -122,10 +122,13 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_flags(l, e->flags, ",", "\"");
 		emit_lit(l, "],\"effective\":[");
 		emit_flags(l, x->eff_flags, ",", "\"");
+		emit_char(l, ']');
+		if (e->pkey)
+			kv_u64(l, "pkey", e->pkey);
 		if (x->data_in_image) {
-			emit_lit(l, "],\"in_image\":true");
+			emit_lit(l, ",\"in_image\":true");
 		} else {
-			emit_lit(l, "],\"in_image\":false,\"absence\":\"");
+			emit_lit(l, ",\"in_image\":false,\"absence\":\"");
 			emit_str(l, pgw_absence_key(x->data_absence));
 			emit_char(l, '"');
 		}
@@ -289,6 +292,37 @@ static void info_vmcoreinfo(struct out *o, struct line *l,
 	emit_str(l, "}}");
 }
 
+/* A mask as a JSON value: "0x.." or null for 0 (no such bit). */
+static void mask_value(struct line *l, uint64_t m)
+{
+	if (m) {
+		emit_char(l, '"');
+		emit_hex(l, m);
+		emit_char(l, '"');
+	} else {
+		emit_str(l, "null");
+	}
+}
+
+/* ,"encryption":{...}: the bits entries are read with, where each came
+ * from (the words of regions' base sources), and why. */
+static void info_encryption(struct out *o, struct line *l,
+			    const struct pgw_enc_choice *e)
+{
+	emit_str(l, ",\"encryption\":{\"sme_mask\":");
+	mask_value(l, e->bits.enc);
+	kv_str(l, "sme_source", pgw_enc_source_key(e->source));
+	emit_str(l, ",\"shared_mask\":");
+	mask_value(l, e->bits.shared);
+	kv_str(l, "shared_source", pgw_enc_source_key(e->shared_source));
+	if (e->examined) {
+		kv_u64(l, "entries", e->examined);
+		kv_u64(l, "agreed", e->agreed);
+	}
+	kv_long(o, l, false, "why", e->why);
+	emit_char(l, '}');
+}
+
 static void json_info(struct out *o, const struct info_view *v)
 {
 	const struct pgw_phys_range *r;
@@ -323,6 +357,7 @@ static void json_info(struct out *o, const struct info_view *v)
 	kv_u64(&l, "prstatus", pgw_image_prstatus_count(img));
 	info_cpus(o, &l, v);
 	info_vmcoreinfo(o, &l, img, &v->why->facts);
+	info_encryption(o, &l, &v->why->enc);
 	if (v->why->mode.mode) {
 		kv_str(&l, "mode", v->why->mode.mode->name);
 		kv_long(o, &l, false, "mode_reason", v->why->mode.why);
@@ -380,6 +415,8 @@ static void json_dump_map(struct out *o, const struct pgw_run *run,
 	emit_str(&l, "],\"effective\":[");
 	emit_flags(&l, run->eff_flags, ",", "\"");
 	emit_char(&l, ']');
+	if (run->pkey)
+		kv_u64(&l, "pkey", run->pkey);
 	kv_u64(&l, "bytes_not_in_image", not_in_image);
 	kv_str(&l, "region", out_region_key(o, run));
 	if (run->same_frame)

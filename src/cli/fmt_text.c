@@ -100,6 +100,20 @@ void text_access(struct line *l, uint32_t eff)
 		emit_lit(l, "exec");
 }
 
+/* The leaf's memory-encryption bits and protection key, only where
+ * there are any: " enc", " shared", " pkey=N". */
+static void leaf_extra_text(struct line *l, const struct pgw_entry *e)
+{
+	if (e->flags & PGW_F_ENC)
+		emit_str(l, " enc");
+	if (e->flags & PGW_F_SHARED)
+		emit_str(l, " shared");
+	if (e->pkey) {
+		emit_str(l, " pkey=");
+		emit_u64(l, e->pkey);
+	}
+}
+
 /* Why a walk stopped: the reason key, the absence of a table not in the
  * image, and where. */
 static void stop_text(struct line *l, const struct out *o,
@@ -135,6 +149,7 @@ static void xlat_line(struct out *o, const struct pgw_xlat *x)
 		emit_str(l, out_level_name(o->mode, x->level));
 		emit_char(l, ' ');
 		text_access(l, x->eff_flags);
+		leaf_extra_text(l, &x->step[x->nsteps - 1].entry);
 		if (!x->data_in_image) {
 			emit_lit(l, " data-not-in-image (");
 			emit_str(l, pgw_absence_key(x->data_absence));
@@ -208,6 +223,41 @@ static void text_bad(struct out *o, const char *text, size_t n)
 }
 
 /* ---- info ---- */
+
+/* "C-bit 47 0x800000000000 inferred": a bit, its mask and its source,
+ * as regions prints a base. */
+static void enc_bit_text(struct line *l, const char *what, uint64_t mask,
+			 enum pgw_enc_source src)
+{
+	emit_str(l, what);
+	emit_char(l, ' ');
+	emit_u64(l, (uint64_t)__builtin_ctzll(mask));
+	emit_char(l, ' ');
+	emit_hex(l, mask);
+	emit_char(l, ' ');
+	emit_str(l, pgw_enc_source_key(src));
+}
+
+/* The memory-encryption bits entries are read with, and why. */
+static void text_info_enc(struct out *o, const struct pgw_enc_choice *e)
+{
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "encryption:  ");
+	if (e->bits.enc)
+		enc_bit_text(&l, "C-bit", e->bits.enc, e->source);
+	if (e->bits.enc && e->bits.shared)
+		emit_str(&l, "; ");
+	if (e->bits.shared)
+		enc_bit_text(&l, "shared bit", e->bits.shared,
+			     e->shared_source);
+	if (!e->bits.enc && !e->bits.shared)
+		emit_str(&l, "none");
+	emit_str(&l, " (");
+	l.buf[l.len] = '\0';
+	out_text_line(o->f, l.buf, e->why, ")\n");
+}
 
 #define INFO_TEXT_RANGES 8
 
@@ -411,6 +461,7 @@ static void text_info(struct out *o, const struct info_view *v)
 	} else {
 		fprintf(o->f, "root:        none\n");
 	}
+	text_info_enc(o, &v->why->enc);
 }
 
 /* ---- dump and regions ---- */
@@ -551,6 +602,16 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 		emit_lit(l, " NX");
 	else
 		emit_lit(l, " x ");
+	/* Memory encryption and protection keys only where there are any,
+	 * so other dumps keep ptdump's columns. */
+	if (f & PGW_F_ENC)
+		emit_lit(l, " ENC");
+	if (f & PGW_F_SHARED)
+		emit_lit(l, " SHR");
+	if (run->pkey) {
+		emit_lit(l, " pkey=");
+		emit_u64(l, run->pkey);
+	}
 	if (run->same_frame)
 		emit_lit(l, "  same frame");
 	if (not_in_image) {

@@ -11,11 +11,12 @@
  * (0xffff8...) always has them. */
 #define CR3_NEVER_SET (UINT64_C(0x1ff) << 52)
 
-/* The kernel's own space (VMCOREINFO's root, else CPU 0's), mode as the
- * session chose or would choose it. */
+/* The kernel's own space (VMCOREINFO's root, else CPU 0's), mode and
+ * encryption bits as the session chose or would choose them. */
 static bool kernel_space(struct session *s, struct pgw_space *sp)
 {
-	struct pgw_space_request req = { .mode = s->opts.space.mode };
+	struct pgw_space_request req = { .mode = s->opts.space.mode,
+					 .enc = s->opts.space.enc };
 	struct pgw_space_why why;
 	struct pgw_err err = { 0 };
 
@@ -202,7 +203,8 @@ static void load_who(struct session *s)
 		return;
 	pgw_linux_tasks_free(who.tasks);
 	who.tasks = NULL;
-	if (pgw_roots_scan(s->img, s->space.mode, s->space.root, NULL,
+	struct pgw_roots_opts ro = { .scan = { .enc = s->space.enc } };
+	if (pgw_roots_scan(s->img, s->space.mode, s->space.root, &ro,
 			   &who.roots, &err) != PGW_OK)
 		who.roots = NULL;
 }
@@ -219,7 +221,7 @@ void hints_free(void)
 static bool maps(const struct session *s, uint64_t table, uint64_t va)
 {
 	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
-				.root = table };
+				.root = table, .enc = s->space.enc };
 	struct pgw_xlat x;
 
 	return pgw_translate(&sp, va, &x) == PGW_STOP_OK;
@@ -241,7 +243,8 @@ static long user_cpu(const struct session *s, uint64_t va, uint64_t *table)
 	for (size_t c = 0; c < n; c++) {
 		if (!in_user_mode(&cpus[c]))
 			continue;
-		*table = pgw_cr3_table(s->space.mode, cpus[c].cr3);
+		*table = pgw_cr3_table(s->space.mode, cpus[c].cr3,
+				       &s->space.enc);
 		if (maps(s, *table, va))
 			return (long)c;
 	}

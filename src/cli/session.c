@@ -11,6 +11,7 @@
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
+	OPT_SME_MASK, OPT_SHARED_MASK,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -20,7 +21,8 @@ static const struct argp_option options[] = {
 	{ "format", 'f', "FMT", 0, "Output format", 1 },
 	{ "verbose", 'v', NULL, 0,
 	  "Say on stderr how the answer was reached: mode, root (dump: "
-	  "layout and bases), each with its reason", 1 },
+	  "layout and bases), encryption bits when any are in use, each "
+	  "with its reason", 1 },
 	{ NULL, 0, NULL, 0, "Image:", 2 },
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
 	  "Image format, skipping the probe", 2 },
@@ -42,6 +44,13 @@ static const struct argp_option options[] = {
 	{ "kernel-root", OPT_KERNEL_ROOT, NULL, 0,
 	  "PTI: walk the kernel half paired with a user CR3", 3 },
 	{ "mode", OPT_MODE, "MODE", 0, "Paging mode (default: detected)", 3 },
+	{ "sme-mask", OPT_SME_MASK, "MASK", 0,
+	  "Memory encryption (AMD SME/SEV): the C-bit of entries and CR3, "
+	  "e.g. 0x800000000000 for bit 47; 0 for none (default: VMCOREINFO "
+	  "NUMBER(sme_mask), else inferred from the page tables)", 3 },
+	{ "shared-mask", OPT_SHARED_MASK, "MASK", 0,
+	  "Intel TDX: the bit that marks a page shared with the host, e.g. "
+	  "0x8000000000000 for bit 51 (default: none)", 3 },
 	{ "max-entries", OPT_MAX_ENTRIES, "N", 0,
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
@@ -79,6 +88,55 @@ static void output_format_arg(struct argp_state *state, const char *arg)
 					arg, names);
 	pgw_usage_error(state, "--format: no output format '%s' (%s)", arg,
 			names);
+}
+
+/* One bit of an entry's address field (12..51), or 0: none. */
+static bool mask_ok(uint64_t m)
+{
+	return m == 0 || ((m & (m - 1)) == 0 && m >= (UINT64_C(1) << 12) &&
+			  m < (UINT64_C(1) << 52));
+}
+
+/* arg read as decimal when it is all digits, else 0. */
+static uint64_t decimal_value(const char *arg)
+{
+	uint64_t n = 0;
+
+	for (const char *p = arg; *p; p++) {
+		if (*p < '0' || *p > '9' || n > UINT64_MAX / 10 - 1)
+			return 0;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	return n;
+}
+
+/*
+ * A mask is a bit of an entry's physical-address field, so it takes the
+ * address syntax (bare hex only with --hex).  VMCOREINFO writes
+ * NUMBER(sme_mask) in decimal: a value copied from there is pointed at
+ * 0d, which --hex would otherwise read as another number.
+ */
+static uint64_t mask_arg(const struct argp_state *state, const char *opt,
+			 const char *arg)
+{
+	uint64_t v, dec = decimal_value(arg);
+	char hint[96] = "";
+
+	if (dec && mask_ok(dec))
+		snprintf(hint, sizeof(hint), "; %s: give 0d%s",
+			 strcmp(opt, "sme-mask") == 0 ?
+			 "VMCOREINFO's NUMBER(sme_mask) is decimal" :
+			 "decimal needs 0d", arg);
+	if (!pgw_parse_u64(arg, &v))
+		pgw_usage_error(state, "--%s: '%s' is not a number (0x... hex, "
+				"0d... decimal%s)%s", opt, arg,
+				pgw_cli_bare_hex ? "" : ", or bare hex with "
+				"--hex", hint);
+	if (!mask_ok(v))
+		pgw_usage_error(state, "--%s: 0x%llx is not one bit of the "
+				"address field (bits 12-51), nor 0%s", opt,
+				(unsigned long long)v, hint);
+	return v;
 }
 
 static uint64_t count_arg(struct argp_state *state, const char *opt,
@@ -195,6 +253,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
 		break;
+	case OPT_SME_MASK:
+		o->sme_mask_arg = arg;
+		break;
+	case OPT_SHARED_MASK:
+		o->shared_mask_arg = arg;
+		break;
 	case OPT_MODE:
 		if (!pgw_mode_by_name(arg))
 			pgw_usage_error(state, "--mode: unknown mode '%s' (%s)",
@@ -212,6 +276,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->base_arg)
 			o->open.raw_base = v;
 		session_root_finish(o, state);
+		if (o->sme_mask_arg) {
+			o->space.enc.have_enc = true;
+			o->space.enc.enc = mask_arg(state, "sme-mask",
+						    o->sme_mask_arg);
+		}
+		if (o->shared_mask_arg) {
+			o->space.enc.have_shared = true;
+			o->space.enc.shared = mask_arg(state, "shared-mask",
+						       o->shared_mask_arg);
+		}
+		if (o->space.enc.enc &&
+		    o->space.enc.enc == o->space.enc.shared)
+			pgw_usage_error(state, "--sme-mask and --shared-mask "
+					"name the same bit");
 		break;
 	}
 	default:
@@ -357,6 +435,32 @@ void session_say(const struct session *s)
 	snprintf(head, sizeof(head), "pgwalk: root 0x%llx (",
 		 (unsigned long long)s->space.root);
 	out_text_line(stderr, head, s->why.root.why, ")\n");
+	/* Said when it changes how frames are read: bits in use, or an
+	 * option that asked for none. */
+	const struct pgw_enc_choice *e = &s->why.enc;
+	if (e->bits.enc || e->bits.shared || e->source == PGW_ENC_OPTION ||
+	    e->shared_source == PGW_ENC_OPTION) {
+		char name[64];
+		session_enc_name(e, name, sizeof(name));
+		snprintf(head, sizeof(head), "pgwalk: encryption %s (", name);
+		out_text_line(stderr, head, e->why, ")\n");
+	}
+}
+
+void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n)
+{
+	if (e->bits.enc && e->bits.shared)
+		snprintf(buf, n, "C-bit %u, shared bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.enc),
+			 (unsigned)__builtin_ctzll(e->bits.shared));
+	else if (e->bits.enc)
+		snprintf(buf, n, "C-bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.enc));
+	else if (e->bits.shared)
+		snprintf(buf, n, "shared bit %u",
+			 (unsigned)__builtin_ctzll(e->bits.shared));
+	else
+		snprintf(buf, n, "none");
 }
 
 void session_close(struct session *s)

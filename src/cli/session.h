@@ -17,10 +17,12 @@ struct session_opts {
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	/* Addresses are parsed once every option is known (--hex). */
 	const char *base_arg, *cr3_arg, *root_arg;
+	const char *sme_mask_arg, *shared_mask_arg;
 	struct pgw_image_open_opts open;
 	struct pgw_space_request space;  /* --mode, the root: --cr3, --cpu,
 					    --root, --pid, --comm,
-					    --kernel-root */
+					    --kernel-root; --sme-mask,
+					    --shared-mask */
 	uint64_t max_entries;        /* --max-entries */
 	bool verbose;                /* -v: provenance on stderr */
 	/* A command that takes two roots (diff) sets root_b: the second
@@ -76,8 +78,13 @@ void session_close(struct session *s);
 
 /* With -v, say on stderr how the space was chosen: "pgwalk: vmcoreinfo
  * memory|none (why)" when memory was searched for it, "pgwalk: mode NAME
- * (why)", "pgwalk: root 0x.. (why)" (provenance, never on stdout). */
+ * (why)", "pgwalk: root 0x.. (why)", and "pgwalk: encryption C-bit N
+ * (why)" when bits are in use or were asked for (provenance, never on
+ * stdout). */
 void session_say(const struct session *s);
+
+/* "C-bit 47", "shared bit 51", both, or "none", into buf. */
+void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n);
 
 /* --hex: bare words are hex addresses (set while options are parsed,
  * read when they are finished). */

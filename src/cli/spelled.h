@@ -55,6 +55,8 @@ static inline uint64_t xlat_tail_key(const struct pgw_xlat *x)
 
 	if (x->stop == PGW_STOP_OK)
 		k |= (uint64_t)x->data_absence << 36 |
+		     (uint64_t)(x->step[x->nsteps - 1].entry.pkey & 0xf)
+			     << 32 |
 		     (uint64_t)(x->step[x->nsteps - 1].entry.flags & 0xffff)
 			     << 16 |
 		     (x->eff_flags & 0xffff);

@@ -6,7 +6,7 @@ const char *pgw_flag_name(unsigned bit_index)
 {
 	static const char *const names[PGW_NFLAGS] = {
 		"present", "rw", "user", "pwt", "pcd", "accessed", "dirty",
-		"ps", "global", "pat", "nx",
+		"ps", "global", "pat", "nx", "enc", "shared",
 	};
 	return PGW_NAME(names, bit_index, "?");
 }

@@ -106,8 +106,8 @@ enum pgw_status pgw_check_open(const struct pgw_space *kernel,
 	if (!ck)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	ck->kernel = *kernel;
-	if ((st = pgw_khalf_init(&ck->kh, kernel->img, mode, kernel->root,
-				 err))) {
+	if ((st = pgw_khalf_init(&ck->kh, kernel->img, mode, &kernel->enc,
+				 kernel->root, err))) {
 		free(ck);
 		return st;
 	}

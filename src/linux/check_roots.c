@@ -102,7 +102,7 @@ enum pgw_status check_kernel_half(struct pgw_check *ck,
 
 	/* A PTI user copy maps little of the kernel by design (diff --pti
 	 * shows what): its kernel copy is the one that must match. */
-	pgw_pti_check(space->img, space->mode, root, &pti);
+	pgw_pti_check(space->img, space->mode, &space->enc, root, &pti);
 	if (pti.is_user_root)
 		root = pti.kernel_table;
 	if (root == ck->kernel.root)

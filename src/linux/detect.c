@@ -190,6 +190,7 @@ static bool machine_modes(unsigned machine,
  * one), so ties must go to the shallower mode.
  */
 static bool from_validation(struct pgw_image *img, uint64_t root,
+			    const struct pgw_enc_choice *enc,
 			    const struct pgw_mode *const *modes,
 			    struct pgw_mode_choice *ch)
 {
@@ -197,8 +198,17 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 
 	for (size_t i = 0; modes[i]; i++) {
 		const struct pgw_mode *m = modes[i];
-		struct pgw_space sp = { .img = img, .mode = m,
-					.root = pgw_cr3_table(m, root) };
+		struct pgw_enc_choice bits = { 0 };
+		if (enc)
+			bits = *enc;
+		/* An undeclared C-bit is the tables' own, in each mode. */
+		if (bits.source == PGW_ENC_NONE)
+			(void)pgw_enc_infer(img, m, root, &bits);
+		struct pgw_space sp = {
+			.img = img, .mode = m,
+			.root = pgw_cr3_table(m, root, &bits.bits),
+			.enc = bits.bits,
+		};
 		uint64_t base;
 		unsigned matches;
 		if (pgw_find_direct_map(&sp, &base, &matches) &&
@@ -208,9 +218,9 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 			ch->rule = PGW_MODE_VALIDATION;
 			snprintf(ch->why, sizeof(ch->why),
 				 "validation walk: %s maps a linear "
-				 "direct map (0x%llx -> physical 0, %u/5 "
+				 "direct map (0x%llx -> physical 0, %u/%u "
 				 "samples)", m->name, (unsigned long long)base,
-				 matches);
+				 matches, pgw_direct_map_samples(img));
 		}
 	}
 	return best > 0;
@@ -284,6 +294,7 @@ static void tally(struct vote *v, size_t *nv, const struct pgw_mode *m,
 
 /* The tied modes' winner by a validation walk from root, or NULL. */
 static const struct pgw_mode *break_tie(struct pgw_image *img, uint64_t root,
+					const struct pgw_enc_choice *enc,
 					const struct vote *v, size_t nv,
 					unsigned top)
 {
@@ -297,10 +308,11 @@ static const struct pgw_mode *break_tie(struct pgw_image *img, uint64_t root,
 			if (v[i].mode == *m && v[i].n == top)
 				tied[n++] = *m;
 	tied[n] = NULL;
-	return from_validation(img, root, tied, &vc) ? vc.mode : NULL;
+	return from_validation(img, root, enc, tied, &vc) ? vc.mode : NULL;
 }
 
-static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
+static bool from_cpus(struct pgw_image *img, const struct pgw_enc_choice *enc,
+		      struct pgw_mode_choice *ch)
 {
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
@@ -351,7 +363,7 @@ static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
 	const struct pgw_mode *m = v[best].mode;
 	const char *rule = "the majority";
 	if (ntop > 1) {
-		m = break_tie(img, cpus[first].cr3, v, nv, top);
+		m = break_tie(img, cpus[first].cr3, enc, v, nv, top);
 		rule = "a validation walk from the first CPU's CR3, of the "
 		       "tied modes";
 		if (!m) {
@@ -372,6 +384,7 @@ static bool from_cpus(struct pgw_image *img, struct pgw_mode_choice *ch)
 
 enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 				bool have_root_hint,
+				const struct pgw_enc_choice *enc,
 				struct pgw_mode_choice *ch,
 				struct pgw_err *err)
 {
@@ -380,9 +393,10 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 	bool own = machine_modes(machine, modes);
 
 	memset(ch, 0, sizeof(*ch));
-	if (from_cpus(img, ch) || from_vmcoreinfo(img, ch, false))
+	if (from_cpus(img, enc, ch) || from_vmcoreinfo(img, ch, false))
 		return PGW_OK;
-	if (have_root_hint && from_validation(img, root_hint, modes, ch))
+	if (have_root_hint &&
+	    from_validation(img, root_hint, enc, modes, ch))
 		return PGW_OK;
 	if (own) {
 		assume(machine, modes, ch);

@@ -70,15 +70,50 @@ static bool find_base(const struct pgw_space *space, struct dm_find *f)
 	return false;
 }
 
+/*
+ * Physical addresses the direct map must map linearly: five in low
+ * memory, always counted, and on machines with more memory some far
+ * apart, counted where the image's ranges hold them, since a kernel
+ * maps RAM, not the firmware's holes (which may take out a low sample:
+ * the SME 4.12 tables of tests/specs/sme-4.12.spec map neither 4 MiB nor
+ * 16 MiB).
+ */
+#define LOW_SAMPLES 5
+static const uint64_t samples[] = {
+	0x1000, 0x100000, 0x3ff000, 0x1000000 + 0x5000, 0x2000000,
+	UINT64_C(1) << 30, UINT64_C(1) << 32, UINT64_C(1) << 34,
+	UINT64_C(1) << 36, UINT64_C(1) << 38, UINT64_C(1) << 40,
+};
+
+/* Sample i is checked: the low ones below the image's memory's end, the
+ * far ones inside one of its ranges (a ROM range at 4 GiB does not make a
+ * 128 MiB guest's 1 GiB sample RAM). */
+static bool sampled(struct pgw_image *img, size_t i)
+{
+	const struct pgw_phys_range *r;
+	size_t nr = pgw_image_ranges(img, &r);
+
+	if (i < LOW_SAMPLES)
+		return nr && samples[i] < r[nr - 1].start + r[nr - 1].size;
+	for (size_t k = 0; k < nr; k++)
+		if (samples[i] >= r[k].start &&
+		    samples[i] - r[k].start < r[k].size)
+			return true;
+	return false;
+}
+
+unsigned pgw_direct_map_samples(struct pgw_image *img)
+{
+	unsigned n = LOW_SAMPLES;
+
+	for (size_t i = LOW_SAMPLES; i < PGW_NELEMS(samples); i++)
+		n += sampled(img, i);
+	return n;
+}
+
 bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 			 unsigned *matches_ret)
 {
-	static const uint64_t samples[] = {
-		0x1000, 0x100000, 0x3ff000, 0x1000000 + 0x5000, 0x2000000,
-	};
-	const struct pgw_phys_range *ranges;
-	size_t nr = pgw_image_ranges(space->img, &ranges);
-	uint64_t top = nr ? ranges[nr - 1].start + ranges[nr - 1].size : 0;
 	struct dm_find f = { 0 };
 	unsigned matches = 0;
 
@@ -87,7 +122,7 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 		return false;
 	for (size_t i = 0; i < PGW_NELEMS(samples); i++) {
 		struct pgw_xlat x;
-		if (samples[i] < top &&
+		if (sampled(space->img, i) &&
 		    pgw_translate(space, f.base + samples[i], &x) ==
 			    PGW_STOP_OK &&
 		    x.pa == samples[i])

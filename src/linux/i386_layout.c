@@ -185,7 +185,8 @@ static void resolve_i386(const struct layout_era *era,
 	} else if (pgw_find_direct_map(space, &po, &matches)) {
 		layout_base(out, "PAGE_OFFSET", po, PGW_BASE_INFERRED,
 			    "the page tables map physical 0 there, linearly "
-			    "(%u/5 samples)", matches);
+			    "(%u/%u samples)", matches,
+			    pgw_direct_map_samples(space->img));
 	} else {
 		po = 0xc0000000;
 		layout_base(out, "PAGE_OFFSET", po, PGW_BASE_DEFAULT,

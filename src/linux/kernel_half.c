@@ -35,25 +35,28 @@ static bool pdpte_maybe(uint64_t raw)
 
 /* A PDPTE Linux could have written: present, pointing at a directory,
  * no reserved bits. */
-static bool pdpte_table(const struct pgw_mode *mode, uint64_t raw,
+static bool pdpte_table(const struct pgw_khalf *kh, uint64_t raw,
 			uint64_t *pa)
 {
 	struct pgw_entry e;
 
 	if (!pdpte_maybe(raw))
 		return false;
-	mode->decode(mode, PGW_PGD, raw, &e);
+	kh->mode->decode(kh->mode, PGW_PGD, raw, &kh->enc, &e);
 	*pa = e.addr;
 	return e.kind == PGW_ENT_TABLE && e.reserved == 0 && e.addr != 0;
 }
 
 enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
-			       const struct pgw_mode *mode, uint64_t root,
+			       const struct pgw_mode *mode,
+			       const struct pgw_enc_bits *enc, uint64_t root,
 			       struct pgw_err *err)
 {
 	memset(kh, 0, sizeof(*kh));
 	kh->img = img;
 	kh->mode = mode;
+	if (enc)
+		kh->enc = *enc;
 	kh->root = root;
 	kh->pae = (mode->quirks & PGW_Q_PDPTE_NOPERM) != 0;
 	kh->esize = mode->entry_size;
@@ -69,7 +72,7 @@ enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
 	} else {
 		/* 32-bit kernels start at PAGE_OFFSET (VMSPLIT_*), where
 		 * the direct map puts physical 0. */
-		struct pgw_space sp = { img, mode, root };
+		struct pgw_space sp = { img, mode, root, kh->enc };
 		uint64_t base;
 		unsigned matches;
 		if (pgw_find_direct_map(&sp, &base, &matches)) {
@@ -96,7 +99,7 @@ enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
 	for (unsigned i = kh->first; kh->pae && i < kh->nent; i++) {
 		uint64_t pa;
 		struct pgw_err ignored;
-		if (!pdpte_table(mode, pgw_buf_entry(kh->top, 8, i), &pa) ||
+		if (!pdpte_table(kh, pgw_buf_entry(kh->top, 8, i), &pa) ||
 		    pgw_image_read(img, pa, kh->pmd[i].ent, PGW_PAGE_SIZE,
 				   &ignored) != PGW_OK)
 			continue;
@@ -198,7 +201,7 @@ enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
 		if (pgw_same_entry(c, pgw_buf_entry(kh->top, 8, i)))
 			continue;
 		/* Its own directory (PTI, or a hook): compare that. */
-		if (!pdpte_table(kh->mode, c, &pa))
+		if (!pdpte_table(kh, c, &pa))
 			return KH_SLOT_NO;
 		int similar = pmd_similar(kh, i, pa, may_read);
 		if (similar < 0)
@@ -210,7 +213,7 @@ enum pgw_khalf_slot pgw_khalf_quick_pae(struct pgw_khalf *kh,
 	 * SLUB overwrites a freed object's middle with its free pointer. */
 	for (unsigned i = 0; i < kh->first; i++) {
 		uint64_t c = pgw_buf_entry(slot, 8, i), pa;
-		if (c && !pdpte_table(kh->mode, c, &pa))
+		if (c && !pdpte_table(kh, c, &pa))
 			return KH_SLOT_FREED;
 	}
 	return KH_SLOT_ROOT;
@@ -274,7 +277,7 @@ void pgw_khalf_compare(struct pgw_khalf *kh, uint64_t table,
 			cmp->same += c ? weight : 0;
 			continue;
 		}
-		if (!kh->pmd[i].have || !pdpte_table(kh->mode, c, &pa) ||
+		if (!kh->pmd[i].have || !pdpte_table(kh, c, &pa) ||
 		    pgw_image_page(kh->img, pa >> PGW_PAGE_SHIFT, &page,
 				   &ignored) != PGW_OK) {
 			add_diff(cmp, PGW_PGD, i, table + (uint64_t)i * 8, c,

@@ -16,6 +16,7 @@
 struct pgw_khalf {
 	struct pgw_image *img;
 	const struct pgw_mode *mode;
+	struct pgw_enc_bits enc;
 	uint64_t root;           /* the kernel root's top table */
 	uint64_t kernel_start;   /* first VA of the kernel half */
 	unsigned first;          /* its first index in the top table */
@@ -55,7 +56,8 @@ struct pgw_khalf_cmp {
  * the upper half on x86-64, PAGE_OFFSET up on 32-bit (from the direct
  * map the root maps). */
 enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
-			       const struct pgw_mode *mode, uint64_t root,
+			       const struct pgw_mode *mode,
+			       const struct pgw_enc_bits *enc, uint64_t root,
 			       struct pgw_err *err);
 
 /*

@@ -46,6 +46,7 @@ struct extent {
 struct memo {
 	uint64_t hash;
 	const struct pgw_mode *mode;
+	struct pgw_enc_bits enc;         /* what its tables are read with */
 	bool dm_found;
 	uint64_t dm_base;
 	unsigned dm_matches;
@@ -55,6 +56,8 @@ struct memo {
 
 struct finder {
 	struct pgw_image *img;
+	struct pgw_enc_bits enc;         /* the caller's encryption bits */
+	bool infer_enc;                  /* none given: a candidate's own */
 	const struct pgw_mode *only;     /* the caller's mode, or NULL */
 	const struct pgw_mode *m[4];     /* i386, pae, x86-64, la57 */
 	struct cand *cands;
@@ -120,7 +123,7 @@ static void look_64(struct finder *f, uint64_t pa, const uint8_t *page)
 
 	if (!(e511 & 1) || !(want(f, f->m[2]) || want(f, f->m[3])))
 		return;
-	f->m[2]->decode(f->m[2], PGW_PGD, e511, &e);
+	f->m[2]->decode(f->m[2], PGW_PGD, e511, &f->enc, &e);
 	if (e.kind != PGW_ENT_TABLE || e.reserved ||
 	    !all_zero(page, PGW_PAGE_SIZE / 2) ||
 	    present_from(page, 8, 256, 512) < 3)
@@ -158,7 +161,8 @@ static void look_pae(struct finder *f, uint64_t pa, const uint8_t *page)
 		for (unsigned j = k; ok && j < 4; j++) {
 			struct pgw_entry e;
 			f->m[1]->decode(f->m[1], PGW_PGD,
-					pgw_buf_entry(page, 8, j), &e);
+					pgw_buf_entry(page, 8, j), &f->enc,
+					&e);
 			ok = e.kind == PGW_ENT_TABLE && !e.reserved;
 		}
 		if (ok)
@@ -201,8 +205,9 @@ static int text_leaf(void *arg, const struct pgw_leaf *l)
  * NULL when the budget is spent. */
 static const struct memo *memo_for(struct finder *f, const struct cand *c)
 {
-	struct memo tmp = { .hash = c->hash, .mode = c->mode };
-	struct pgw_space sp = { f->img, c->mode, c->table };
+	struct memo tmp = { .hash = c->hash, .mode = c->mode, .enc = f->enc };
+	struct pgw_space sp = { f->img, c->mode, c->table, f->enc };
+	struct pgw_enc_choice ch = { 0 };
 
 	for (size_t i = 0; i < f->nmemo; i++)
 		if (f->memo[i].hash == c->hash && f->memo[i].mode == c->mode)
@@ -213,6 +218,14 @@ static const struct memo *memo_for(struct finder *f, const struct cand *c)
 	f->stats->entries += DIRECT_MAP_COST;
 	tmp.dm_found = pgw_find_direct_map(&sp, &tmp.dm_base,
 					   &tmp.dm_matches);
+	/* An SME kernel's tables walk only without their C-bit: asked of
+	 * the tables of a candidate that failed (bounded: 64 tables). */
+	if (!tmp.dm_found && f->infer_enc &&
+	    pgw_enc_infer(f->img, c->mode, c->table, &ch)) {
+		tmp.enc = sp.enc = ch.bits;
+		tmp.dm_found = pgw_find_direct_map(&sp, &tmp.dm_base,
+						   &tmp.dm_matches);
+	}
 	if (tmp.dm_found && c->mode->va_bits > 32) {
 		struct pgw_walk_ops ops = { .leaf = text_leaf };
 		struct pgw_walk_opts o = {
@@ -237,7 +250,8 @@ static const struct memo *memo_for(struct finder *f, const struct cand *c)
 
 struct verdict {
 	bool ok;
-	unsigned matches;
+	unsigned matches, samples;
+	struct pgw_enc_bits enc;
 	uint64_t base, text_va;
 };
 
@@ -245,12 +259,13 @@ static void validate(struct finder *f, const struct cand *c,
 		     struct verdict *v)
 {
 	const struct memo *m = memo_for(f, c);
-	struct pgw_space sp = { f->img, c->mode, c->table };
+	struct pgw_space sp = { f->img, c->mode, c->table, f->enc };
 	struct pgw_xlat x;
 
 	memset(v, 0, sizeof(*v));
 	if (!m || !m->dm_found)
 		return;
+	sp.enc = v->enc = m->enc;
 	if (c->mode->va_bits <= 32 && m->dm_base != c->page_offset)
 		return;
 	/* The direct map maps the table itself... */
@@ -259,6 +274,7 @@ static void validate(struct finder *f, const struct cand *c,
 		return;
 	v->base = m->dm_base;
 	v->matches = m->dm_matches;
+	v->samples = pgw_direct_map_samples(f->img);
 	if (c->mode->va_bits <= 32) {
 		v->ok = true;
 		return;
@@ -275,14 +291,15 @@ static void validate(struct finder *f, const struct cand *c,
 
 /* ---- choosing ---- */
 
-static bool cpu_selects(struct pgw_image *img, const struct pgw_mode *mode,
-			uint64_t table)
+static bool cpu_selects(const struct finder *f, const struct pgw_mode *mode,
+			const struct pgw_enc_bits *enc, uint64_t table)
 {
 	const struct pgw_cpu *cpus;
-	size_t n = pgw_image_cpus(img, &cpus);
+	size_t n = pgw_image_cpus(f->img, &cpus);
 
 	for (size_t i = 0; i < n; i++)
-		if (cpus[i].has_cr && pgw_cr3_table(mode, cpus[i].cr3) == table)
+		if (cpus[i].has_cr &&
+		    pgw_cr3_table(mode, cpus[i].cr3, enc) == table)
 			return true;
 	return false;
 }
@@ -331,11 +348,12 @@ static bool initial_table_below(struct finder *f, const struct cand *c)
  * swapper_pg_dir: initial_page_table below, empty_zero_page above.  A
  * deeper mode must do strictly better on the direct map (see choose).
  */
-static unsigned rank(struct finder *f, const struct cand *c)
+static unsigned rank(struct finder *f, const struct cand *c,
+		     const struct verdict *v)
 {
 	unsigned r = 0;
 
-	if (cpu_selects(f->img, c->mode, c->table))
+	if (cpu_selects(f, c->mode, &v->enc, c->table))
 		r |= 4;
 	if (initial_table_below(f, c))
 		r |= 2;
@@ -351,12 +369,17 @@ static void describe(struct pgw_kernel_root_found *k, const struct cand *c,
 
 	n += (size_t)snprintf(k->why + n, sizeof(k->why) - n,
 			      "kernel-root scan: %s table, user half empty, "
-			      "direct map at 0x%" PRIx64 " (%u/5 samples) "
-			      "maps it", c->mode->name, v->base, v->matches);
+			      "direct map at 0x%" PRIx64 " (%u/%u samples) "
+			      "maps it", c->mode->name, v->base, v->matches,
+			      v->samples);
 	if (v->text_va && n < sizeof(k->why))
 		n += (size_t)snprintf(k->why + n, sizeof(k->why) - n,
 				      ", and the kernel text mapping holds it "
 				      "at 0x%" PRIx64, v->text_va);
+	if (v->enc.enc && n < sizeof(k->why))
+		n += (size_t)snprintf(k->why + n, sizeof(k->why) - n,
+				      ", read without C-bit %u",
+				      (unsigned)__builtin_ctzll(v->enc.enc));
 	if (k->ntied && n < sizeof(k->why))
 		snprintf(k->why + n, sizeof(k->why) - n,
 			 "; %zu other table%s as good (copies of its kernel "
@@ -384,7 +407,7 @@ static enum pgw_status choose(struct finder *f,
 		validate(f, c, &v);
 		if (!v.ok)
 			continue;
-		unsigned r = rank(f, c);
+		unsigned r = rank(f, c, &v);
 		bool same_table = best && c->table == best_table;
 		valid += c->table != last_valid;
 		last_valid = c->table;
@@ -415,6 +438,7 @@ static enum pgw_status choose(struct finder *f,
 	}
 	k->mode = best->mode;
 	k->table = best->table;
+	k->enc = bv.enc;
 	k->direct_map = bv.base;
 	k->text_va = bv.text_va;
 	k->ntied = valid - 1;
@@ -430,6 +454,8 @@ enum pgw_status pgw_kernel_root_scan(struct pgw_image *img,
 {
 	struct finder f = {
 		.img = img, .only = mode, .stats = &found->scan,
+		.enc = opts ? opts->enc : (struct pgw_enc_bits){ 0 },
+		.infer_enc = !opts || (!opts->enc.enc && !opts->enc.shared),
 		.m = { pgw_mode_by_name("i386"), pgw_mode_by_name("pae"),
 		       pgw_mode_by_name("x86-64"), pgw_mode_by_name("la57") },
 	};

@@ -159,7 +159,7 @@ static const struct layout_era *choose(const struct pgw_space *space,
 /* The kernel's own root when VMCOREINFO names one, else space's. */
 static struct pgw_space kernel_space(const struct pgw_space *space)
 {
-	struct pgw_root_request kernel = { 0 };
+	struct pgw_root_request kernel = { .enc = space->enc };
 	struct pgw_space k = *space;
 	struct pgw_root root;
 	struct pgw_err err;

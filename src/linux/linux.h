@@ -28,6 +28,22 @@ bool linux_kernel_root_symbol(const struct pgw_image *img,
 			      const char **key_ret, uint64_t *va_ret);
 
 /*
+ * Memory encryption (enc.c, enc_infer.c).  A mask Linux could have: one
+ * bit of the address field (12..51), or 0; its bit number.
+ */
+bool linux_enc_bit_ok(uint64_t mask);
+unsigned linux_enc_bit(uint64_t mask);
+/* What the caller and VMCOREINFO declare, into ch (zeroed first):
+ * source PGW_ENC_NONE when neither says anything usable about the C-bit
+ * (then pgw_enc_infer may look).  PGW_E_ARG for the caller's bad bits. */
+enum pgw_status linux_enc_declared(struct pgw_image *img,
+				   const struct pgw_enc_request *req,
+				   struct pgw_enc_choice *ch,
+				   struct pgw_err *err);
+/* Append the caller's shared bit to ch->why. */
+void linux_enc_say_shared(struct pgw_enc_choice *ch);
+
+/*
  * The kernel root found by pgw_kernel_root_scan, for resolving a root
  * without VMCOREINFO (pgw_space_open runs the scan; pgw_root_resolve
  * never does).
@@ -45,6 +61,15 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 				   const struct linux_scanned_root *scanned,
 				   struct pgw_root *root_ret,
 				   struct pgw_err *err);
+
+/* The CR3 (or top table) a root request names, before anything is read
+ * through it, for asking its tables about encryption bits (root.c); a
+ * process's is read through the kernel's tables, so the kernel root
+ * (else CPU 0's) stands in.  False when it names none. */
+bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
+		    const struct pgw_root_request *req,
+		    const struct linux_scanned_root *scanned,
+		    uint64_t *cr3_ret);
 
 /*
  * The root of the process req->pid or req->comm names, from the task list

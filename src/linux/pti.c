@@ -12,13 +12,13 @@
 /* Entry i of the level-lvl table at `table`, through the walk's own
  * step; false when the table is not in the image. */
 static bool probe_entry(struct pgw_image *img, const struct pgw_mode *mode,
-			enum pgw_level lvl, uint64_t table, unsigned i,
-			struct pgw_entry *e)
+			const struct pgw_enc_bits *enc, enum pgw_level lvl,
+			uint64_t table, unsigned i, struct pgw_entry *e)
 {
 	struct pgw_step s;
 	struct pgw_err err;
 
-	(void)pgw_step(img, mode, lvl, table, i, &s, &err);
+	(void)pgw_step(img, mode, enc, lvl, table, i, &s, &err);
 	if (s.read_ok)
 		*e = s.entry;
 	return s.read_ok;
@@ -31,7 +31,9 @@ static bool probe_entry(struct pgw_image *img, const struct pgw_mode *mode,
  * below its kernel entries.
  */
 static unsigned kernel_population(struct pgw_image *img,
-				  const struct pgw_mode *mode, uint64_t table)
+				  const struct pgw_mode *mode,
+				  const struct pgw_enc_bits *enc,
+				  uint64_t table)
 {
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
 	enum pgw_level next = pgw_next_level(mode, top + 1);
@@ -40,7 +42,7 @@ static unsigned kernel_population(struct pgw_image *img,
 
 	for (unsigned i = n / 2; i < n; i++) {
 		struct pgw_entry e, c;
-		if (!probe_entry(img, mode, top, table, i, &e) ||
+		if (!probe_entry(img, mode, enc, top, table, i, &e) ||
 		    e.kind == PGW_ENT_NOT_PRESENT)
 			continue;
 		if (n >= 512 || e.kind != PGW_ENT_TABLE) {
@@ -49,7 +51,8 @@ static unsigned kernel_population(struct pgw_image *img,
 		}
 		for (unsigned k = 0; next < PGW_NLEVELS &&
 				     k < (1u << mode->level[next].bits) &&
-				     probe_entry(img, mode, next, e.addr, k, &c);
+				     probe_entry(img, mode, enc, next, e.addr,
+						 k, &c);
 		     k++)
 			count += c.kind != PGW_ENT_NOT_PRESENT;
 	}
@@ -57,8 +60,10 @@ static unsigned kernel_population(struct pgw_image *img,
 }
 
 void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
-		   uint64_t table, struct pgw_pti *pti)
+		   const struct pgw_enc_bits *enc, uint64_t table,
+		   struct pgw_pti *pti)
 {
+	static const struct pgw_enc_bits none;
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
 	unsigned n = 1u << mode->level[top].bits;
 	uint64_t kt;
@@ -66,8 +71,10 @@ void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 	bool same = true, any_user = false;
 
 	memset(pti, 0, sizeof(*pti));
+	if (!enc)
+		enc = &none;
 	/* Read as the CPU reads a root: from the table's own alignment. */
-	table = pgw_root_table(mode, table);
+	table = pgw_root_table(mode, table, enc);
 	kt = table & ~LINUX_PTI_USER_BIT;
 	/* The user copy is the odd page of an 8 KiB-aligned pair (x86-64,
 	 * i386 and PAE alike: PTI allocates the top table as two pages). */
@@ -75,16 +82,16 @@ void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 		return;
 	for (unsigned i = 0; i < n / 2; i++) {
 		struct pgw_entry ue, ke;
-		if (!probe_entry(img, mode, top, table, i, &ue) ||
-		    !probe_entry(img, mode, top, kt, i, &ke))
+		if (!probe_entry(img, mode, enc, top, table, i, &ue) ||
+		    !probe_entry(img, mode, enc, top, kt, i, &ke))
 			return;
 		uint64_t u = ue.raw, k = ke.raw;
 		/* PTI sets NX on the kernel copy's user entries. */
 		same &= (u & ~nx) == (k & ~nx);
 		any_user |= u != 0;
 	}
-	pti->user_kernel_half = kernel_population(img, mode, table);
-	pti->kernel_kernel_half = kernel_population(img, mode, kt);
+	pti->user_kernel_half = kernel_population(img, mode, enc, table);
+	pti->kernel_kernel_half = kernel_population(img, mode, enc, kt);
 	pti->is_user_root = same && any_user &&
 			    pti->user_kernel_half < pti->kernel_kernel_half;
 	pti->kernel_table = kt;

@@ -12,21 +12,16 @@
 
 /* Does translating `va` through root `table` land on `expect`? */
 static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
-		      uint64_t table, uint64_t va, uint64_t expect)
+		      const struct pgw_enc_bits *enc, uint64_t table,
+		      uint64_t va, uint64_t expect)
 {
-	struct pgw_space sp = { .img = img, .mode = mode, .root = table };
+	struct pgw_space sp = { .img = img, .mode = mode, .root = table,
+				.enc = *enc };
 	struct pgw_xlat x;
 
 	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
 }
 
-/*
- * The kernel's top table from VMCOREINFO.  x86-64 exports init_top_pgt
- * (4.13+) or swapper_pg_dir in the kernel text mapping: physical is
- * va - __START_KERNEL_map + phys_base.  i386 exports swapper_pg_dir in the
- * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
- * the one under which the table maps itself.
- */
 /* The kernel root symbol VMCOREINFO has, even one whose value is not a
  * number (so that a damaged one is named, not called absent). */
 static const char *root_symbol_present(const struct pgw_image *img)
@@ -42,9 +37,17 @@ static const char *root_symbol_present(const struct pgw_image *img)
 	return NULL;
 }
 
-/* Why VMCOREINFO gave no root, into why_not (size n). */
+/*
+ * The kernel's top table from VMCOREINFO.  x86-64 exports init_top_pgt
+ * (4.13+) or swapper_pg_dir in the kernel text mapping: physical is
+ * va - __START_KERNEL_map + phys_base.  i386 exports swapper_pg_dir in the
+ * direct map: physical is va - PAGE_OFFSET, and the right PAGE_OFFSET is
+ * the one under which the table maps itself.  Why it gave none goes
+ * into why_not (size n).  enc: the tables' encryption bits.
+ */
 static bool root_from_vmcoreinfo(struct pgw_image *img,
 				 const struct pgw_mode *mode,
+				 const struct pgw_enc_bits *enc,
 				 struct pgw_root *root, char *why_not,
 				 size_t n)
 {
@@ -85,7 +88,7 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 		if (va < po)
 			continue;
 		uint64_t table = (va - po) & mode->root_mask;
-		if (!self_maps(img, mode, table, va, va - po))
+		if (!self_maps(img, mode, enc, table, va, va - po))
 			continue;
 		root->table = table;
 		root->cr3 = table;
@@ -102,10 +105,11 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 
 /* The kernel's own root: VMCOREINFO's, else one found by scan. */
 static bool kernel_root(struct pgw_image *img, const struct pgw_mode *mode,
+			const struct pgw_enc_bits *enc,
 			const struct linux_scanned_root *scanned,
 			struct pgw_root *root, char *why_not, size_t n)
 {
-	if (root_from_vmcoreinfo(img, mode, root, why_not, n)) {
+	if (root_from_vmcoreinfo(img, mode, enc, root, why_not, n)) {
 		root->source = PGW_ROOT_VMCOREINFO;
 		return true;
 	}
@@ -118,7 +122,8 @@ static bool kernel_root(struct pgw_image *img, const struct pgw_mode *mode,
 }
 
 static enum pgw_status from_cpu(struct pgw_image *img,
-				const struct pgw_mode *mode, unsigned cpu,
+				const struct pgw_mode *mode,
+				const struct pgw_enc_bits *enc, unsigned cpu,
 				struct pgw_root *root, struct pgw_err *err)
 {
 	const struct pgw_cpu *cpus;
@@ -135,15 +140,15 @@ static enum pgw_status from_cpu(struct pgw_image *img,
 	root->source = PGW_ROOT_CPU;
 	root->cpu = (int)cpu;
 	root->cr3 = cpus[cpu].cr3;
-	root->table = pgw_cr3_table(mode, root->cr3);
+	root->table = pgw_cr3_table(mode, root->cr3, enc);
 	snprintf(root->why, sizeof(root->why),
 		 "CPU %u CR3 0x%llx from the image's notes", cpu,
 		 (unsigned long long)root->cr3);
 	return PGW_OK;
 }
 
-/* A process's root: through the kernel root's space, from the task
- * list. */
+/* A process's root: through the kernel root's space (its entries read
+ * with the request's encryption bits), from the task list. */
 static enum pgw_status from_task(struct pgw_image *img,
 				 const struct pgw_mode *mode,
 				 const struct pgw_root_request *req,
@@ -154,7 +159,8 @@ static enum pgw_status from_task(struct pgw_image *img,
 	char why_not[120] = "";
 
 	memset(&k, 0, sizeof(k));
-	if (!kernel_root(img, mode, scanned, &k, why_not, sizeof(why_not)))
+	if (!kernel_root(img, mode, &req->enc, scanned, &k, why_not,
+			 sizeof(why_not)))
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "%s: the task list is read through the "
 				   "kernel's page tables, and there is no "
@@ -170,22 +176,23 @@ static enum pgw_status from_task(struct pgw_image *img,
 				   (unsigned long long)k.table,
 				   pgw_absence_key(why));
 	struct pgw_space kernel = { .img = img, .mode = mode,
-				    .root = k.table };
+				    .root = k.table, .enc = req->enc };
 	enum pgw_status st = linux_task_root(&kernel, req, root, err);
 	if (st == PGW_OK)
 		root->source = PGW_ROOT_TASK;
 	return st;
 }
 
-enum pgw_status linux_root_resolve(struct pgw_image *img,
-				   const struct pgw_mode *mode,
-				   const struct pgw_root_request *req,
-				   const struct linux_scanned_root *scanned,
-				   struct pgw_root *root, struct pgw_err *err)
+/* The root req names: its source, CR3 and table, before any check. */
+static enum pgw_status pick(struct pgw_image *img,
+			    const struct pgw_mode *mode,
+			    const struct pgw_root_request *req,
+			    const struct linux_scanned_root *scanned,
+			    struct pgw_root *root, struct pgw_err *err)
 {
+	const struct pgw_enc_bits *enc = &req->enc;
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(img, &cpus);
-	enum pgw_status st;
 	char why_not[120] = "";
 
 	memset(root, 0, sizeof(*root));
@@ -193,7 +200,7 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 	if (req->have_cr3) {
 		root->source = PGW_ROOT_CR3_OPTION;
 		root->cr3 = req->cr3;
-		root->table = pgw_cr3_table(mode, req->cr3);
+		root->table = pgw_cr3_table(mode, req->cr3, enc);
 		snprintf(root->why, sizeof(root->why), "--cr3=0x%llx",
 			 (unsigned long long)req->cr3);
 	} else if (req->have_table) {
@@ -212,20 +219,17 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 		snprintf(root->why, sizeof(root->why), "--root=0x%llx",
 			 (unsigned long long)req->table);
 	} else if (req->have_cpu) {
-		if ((st = from_cpu(img, mode, req->cpu, root, err)) != PGW_OK)
-			return st;
+		return from_cpu(img, mode, enc, req->cpu, root, err);
 	} else if (req->have_pid || req->comm) {
-		if ((st = from_task(img, mode, req, scanned, root, err)) !=
-		    PGW_OK)
-			return st;
-	} else if (kernel_root(img, mode, scanned, root, why_not,
+		return from_task(img, mode, req, scanned, root, err);
+	} else if (kernel_root(img, mode, enc, scanned, root, why_not,
 			       sizeof(why_not))) {
 		/* the kernel's own */
 	} else if (!req->kernel && ncpus > 0 && cpus[0].has_cr) {
 		root->source = PGW_ROOT_CPU0;
 		root->cpu = 0;
 		root->cr3 = cpus[0].cr3;
-		root->table = pgw_cr3_table(mode, root->cr3);
+		root->table = pgw_cr3_table(mode, root->cr3, enc);
 		snprintf(root->why, sizeof(root->why), "CPU 0 CR3 0x%llx (%s)",
 			 (unsigned long long)root->cr3, why_not);
 	} else if (req->kernel) {
@@ -238,9 +242,42 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 				   "no root: %s, and the image has no CPU "
 				   "registers; give --cr3", why_not);
 	}
+	return PGW_OK;
+}
+
+bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
+		    const struct pgw_root_request *req,
+		    const struct linux_scanned_root *scanned,
+		    uint64_t *cr3_ret)
+{
+	/* A process's root is read through the kernel's tables, which are
+	 * the ones to ask: the kernel root (else CPU 0's) stands in. */
+	struct pgw_root_request r = *req;
+	struct pgw_root root;
+	struct pgw_err ignored;
+
+	r.have_pid = false;
+	r.comm = NULL;
+	r.kernel = false;
+	if (pick(img, mode, &r, scanned, &root, &ignored) != PGW_OK)
+		return false;
+	*cr3_ret = root.cr3;
+	return true;
+}
+
+enum pgw_status linux_root_resolve(struct pgw_image *img,
+				   const struct pgw_mode *mode,
+				   const struct pgw_root_request *req,
+				   const struct linux_scanned_root *scanned,
+				   struct pgw_root *root, struct pgw_err *err)
+{
+	enum pgw_status st = pick(img, mode, req, scanned, root, err);
+
+	if (st != PGW_OK)
+		return st;
 	if (req->kernel_half) {
 		struct pgw_pti pti;
-		pgw_pti_check(img, mode, root->table, &pti);
+		pgw_pti_check(img, mode, &req->enc, root->table, &pti);
 		if (!pti.is_user_root)
 			return pgw_err_set(err, PGW_E_ARG,
 					   "--kernel-root: table 0x%llx does "

@@ -24,6 +24,7 @@ struct roots_user {
 struct roots_ctx {
 	struct pgw_image *img;
 	const struct pgw_mode *mode;
+	struct pgw_enc_bits enc;    /* the entries' encryption bits */
 	struct pgw_khalf *kh;
 	struct pgw_roots *out;
 	struct roots_user *user;    /* per root, parallel to out->root */

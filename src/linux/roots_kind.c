@@ -152,7 +152,7 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 	struct pgw_root_found *r = &ctx->out->root[i];
 	struct roots_user *u = &ctx->user[i];
 	struct user_walk w = { r, u, pgw_next_level(ctx->mode, PGW_PGD + 1) };
-	struct pgw_space sp = { ctx->img, ctx->mode, r->table };
+	struct pgw_space sp = { ctx->img, ctx->mode, r->table, ctx->enc };
 	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
 	/* The lower canonical half on x86-64; up to PAGE_OFFSET on 32-bit. */
 	struct pgw_walk_opts o = {
@@ -225,7 +225,8 @@ static int image_leaf(void *arg, const struct pgw_leaf *l)
 
 void pgw_roots_find_image(struct roots_ctx *ctx)
 {
-	struct pgw_space sp = { ctx->img, ctx->mode, ctx->out->kernel_root };
+	struct pgw_space sp = { ctx->img, ctx->mode, ctx->out->kernel_root,
+				ctx->enc };
 	struct pgw_walk_ops ops = { .leaf = image_leaf };
 	struct pgw_walk_opts o = {
 		.start = LINUX_START_KERNEL_MAP,

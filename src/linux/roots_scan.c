@@ -131,12 +131,12 @@ long pgw_roots_find(const struct pgw_roots *roots, uint64_t table)
 }
 
 /* The top table a CPU's CR3 selects, or false when it has none. */
-static bool cpu_table(const struct pgw_mode *mode, const struct pgw_cpu *c,
+static bool cpu_table(const struct roots_ctx *ctx, const struct pgw_cpu *c,
 		      uint64_t *table)
 {
 	if (!c->has_cr || !c->cr3)
 		return false;
-	*table = pgw_cr3_table(mode, c->cr3);
+	*table = pgw_cr3_table(ctx->mode, c->cr3, &ctx->enc);
 	return true;
 }
 
@@ -152,7 +152,7 @@ static enum pgw_status add_cpu_roots(struct roots_ctx *ctx,
 
 	for (size_t c = 0; c < ncpus; c++) {
 		uint64_t t;
-		if (!cpu_table(ctx->mode, &cpus[c], &t) ||
+		if (!cpu_table(ctx, &cpus[c], &t) ||
 		    find_table(ctx->out, 1, ncand, t) >= 0 ||
 		    find_table(ctx->out, 1, ncand, t & ~LINUX_PTI_USER_BIT) >= 0)
 			continue;
@@ -248,7 +248,8 @@ static void pair_pti(struct roots_ctx *ctx, size_t i)
 	    find_table(ctx->out, 1, ctx->out->n,
 		       r->table | LINUX_PTI_USER_BIT) >= 0)
 		return;
-	pgw_pti_check(ctx->img, ctx->mode, r->table | LINUX_PTI_USER_BIT, &pti);
+	pgw_pti_check(ctx->img, ctx->mode, &ctx->enc,
+		      r->table | LINUX_PTI_USER_BIT, &pti);
 	if (pti.is_user_root && pti.kernel_table == r->table)
 		r->pti_user = r->table | LINUX_PTI_USER_BIT;
 }
@@ -266,7 +267,7 @@ static enum pgw_status map_cpus(struct roots_ctx *ctx, struct pgw_err *err)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	for (size_t c = 0; c < out->ncpus; c++) {
 		uint64_t t;
-		long i = cpu_table(ctx->mode, &cpus[c], &t) ?
+		long i = cpu_table(ctx, &cpus[c], &t) ?
 				 pgw_roots_find(out, t) : -1;
 		out->cpu_root[c] = i;
 		if (i >= 0)
@@ -336,7 +337,10 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 			       struct pgw_roots **roots_ret,
 			       struct pgw_err *err)
 {
-	struct roots_ctx ctx = { .img = img, .mode = mode };
+	struct roots_ctx ctx = {
+		.img = img, .mode = mode,
+		.enc = opts ? opts->scan.enc : (struct pgw_enc_bits){ 0 },
+	};
 	enum pgw_status st;
 
 	*roots_ret = NULL;
@@ -349,8 +353,10 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 		goto out;
 	}
 	ctx.out->mode = mode;
-	ctx.out->kernel_root = pgw_cr3_table(mode, kernel_root);
-	st = pgw_khalf_init(ctx.kh, img, mode, ctx.out->kernel_root, err);
+	ctx.out->enc = ctx.enc;
+	ctx.out->kernel_root = pgw_cr3_table(mode, kernel_root, &ctx.enc);
+	st = pgw_khalf_init(ctx.kh, img, mode, &ctx.enc, ctx.out->kernel_root,
+			    err);
 	if (st != PGW_OK)
 		goto out;
 	ctx.out->kernel_start = ctx.kh->kernel_start;

@@ -136,8 +136,8 @@ static void compare_kernel_half(struct pgw_image *img,
 	uint8_t top[PGW_PAGE_SIZE];
 	struct pgw_err e = { 0 };
 
-	if (!kh || pgw_khalf_init(kh, img, roots->mode, roots->kernel_root,
-				  &e) != PGW_OK) {
+	if (!kh || pgw_khalf_init(kh, img, roots->mode, &roots->enc,
+				  roots->kernel_root, &e) != PGW_OK) {
 		snprintf(why, n, "its top table 0x%llx was not found by the "
 			 "scan (%s)", (unsigned long long)table,
 			 kh ? e.msg : "out of memory");

@@ -1,6 +1,8 @@
 /*
  * An address space from what a caller knows: the mode (named, else
- * detected) and the root (resolved), with the reasons for both.
+ * detected), the memory-encryption bits (given, from VMCOREINFO, else
+ * inferred from the root's tables) and the root (resolved), with the
+ * reasons for each.
  *
  * Most of what decides them is the kernel's VMCOREINFO.  An image without
  * a valid note (raw, LiME, AVML; an ELF or kdump whose note is missing or
@@ -9,6 +11,8 @@
  * (older kernels), the kernel-root scan finds the kernel's top table and
  * the mode under which it maps itself.  Each looks at every page once,
  * so neither runs when the request and the image's own notes decide.
+ * VMCOREINFO adopted from memory declares the C-bit as the note would;
+ * the scan reads entries with the bits chosen by then.
  */
 #include "linux.h"
 
@@ -98,6 +102,7 @@ static enum pgw_status search_memory(struct pgw_image *img,
  * false, with the reason in f, when there is none. */
 static enum pgw_status scan_kernel_root(struct pgw_image *img,
 					const struct pgw_mode *mode,
+					const struct pgw_enc_bits *enc,
 					struct pgw_facts_why *f,
 					struct linux_scanned_root *scanned,
 					const struct pgw_mode **mode_ret,
@@ -112,7 +117,8 @@ static enum pgw_status scan_kernel_root(struct pgw_image *img,
 	*found = false;
 	if (!k)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	st = pgw_kernel_root_scan(img, mode, NULL, k, &e);
+	struct pgw_scan_opts opts = { .enc = *enc };
+	st = pgw_kernel_root_scan(img, mode, &opts, k, &e);
 	if (st == PGW_OK) {
 		*found = true;
 		scanned->have = true;
@@ -140,6 +146,7 @@ static enum pgw_status scan_kernel_root(struct pgw_image *img,
 
 static enum pgw_status detect(struct pgw_image *img,
 			      const struct pgw_space_request *req,
+			      const struct pgw_enc_choice *enc,
 			      struct pgw_mode_choice *ch, struct pgw_err *err)
 {
 	const struct pgw_root_request *r = &req->root;
@@ -156,8 +163,8 @@ static enum pgw_status detect(struct pgw_image *img,
 	/* A root given is the validation walk's (--cr3 first, as the root
 	 * resolves). */
 	if (!r->have_cr3 && r->have_table)
-		return pgw_detect_mode(img, r->table, true, ch, err);
-	return pgw_detect_mode(img, r->cr3, r->have_cr3, ch, err);
+		return pgw_detect_mode(img, r->table, true, enc, ch, err);
+	return pgw_detect_mode(img, r->cr3, r->have_cr3, enc, ch, err);
 }
 
 /* Mode and facts: the request and the image's own notes, then memory,
@@ -170,7 +177,7 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 {
 	struct pgw_mode_choice *ch = &why->mode;
 	struct pgw_facts_why *f = &why->facts;
-	enum pgw_status st = detect(img, req, ch, err);
+	enum pgw_status st = detect(img, req, &why->enc, ch, err);
 
 	if (st == PGW_E_ARG)
 		return st;
@@ -184,16 +191,23 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 		enum pgw_status s = search_memory(img, f, err);
 		if (s != PGW_OK)
 			return s;
+		/* The adopted text's NUMBER(sme_mask) counts as the note's. */
+		if (f->source == PGW_FACTS_MEMORY &&
+		    (s = linux_enc_declared(img, &req->enc, &why->enc, err)) !=
+			    PGW_OK)
+			return s;
 		if (f->source == PGW_FACTS_MEMORY && !settled)
-			st = detect(img, req, ch, err);
+			st = detect(img, req, &why->enc, ch, err);
 	}
 	bool weak = st != PGW_OK || ch->rule == PGW_MODE_MACHINE;
 	if (weak && f->source != PGW_FACTS_NOTE &&
 	    f->source != PGW_FACTS_MEMORY) {
 		const struct pgw_mode *mode = NULL;
 		bool found;
-		enum pgw_status s = scan_kernel_root(img, NULL, f, scanned,
-						     &mode, &found, err);
+		enum pgw_status s = scan_kernel_root(img, NULL,
+						     &why->enc.bits, f,
+						     scanned, &mode, &found,
+						     err);
 		if (s != PGW_OK)
 			return s;
 		if (found) {
@@ -218,6 +232,39 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 	return st;
 }
 
+/* The bits in mode: i386's 32-bit entries have none to give; nothing
+ * declared, the root's tables are asked. */
+static enum pgw_status choose_enc(struct pgw_image *img,
+				  const struct pgw_space_request *req,
+				  const struct pgw_mode *mode,
+				  const struct linux_scanned_root *scanned,
+				  struct pgw_enc_choice *enc,
+				  struct pgw_err *err)
+{
+	uint64_t cr3;
+
+	if (mode->entry_size < 8 && (enc->bits.enc || enc->bits.shared)) {
+		if (enc->source == PGW_ENC_OPTION ||
+		    enc->shared_source == PGW_ENC_OPTION)
+			return pgw_err_set(err, PGW_E_ARG,
+					   "--sme-mask/--shared-mask: %s "
+					   "entries are 32 bits, with no "
+					   "encryption bit", mode->name);
+		/* VMCOREINFO of no 32-bit kernel names one. */
+		size_t n = strlen(enc->why);
+		snprintf(enc->why + n, sizeof(enc->why) - n,
+			 "; not used: %s entries are 32 bits", mode->name);
+		memset(&enc->bits, 0, sizeof(enc->bits));
+		enc->source = PGW_ENC_NONE;
+		return PGW_OK;
+	}
+	if (enc->source == PGW_ENC_NONE &&
+	    linux_root_cr3(img, mode, &req->root, scanned, &cr3))
+		(void)pgw_enc_infer(img, mode, cr3, enc);
+	linux_enc_say_shared(enc);
+	return PGW_OK;
+}
+
 enum pgw_status pgw_space_open(struct pgw_image *img,
 			       const struct pgw_space_request *req,
 			       struct pgw_space *space,
@@ -226,17 +273,25 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 {
 	const struct pgw_root_request *r = &req->root;
 	struct linux_scanned_root scanned = { 0 };
+	struct pgw_root_request root;
 	enum pgw_status st;
 
 	memset(why, 0, sizeof(*why));
 	memset(space, 0, sizeof(*space));
 	why->root.cpu = -1;
 	check_note(img, &why->facts);
+	st = linux_enc_declared(img, &req->enc, &why->enc, err);
+	if (st != PGW_OK)
+		return st;
 	st = choose_mode(img, req, why, &scanned, err);
 	if (st != PGW_OK) {
 		why->mode.mode = NULL;
 		return st;
 	}
+	st = choose_enc(img, req, why->mode.mode,
+			scanned.have ? &scanned : NULL, &why->enc, err);
+	if (st != PGW_OK)
+		return st;
 	/* The kernel's root, wanted and not named by VMCOREINFO. */
 	const char *sym;
 	uint64_t va;
@@ -246,12 +301,15 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 	    !linux_kernel_root_symbol(img, &sym, &va)) {
 		const struct pgw_mode *mode = NULL;
 		bool found;
-		st = scan_kernel_root(img, why->mode.mode, &why->facts,
-				      &scanned, &mode, &found, err);
+		st = scan_kernel_root(img, why->mode.mode, &why->enc.bits,
+				      &why->facts, &scanned, &mode, &found,
+				      err);
 		if (st != PGW_OK)
 			return st;
 	}
-	st = linux_root_resolve(img, why->mode.mode, r,
+	root = *r;
+	root.enc = why->enc.bits;
+	st = linux_root_resolve(img, why->mode.mode, &root,
 				why->facts.kernel_root_scanned ? &scanned :
 								 NULL,
 				&why->root, err);
@@ -259,6 +317,7 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 		space->img = img;
 		space->mode = why->mode.mode;
 		space->root = why->root.table;
+		space->enc = why->enc.bits;
 	}
 	return st;
 }

@@ -256,13 +256,26 @@ static const struct pgw_mode *mode_of(const struct pgw_vmci_source *s,
 	return pgw_mode_by_name(k64 ? "x86-64" : "i386");
 }
 
+/* The text's own NUMBER(sme_mask), when it is a mask Linux could have:
+ * an SME kernel's tables only walk without the C-bit. */
+static struct pgw_enc_bits enc_of(const struct pgw_vmci_source *s)
+{
+	struct pgw_enc_bits enc = { 0 };
+	int64_t v;
+
+	if (get_dec(s, "NUMBER(sme_mask)", &v) &&
+	    linux_enc_bit_ok((uint64_t)v))
+		enc.enc = (uint64_t)v;
+	return enc;
+}
+
 /* A walk that stopped at a table the image lacks proves nothing: such
  * a stop is kept in check->unverified. */
 static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
-		    uint64_t table, uint64_t va, uint64_t pa,
-		    const char **how, struct pgw_vmci_check *check)
+		    struct pgw_enc_bits enc, uint64_t table, uint64_t va,
+		    uint64_t pa, const char **how, struct pgw_vmci_check *check)
 {
-	struct pgw_space sp = { img, mode, table };
+	struct pgw_space sp = { img, mode, table, enc };
 	struct pgw_xlat x;
 	enum pgw_stop st = pgw_translate(&sp, va, &x);
 
@@ -297,6 +310,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			    "(init_top_pgt, init_level4_pgt, swapper_pg_dir)");
 	const struct pgw_mode *mode = mode_of(s, va, mode_how,
 					      sizeof(mode_how));
+	struct pgw_enc_bits enc = enc_of(s);
 	bool have_stext = get_hex(s, "SYMBOL(_stext)", &stext);
 	uint64_t table = 0, offset = 0;
 
@@ -313,7 +327,7 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 				    "number", pb);
 		offset = LINUX_START_KERNEL_MAP - (uint64_t)phys_base;
 		table = (va - offset) & mode->root_mask;
-		if (!maps_to(img, mode, table, va, table, &how, check))
+		if (!maps_to(img, mode, enc, table, va, table, &how, check))
 			return fail(why, n, "%s=%llx: its table 0x%llx (%s) "
 				    "does not map itself: %s", sym,
 				    (unsigned long long)va,
@@ -325,7 +339,8 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			offset = linux_page_offsets_32[i];
 			table = (va - offset) & mode->root_mask;
 			if (va >= offset &&
-			    maps_to(img, mode, table, va, table, &how, check))
+			    maps_to(img, mode, enc, table, va, table, &how,
+				    check))
 				break;
 		}
 		if (i == LINUX_NPAGE_OFFSETS_32)
@@ -334,8 +349,8 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 				    (unsigned long long)va, mode->name);
 	}
 	if (have_stext && stext >= offset &&
-	    !maps_to(img, mode, table, stext, stext - offset, &how,
-			     check))
+	    !maps_to(img, mode, enc, table, stext, stext - offset, &how,
+		     check))
 		return fail(why, n, "%s's table 0x%llx does not map "
 			    "_stext=%llx to 0x%llx: %s", sym,
 			    (unsigned long long)table,

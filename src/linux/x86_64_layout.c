@@ -208,11 +208,13 @@ static void direct_map(const struct layout_era *era,
 	if (dm == def && !can_move)
 		layout_base(out, name, dm, PGW_BASE_LAYOUT,
 			    "fixed in this era; the page tables map physical "
-			    "0 there (%u/5 samples)", matches);
+			    "0 there (%u/%u samples)", matches,
+			    pgw_direct_map_samples(space->img));
 	else
 		layout_base(out, name, dm, PGW_BASE_INFERRED,
 			    "the page tables map physical 0 there, linearly "
-			    "(%u/5 samples)%s", matches,
+			    "(%u/%u samples)%s", matches,
+			    pgw_direct_map_samples(space->img),
 			    dm == def ? "; the era's default: not randomized" :
 					"");
 }

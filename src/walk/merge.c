@@ -10,8 +10,17 @@
 
 #include <string.h>
 
-/* Leaf bits besides the effective permissions that split a run. */
-#define ATTR_MASK (PGW_F_GLOBAL | PGW_F_PCD | PGW_F_PWT | PGW_F_PAT)
+/* Leaf bits besides the effective permissions that split a run: a run
+ * that mixed encrypted and shared pages, or two protection keys, would
+ * misstate some of them. */
+#define ATTR_MASK (PGW_F_GLOBAL | PGW_F_PCD | PGW_F_PWT | PGW_F_PAT | \
+		   PGW_F_ENC | PGW_F_SHARED)
+#define ATTR_PKEY_SHIFT 24   /* above every enum pgw_flag bit */
+
+static inline uint32_t leaf_attrs(const struct pgw_entry *e)
+{
+	return (e->flags & ATTR_MASK) | (uint32_t)e->pkey << ATTR_PKEY_SHIFT;
+}
 
 struct merger {
 	const struct pgw_run_opts *opts;
@@ -203,7 +212,7 @@ static int feed(struct merger *m, struct pgw_run *p, uint32_t attrs)
 static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 {
 	struct merger *m = arg;
-	uint32_t attrs = leaf->entry.flags & ATTR_MASK;
+	uint32_t attrs = leaf_attrs(&leaf->entry);
 	uint64_t end = leaf->va + leaf->size * leaf->count;
 
 	/* Fast path: the common 4 KiB page continuing the open run. */
@@ -230,6 +239,7 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 		.page_size = leaf->size,
 		.flags = leaf->entry.flags,
 		.eff_flags = leaf->eff_flags,
+		.pkey = leaf->entry.pkey,
 	};
 	return feed(m, &p, attrs);
 }

@@ -162,7 +162,7 @@ static void note_uniform(struct range_walk *w, enum pgw_level lvl,
 	for (unsigned i = 1; i < n; i++)
 		if (ent[i] != ent[0])
 			return;
-	if (pgw_classify(mode, lvl, ent[0], &e) != PGW_STOP_OK)
+	if (pgw_classify(mode, &w->space->enc, lvl, ent[0], &e) != PGW_STOP_OK)
 		return;
 	if (e.kind == PGW_ENT_LEAF) {
 		u.leaf = e;
@@ -268,6 +268,7 @@ static enum pgw_status descend(struct range_walk *w, enum pgw_level lvl,
  * effective permissions of the path down to it. */
 struct visit {
 	const struct pgw_mode *mode;
+	const struct pgw_enc_bits *enc;
 	enum pgw_level lvl;
 	uint64_t table, base, span, start, end;
 	uint32_t eff;
@@ -286,6 +287,7 @@ static bool same_entry(const struct pgw_entry *a, const struct pgw_entry *b)
  * into the frame address unchanged: flipping one flips that bit of addr
  * and nothing else. */
 static uint64_t frame_bits_probe(const struct pgw_mode *mode,
+				 const struct pgw_enc_bits *enc,
 				 enum pgw_level lvl, uint64_t raw0,
 				 const struct pgw_entry *e0)
 {
@@ -295,7 +297,8 @@ static uint64_t frame_bits_probe(const struct pgw_mode *mode,
 	for (unsigned b = PGW_PAGE_SHIFT; b < top && b < 52; b++) {
 		uint64_t bit = UINT64_C(1) << b;
 		struct pgw_entry e, want = *e0;
-		if (pgw_classify(mode, lvl, raw0 ^ bit, &e) != PGW_STOP_OK)
+		if (pgw_classify(mode, enc, lvl, raw0 ^ bit, &e) !=
+		    PGW_STOP_OK)
 			continue;
 		want.raw = raw0 ^ bit;
 		want.addr = e0->addr ^ bit;
@@ -317,7 +320,8 @@ static uint64_t frame_bits_of(struct range_walk *w, enum pgw_level lvl,
 		f->mode = mode;
 		f->lvl = lvl;
 		f->key = key;
-		f->bits = frame_bits_probe(mode, lvl, raw, e);
+		/* The encryption bits are the walk's, so they need no key. */
+		f->bits = frame_bits_probe(mode, &w->space->enc, lvl, raw, e);
 	}
 	return f->bits;
 }
@@ -362,7 +366,7 @@ static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
 	p->ok = false;
 	if (++w->stats.entries > w->budget)
 		return budget_spent(w, va);
-	why = pgw_classify(mode, v->lvl, raw, &e);
+	why = pgw_classify(mode, v->enc, v->lvl, raw, &e);
 	if (why != PGW_STOP_OK)
 		return report_hole(w, lo, hi, v->lvl, why, entry_pa, &e);
 	uint32_t eff = pgw_perm_combine(mode, v->eff, e.perm);
@@ -386,7 +390,8 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 {
 	const struct pgw_mode *mode = w->space->mode;
 	const struct visit v = {
-		.mode = mode, .lvl = lvl, .table = table, .base = base,
+		.mode = mode, .enc = &w->space->enc, .lvl = lvl,
+		.table = table, .base = base,
 		.span = pgw_level_span(mode, lvl),
 		.start = start, .end = end, .eff = eff,
 	};
@@ -417,7 +422,7 @@ static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
 {
 	const struct pgw_mode *mode = w->space->mode;
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
-	uint64_t root = pgw_root_table(mode, w->space->root);
+	uint64_t root = pgw_root_table(mode, w->space->root, &w->space->enc);
 	enum pgw_status st = PGW_OK;
 
 	if (start < end)

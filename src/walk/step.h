@@ -39,10 +39,11 @@ static inline unsigned pgw_level_index(const struct pgw_mode *mode,
  * else why a walk stops at this entry.
  */
 static inline enum pgw_stop pgw_classify(const struct pgw_mode *mode,
+					 const struct pgw_enc_bits *enc,
 					 enum pgw_level lvl, uint64_t raw,
 					 struct pgw_entry *e)
 {
-	mode->decode(mode, lvl, raw, e);
+	mode->decode(mode, lvl, raw, enc, e);
 	if (e->kind == PGW_ENT_NOT_PRESENT)
 		return PGW_STOP_NOT_PRESENT;
 	return e->reserved ? PGW_STOP_RESERVED : PGW_STOP_OK;
@@ -83,11 +84,13 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 
 /*
  * One step: entry `index` of the level-lvl table at `table` in img, read,
- * decoded by mode and classified into s (s->entry is valid when
- * s->read_ok).  err says why the table could not be read.
+ * decoded by mode (enc: its encryption bits) and classified into s
+ * (s->entry is valid when s->read_ok).  err says why the table could not
+ * be read.
  */
 static inline enum pgw_stop pgw_step(struct pgw_image *img,
 				     const struct pgw_mode *mode,
+				     const struct pgw_enc_bits *enc,
 				     enum pgw_level lvl, uint64_t table,
 				     unsigned index, struct pgw_step *s,
 				     struct pgw_err *err)
@@ -117,22 +120,24 @@ static inline enum pgw_stop pgw_step(struct pgw_image *img,
 	} else {
 		memcpy(&raw, page, size);
 	}
-	return pgw_classify(mode, lvl, raw, &s->entry);
+	return pgw_classify(mode, enc, lvl, raw, &s->entry);
 }
 
 /*
  * The top table a root names.  The CPU ignores CR3's low bits (PCID, PWT,
  * PCD); a root that is not aligned to its table's size is read the same
- * way, so no table read can straddle a page.
+ * way, so no table read can straddle a page.  A root given as a CR3 may
+ * carry the encryption bits (Linux's build_cr3 sets the C-bit).
  */
 static inline uint64_t pgw_root_table(const struct pgw_mode *mode,
-				      uint64_t root)
+				      uint64_t root,
+				      const struct pgw_enc_bits *enc)
 {
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
 	uint64_t bytes = (UINT64_C(1) << mode->level[top].bits) *
 			 mode->entry_size;
 
-	return root & ~(bytes - 1);
+	return root & ~(bytes - 1) & ~(enc->enc | enc->shared);
 }
 
 /* Effective permissions down the levels, by the mode's rule (x86: USER

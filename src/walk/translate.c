@@ -44,7 +44,7 @@ enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 
 	for (;;) {
 		struct pgw_step *s = &out->step[out->nsteps++];
-		why = pgw_step(img, mode, lvl, table,
+		why = pgw_step(img, mode, &space->enc, lvl, table,
 			       pgw_level_index(mode, lvl, out->va), s,
 			       &out->io);
 		if (why != PGW_STOP_OK)
@@ -74,7 +74,7 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 	pgw_xlat_reset(out, va);
 	if (pgw_mode_canonical(mode, va))
 		why = pgw_descend(space, out, &lvl,
-				  pgw_root_table(mode, space->root),
+				  pgw_root_table(mode, space->root, &space->enc),
 				  pgw_perm_start(mode));
 	out->level = lvl;
 	out->stop = why;

@@ -32,6 +32,7 @@ struct pgw_xlat_cache {
 	const struct pgw_image *img;
 	const struct pgw_mode *mode;
 	uint64_t root;
+	struct pgw_enc_bits enc;  /* bits taken out of every frame */
 	uint32_t gen;
 	bool usable;             /* the mode has two levels or more */
 	unsigned key_shift;      /* shift of the level above the last */
@@ -64,6 +65,7 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	c->img = space->img;
 	c->mode = mode;
 	c->root = space->root;
+	c->enc = space->enc;
 	if (++c->gen == 0) {   /* wrapped: old slots could look valid */
 		memset(c->slot, 0, sizeof(c->slot));
 		c->gen = 1;
@@ -127,7 +129,9 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 
 	if (!c)
 		return pgw_translate(space, va, out);
-	if (c->img != space->img || c->mode != mode || c->root != space->root)
+	if (c->img != space->img || c->mode != mode ||
+	    c->root != space->root || c->enc.enc != space->enc.enc ||
+	    c->enc.shared != space->enc.shared)
 		retarget(c, space);
 	if (!c->usable || !pgw_mode_canonical(mode, va))
 		return pgw_translate(space, va, out);

@@ -63,6 +63,8 @@ comp ptov --al
 is "$got" "--all-roots" "ptov --al completes to --all-roots"
 comp re
 is "$got" "read regions" "re: read and regions"
+comp regions --sh
+is "$got" "--shared-mask=" "regions --sh completes to --shared-mask= (shared options)"
 for c in $commands; do
 	comp "$c" --
 	want=$("$PGWALK" "$c" --help |

@@ -15,13 +15,14 @@ def S: {
   "translate.translation": {
     req: {type: "str", va: "null|addr", pa: "null|addr"},
     opt: {page_size: "u64", level: "level", flags: "flags",
-          effective: "effective", in_image: "bool", absence: "absence",
-          reason: "reason", non_present: "obj:non_present",
-          input: "str", levels: "arr:obj:level"}},
+          effective: "effective", pkey: "pkey", in_image: "bool",
+          absence: "absence", reason: "reason",
+          non_present: "obj:non_present", input: "str",
+          levels: "arr:obj:level"}},
   "level": {
     req: {level: "level", table: "addr", index: "u64", entry_pa: "addr",
           entry: "null|addr"},
-    opt: {flags: "flags", non_present: "obj:non_present", pkey: "u64",
+    opt: {flags: "flags", non_present: "obj:non_present", pkey: "pkey",
           reserved: "addr", absence: "absence"}},
   "non_present": {
     req: {kind: "np_kind"},
@@ -33,7 +34,7 @@ def S: {
     req: {type: "str", va: "addr", end: "end", size: "u64", pa: "addr",
           page_size: "u64", level: "level", entries: "u64", flags: "flags",
           effective: "effective", bytes_not_in_image: "u64", region: "str"},
-    opt: {same_frame: "true"}},
+    opt: {pkey: "pkey", same_frame: "true"}},
   "dump.hole": {
     req: {type: "str", va: "addr", end: "end", size: "u64", level: "level",
           entries: "u64", reason: "reason", region: "str"},
@@ -63,7 +64,8 @@ def S: {
           marked_incomplete: "bool", pages: "obj:pages",
           file_bytes_missing: "u64", facts: "map:str",
           ranges: "arr:obj:range", prstatus: "u64", cpus: "arr:obj:cpu",
-          vmcoreinfo: "null|obj:vmcoreinfo", mode: "null|str",
+          vmcoreinfo: "null|obj:vmcoreinfo",
+          encryption: "obj:encryption", mode: "null|str",
           root: "null|addr"},
     opt: {mode_reason: "str", mode_conflict: "str", root_reason: "str"}},
   "pages": {
@@ -77,6 +79,11 @@ def S: {
   "registers": {
     req: {cr0: "addr", cr3: "addr", cr4: "addr", efer: "null|addr"},
     opt: {}},
+  "encryption": {
+    req: {sme_mask: "null|addr", sme_source: "enc_source",
+          shared_mask: "null|addr", shared_source: "enc_source",
+          why: "str"},
+    opt: {entries: "u64", agreed: "u64"}},
   "vmcoreinfo": {
     req: {source: "vmci_source", lines: "u64", raw: "map:str"},
     opt: {pa: "addr", reason: "str", osrelease: "str", page_size: "null|u64",
@@ -174,13 +181,14 @@ def words: {
   absence: ["outside", "excluded", "truncated", "missing", "other-file",
             "corrupt"],
   flags: ["present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
-          "global", "pat", "nx"],
+          "global", "pat", "nx", "enc", "shared"],
   effective: ["rw", "user", "nx"],
   np_kind: ["protnone", "swap", "migration", "device", "hwpoison", "other"],
   ring: ["user", "kernel", "unknown"],
   base_source: ["vmcoreinfo", "cpu", "option", "inferred", "layout",
                 "default"],
   vmci_source: ["note", "memory"],
+  enc_source: ["none", "option", "vmcoreinfo", "inferred"],
   root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
               "kernel-image", "shared-tables", "bad-user-half",
               "foreign-kernel-half", "unverified"],
@@ -231,6 +239,9 @@ def errs($t; $p):
     (if type == "boolean" then [] else ["\($p): not a bool"] end)
   elif $t == "true" then
     (if . == true then [] else ["\($p): only ever true"] end)
+  elif $t == "pkey" then
+    (if type == "number" and . >= 1 and . <= 15 and . == floor then []
+     else ["\($p): not a protection key (1-15; 0 is left out): \(tojson)"] end)
   elif $t == "str" then
     (if type == "string" then [] else ["\($p): not a string"] end)
   elif (words | has($t)) then
@@ -272,7 +283,9 @@ def rules($cmd):
           .reason == "data-not-in-image"
        then "a reason translate never gives: \(.reason)" else empty end),
       (if has("non_present") and .reason != "not-present"
-       then "non_present without not-present" else empty end) ]
+       then "non_present without not-present" else empty end),
+      (if has("pkey") and .pa == null then "a pkey without a translation"
+       else empty end) ]
   elif $cmd == "dump" and .type == "hole" then
     [ (if has("absence") != ((.reason == "table-not-in-image") or
                              (.reason == "table-beyond-memory"))
@@ -381,7 +394,23 @@ def rules($cmd):
       (if (.mode == null) != (has("mode_reason") | not)
        then "mode_reason exactly with a mode" else empty end),
       (if (.root == null) != (has("root_reason") | not)
-       then "root_reason exactly with a root" else empty end) ]
+       then "root_reason exactly with a root" else empty end),
+      (.encryption |
+       (if .sme_source == "none" and .sme_mask != null
+        then "a C-bit with no source" else empty end),
+       (if .sme_source == "inferred" and .sme_mask == null
+        then "an inferred C-bit that is null" else empty end),
+       (if .shared_source == "none" and .shared_mask != null
+        then "a shared bit with no source" else empty end),
+       (if [.shared_source] | inside(["none", "option"]) | not
+        then "a shared bit from \(.shared_source): only an option gives one"
+        else empty end),
+       (if has("entries") != has("agreed")
+        then "entries and agreed together" else empty end),
+       (if has("agreed") and .agreed > .entries
+        then "more entries agreed than examined" else empty end),
+       (if .sme_mask != null and .sme_mask == .shared_mask
+        then "the C-bit and the shared bit the same" else empty end)) ]
   else [] end
   | map("\($r.type // "?"): \(.)");
 

@@ -8,6 +8,7 @@
 # fields that agree with each other (contract.sh holds the schemas).  The
 # real dumps get the same in real-contract.t.  The checker is first shown
 # to reject what breaks each rule, so that it cannot pass by accident.
+# synth-sme.t holds its memory-encryption images to the same checker.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 . "$(dirname "$0")/contract.sh"
@@ -44,6 +45,8 @@ a flag outside the vocabulary|{"type":"translation","va":"0x1","pa":"0x1","page_
 a level outside the vocabulary|{"type":"translation","va":"0x1","pa":"0x1","page_size":4096,"level":"pml4","flags":["present"],"effective":[],"in_image":true}
 a pfn where pa belongs|{"type":"translation","va":"0x1","pa":null,"level":"pte","reason":"not-present","non_present":{"kind":"protnone","pfn":"0x35"}}
 pa null without a reason|{"type":"translation","va":"0x1","pa":null,"level":"pgd"}
+a protection key of 0 (left out instead)|{"type":"translation","va":"0x1","pa":"0x1","page_size":4096,"level":"pte","flags":["present"],"effective":[],"pkey":0,"in_image":true}
+a protection key without a translation|{"type":"translation","va":"0x1","pa":null,"level":"pte","reason":"not-present","pkey":3}
 a record of another command|{"type":"map","va":"0x0","end":"0x1000","size":4096}
 a comment line|# mode x86-64
 EOF
@@ -79,6 +82,31 @@ for spec in x86-64 i386 pae la57 formats x86-64-pti pae-pti; do
 	contract dump "$spec --wx" --wx "$img"
 	contract regions "$spec" "$img"
 done
+# info's encryption object: each breach of its schema and rules rejected
+"$PGWALK" info --format=json "$TMP/x86-64.elf" >"$TMP/info.json"
+contract_check info "$TMP/info.json"
+ok $? "checker: x86-64's info record passes"
+while IFS='|' read -r why edit; do
+	jq -c "$edit" "$TMP/info.json" >"$TMP/bad.json"
+	if contract_check info "$TMP/bad.json"; then
+		ok 1 "checker rejects $why"
+	else
+		ok 0 "checker rejects $why (${cerr%%
+*})"
+	fi
+done <<'EOF'
+info without encryption|del(.encryption)
+a mask as a number|.encryption.sme_mask = 140737488355328
+a source outside the vocabulary|.encryption.sme_source = "cpuid"
+an inferred C-bit that is null|.encryption.sme_source = "inferred"
+a C-bit with no source|.encryption.sme_mask = "0x800000000000"
+a shared bit from VMCOREINFO|.encryption.shared_mask = "0x8000000000000" | .encryption.shared_source = "vmcoreinfo"
+the C-bit and the shared bit the same|.encryption += {sme_mask: "0x800000000000", sme_source: "option", shared_mask: "0x800000000000", shared_source: "option"}
+entries without agreed|.encryption.entries = 5
+more entries agreed than examined|.encryption += {entries: 5, agreed: 6}
+a free-text reason where why belongs|.encryption.reason = .encryption.why | del(.encryption.why)
+EOF
+
 mkimg raw <"$SPECS/x86-64.spec"
 contract info "raw image" --image-format=raw --cr3=0x100000 "$TMP/raw.raw"
 contract dump "raw image" --image-format=raw --cr3=0x100000 "$TMP/raw.raw"

@@ -67,21 +67,24 @@ if command -v jq >/dev/null 2>&1; then
 else
 	skip "jq not installed: JSON syntax not checked"
 fi
-cols=va,pa,page_size,level,flags,effective,in_image,reason,absence,input
+out=$(sed -n 3p "$TMP/out.json")
+like ',"effective":\["rw","user"\],"pkey":3,"in_image":true\}$' \
+	"JSON: a leaf's protection key after effective, only when not 0"
+cols=va,pa,page_size,level,flags,effective,in_image,reason,absence,input,pkey
 is "$(sed -n 1p "$TMP/out.csv")" "$cols" "CSV header"
 is "$(sed -n 1p "$TMP/out.tsv")" "$(printf '%s' "$cols" | tr , '\t')" \
 	"TSV header: the same columns"
 is "$(sed -n 1p "$TMP/out.levels.csv")" "$cols,levels" \
 	"CSV --levels: a levels column"
-out=$(awk -F '\t' 'NF != 10 { print NR": "$0 }' "$TMP/out.tsv")
-is "$out" "" "TSV: ten tab-separated columns on every line"
-out=$(sed 1d "$TMP/out.tsv" | grep -v '^0x[0-9a-f]*	\(0x[0-9a-f]*	[0-9]*	[a-z]*	[a-z|]*	[a-z|-]*	\(true	-	-\|false	-	[a-z-]*\)\|-	-	[a-z]*	-	-	-	[a-z-]*	[a-z-]*\)	-$')
-is "$out" "$(printf '%s\n%s' "-	-	-	-	-	-	-	not-an-address	-	zzz" \
-	"-	-	-	-	-	-	-	not-an-address	-	a,\"b")" \
+out=$(awk -F '\t' 'NF != 11 { print NR": "$0 }' "$TMP/out.tsv")
+is "$out" "" "TSV: eleven tab-separated columns on every line"
+out=$(sed 1d "$TMP/out.tsv" | grep -v '^0x[0-9a-f]*	\(0x[0-9a-f]*	[0-9]*	[a-z]*	[a-z|]*	[a-z|-]*	\(true	-	-\|false	-	[a-z-]*\)	-	\([1-9][0-9]*\|-\)\|-	-	[a-z]*	-	-	-	[a-z-]*	[a-z-]*	-	-\)$')
+is "$out" "$(printf '%s\n%s' "-	-	-	-	-	-	-	not-an-address	-	zzz	-" \
+	"-	-	-	-	-	-	-	not-an-address	-	a,\"b	-")" \
 	"TSV: every row as documented, '-' for an empty cell; bad input kept"
-out=$(sed 's/"[^"]*"//g' "$TMP/out.csv" | awk -F, 'NF != 10 { print NR": "$0 }')
-is "$out" "" "CSV: ten fields on every line (quoted fields counted once)"
-is "$(sed -n 13p "$TMP/out.csv")" ',,,,,,,not-an-address,,"a,""b"' \
+out=$(sed 's/"[^"]*"//g' "$TMP/out.csv" | awk -F, 'NF != 11 { print NR": "$0 }')
+is "$out" "" "CSV: eleven fields on every line (quoted fields counted once)"
+is "$(sed -n 13p "$TMP/out.csv")" ',,,,,,,not-an-address,,"a,""b",' \
 	"CSV: a bad line with a comma and a quote, quoted as RFC 4180 says"
 is "$(grep -c '|' "$TMP/out.csv")" "$(grep -c '|' "$TMP/out.tsv")" \
 	"CSV and TSV join flags with '|' alike"

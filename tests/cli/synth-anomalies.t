@@ -108,7 +108,7 @@ jlike 0x0 '"level":"pmd","reason":"not-present","levels"' "address 0: not presen
 
 run "$PGWALK" translate --format=tsv --cr3=0x1000 "$x" 0x401000 0x403000 \
 	0x800000000000
-is "$(printf '%s\n' "$out" | sed 1d)" "$(printf '0x401000\t-\t-\tpte\t-\t-\t-\tnot-present\t-\t-\n0x403000\t-\t-\tpte\t-\t-\t-\tnot-present\t-\t-\n0x800000000000\t-\t-\tpgd\t-\t-\t-\tnon-canonical\t-\t-')" \
+is "$(printf '%s\n' "$out" | sed 1d)" "$(printf '0x401000\t-\t-\tpte\t-\t-\t-\tnot-present\t-\t-\t-\n0x403000\t-\t-\tpte\t-\t-\t-\tnot-present\t-\t-\t-\n0x800000000000\t-\t-\tpgd\t-\t-\t-\tnon-canonical\t-\t-\t-')" \
 	"TSV: '-' for every column an unmapped address lacks, the reason"
 run "$PGWALK" translate --cr3=0x1000 "$x" 0x401000 0x403000 0x8000000000 \
 	0x800000000000 0x7f0000000000

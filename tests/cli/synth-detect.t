@@ -46,7 +46,7 @@ one_error "raw image, root without a direct map: cannot tell the mode" 3
 run "$PGWALK" translate --image-format=raw --cr3=0x1000 --mode=x86-64 \
 	--format=tsv "$TMP/nodm.raw" 0x400000
 is "$(printf '%s\n' "$out" | sed 1d)" \
-	"$(printf '0x400000\t0x200000\t4096\tpte\tpresent|user\tuser\ttrue\t-\t-\t-')" \
+	"$(printf '0x400000\t0x200000\t4096\tpte\tpresent|user\tuser\ttrue\t-\t-\t-\t-')" \
 	"... and --mode settles it"
 
 # Rule 1: CPU registers.  The first CPU with paging on decides; long mode

@@ -20,7 +20,7 @@ mkimg() {
 # expect_tsv DESC EXP PGWALK-ARGS...: translate every address in the first
 # column of EXP (from stdin); TSV's header row, then its columns va, pa,
 # page_size and flags must equal EXP line for line.
-TSV_HEADER='va	pa	page_size	level	flags	effective	in_image	reason	absence	input'
+TSV_HEADER='va	pa	page_size	level	flags	effective	in_image	reason	absence	input	pkey'
 expect_tsv() {
 	_desc=$1 _exp=$2
 	shift 2

@@ -238,7 +238,7 @@ int main(int argc, char **argv)
 		mc.mode = pgw_mode_by_name(mode_name);
 		if (!mc.mode)
 			die(mode_name, "unknown mode");
-	} else if (pgw_detect_mode(img, 0, false, &mc, &err) != PGW_OK) {
+	} else if (pgw_detect_mode(img, 0, false, NULL, &mc, &err) != PGW_OK) {
 		die(in, err.msg);
 	}
 

@@ -60,7 +60,7 @@ static struct pgw_image *open_kernel(const char *path, struct pgw_space *sp)
 	struct pgw_root_request req = { .cpu = -1 };
 
 	if (pgw_image_open(&img, path, NULL, &err) != PGW_OK ||
-	    pgw_detect_mode(img, 0, false, &mode, &err) != PGW_OK ||
+	    pgw_detect_mode(img, 0, false, NULL, &mode, &err) != PGW_OK ||
 	    pgw_root_resolve(img, mode.mode, &req, &root, &err) != PGW_OK)
 		die(path, &err);
 	*sp = (struct pgw_space){ img, mode.mode, root.table };

@@ -42,6 +42,18 @@
  *   raw VA LEVEL VALUE           tables down to LEVEL (pgd p4d pud pmd pte)
  *                                for VA, then VALUE in its slot
  *   entry PA VALUE               VALUE (entry-sized) at physical PA
+ *   entries PA VALUE [COUNT [STEP]]
+ *                                COUNT entries (default 1) from physical
+ *                                PA: VALUE, then each STEP (default 0)
+ *                                more than the one before, as
+ *                                libkdumpfile's test data writes
+ *                                "VALUE*COUNT+STEP"
+ *   cbit N                       memory encryption: bit N (12..51) set in
+ *                                every table entry and leaf built from
+ *                                here on and in every CPU's CR3 (AMD's
+ *                                C-bit, as __sme_set and __sme_pa put
+ *                                it); leaves expect the flag "enc".
+ *                                Again: more bits (for hostile images)
  *   pti                          user copy of the current root at root+4K:
  *                                user half copied, NX set on the kernel
  *                                copy's user half; becomes current root
@@ -255,12 +267,15 @@ static uint64_t alloc_page(void)
 enum {
 	F_P = 1 << 0, F_RW = 1 << 1, F_US = 1 << 2, F_PWT = 1 << 3,
 	F_PCD = 1 << 4, F_A = 1 << 5, F_D = 1 << 6, F_PS = 1 << 7,
-	F_G = 1 << 8, F_PAT = 1 << 9, F_NX = 1 << 10,
+	F_G = 1 << 8, F_PAT = 1 << 9, F_NX = 1 << 10, F_ENC = 1 << 11,
 };
 static const char *const flag_names[] = {
 	"present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
-	"global", "pat", "nx",
+	"global", "pat", "nx", "enc",
 };
+
+/* `cbit`: the encryption bits every entry built gets. */
+static uint64_t cbit_mask;
 
 /* Flags of the table entries walk_to creates (`upper`), per level of the
  * table the entry is in. */
@@ -333,7 +348,8 @@ static struct table *walk_to(uint64_t va, unsigned lvl)
 		if (t->kind[i] == S_EMPTY) {
 			int c = table_new(alloc_page(), l + 1);
 			uint32_t f = is_pdpte(l) ? F_P : upper_flags[l];
-			uint64_t e = tables[c]->pa | flags_to_bits(f, false);
+			uint64_t e = tables[c]->pa | flags_to_bits(f, false) |
+				     cbit_mask;
 			phys_write(entry_pa(t, i), &e, mode->esize);
 			t->kind[i] = S_TABLE;
 			t->child[i] = c;
@@ -440,7 +456,7 @@ static void cmd_map(char **arg, int n)
 		unsigned i = index_of(va + off, lvl);
 		uint64_t p = pa + off;
 		uint64_t e = flags_to_bits(f, large) |
-			     ((uint64_t)pkey << 59);
+			     ((uint64_t)pkey << 59) | cbit_mask;
 		if (t->kind[i] != S_EMPTY)
 			die("va 0x%llx is already mapped",
 			    (unsigned long long)(va + off));
@@ -457,7 +473,8 @@ static void cmd_map(char **arg, int n)
 		phys_write(entry_pa(t, i), &e, mode->esize);
 		t->kind[i] = S_LEAF;
 		t->leaf_pa[i] = p;
-		t->leaf_flags[i] = f | (large ? F_PS : 0);
+		t->leaf_flags[i] = f | (large ? F_PS : 0) |
+				   (cbit_mask ? F_ENC : 0);
 	}
 }
 
@@ -759,6 +776,27 @@ static void run_line(char *line)
 		mark_raw(pa);
 		return;
 	}
+	if (strcmp(c, "entries") == 0 && n >= 3 && n <= 5) {
+		uint64_t pa = num(arg[1]), v = num(arg[2]);
+		uint64_t count = n > 3 ? num(arg[3]) : 1;
+		uint64_t step = n > 4 ? num(arg[4]) : 0;
+		if (pa % mode->esize || count > (1u << 20))
+			die("entries: PA must be entry-aligned, COUNT at most "
+			    "2^20");
+		for (uint64_t k = 0; k < count; k++, pa += mode->esize,
+			      v += step) {
+			phys_write(pa, &v, mode->esize);
+			mark_raw(pa);
+		}
+		return;
+	}
+	if (strcmp(c, "cbit") == 0 && n == 2) {
+		uint64_t b = num(arg[1]);
+		if (mode->esize != 8 || b < 12 || b > 51)
+			die("cbit N: N in 12..51, 64-bit entries only");
+		cbit_mask |= UINT64_C(1) << b;
+		return;
+	}
 	if (cur_root < 0)
 		die("'%s' before root", c);
 	if (strcmp(c, "map") == 0) {
@@ -962,7 +1000,7 @@ static void qemu_note(struct buf *b, const struct cpu *c)
 	put_u32(d + cs, c->user ? (c->lm ? 0x33 : 0x73) : (c->lm ? 0x10 : 0x60));
 	put_u32(d + cs + 8, flags | (c->user ? 0x6000 : 0));
 	put_u64(d + cr, c->cr0);
-	put_u64(d + cr + 24, c->cr3);
+	put_u64(d + cr + 24, c->cr3 | cbit_mask);
 	put_u64(d + cr + 32, c->cr4);
 	note(b, "QEMU", 0, d, sizeof(d));
 }

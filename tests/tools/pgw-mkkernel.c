@@ -40,6 +40,10 @@
  *                 kernel's own W+X walk skips
  *     beyond-ram  a vmalloc page at 0xffffc80000000000 maps frame
  *                 0x200000000 (8 GiB; RAM is 8 MiB)
+ *   --cbit=N            memory encryption: bit N (SME's C-bit) set in every
+ *                       present entry of every table, and VMCOREINFO's
+ *                       NUMBER(sme_mask) says so (mm->pgd, a virtual
+ *                       address, never has it)
  */
 #include "ksynth.h"
 
@@ -126,6 +130,28 @@ static int plant_kernel(struct ksynth *k, const char *what)
 	return 0;
 }
 
+/* Set bit cbit in every present entry of the table at pfn (level lvl:
+ * 4 the top) and below it, each table once (seen: per frame). */
+static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
+			  uint64_t cbit, uint8_t *seen)
+{
+	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
+		return;
+	seen[pfn] = 1;
+	for (unsigned i = 0; i < 512; i++) {
+		uint8_t *e = iw_frame(m, pfn) + (size_t)i * 8;
+		uint64_t v = 0;
+		for (unsigned b = 0; b < 8; b++)
+			v |= (uint64_t)e[b] << (8 * b);
+		if (!(v & IW_P))
+			continue;
+		iw_le(e, v | cbit, 8);
+		if (lvl > 1 && !(v & IW_PS))
+			encrypt_table(m, (v & UINT64_C(0x000ffffffffff000)) >>
+					  12, lvl - 1, cbit, seen);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -139,12 +165,14 @@ int main(int argc, char **argv)
 		{ "kallsyms-wild", no_argument, NULL, 'k' },
 		{ "text-bounds", no_argument, NULL, 't' },
 		{ "plant", required_argument, NULL, 'p' },
+		{ "cbit", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false;
 	const char *plant = "";
+	unsigned cbit = 0;
 	struct ksynth k;
 	int c;
 
@@ -160,6 +188,14 @@ int main(int argc, char **argv)
 		case 'k': wild = true; break;
 		case 't': bounds = true; break;
 		case 'p': plant = optarg; break;
+		case 'c':
+			cbit = (unsigned)atoi(optarg);
+			if (cbit < 24 || cbit > 51) {
+				fprintf(stderr, "pgw-mkkernel: --cbit=%s: a bit "
+					"above memory, 24..51\n", optarg);
+				return 64;
+			}
+			break;
 		default:
 			fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT "
 				"(see the source)\n");
@@ -200,6 +236,23 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i + 4 <= k.kt.offsets.len; i += 4)
 			ks_set(&k, k.offsets_va + i,
 			       (uint32_t)rand_r(&seed) * 2654435761u, 4);
+	}
+	if (cbit) {
+		uint64_t mask = UINT64_C(1) << cbit;
+		uint8_t *seen = calloc(k.mem.b.len / IW_PAGE, 1);
+		if (!seen)
+			return 2;
+		encrypt_table(&k.mem, KS_ROOT >> 12, 4, mask, seen);
+		for (int i = 0; i < KS_NTASKS; i++)
+			if (k.pgd_pa[i])
+				encrypt_table(&k.mem, k.pgd_pa[i] >> 12, 4,
+					      mask, seen);
+		if (hidden)
+			encrypt_table(&k.mem, 0x606, 4, mask, seen);
+		free(seen);
+		size_t n = strlen(k.vmcoreinfo);
+		snprintf(k.vmcoreinfo + n, sizeof(k.vmcoreinfo) - n,
+			 "NUMBER(sme_mask)=%llu\n", (unsigned long long)mask);
 	}
 	if (raw && !no_vmci)
 		ks_put(&k, ks_dm(0x7f0000), k.vmcoreinfo,

@@ -19,6 +19,7 @@
  *       root= line per root, diff= lines, cpu= lines, and a scan line
  *       with the counts and the scan's time in ms.
  *   BUDGETS: --max-pages=N --max-decoded=N --max-entries=N
+ *   --sme-mask=MASK (any command): the entries' C-bit (scan opts' enc)
  *
  * --how: auto uses the image's VMCOREINFO when it validates, else
  * VMCOREINFO found in memory, else the kernel-root scan; memory ignores the note and adopts
@@ -211,7 +212,7 @@ static int choose(struct pgw_image *img, const struct opts *o,
 	struct pgw_mode_choice mc;
 	struct pgw_root r;
 	struct pgw_root_request req = { .cpu = -1 };
-	if (pgw_detect_mode(img, 0, false, &mc, &err) != PGW_OK ||
+	if (pgw_detect_mode(img, 0, false, NULL, &mc, &err) != PGW_OK ||
 	    pgw_root_resolve(img, mc.mode, &req, &r, &err) != PGW_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
@@ -310,6 +311,7 @@ int main(int argc, char **argv)
 		{ "max-pages", required_argument, NULL, 'P' },
 		{ "max-decoded", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'E' },
+		{ "sme-mask", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
@@ -332,6 +334,7 @@ int main(int argc, char **argv)
 		case 'P': o.scan.max_pages = strtoull(optarg, NULL, 0); break;
 		case 'D': o.scan.max_decoded = strtoull(optarg, NULL, 0); break;
 		case 'E': o.scan.max_entries = strtoull(optarg, NULL, 0); break;
+		case 'S': o.scan.enc.enc = strtoull(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}

@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 		return fail("", &err);
 	if (o.mode)
 		mode.mode = pgw_mode_by_name(o.mode);
-	if ((!mode.mode && pgw_detect_mode(img, o.cr3, o.have_cr3, &mode,
+	if ((!mode.mode && pgw_detect_mode(img, o.cr3, o.have_cr3, NULL, &mode,
 					   &err) != PGW_OK) ||
 	    pgw_root_resolve(img, mode.mode, &req, &root, &err) != PGW_OK) {
 		pgw_image_close(img);

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		pgw_image_close(img);
 		return 0;
 	}
-	if (pgw_detect_mode(img, 0, false, &ch, &err) != PGW_OK) {
+	if (pgw_detect_mode(img, 0, false, NULL, &ch, &err) != PGW_OK) {
 		fprintf(stderr, "walkstats: %s\n", err.msg);
 		return 1;
 	}
@@ -106,8 +106,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		char what[32];
 		snprintf(what, sizeof(what), "cpu%zu", i);
-		walk(img, ch.mode, pgw_cr3_table(ch.mode, cpus[i].cr3), what,
-		     budget);
+		walk(img, ch.mode, pgw_cr3_table(ch.mode, cpus[i].cr3, NULL),
+		     what, budget);
 	}
 	pgw_image_close(img);
 	return 0;

@@ -16,7 +16,8 @@
 
 enum { P = PGW_F_PRESENT, RW = PGW_F_RW, US = PGW_F_USER, PWT = PGW_F_PWT,
        PCD = PGW_F_PCD, A = PGW_F_ACCESSED, D = PGW_F_DIRTY, PS = PGW_F_PS,
-       G = PGW_F_GLOBAL, PAT = PGW_F_PAT, NX = PGW_F_NX };
+       G = PGW_F_GLOBAL, PAT = PGW_F_PAT, NX = PGW_F_NX, ENC = PGW_F_ENC,
+       SHR = PGW_F_SHARED };
 
 /* Linux's swap PTE encodings, written out as the headers define them:
  * pgtable_64.h and pgtable-3level.h keep the offset inverted in bits 9..58
@@ -44,7 +45,13 @@ struct dcase {
 	uint64_t swap_off;
 	unsigned pkey;
 	uint32_t perm;           /* checked when non-zero */
+	uint64_t enc, shared;    /* the encryption bits decoded with */
 };
+
+/* AMD SME/SEV's C-bit on EPYC parts (CPUID 0x8000001F EBX[5:0]), and
+ * TDX's shared bit with a 52-bit guest physical address width. */
+#define CBIT47 B(47)
+#define CBIT51 B(51)
 
 static const struct dcase cases[] = {
 	/* ---- x86-64 4-level: every flag on a 4 KiB PTE ---- */
@@ -225,6 +232,65 @@ static const struct dcase cases[] = {
 	  0, 0, PGW_NP_MIGRATION, 0, 24, 0x10 },
 	{ "i386 device (type 28)", "i386", PGW_PTE, SWP32(28, 0x10), NP, 0, 0,
 	  0, PGW_NP_DEVICE, 0, 28, 0x10 },
+
+	/* ---- memory encryption: bits of the address field that are no
+	 * frame bits (the entries are an SME 4.12 kernel's, from
+	 * libkdumpfile's tests/xlat-linux-x86_64-4.12-sme.data) ---- */
+	{ "x86-64 pte, C-bit 47: direct-map page 0", "x86-64", PGW_PTE,
+	  0x8000800000000163ull, LEAF, 0, P | RW | A | D | G | NX | ENC,
+	  .enc = CBIT47 },
+	{ "x86-64 pte, bit 47 without a mask is a frame bit", "x86-64",
+	  PGW_PTE, 0x8000800000000163ull, LEAF, B(47),
+	  P | RW | A | D | G | NX },
+	{ "x86-64 pgd, C-bit 47: table pointer", "x86-64", PGW_PGD,
+	  0x00008016a400e067ull, TBL, 0x16a400e000ull, P | RW | US | A | ENC,
+	  .enc = CBIT47 },
+	{ "x86-64 pud, C-bit 47: 1 GiB page", "x86-64", PGW_PUD,
+	  0x80008001000001e3ull, LEAF, 0x100000000ull,
+	  P | RW | A | D | PS | G | NX | ENC, .enc = CBIT47 },
+	{ "x86-64 pmd, C-bit 47: 2 MiB kernel text, read-only", "x86-64",
+	  PGW_PMD, 0x00008016a30001e1ull, LEAF, 0x16a3000000ull,
+	  P | A | D | PS | G | ENC, .enc = CBIT47 },
+	{ "x86-64 pte, C-bit 47 clear: MMIO mapped decrypted", "x86-64",
+	  PGW_PTE, 0x80000000fed00173ull, LEAF, 0xfed00000ull,
+	  P | RW | PCD | A | D | G | NX, .enc = CBIT47 },
+	{ "x86-64 pte, C-bit 51", "x86-64", PGW_PTE, CBIT51 | 0x1001, LEAF,
+	  0x1000, P | ENC, .enc = CBIT51 },
+	{ "phys46 pmd, C-bit 47 above MAXPHYADDR is not reserved", "phys46",
+	  PGW_PMD, CBIT47 | 0x2003, TBL, 0x2000, P | RW | ENC, .enc = CBIT47 },
+	{ "phys46 pmd, C-bit 47: bit 48 still reserved", "phys46", PGW_PMD,
+	  CBIT47 | B(48) | 0x2003, TBL, 0x2000, P | RW | ENC, B(48),
+	  .enc = CBIT47 },
+	{ "x86-64 pte, TDX shared bit 51", "x86-64", PGW_PTE,
+	  CBIT51 | 0x1063, LEAF, 0x1000, P | RW | A | D | SHR,
+	  .shared = CBIT51 },
+	{ "x86-64 pte, C-bit and shared bit both known, C-bit set", "x86-64",
+	  PGW_PTE, CBIT47 | 0x5001, LEAF, 0x5000, P | ENC, .enc = CBIT47,
+	  .shared = CBIT51 },
+	{ "x86-64 pte, C-bit 47 and protection key 10", "x86-64", PGW_PTE,
+	  (UINT64_C(10) << 59) | CBIT47 | 0x1001, LEAF, 0x1000, P | ENC, 0, 0,
+	  0, 0, 0, 10, .enc = CBIT47 },
+	{ "la57 p4d, C-bit 51: table pointer", "la57", PGW_P4D,
+	  CBIT51 | 0x2000067, TBL, 0x2000000, P | RW | US | A | ENC,
+	  .enc = CBIT51 },
+	{ "pae pte, C-bit 47", "pae", PGW_PTE, CBIT47 | 0x2345001, LEAF,
+	  0x2345000, P | ENC, .enc = CBIT47 },
+	{ "i386 pte: 32-bit entries carry no encryption bit", "i386",
+	  PGW_PTE, 0x00101001, LEAF, 0x00101000, P, .enc = B(20) },
+	/* pfn_pte: the frame inverted, ANDed with PTE_PFN_MASK (which
+	 * leaves the C-bit out), then the protection's C-bit ORed in. */
+	{ "x86-64 protnone, C-bit 47, PFN inverted over 52 bits", "x86-64",
+	  PGW_PTE, B(63) | (INV(0x7d73, 52) & ~CBIT47) | CBIT47 | 0x160, NP,
+	  0, 0, 0, PGW_NP_PROTNONE, 0x7d73, .enc = CBIT47 },
+	{ "x86-64 protnone, C-bit 47, PFN inverted over 46 bits", "x86-64",
+	  PGW_PTE, INV(0x7d73, 46) | CBIT47 | 0x120, NP, 0, 0, 0,
+	  PGW_NP_PROTNONE, 0x7d73, .enc = CBIT47 },
+	{ "x86-64 protnone, C-bit 47, not inverted", "x86-64", PGW_PTE,
+	  CBIT47 | 0x7d73120, NP, 0, 0, 0, PGW_NP_PROTNONE, 0x7d73,
+	  .enc = CBIT47 },
+	{ "x86-64 swap entry: the offset keeps bit 47", "x86-64", PGW_PTE,
+	  SWP64(3, 0x1234), NP, 0, 0, 0, PGW_NP_SWAP, 0, 3, 0x1234,
+	  .enc = CBIT47 },
 };
 
 static struct pgw_mode phys46, pae_nonx;
@@ -243,10 +309,11 @@ static void decode_cases(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct dcase *c = &cases[i];
 		const struct pgw_mode *m = mode_for(c->mode);
+		const struct pgw_enc_bits enc = { c->enc, c->shared };
 		struct pgw_entry e;
 		bool good;
 
-		m->decode(m, c->lvl, c->raw, &e);
+		m->decode(m, c->lvl, c->raw, &enc, &e);
 		good = e.raw == c->raw && e.kind == c->kind &&
 		       e.reserved == c->reserved && e.pkey == c->pkey;
 		if (c->kind != NP)
@@ -298,7 +365,7 @@ static void single_flags(void)
 				if (bitflag[k].bit >= m->entry_size * 8u)
 					continue;
 				m->decode(m, (enum pgw_level)lvl,
-					  base | B(bitflag[k].bit), &e);
+					  base | B(bitflag[k].bit), NULL, &e);
 				uint32_t want = P | bitflag[k].flag |
 						(large ? PS : 0);
 				n++;
@@ -382,14 +449,24 @@ static void spans(void)
 
 static void cr3_and_names(void)
 {
+	const struct pgw_enc_bits c47 = { .enc = CBIT47 };
 	ok(pgw_cr3_table(pgw_mode_by_name("x86-64"),
-			 0x8000000012345fffull) == 0x12345000,
+			 0x8000000012345fffull, NULL) == 0x12345000,
 	   "x86-64: CR3 PCID bits and bit 63 are masked");
-	ok(pgw_cr3_table(pgw_mode_by_name("la57"), 0x28fe001) == 0x28fe000,
+	ok(pgw_cr3_table(pgw_mode_by_name("x86-64"), 0x00008016a400a001ull,
+			 &c47) == 0x16a400a000ull,
+	   "x86-64: a CR3 with the C-bit (__sme_pa) selects the table below");
+	ok(pgw_cr3_table(pgw_mode_by_name("x86-64"), 0x00008016a400a001ull,
+			 NULL) == 0x8016a400a000ull,
+	   "x86-64: without encryption bits, bit 47 is an address bit");
+	ok(pgw_cr3_table(pgw_mode_by_name("la57"), 0x28fe001, NULL) ==
+		   0x28fe000,
 	   "la57: CR3 low bits masked");
-	ok(pgw_cr3_table(pgw_mode_by_name("pae"), 0x1363a18) == 0x1363a00,
+	ok(pgw_cr3_table(pgw_mode_by_name("pae"), 0x1363a18, NULL) ==
+		   0x1363a00,
 	   "pae: CR3 keeps the 32-byte aligned PDPT address");
-	ok(pgw_cr3_table(pgw_mode_by_name("i386"), 0x1dcf018) == 0x1dcf000,
+	ok(pgw_cr3_table(pgw_mode_by_name("i386"), 0x1dcf018, NULL) ==
+		   0x1dcf000,
 	   "i386: CR3 PWT/PCD masked");
 	static const struct { const char *alias, *name; } al[] = {
 		{ "x86_64", "x86-64" }, { "4level", "x86-64" },

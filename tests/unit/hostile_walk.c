@@ -353,8 +353,8 @@ int main(void)
 		struct pgw_image *img = open_mem(&m);
 		struct pgw_pti pti;
 		for (size_t i = 0; i < 4; i++) {
-			pgw_pti_check(img, pgw_mode_by_name(modes[i]), 0x1ffc,
-				      &pti);
+			pgw_pti_check(img, pgw_mode_by_name(modes[i]), NULL,
+				      0x1ffc, &pti);
 			ok(!pti.is_user_root, "%s: PTI check of an unaligned "
 			   "table at the image's end", modes[i]);
 		}

@@ -33,7 +33,8 @@ static void open_kernel(const struct ksynth *k, struct open_kernel *ok_ret)
 	ks_elf(k, &elf);
 	struct dw_buf b = { .p = elf.p, .len = elf.len };
 	if (open_buf(&b, "elf", &ok_ret->img, &err) != PGW_OK ||
-	    pgw_detect_mode(ok_ret->img, 0, false, &mode, &err) != PGW_OK ||
+	    pgw_detect_mode(ok_ret->img, 0, false, NULL, &mode, &err) !=
+		    PGW_OK ||
 	    pgw_root_resolve(ok_ret->img, mode.mode, &req, &root, &err) !=
 		    PGW_OK) {
 		printf("Bail out! %s\n", err.msg);

@@ -22,7 +22,8 @@ enum { T_V = 1, T_TBL = 2, T_W = 4, T_U = 8, T_NX = 16 };
 #define T_RSVD UINT64_C(0xffff000000000000)
 
 static void toy_decode(const struct pgw_mode *mode, enum pgw_level lvl,
-		       uint64_t raw, struct pgw_entry *e)
+		       uint64_t raw, const struct pgw_enc_bits *enc,
+		       struct pgw_entry *e)
 {
 	static const struct { uint64_t bit; uint32_t flag; } flags[] = {
 		{ T_V, PGW_F_PRESENT }, { T_W, PGW_F_RW }, { T_U, PGW_F_USER },
@@ -30,6 +31,7 @@ static void toy_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 	};
 	uint64_t span = pgw_level_span(mode, lvl);
 
+	(void)enc;   /* the toy's entries have no encryption bits */
 	memset(e, 0, sizeof(*e));
 	e->raw = raw;
 	if (!(raw & T_V)) {
