@@ -1337,9 +1337,10 @@ struct pgw_scan_stats {
 	uint64_t scanned;        /* pages looked at */
 	uint64_t absent;         /* of those, not in the image (filtered out,
 				    damaged): nothing was read there */
-	uint64_t holes;          /* of those, in holes of a sparse file:
-				    zeros, in which no finder finds anything,
-				    not read */
+	uint64_t holes;          /* of those, in holes of a sparse file or
+				    zero-filled by a segment (ELF p_memsz
+				    beyond p_filesz): zeros, in which no
+				    finder finds anything, not read */
 	uint64_t candidates;     /* pages (PAE: 32-byte slots) that passed the
 				    quick test */
 	uint64_t entries;        /* entries the validation walks examined */

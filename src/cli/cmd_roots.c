@@ -107,7 +107,7 @@ static void say(const struct session *s, const struct pgw_roots *roots,
 		return;
 	session_say(s);
 	fprintf(stderr, "pgwalk: scan: %llu of %llu pages looked at (%llu "
-		"not in the image, %llu in holes of the sparse file), %llu "
+		"not in the image, %llu in holes of the sparse file or zero-filled), %llu "
 		"candidates, %llu entries walked, %.1f ms\n",
 		(unsigned long long)st->scanned,
 		(unsigned long long)st->pages, (unsigned long long)st->absent,

@@ -5,6 +5,7 @@
  */
 #include "format.h"
 #include "image_page.h"
+#include "segments.h"
 #include "../lib/grow.h"
 #include "page_cache.h"
 
@@ -244,6 +245,11 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	else
 		pgw_page_cache_unslot(img->cache);
 	return st;
+}
+
+uint64_t pgw_image_zero_run(struct pgw_image *img, uint64_t pfn)
+{
+	return img->segs ? pgw_segments_zero_run(img, pfn) : 0;
 }
 
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)

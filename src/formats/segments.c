@@ -692,6 +692,19 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
+uint64_t pgw_segments_zero_run(struct pgw_image *img, uint64_t pfn)
+{
+	struct pgw_segments *g = img->segs;
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	if (!g || !g->n || pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
+		return 0;
+	size_t i = find_from(g, pa);
+	if (i >= g->n || !holds(&g->p[i], pa) || g->p[i].kind != SEG_ZERO)
+		return 0;
+	return (g->p[i].size - (pa - g->p[i].pa)) >> PGW_PAGE_SHIFT;
+}
+
 enum pgw_absence pgw_segments_page_state(struct pgw_image *img, uint64_t pfn)
 {
 	struct pgw_err err;

@@ -94,6 +94,18 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 							     max_decoded));
 				return PGW_OK;
 			}
+			uint64_t zeros = pgw_image_zero_run(img, pfn);
+			if (zeros) {
+				/* Counted as looked at, all at once. */
+				if (zeros > end - pfn)
+					zeros = end - pfn;
+				if (zeros > max_pages - stats->scanned)
+					zeros = max_pages - stats->scanned;
+				stats->scanned += zeros;
+				stats->holes += zeros;
+				pfn += zeros - 1;
+				continue;
+			}
 			stats->scanned++;
 			if (pgw_image_page(img, pfn, &page, &ignored) !=
 			    PGW_OK) {

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 MK=$PGW_TOOLS/pgw-mkkernel
-plan 34
+plan 35
 
 mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 # roots_of JSON: "root kind pid" per root record.
@@ -96,7 +96,7 @@ if truncate -s 64G "$TMP/k.raw" 2>/dev/null &&
 	guarded "$PGWALK" roots -v --format=json "$TMP/k.raw"
 	# Of the 16 M pages, all but the few the file holds are skipped as holes.
 	holes=$(printf '%s\n' "$err" |
-		sed -n 's/.*, \([0-9]*\) in holes of the sparse file).*/\1/p')
+		sed -n 's/.*, \([0-9]*\) in holes of the sparse file or zero-filled).*/\1/p')
 	[ "${holes:-0}" -ge 16770000 ] &&
 		[ "$(printf '%s\n' "$out" | grep -c '^{"type":"root"')" = 4 ] &&
 		[ "$rc" = 0 ]
@@ -105,6 +105,15 @@ if truncate -s 64G "$TMP/k.raw" 2>/dev/null &&
 else
 	skip "no sparse files here"
 fi
+
+# An ELF whose PT_LOAD claims 2^63 bytes past a 2 KiB file (the fuzzer's
+# timeout): its zero-fill is stepped over in one step, not page by page
+# (work counted: every page up to the scan's budget, as zero-filled).
+run "$PGW_TOOLS/pgw-roots" vmcoreinfo \
+	"$(dirname "$0")/../../fuzz/corpus/image_elf/timeout-zero-fill-scan.elf"
+holes=$(printf '%s\n' "$out" | sed -n 's/^scan .* holes=\([0-9]*\).*/\1/p')
+[ "$rc" = 1 ] && [ "${holes:-0}" -ge 67108000 ]
+ok $? "a claimed 2^63-byte zero-fill: ${holes:-no} pages stepped over as zero-filled, exit $rc (none found)"
 
 mk --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/fake.raw"
 guarded "$PGWALK" info "$TMP/fake.raw"
