@@ -247,9 +247,11 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
-uint64_t pgw_image_zero_run(struct pgw_image *img, uint64_t pfn)
+uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
+			      bool *zero_ret)
 {
-	return img->segs ? pgw_segments_zero_run(img, pfn) : 0;
+	*zero_ret = false;
+	return img->segs ? pgw_segments_unheld_run(img, pfn, zero_ret) : 0;
 }
 
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)

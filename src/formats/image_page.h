@@ -28,11 +28,14 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page);
 
 /*
- * How many pages from pfn on read as zeros only because a segment claims
- * more memory than its file holds (ELF p_memsz beyond p_filesz): nothing
- * a scan looks for is there, and a hostile header can claim 2^62 bytes of
- * it, so scans step over the run at once.  0 when pfn is not in one.
+ * How many pages from pfn on hold no bytes of the file: zeros only because
+ * a segment claims more memory than its file holds (ELF p_memsz beyond
+ * p_filesz: *zero_ret true), or not in the image (a range cut short, a
+ * gap).  Nothing a scan looks for is there, and a hostile header can
+ * claim 2^62 bytes of it, so scans step over the run at once.  0 when pfn
+ * holds data, or the format cannot say.
  */
-uint64_t pgw_image_zero_run(struct pgw_image *img, uint64_t pfn);
+uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
+			      bool *zero_ret);
 
 #endif

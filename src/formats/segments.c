@@ -692,17 +692,28 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
-uint64_t pgw_segments_zero_run(struct pgw_image *img, uint64_t pfn)
+uint64_t pgw_segments_unheld_run(struct pgw_image *img, uint64_t pfn,
+				 bool *zero_ret)
 {
 	struct pgw_segments *g = img->segs;
 	uint64_t pa = pfn << PGW_PAGE_SHIFT;
 
+	*zero_ret = false;
 	if (!g || !g->n || pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
 		return 0;
 	size_t i = find_from(g, pa);
-	if (i >= g->n || !holds(&g->p[i], pa) || g->p[i].kind != SEG_ZERO)
-		return 0;
-	return (g->p[i].size - (pa - g->p[i].pa)) >> PGW_PAGE_SHIFT;
+	if (i < g->n && holds(&g->p[i], pa)) {
+		const struct piece *c = &g->p[i];
+		if (c->kind != SEG_ZERO && c->kind != SEG_ABSENT)
+			return 0;
+		*zero_ret = c->kind == SEG_ZERO;
+		return (c->size - (pa - c->pa)) >> PGW_PAGE_SHIFT;
+	}
+	/* Between pieces (or past the last): outside the image up to the
+	 * next piece's first whole page. */
+	if (i < g->n)
+		return (g->p[i].pa >> PGW_PAGE_SHIFT) - pfn;
+	return 0;
 }
 
 enum pgw_absence pgw_segments_page_state(struct pgw_image *img, uint64_t pfn)

@@ -61,8 +61,11 @@ void pgw_segments_absent_bytes(struct pgw_image *img, uint64_t pa,
 			       uint64_t counts[PGW_NABSENCES]);
 void pgw_segments_evidence(struct pgw_image *img, struct pgw_evidence *ev);
 uint64_t pgw_segments_held_pages(const struct pgw_image *img);
-/* Whole pages from pfn on that a zero-fill piece (p_memsz beyond
- * p_filesz) covers: 0 when pfn is not in one. */
-uint64_t pgw_segments_zero_run(struct pgw_image *img, uint64_t pfn);
+/* Whole pages from pfn on that hold no bytes of the file: a zero-fill
+ * piece (p_memsz beyond p_filesz; *zero_ret true), a piece the file lacks
+ * (cut short, damaged) or a gap up to the next piece.  0 when pfn holds
+ * data (or the run is not known). */
+uint64_t pgw_segments_unheld_run(struct pgw_image *img, uint64_t pfn,
+				 bool *zero_ret);
 
 #endif

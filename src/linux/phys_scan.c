@@ -94,16 +94,20 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 							     max_decoded));
 				return PGW_OK;
 			}
-			uint64_t zeros = pgw_image_zero_run(img, pfn);
-			if (zeros) {
+			bool zero;
+			uint64_t run = pgw_image_unheld_run(img, pfn, &zero);
+			if (run) {
 				/* Counted as looked at, all at once. */
-				if (zeros > end - pfn)
-					zeros = end - pfn;
-				if (zeros > max_pages - stats->scanned)
-					zeros = max_pages - stats->scanned;
-				stats->scanned += zeros;
-				stats->holes += zeros;
-				pfn += zeros - 1;
+				if (run > end - pfn)
+					run = end - pfn;
+				if (run > max_pages - stats->scanned)
+					run = max_pages - stats->scanned;
+				stats->scanned += run;
+				if (zero)
+					stats->holes += run;
+				else
+					stats->absent += run;
+				pfn += run - 1;
 				continue;
 			}
 			stats->scanned++;

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 MK=$PGW_TOOLS/pgw-mkkernel
-plan 35
+plan 36
 
 mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 # roots_of JSON: "root kind pid" per root record.
@@ -114,6 +114,13 @@ run "$PGW_TOOLS/pgw-roots" vmcoreinfo \
 holes=$(printf '%s\n' "$out" | sed -n 's/^scan .* holes=\([0-9]*\).*/\1/p')
 [ "$rc" = 1 ] && [ "${holes:-0}" -ge 67108000 ]
 ok $? "a claimed 2^63-byte zero-fill: ${holes:-no} pages stepped over as zero-filled, exit $rc (none found)"
+# A LiME range of 2^63 bytes cut short after 16 KiB: the same for the part
+# the file lacks (counted as absent, none read).
+run "$PGW_TOOLS/pgw-roots" vmcoreinfo \
+	"$(dirname "$0")/../../fuzz/corpus/image_lime/timeout-cut-range-scan.lime"
+absent=$(printf '%s\n' "$out" | sed -n 's/^scan .* absent=\([0-9]*\).*/\1/p')
+[ "$rc" = 1 ] && [ "${absent:-0}" -ge 67108000 ]
+ok $? "a 2^63-byte LiME range cut short: ${absent:-no} pages stepped over as not in the image, exit $rc (none found)"
 
 mk --raw --no-vmcoreinfo --fake-vmcoreinfo "$TMP/fake.raw"
 guarded "$PGWALK" info "$TMP/fake.raw"
