@@ -633,6 +633,30 @@ static enum pgw_status avml_page(struct pgw_image *img, uint64_t pfn,
 	return PGW_OK;
 }
 
+/*
+ * Whole pages from pfn on in a gap before the next range or in the cut part
+ * of one.  A cut range claims its size in a header the file still holds
+ * (2^62 bytes, if hostile) while its stream stopped long before.
+ */
+static uint64_t avml_unheld_run(struct pgw_image *img, uint64_t pfn,
+				bool *zero_ret)
+{
+	struct avml *a = img->priv;
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	*zero_ret = false;    /* ranges AVML left out as zero are unknown */
+	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
+		return 0;
+	size_t i = range_from(a, pa);
+	if (i == a->nranges)
+		return 0;
+	const struct range *r = &a->ranges[i];
+	if (pa < r->pa)
+		return (r->pa >> PGW_PAGE_SHIFT) - pfn;
+	uint64_t in = pa - r->pa;
+	return in < r->avail ? 0 : (r->size - in) >> PGW_PAGE_SHIFT;
+}
+
 static void add_bytes(uint64_t counts[PGW_NABSENCES], enum pgw_absence why,
 		      uint64_t first, uint64_t last)
 {
@@ -748,6 +772,7 @@ const struct pgw_format pgw_format_avml = {
 	.page_state = avml_page_state,
 	.absent_bytes = avml_absent_bytes,
 	.evidence = avml_evidence,
+	.unheld_run = avml_unheld_run,
 	.held_pages = avml_held_pages,
 	.close = avml_close,
 };

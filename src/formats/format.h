@@ -40,6 +40,10 @@ struct pgw_format {
 			     uint64_t counts[PGW_NABSENCES]);
 	/* Fill the counts of ev (zeroed by the caller); may be slow, once. */
 	void (*evidence)(struct pgw_image *img, struct pgw_evidence *ev);
+	/* Whole pages from pfn on that the file holds no bytes of, from the
+	 * index alone (pgw_image_unheld_run); NULL: the format cannot say. */
+	uint64_t (*unheld_run)(struct pgw_image *img, uint64_t pfn,
+			       bool *zero_ret);
 	/* Pages whose data the file holds (for budgets); O(1). */
 	uint64_t (*held_pages)(const struct pgw_image *img);
 	void (*close)(struct pgw_image *img);

@@ -251,7 +251,8 @@ uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
 			      bool *zero_ret)
 {
 	*zero_ret = false;
-	return img->segs ? pgw_segments_unheld_run(img, pfn, zero_ret) : 0;
+	return img->format->unheld_run ?
+		       img->format->unheld_run(img, pfn, zero_ret) : 0;
 }
 
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)

@@ -31,6 +31,37 @@ static uint64_t check(struct pgw_image *img, const struct dw_mem *m,
 	return wrong;
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Every page of a run pgw_image_unheld_run reports is one the file holds
+ * nothing of (scans step over runs unread): NODATA, or zeros when the run
+ * is zero-fill.  Returns pages wrongly inside a run. */
+static uint64_t runs_wrong(struct pgw_image *img, uint64_t npages)
+{
+	uint64_t wrong = 0;
+
+	for (uint64_t pfn = 0; pfn < npages; pfn++) {
+		bool zero;
+		uint64_t run = pgw_image_unheld_run(img, pfn, &zero);
+		for (uint64_t k = 0; k < run && pfn + k < npages; k++) {
+			const uint8_t *p;
+			struct pgw_err err;
+			enum pgw_status st = pgw_image_page(img, pfn + k, &p,
+							    &err);
+			if (zero ? st != PGW_OK || !all_zero(p, DW_PAGE)
+				 : st != PGW_E_NODATA)
+				wrong++;
+		}
+	}
+	return wrong;
+}
+
 static void expect_pages(const char *name, const struct dw_buf *b,
 			 const char *format, const struct dw_mem *m,
 			 const bool *present)
@@ -48,6 +79,9 @@ static void expect_pages(const char *name, const struct dw_buf *b,
 	uint64_t wrong = check(img, m, present, &same);
 	ok(wrong == 0 && same > 0, "%s: %llu pages identical, %llu wrong",
 	   name, (unsigned long long)same, (unsigned long long)wrong);
+	wrong = runs_wrong(img, m->npages + 4);
+	ok(wrong == 0, "%s: unheld runs hold no page (%llu wrong)", name,
+	   (unsigned long long)wrong);
 	pgw_image_close(img);
 }
 
@@ -88,6 +122,11 @@ static void lime_tests(const struct dw_mem *m, const bool *present)
 		   "lime cut: pages before the cut read");
 		ok(pgw_image_page(img, last - 3, &p, &err) == PGW_E_NODATA,
 		   "lime cut: the partial page is NODATA");
+		bool zero;
+		uint64_t run = pgw_image_unheld_run(img, last - 2, &zero);
+		ok(run == 3 && !zero && runs_wrong(img, m->npages) == 0,
+		   "lime cut: the 3 whole pages past the cut are one unheld "
+		   "run (%llu)", (unsigned long long)run);
 		pgw_image_close(img);
 	}
 	b.len = full;
@@ -156,6 +195,20 @@ static void avml_tests(const struct dw_mem *m, const bool *present)
 		expect_pages(name, &b, "avml", m, avail);
 		dw_free(&b);
 	}
+	/* The MiB left out is one run, from each of its pages to its end. */
+	dw_write_avml(&b, m, 1u << 20, 65536);
+	if (ok(open_buf(&b, NULL, &img, &err) == PGW_OK, "avml gap: opens")) {
+		bool zero;
+		uint64_t from_first = pgw_image_unheld_run(img, 1024, &zero);
+		uint64_t from_mid = pgw_image_unheld_run(img, 1100, &zero);
+		ok(from_first == 256 && from_mid == 180 && !zero &&
+		   pgw_image_unheld_run(img, 1023, &zero) == 0,
+		   "avml gap: the left-out MiB is an unheld run (%llu, %llu "
+		   "pages)", (unsigned long long)from_first,
+		   (unsigned long long)from_mid);
+		pgw_image_close(img);
+	}
+	dw_free(&b);
 
 	/* A LiME range inside an AVML file (avml convert leaves them). */
 	dw_write_avml(&b, m, 1u << 20, 65536);
@@ -279,6 +332,20 @@ static void avml_tests(const struct dw_mem *m, const bool *present)
 		   "avml cut: early pages read");
 		ok(pgw_image_page(img, NPAGES - 1, &p, &err) == PGW_E_NODATA,
 		   "avml cut: late pages are NODATA");
+		/* The range the file ends in: whole pages past its first
+		 * truncated one are a run (ranges after it are not ranges). */
+		uint64_t cut = 0, run = 0;
+		bool zero = false;
+		while (cut < NPAGES &&
+		       (pgw_image_page(img, cut, &p, &err) != PGW_E_NODATA ||
+			err.absence != PGW_ABSENT_TRUNCATED))
+			cut++;
+		if (cut < NPAGES)
+			run = pgw_image_unheld_run(img, cut + 1, &zero);
+		ok(run >= 1 && !zero && runs_wrong(img, NPAGES) == 0,
+		   "avml cut: the part the file lacks is an unheld run (%llu "
+		   "pages from 0x%llx)", (unsigned long long)run,
+		   (unsigned long long)cut + 1);
 		pgw_image_close(img);
 	}
 	dw_free(&c);
