@@ -173,6 +173,7 @@ static void announce(struct dump_state *d)
 	if (!d->pending_region || d->pending_region == d->shown_region)
 		return;
 	d->shown_region = d->pending_region;
+	out_rows_flush(d->out);
 	if (d->out->fmt->dump_region)
 		d->out->fmt->dump_region(
 			d->out, &d->layout->region[d->pending_region - 1]);
@@ -223,6 +224,7 @@ static int on_run(void *arg, const struct pgw_run *run)
 					 !d->filters);
 		if (show && o->fmt->dump_hole) {
 			announce(d);
+			out_rows_flush(o);
 			o->fmt->dump_hole(o, run);
 		}
 		return pgw_output_failed();
@@ -239,8 +241,69 @@ static int on_run(void *arg, const struct pgw_run *run)
 		d->sum.wx_bytes += size;
 	}
 	announce(d);
-	o->fmt->dump_map(o, run, absent);
+	o->fmt->dump_map(o, out_row(o), run, absent);
 	/* Stop walking when nobody can read the output (a full disk). */
+	return pgw_output_failed();
+}
+
+/* The record of run as a stencil in st (false: the formatter cannot). */
+static bool spell_stencil(struct out *o, struct stencil *st,
+			  const struct pgw_run *run, uint64_t not_in_image)
+{
+	st->tmpl.len = 0;
+	st->marked = 0;
+	o->stencil = st;
+	o->fmt->dump_map(o, &st->tmpl, run, not_in_image);
+	o->stencil = NULL;
+	return stencil_ready(st);
+}
+
+/* --leaves: n leaves frame after frame (pgw_run_ops.leaf_runs).  When the
+ * image holds all their frames, or none, the first's record is spelled
+ * once and copied for the rest with their numbers (stencil.h); otherwise
+ * each goes through on_run. */
+static int on_leaf_runs(void *arg, const struct pgw_run *first, uint64_t n)
+{
+	struct dump_state *d = arg;
+	struct out *o = d->out;
+	uint64_t size = first->page_size, len = size * n, back = len - size;
+	static struct stencil st;
+
+	if (!selected(d->filters, first->eff_flags))
+		return 0;
+	uint64_t absent = pgw_image_absent_bytes(d->img, first->pa, len, NULL);
+	uint64_t v[ST_NSLOTS] = { first->va, first->end, first->pa };
+	const uint64_t last[ST_NSLOTS] = { v[0] + back, v[1] + back,
+					   v[2] + back };
+	if ((absent != 0 && absent != len) ||
+	    !spell_stencil(o, &st, first, absent ? size : 0) ||
+	    !stencil_plan(&st, v, last)) {
+		struct pgw_run leaf = *first;
+		for (uint64_t k = 0; k < n; k++) {
+			int r = on_run(d, &leaf);
+			if (r)
+				return r;
+			leaf.va += size;
+			leaf.end += size;
+			leaf.pa += size;
+		}
+		return 0;
+	}
+	d->sum.maps += n;
+	d->sum.mapped += len;
+	d->sum.level_bytes[first->level] += len;
+	d->sum.not_in_image += absent;
+	if ((first->eff_flags & PGW_F_RW) && !(first->eff_flags & PGW_F_NX)) {
+		d->sum.wx += n;
+		d->sum.wx_bytes += len;
+	}
+	announce(d);
+	for (uint64_t k = 0; k < n; k++) {
+		stencil_put(out_row(o), &st, v);
+		v[0] += size;
+		v[1] += size;
+		v[2] += size;
+	}
 	return pgw_output_failed();
 }
 
@@ -310,7 +373,8 @@ int cmd_dump(int argc, char **argv)
 		.non_present = a.non_present,
 		.layout = layout,
 	};
-	struct pgw_run_ops ops = { .run = on_run, .region = on_region };
+	struct pgw_run_ops ops = { .run = on_run, .region = on_region,
+				   .leaf_runs = on_leaf_runs };
 	if (fmt->dump_begin)
 		fmt->dump_begin(&out);
 	enum pgw_status st = pgw_walk_runs(&s.space, &ro, &ops, &d,
@@ -322,6 +386,7 @@ int cmd_dump(int argc, char **argv)
 	else if (d.sum.tables_missing)
 		d.sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
 	d.sum.complete = st == PGW_OK && !d.sum.reason;
+	out_rows_flush(&out);
 	if ((st == PGW_OK || st == PGW_E_LIMIT) && !a.no_summary &&
 	    fmt->dump_summary)
 		fmt->dump_summary(&out, &d.sum);

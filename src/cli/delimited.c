@@ -152,35 +152,41 @@ void delim_dump_region(struct out *o, const struct delim *d,
 	row_end(o, &l);
 }
 
-void delim_dump_map(struct out *o, const struct delim *d,
+void delim_dump_map(struct out *o, struct line *l, const struct delim *d,
 		    const struct pgw_run *run, uint64_t not_in_image)
 {
-	struct line l;
-	l.len = 0;
-
-	word(&l, d, "map");
-	span(&l, d, run->va, run->end);
-	hex(&l, d, run->pa);
-	num(&l, d, run->page_size);
-	word(&l, d, out_level_name(o->mode, run->level));
-	num(&l, d, run->entries);
-	flags(&l, d, run->flags);
-	flags(&l, d, run->eff_flags);
-	word(&l, d, out_region_key(o, run));
-	num(&l, d, not_in_image);
-	empty(&l, d, 2);
+	word(l, d, "map");
+	/* span and hex, marking the numbers for a stencil. */
+	stencil_hex(o->stencil, l, ST_VA, run->va, 1);
+	sep(l, d);
+	if (run->end == 0 && run->va != 0)
+		emit_str(l, "0x10000000000000000");
+	else
+		stencil_hex(o->stencil, l, ST_END, run->end, 1);
+	sep(l, d);
+	num(l, d, run->end - run->va);
+	stencil_hex(o->stencil, l, ST_PA, run->pa, 1);
+	sep(l, d);
+	num(l, d, run->page_size);
+	word(l, d, out_level_name(o->mode, run->level));
+	num(l, d, run->entries);
+	flags(l, d, run->flags);
+	flags(l, d, run->eff_flags);
+	word(l, d, out_region_key(o, run));
+	num(l, d, not_in_image);
+	empty(l, d, 2);
 	/* detail: a run whose pages all map one frame says so, and a
 	 * protection key is named. */
 	if (run->same_frame)
-		emit_str(&l, "same_frame");
+		emit_str(l, "same_frame");
 	if (run->pkey) {
-		emit_str(&l, run->same_frame ? " pkey=" : "pkey=");
-		emit_u64(&l, run->pkey);
+		emit_str(l, run->same_frame ? " pkey=" : "pkey=");
+		emit_u64(l, run->pkey);
 	}
 	if (!run->same_frame && !run->pkey)
-		emit_str(&l, d->empty);
-	sep(&l, d);
-	row_end(o, &l);
+		emit_str(l, d->empty);
+	sep(l, d);
+	rows_end(l);
 }
 
 /* A hole's entry and non-present details as key=value words. */

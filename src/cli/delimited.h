@@ -24,7 +24,7 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *text,
 void delim_dump_begin(struct out *o, const struct delim *d);
 void delim_dump_region(struct out *o, const struct delim *d,
 		       const struct pgw_region *r);
-void delim_dump_map(struct out *o, const struct delim *d,
+void delim_dump_map(struct out *o, struct line *l, const struct delim *d,
 		    const struct pgw_run *run, uint64_t not_in_image);
 void delim_dump_hole(struct out *o, const struct delim *d,
 		     const struct pgw_run *run);
@@ -89,9 +89,9 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 	static void NAME##_dump_region(struct out *o,                     \
 				       const struct pgw_region *r)        \
 	{ delim_dump_region(o, &D, r); }                                  \
-	static void NAME##_dump_map(struct out *o,                        \
+	static void NAME##_dump_map(struct out *o, struct line *l,        \
 				    const struct pgw_run *run, uint64_t n) \
-	{ delim_dump_map(o, &D, run, n); }                                \
+	{ delim_dump_map(o, l, &D, run, n); }                             \
 	static void NAME##_dump_hole(struct out *o,                       \
 				     const struct pgw_run *run)           \
 	{ delim_dump_hole(o, &D, run); }                                  \

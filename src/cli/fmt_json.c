@@ -399,29 +399,38 @@ static void json_dump_region(struct out *o, const struct pgw_region *r)
 	put(o, &l);
 }
 
-static void json_dump_map(struct out *o, const struct pgw_run *run,
-			  uint64_t not_in_image)
+static void json_dump_map(struct out *o, struct line *l,
+			  const struct pgw_run *run, uint64_t not_in_image)
 {
-	struct line l;
-	l.len = 0;
-
-	emit_str(&l, "{\"type\":\"map\",");
-	span(&l, run->va, run->end);
-	kv_hex(&l, "pa", run->pa);
-	kv_u64(&l, "page_size", run->page_size);
-	level_entries(&l, o, run);
-	emit_str(&l, ",\"flags\":[");
-	emit_flags(&l, run->flags, ",", "\"");
-	emit_str(&l, "],\"effective\":[");
-	emit_flags(&l, run->eff_flags, ",", "\"");
-	emit_char(&l, ']');
+	/* span and kv_hex, marking the numbers for a stencil. */
+	emit_str(l, "{\"type\":\"map\",\"va\":\"");
+	stencil_hex(o->stencil, l, ST_VA, run->va, 1);
+	emit_char(l, '"');
+	if (run->end == 0 && run->va != 0) {
+		kv_end(l, run->va, run->end);
+	} else {
+		emit_str(l, ",\"end\":\"");
+		stencil_hex(o->stencil, l, ST_END, run->end, 1);
+		emit_char(l, '"');
+	}
+	kv_u64(l, "size", run->end - run->va);
+	emit_str(l, ",\"pa\":\"");
+	stencil_hex(o->stencil, l, ST_PA, run->pa, 1);
+	emit_char(l, '"');
+	kv_u64(l, "page_size", run->page_size);
+	level_entries(l, o, run);
+	emit_str(l, ",\"flags\":[");
+	emit_flags(l, run->flags, ",", "\"");
+	emit_str(l, "],\"effective\":[");
+	emit_flags(l, run->eff_flags, ",", "\"");
+	emit_char(l, ']');
 	if (run->pkey)
-		kv_u64(&l, "pkey", run->pkey);
-	kv_u64(&l, "bytes_not_in_image", not_in_image);
-	kv_str(&l, "region", out_region_key(o, run));
+		kv_u64(l, "pkey", run->pkey);
+	kv_u64(l, "bytes_not_in_image", not_in_image);
+	kv_str(l, "region", out_region_key(o, run));
 	if (run->same_frame)
-		emit_str(&l, ",\"same_frame\":true");
-	put(o, &l);
+		emit_str(l, ",\"same_frame\":true");
+	emit_str(l, "}\n");
 }
 
 static void json_dump_hole(struct out *o, const struct pgw_run *run)

@@ -521,9 +521,7 @@ static void human_spell(struct line *l, uint64_t size, int width)
  * of a 32-bit space). */
 void text_hexw(struct line *l, uint64_t v, int digits)
 {
-	while (digits < 16 && (v >> (4 * digits)) != 0)
-		digits++;
-	emit_hex_digits(l, v, (size_t)digits);
+	emit_hex_min(l, v, digits);
 }
 
 /* start-end, with an end of 2^64 spelled out. */
@@ -532,12 +530,12 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 {
 	int w = out_va_digits(o->mode);
 
-	text_hexw(l, va, w);
+	stencil_hex(o->stencil, l, ST_VA, va, w);
 	emit_char(l, '-');
 	if (end == 0 && va != 0)
 		emit_str(l, "0x10000000000000000");
 	else
-		text_hexw(l, end, w);
+		stencil_hex(o->stencil, l, ST_END, end, w);
 }
 
 /* Drop trailing blanks, end the line, write it (after what o->rows
@@ -557,19 +555,16 @@ static void text_dump_region(struct out *o, const struct pgw_region *r)
 	fprintf(o->f, "---[ %s ]---\n", r->name);
 }
 
-static void text_dump_map(struct out *o, const struct pgw_run *run,
-			  uint64_t not_in_image)
+static void text_dump_map(struct out *o, struct line *l,
+			  const struct pgw_run *run, uint64_t not_in_image)
 {
-	struct line own;
-	own.len = 0;
-	/* --leaves prints millions of these: gathered in o->rows. */
-	struct line *l = o->rows ? out_row(o) : &own;
 	uint32_t e = run->eff_flags, f = run->flags;
+	size_t start = l->len;
 
 	text_span(l, o, run->va, run->end);
 	text_size(l, run->end - run->va, 10);
 	emit_char(l, ' ');
-	text_hexw(l, run->pa, out_pa_digits(o->mode));
+	stencil_hex(o->stencil, l, ST_PA, run->pa, out_pa_digits(o->mode));
 	text_size(l, run->page_size, 4);
 	emit_char(l, ' ');
 	emit_str(l, out_level_name(o->mode, run->level));
@@ -618,11 +613,9 @@ static void text_dump_map(struct out *o, const struct pgw_run *run,
 		emit_lit(l, "  not in image: ");
 		text_size(l, not_in_image, 0);
 	}
-	while (l->len && l->buf[l->len - 1] == ' ')
+	while (l->len > start && l->buf[l->len - 1] == ' ')
 		l->len--;
 	emit_char(l, '\n');
-	if (l == &own)
-		fwrite(own.buf, 1, own.len, o->f);
 }
 
 static void text_dump_hole(struct out *o, const struct pgw_run *run)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "stencil.h"
 #include "pgwalk.h"
 
 struct out {
@@ -24,8 +25,10 @@ struct out {
 					      physical */
 	struct hexdump *hex;               /* read, text: the line so far */
 	struct line *rows;                 /* translate's records and dump's
-					      text maps gathered (out_row);
+					      maps gathered (out_row);
 					      NULL: each written alone */
+	struct stencil *stencil;           /* dump_map marks its numbers
+					      here (stencil.h); NULL */
 };
 
 struct read_piece;
@@ -160,8 +163,10 @@ struct formatter {
 	 * before the first run printed in each region, then the summary. */
 	void (*dump_begin)(struct out *o);
 	void (*dump_region)(struct out *o, const struct pgw_region *r);
-	void (*dump_map)(struct out *o, const struct pgw_run *run,
-			 uint64_t not_in_image);
+	/* A map record, newline included, added to l (the command writes
+	 * it: maps come by the million, gathered in o->rows). */
+	void (*dump_map)(struct out *o, struct line *l,
+			 const struct pgw_run *run, uint64_t not_in_image);
 	void (*dump_hole)(struct out *o, const struct pgw_run *run);
 	void (*dump_summary)(struct out *o, const struct dump_summary *s);
 	/* regions: the layout and its bases, one row per region, a summary */

@@ -6,7 +6,7 @@
  * are merged the same way.  Exactly one run is open at any time, so the
  * memory used does not depend on the size of the address space.
  */
-#include "pgwalk.h"
+#include "range.h"
 
 #include <string.h>
 
@@ -244,6 +244,84 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 	return feed(m, &p, attrs);
 }
 
+/* --leaves: n leaves frame after frame (range.h) as one-leaf runs, in
+ * bulk as far as each region goes (a leaf belongs to the region of its
+ * first byte). */
+static int leaves_in_bulk(struct merger *m, const struct pgw_leaf *first,
+			  uint64_t n)
+{
+	uint64_t size = first->size;
+	struct pgw_run p = {
+		.kind = PGW_RUN_MAP,
+		.va = first->va,
+		.end = first->va + size,
+		.level = first->level,
+		.entries = 1,
+		.pa = first->pa,
+		.page_size = size,
+		.flags = first->entry.flags,
+		.eff_flags = first->eff_flags,
+		.pkey = first->entry.pkey,
+	};
+	int r;
+
+	while (n) {
+		if ((r = reach(m, p.va)) != 0 || (r = flush(m)) != 0)
+			return r;
+		uint64_t k = n;
+		if (m->region_end != 0 && m->region_end - p.va < k * size)
+			k = (m->region_end - p.va + size - 1) / size;
+		p.region = m->region;
+		r = k > 1 ? m->ops->leaf_runs(m->arg, &p, k)
+			  : (m->ops->run ? m->ops->run(m->arg, &p) : 0);
+		if (r)
+			return r;
+		p.va += k * size;
+		p.end += k * size;
+		p.pa += k * size;
+		n -= k;
+	}
+	return 0;
+}
+
+/* n leaves frame after frame (range.h): the open run grows by all of them
+ * at once when the first joins it and none crosses a region's end;
+ * otherwise each goes its own way. */
+static int on_leaf_run(void *arg, const struct pgw_leaf *first, uint64_t n)
+{
+	struct merger *m = arg;
+	uint64_t size = first->size, len = size * n;
+	uint64_t end = first->va + len;
+	struct pgw_leaf leaf = *first;
+	int r;
+
+	if (m->opts->leaves && m->ops->leaf_runs && end > first->va)
+		return leaves_in_bulk(m, first, n);
+
+	if (end > first->va && !m->opts->leaves && m->open &&
+	    !m->run.same_frame && m->run.kind == PGW_RUN_MAP &&
+	    (m->region_end == 0 || end <= m->region_end) &&
+	    m->run.end == first->va &&
+	    m->run.pa + (m->run.end - m->run.va) == first->pa &&
+	    m->run.level == first->level &&
+	    m->run.eff_flags == first->eff_flags &&
+	    m->attrs == leaf_attrs(&first->entry)) {
+		m->run.end = end;
+		m->run.entries += n;
+		m->run.flags &= first->entry.flags;
+		return 0;
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		if ((r = on_leaf(m, &leaf)) != 0)
+			return r;
+		leaf.va += size;
+		leaf.pa += size;
+		leaf.entry.addr += size;
+		leaf.entry.raw += size;
+	}
+	return 0;
+}
+
 static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct merger *m = arg;
@@ -324,8 +402,8 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 	/* --leaves promises one record per leaf entry, shared or not. */
 	struct pgw_walk_opts wopts = opts->walk;
 	wopts.expand_shared |= opts->leaves;
-	st = pgw_walk_range(space, &wopts, &wops, &m, stats_ret, &stopped,
-			    err);
+	st = pgw_walk_range_bulk(space, &wopts, &wops, on_leaf_run, &m,
+				 stats_ret, &stopped, err);
 	/* What was seen before a budget stop is still true: report it. */
 	if (st == PGW_OK || st == PGW_E_LIMIT) {
 		int r = flush(&m);

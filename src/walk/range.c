@@ -9,6 +9,7 @@
  * the upper half is mapped back to the sign-extended addresses only when
  * calling back, and the gap between the halves is one NONCANONICAL hole.
  */
+#include "range.h"
 #include "step.h"
 #include "uniform.h"
 
@@ -52,6 +53,7 @@ struct prev_leaf {
 struct range_walk {
 	const struct pgw_space *space;
 	const struct pgw_walk_ops *ops;
+	pgw_leaf_run_fn leaf_run;   /* NULL: leaves one at a time */
 	void *arg;
 	struct pgw_walk_stats stats;
 	uint64_t budget;
@@ -350,6 +352,51 @@ static enum pgw_status next_leaf(struct range_walk *w, const struct visit *v,
 	return report_leaf(w, va, v->span, v->lvl, &p->e, p->eff, 1);
 }
 
+/*
+ * Entries i.. of v from ent, when entry i differs from the previous leaf p
+ * only in its frame bits and the next follow it frame after frame: the
+ * leaves up to the first that does not (at most lim - i, the entries of
+ * [start, end) left, and the budget left), in one call.  Returns how many.
+ */
+static unsigned leaf_stretch(const struct range_walk *w, const struct visit *v,
+			     const uint64_t *ent, unsigned i, unsigned lim,
+			     const struct prev_leaf *p)
+{
+	uint64_t left = w->budget - w->stats.entries;
+	unsigned j = i + 1;
+
+	if (left < lim - i)
+		lim = i + (unsigned)left;
+	/* Each differs from p in frame bits only, so its frame is p's with
+	 * those bits, and one span on from the entry before it. */
+	while (j < lim && ent[j] == ent[j - 1] + v->span &&
+	       !((ent[j] ^ p->raw) & ~p->frame_bits))
+		j++;
+	return j - i;
+}
+
+static enum pgw_status next_leaves(struct range_walk *w, const struct visit *v,
+				   unsigned i, unsigned n, const uint64_t *ent,
+				   struct prev_leaf *p)
+{
+	uint64_t va = v->base + (uint64_t)i * v->span;
+
+	p->e.addr ^= ent[i] ^ p->raw;
+	p->e.raw = ent[i];
+	struct pgw_leaf first = {
+		.va = real_va(w, va), .pa = p->e.addr, .size = v->span,
+		.level = v->lvl, .entry = p->e, .eff_flags = p->eff,
+		.count = 1,
+	};
+	uint64_t step = (uint64_t)(n - 1) * v->span;
+	p->e.addr += step;
+	p->e.raw = ent[i + n - 1];
+	p->raw = p->e.raw;
+	w->stats.entries += n;
+	w->stats.leaves += n;
+	return go_on(w, w->leaf_run(w->arg, &first, n));
+}
+
 /* Entry i (raw) of the table v: one step of the walk; p says whether it
  * was a leaf, for next_leaf. */
 static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
@@ -403,12 +450,22 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		return st;
 	struct prev_leaf prev = { .ok = false };
 	w->path[w->depth++] = table;
+	/* Entries of [start, end): end - base may pass 2^64 - 1 (then all). */
+	unsigned lim = n;
+	if (end - base <= (uint64_t)(n - 1) * v.span)
+		lim = (unsigned)((end - base + v.span - 1) / v.span);
 	for (unsigned i = (unsigned)((start - base) / v.span);
-	     i < n && st == PGW_OK && base + i * v.span < end; i++) {
-		if (prev.ok && !((ent[i] ^ prev.raw) & ~prev.frame_bits))
-			st = next_leaf(w, &v, i, ent[i], &prev);
-		else
+	     i < lim && st == PGW_OK; i++) {
+		unsigned k;
+		if (!prev.ok || ((ent[i] ^ prev.raw) & ~prev.frame_bits))
 			st = walk_entry(w, &v, i, ent[i], &prev);
+		else if (w->leaf_run &&
+			 (k = leaf_stretch(w, &v, ent, i, lim, &prev)) > 1) {
+			st = next_leaves(w, &v, i, k, ent, &prev);
+			i += k - 1;
+		} else {
+			st = next_leaf(w, &v, i, ent[i], &prev);
+		}
 	}
 	w->depth--;
 	if (st == PGW_OK && w->memo)
@@ -503,11 +560,12 @@ static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
 	return st;
 }
 
-enum pgw_status pgw_walk_range(const struct pgw_space *space,
-			       const struct pgw_walk_opts *opts,
-			       const struct pgw_walk_ops *ops, void *arg,
-			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
-			       struct pgw_err *err)
+enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
+				    const struct pgw_walk_opts *opts,
+				    const struct pgw_walk_ops *ops,
+				    pgw_leaf_run_fn leaf_run, void *arg,
+				    struct pgw_walk_stats *stats_ret,
+				    int *stopped_ret, struct pgw_err *err)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct range_walk *w;
@@ -541,6 +599,7 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	memset(w, 0, offsetof(struct range_walk, buf));
 	w->space = space;
 	w->ops = ops;
+	w->leaf_run = ops->leaf ? leaf_run : NULL;
 	w->arg = arg;
 	w->err = err;
 	w->budget = opts->max_entries ? opts->max_entries :
@@ -563,4 +622,14 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 	pgw_uniform_memo_free(w->memo);
 	free(w);
 	return st;
+}
+
+enum pgw_status pgw_walk_range(const struct pgw_space *space,
+			       const struct pgw_walk_opts *opts,
+			       const struct pgw_walk_ops *ops, void *arg,
+			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
+			       struct pgw_err *err)
+{
+	return pgw_walk_range_bulk(space, opts, ops, NULL, arg, stats_ret,
+				   stopped_ret, err);
 }
