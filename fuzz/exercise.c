@@ -136,6 +136,37 @@ static int on_table(void *arg, enum pgw_level lvl, uint64_t table_pa,
 	return stop_now(c);
 }
 
+/* The same answer, step by step (the cache must give what a walk from the
+ * root gives, byte for byte). */
+static bool same_xlat(const struct pgw_xlat *a, const struct pgw_xlat *b)
+{
+	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
+	    a->pa != b->pa || a->page_size != b->page_size ||
+	    a->data_in_image != b->data_in_image ||
+	    a->data_absence != b->data_absence ||
+	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
+	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
+	    strcmp(a->io.msg, b->io.msg) != 0)
+		return false;
+	for (unsigned i = 0; i < a->nsteps; i++) {
+		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
+		const struct pgw_entry *e = &s->entry, *f = &t->entry;
+		if (s->level != t->level || s->table != t->table ||
+		    s->index != t->index || s->entry_pa != t->entry_pa ||
+		    s->read_ok != t->read_ok)
+			return false;
+		if (s->read_ok &&
+		    (e->raw != f->raw || e->kind != f->kind ||
+		     e->addr != f->addr || e->flags != f->flags ||
+		     e->pkey != f->pkey || e->reserved != f->reserved ||
+		     e->perm != f->perm || e->np_kind != f->np_kind ||
+		     e->np_pfn != f->np_pfn || e->swap_type != f->swap_type ||
+		     e->swap_offset != f->swap_offset))
+			return false;
+	}
+	return true;
+}
+
 void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 		       uint64_t end, const uint64_t *vas, size_t nvas,
 		       unsigned stop_after)
@@ -149,15 +180,26 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	struct pgw_xlat x;
 	int stopped = 0;
 
-	for (size_t i = 0; i < nvas; i++) {
-		enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
-		if (x.nsteps > PGW_NLEVELS || xs >= PGW_NSTOPS)
-			fz_fail("translate result", vas[i], x.nsteps);
-		if (xs == PGW_STOP_OK && (x.page_size == 0 ||
-				       (x.pa & ~(x.page_size - 1)) !=
-					       x.step[x.nsteps - 1].entry.addr))
-			fz_fail("translate frame", x.pa, x.page_size);
-	}
+	struct pgw_xlat_cache *cache = pgw_xlat_cache_new();
+	struct pgw_xlat y;
+	/* Twice through the cache: filling it, then from it. */
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nvas; i++) {
+			enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
+			if (x.nsteps > PGW_NLEVELS || xs >= PGW_NSTOPS)
+				fz_fail("translate result", vas[i], x.nsteps);
+			if (xs == PGW_STOP_OK &&
+			    (x.page_size == 0 ||
+			     (x.pa & ~(x.page_size - 1)) !=
+				     x.step[x.nsteps - 1].entry.addr))
+				fz_fail("translate frame", x.pa, x.page_size);
+			if (cache &&
+			    (pgw_translate_cached(sp, cache, vas[i], &y) != xs ||
+			     !same_xlat(&x, &y)))
+				fz_fail("cached translation differs", vas[i],
+					pass);
+		}
+	pgw_xlat_cache_free(cache);
 	enum pgw_status st = pgw_walk_range(sp, &opts, &ops, &c, &stats,
 					    &stopped, &err);
 	if (stats.entries > FZ_MAX_ENTRIES + 1)
@@ -201,6 +243,23 @@ static int on_run(void *arg, const struct pgw_run *run)
 	c->any = true;
 	c->last_end = run->end;
 	c->at_top = run->end == 0;
+	return 0;
+}
+
+/* --leaves in bulk: n one-leaf runs, each checked as on_run checks it. */
+static int on_leaf_runs(void *arg, const struct pgw_run *first, uint64_t n)
+{
+	struct pgw_run r = *first;
+
+	if (n < 2 || first->kind != PGW_RUN_MAP || first->entries != 1 ||
+	    first->end - first->va != first->page_size)
+		fz_fail("leaf_runs contract", n, first->entries);
+	for (uint64_t k = 0; k < n; k++) {
+		on_run(arg, &r);
+		r.va += r.page_size;
+		r.end += r.page_size;
+		r.pa += r.page_size;
+	}
 	return 0;
 }
 
@@ -249,7 +308,9 @@ void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
 			.layout = have ? &layout : NULL,
 		};
 		struct run_check c = { .layout = o.layout };
-		struct pgw_run_ops ops = { on_run, on_region };
+		struct pgw_run_ops ops = { .run = on_run,
+					   .region = on_region,
+					   .leaf_runs = on_leaf_runs };
 		struct pgw_walk_stats st;
 		int stopped = 0;
 		(void)pgw_walk_runs(sp, &o, &ops, &c, &st, &stopped, &err);

@@ -247,6 +247,11 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
+bool pgw_image_pages_stable(const struct pgw_image *img)
+{
+	return img->zero_copy;
+}
+
 uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
 			      bool *zero_ret)
 {

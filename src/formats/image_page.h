@@ -19,6 +19,11 @@
 enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err);
 
+/* Whether pgw_image_page's pointers stay valid until the image is closed
+ * (zero-copy images: the mapped file, or the one page of zeros), so a
+ * caller may keep them. */
+bool pgw_image_pages_stable(const struct pgw_image *img);
+
 /*
  * Does a page pgw_image_page served in place (from the mapped file of a
  * zero-copy image) lie in holes of a sparse file?  It reads as zeros,

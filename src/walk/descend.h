@@ -7,15 +7,23 @@
 #define PGW_DESCEND_H
 
 #include "pgwalk.h"
+#include "frame_bits.h"
 
 /* out emptied for va: no steps, no answer, no error. */
 void pgw_xlat_reset(struct pgw_xlat *out, uint64_t va);
 
 /* The steps from the level-*lvl table at `table` (eff: the permissions
- * the levels above grant) down to a leaf or a stop, appended to out;
- * the level it ended at in *lvl. */
+ * the levels above grant; page: the table's page, or NULL) down to a leaf
+ * or a stop, appended to out; the level it ended at in *lvl.  memo (NULL:
+ * none) as pgw_step_with. */
 enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
-			  enum pgw_level *lvl, uint64_t table, uint32_t eff);
+			  enum pgw_level *lvl, uint64_t table, uint32_t eff,
+			  const uint8_t *page, struct pgw_entry_memo *memo);
+
+/* pgw_translate, decoding through memo (NULL: none). */
+enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,
+				 struct pgw_xlat *out,
+				 struct pgw_entry_memo *memo);
 
 /* out->pa and what the image holds of it, for a leaf at lvl. */
 void pgw_xlat_found(const struct pgw_space *space, struct pgw_xlat *out,

@@ -9,6 +9,7 @@
  * the upper half is mapped back to the sign-extended addresses only when
  * calling back, and the gap between the halves is one NONCANONICAL hole.
  */
+#include "frame_bits.h"
 #include "range.h"
 #include "step.h"
 #include "uniform.h"
@@ -19,27 +20,6 @@
 
 /* A mode's tables: at most this many entries, inside one page. */
 #define MAX_TABLE_ENTRIES 1024
-
-/*
- * Most leaves follow the one before them: the same bits but for the
- * frame (a 4 KiB page after a 4 KiB page).  Decoding each costs more than
- * the rest of the walk, so a leaf whose entry differs from the previous
- * leaf's only in bits the decoder copies into the frame address as they
- * are is that leaf with the other frame.  Which bits those are the
- * decoder itself says, bit by bit (frame_bits_probe), once per kind of
- * entry: its level and the bits outside 12..51 (flags, PS, NX, pkey), on
- * which x86 makes the meaning of the others depend.  A decoder that masks
- * a bit out of the frame (PSE-36's, a memory-encryption bit) or calls it
- * reserved simply leaves it out of the set.
- */
-struct frame_bits {
-	const struct pgw_mode *mode;   /* NULL: empty */
-	enum pgw_level lvl;
-	uint64_t key;                  /* the entry's bits outside 12..51 */
-	uint64_t bits;                 /* bits that are frame bits as is */
-};
-
-#define FRAME_KEY_MASK (UINT64_C(0xfff) | UINT64_C(0xfff) << 52)
 
 /* The previous entry of the table, when it was a leaf. */
 struct prev_leaf {
@@ -66,7 +46,7 @@ struct range_walk {
 	int stopped;
 	struct pgw_err *err;
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
-	struct frame_bits frame_bits[8];   /* frame_bits_of's memo */
+	struct pgw_frame_bits_memo frame_bits;
 	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
 };
 
@@ -276,56 +256,12 @@ struct visit {
 	uint32_t eff;
 };
 
-static bool same_entry(const struct pgw_entry *a, const struct pgw_entry *b)
-{
-	return a->raw == b->raw && a->kind == b->kind && a->addr == b->addr &&
-	       a->flags == b->flags && a->pkey == b->pkey &&
-	       a->reserved == b->reserved && a->perm == b->perm &&
-	       a->np_kind == b->np_kind && a->np_pfn == b->np_pfn &&
-	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
-}
-
-/* The bits of leaf entries like e0 (raw0) at lvl that the decoder copies
- * into the frame address unchanged: flipping one flips that bit of addr
- * and nothing else. */
-static uint64_t frame_bits_probe(const struct pgw_mode *mode,
-				 const struct pgw_enc_bits *enc,
-				 enum pgw_level lvl, uint64_t raw0,
-				 const struct pgw_entry *e0)
-{
-	unsigned top = mode->entry_size * 8;
-	uint64_t bits = 0;
-
-	for (unsigned b = PGW_PAGE_SHIFT; b < top && b < 52; b++) {
-		uint64_t bit = UINT64_C(1) << b;
-		struct pgw_entry e, want = *e0;
-		if (pgw_classify(mode, enc, lvl, raw0 ^ bit, &e) !=
-		    PGW_STOP_OK)
-			continue;
-		want.raw = raw0 ^ bit;
-		want.addr = e0->addr ^ bit;
-		if (same_entry(&e, &want))
-			bits |= bit;
-	}
-	return bits;
-}
-
 static uint64_t frame_bits_of(struct range_walk *w, enum pgw_level lvl,
 			      uint64_t raw, const struct pgw_entry *e)
 {
-	const struct pgw_mode *mode = w->space->mode;
-	uint64_t key = raw & FRAME_KEY_MASK;
-	size_t n = sizeof(w->frame_bits) / sizeof(w->frame_bits[0]);
-	struct frame_bits *f = &w->frame_bits[(key ^ key >> 52 ^ lvl) % n];
-
-	if (f->mode != mode || f->lvl != lvl || f->key != key) {
-		f->mode = mode;
-		f->lvl = lvl;
-		f->key = key;
-		/* The encryption bits are the walk's, so they need no key. */
-		f->bits = frame_bits_probe(mode, &w->space->enc, lvl, raw, e);
-	}
-	return f->bits;
+	/* The encryption bits are the walk's, so they need no key. */
+	return pgw_frame_bits_of(&w->frame_bits, w->space->mode,
+				 &w->space->enc, lvl, raw, e);
 }
 
 static enum pgw_status budget_spent(struct range_walk *w, uint64_t va)

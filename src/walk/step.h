@@ -11,6 +11,7 @@
 #define PGW_STEP_H
 
 #include "pgwalk.h"
+#include "frame_bits.h"
 #include "../formats/image_page.h"
 
 #include <string.h>
@@ -83,31 +84,35 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 }
 
 /*
- * One step: entry `index` of the level-lvl table at `table` in img, read,
- * decoded by mode (enc: its encryption bits) and classified into s
- * (s->entry is valid when s->read_ok).  err says why the table could not
- * be read.
+ * The read half of a step: entry `index` of the level-lvl table at
+ * `table` in img, from `page` (the table's page, NULL: read it here),
+ * into *raw_ret, and s filled but for its entry.  PGW_STOP_OK, or why the
+ * table could not be read (err says more).
  */
-static inline enum pgw_stop pgw_step(struct pgw_image *img,
-				     const struct pgw_mode *mode,
-				     const struct pgw_enc_bits *enc,
-				     enum pgw_level lvl, uint64_t table,
-				     unsigned index, struct pgw_step *s,
-				     struct pgw_err *err)
+static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
+					  const struct pgw_mode *mode,
+					  enum pgw_level lvl, uint64_t table,
+					  unsigned index, const uint8_t *page,
+					  struct pgw_step *s, uint64_t *raw_ret,
+					  struct pgw_err *err)
 {
 	unsigned size = mode->entry_size;
-	const uint8_t *page;
 	uint64_t raw = 0;
 
 	s->level = lvl;
 	s->table = table;
 	s->index = index;
 	s->entry_pa = table + (uint64_t)index * size;
-	enum pgw_status st = pgw_image_page(img, s->entry_pa >> PGW_PAGE_SHIFT,
-					    &page, err);
-	s->read_ok = st == PGW_OK;
-	if (!s->read_ok)
-		return pgw_table_stop(pgw_mem_top(img), table, st);
+	if (!page) {
+		enum pgw_status st = pgw_image_page(img,
+						    s->entry_pa >> PGW_PAGE_SHIFT,
+						    &page, err);
+		if (st != PGW_OK) {
+			s->read_ok = false;
+			return pgw_table_stop(pgw_mem_top(img), table, st);
+		}
+	}
+	s->read_ok = true;
 	/* Tables are aligned to their size (pgw_root_table, and the
 	 * decoders' frame masks), so an entry never straddles a page. */
 	page += s->entry_pa & (PGW_PAGE_SIZE - 1);
@@ -120,7 +125,56 @@ static inline enum pgw_stop pgw_step(struct pgw_image *img,
 	} else {
 		memcpy(&raw, page, size);
 	}
+	*raw_ret = raw;
+	return PGW_STOP_OK;
+}
+
+/*
+ * One step: entry `index` of the level-lvl table at `table` in img, read,
+ * decoded by mode (enc: its encryption bits) and classified into s
+ * (s->entry is valid when s->read_ok).  err says why the table could not
+ * be read.
+ */
+static inline enum pgw_stop pgw_step(struct pgw_image *img,
+				     const struct pgw_mode *mode,
+				     const struct pgw_enc_bits *enc,
+				     enum pgw_level lvl, uint64_t table,
+				     unsigned index, struct pgw_step *s,
+				     struct pgw_err *err)
+{
+	uint64_t raw;
+	enum pgw_stop why = pgw_step_read(img, mode, lvl, table, index, NULL,
+					  s, &raw, err);
+
+	if (why != PGW_STOP_OK)
+		return why;
 	return pgw_classify(mode, enc, lvl, raw, &s->entry);
+}
+
+/* pgw_step with the table's page given (NULL: read it) and the entry
+ * taken from memo when it holds one of its kind (NULL: none; entries
+ * decoded are kept there).  The memo must be for this mode and enc. */
+static inline enum pgw_stop pgw_step_with(struct pgw_image *img,
+					  const struct pgw_mode *mode,
+					  const struct pgw_enc_bits *enc,
+					  enum pgw_level lvl, uint64_t table,
+					  unsigned index, const uint8_t *page,
+					  struct pgw_entry_memo *memo,
+					  struct pgw_step *s,
+					  struct pgw_err *err)
+{
+	uint64_t raw;
+	enum pgw_stop why = pgw_step_read(img, mode, lvl, table, index, page,
+					  s, &raw, err);
+
+	if (why != PGW_STOP_OK)
+		return why;
+	if (memo && pgw_entry_memo_get(memo, lvl, raw, &s->entry))
+		return PGW_STOP_OK;
+	why = pgw_classify(mode, enc, lvl, raw, &s->entry);
+	if (memo && why == PGW_STOP_OK)
+		pgw_entry_memo_keep(memo, mode, enc, lvl, raw, &s->entry);
+	return why;
 }
 
 /*

@@ -34,7 +34,8 @@ void pgw_xlat_found(const struct pgw_space *space, struct pgw_xlat *out,
 
 /* Each step goes a level down or stops, so the loop ends. */
 enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
-			  enum pgw_level *lvl_ret, uint64_t table, uint32_t eff)
+			  enum pgw_level *lvl_ret, uint64_t table, uint32_t eff,
+			  const uint8_t *page, struct pgw_entry_memo *memo)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_image *img = space->img;
@@ -44,9 +45,10 @@ enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 
 	for (;;) {
 		struct pgw_step *s = &out->step[out->nsteps++];
-		why = pgw_step(img, mode, &space->enc, lvl, table,
-			       pgw_level_index(mode, lvl, out->va), s,
-			       &out->io);
+		why = pgw_step_with(img, mode, &space->enc, lvl, table,
+				    pgw_level_index(mode, lvl, out->va), page,
+				    memo, s, &out->io);
+		page = NULL;    /* the next table's page is read */
 		if (why != PGW_STOP_OK)
 			break;
 		eff = pgw_perm_combine(mode, eff, s->entry.perm);
@@ -64,8 +66,9 @@ enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 	return why;
 }
 
-enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
-			    struct pgw_xlat *out)
+enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,
+				 struct pgw_xlat *out,
+				 struct pgw_entry_memo *memo)
 {
 	const struct pgw_mode *mode = space->mode;
 	enum pgw_level lvl = pgw_next_level(mode, PGW_PGD);
@@ -75,8 +78,14 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 	if (pgw_mode_canonical(mode, va))
 		why = pgw_descend(space, out, &lvl,
 				  pgw_root_table(mode, space->root, &space->enc),
-				  pgw_perm_start(mode));
+				  pgw_perm_start(mode), NULL, memo);
 	out->level = lvl;
 	out->stop = why;
 	return why;
+}
+
+enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
+			    struct pgw_xlat *out)
+{
+	return pgw_translate_with(space, va, out, NULL);
 }

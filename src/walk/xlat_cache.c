@@ -6,10 +6,16 @@
  * above that level: a large page, or a not-present, reserved or bad
  * entry).  Stops that carry an I/O error (a table not in the image, a
  * read error) are not remembered: their message is per walk.
+ *
+ * The last level's step of a slot that goes on reads its entry from the
+ * table's page (kept in the slot when the image's pages stay where they
+ * are), and every step takes an entry of a kind decoded before from the
+ * entry memo (frame_bits.h) instead of decoding it again.
  */
 #include <stdlib.h>
 
 #include "descend.h"
+#include "frame_bits.h"
 #include "step.h"
 
 #define NSLOTS 256   /* 2 MiB spans: 512 MiB of nearby addresses */
@@ -24,6 +30,7 @@ struct slot {
 	uint32_t eff;          /* cont: what the levels above grant; final
 				  leaf: the leaf's effective permissions */
 	uint64_t table;        /* cont: the last-level table */
+	const uint8_t *page;   /* cont: its page, when pages stay put */
 	struct pgw_step step[PGW_NLEVELS - 1];
 };
 
@@ -35,10 +42,12 @@ struct pgw_xlat_cache {
 	struct pgw_enc_bits enc;  /* bits taken out of every frame */
 	uint32_t gen;
 	bool usable;             /* the mode has two levels or more */
+	bool stable;             /* the image's pages stay put */
 	unsigned key_shift;      /* shift of the level above the last */
 	unsigned key_steps;      /* unfolded levels down to that one */
 	enum pgw_level last;     /* the last unfolded level */
 	struct slot slot[NSLOTS];
+	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
 };
 
 struct pgw_xlat_cache *pgw_xlat_cache_new(void)
@@ -66,6 +75,8 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	c->mode = mode;
 	c->root = space->root;
 	c->enc = space->enc;
+	c->stable = pgw_image_pages_stable(space->img);
+	pgw_entry_memo_clear(&c->memo);
 	if (++c->gen == 0) {   /* wrapped: old slots could look valid */
 		memset(c->slot, 0, sizeof(c->slot));
 		c->gen = 1;
@@ -89,8 +100,8 @@ static struct slot *slot_of(struct pgw_xlat_cache *c, uint64_t tag)
 }
 
 /* Remember the walk out just made, when the slot's rule allows. */
-static void fill(struct pgw_xlat_cache *c, struct slot *sl, uint64_t tag,
-		 const struct pgw_xlat *out)
+static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
+		 struct slot *sl, uint64_t tag, const struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = c->mode;
 	unsigned k = c->key_steps;
@@ -104,6 +115,14 @@ static void fill(struct pgw_xlat_cache *c, struct slot *sl, uint64_t tag,
 		sl->nsteps = (uint8_t)k;
 		sl->eff = eff;
 		sl->table = out->step[k - 1].entry.addr;
+		sl->page = NULL;
+		if (c->stable && out->step[k].read_ok) {
+			struct pgw_err err;
+			const uint8_t *page;
+			if (pgw_image_page(img, sl->table >> PGW_PAGE_SHIFT,
+					   &page, &err) == PGW_OK)
+				sl->page = page;
+		}
 	} else if (out->stop == PGW_STOP_OK ||
 		   out->stop == PGW_STOP_NOT_PRESENT ||
 		   out->stop == PGW_STOP_RESERVED ||
@@ -134,13 +153,13 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 	    c->enc.shared != space->enc.shared)
 		retarget(c, space);
 	if (!c->usable || !pgw_mode_canonical(mode, va))
-		return pgw_translate(space, va, out);
+		return pgw_translate_with(space, va, out, &c->memo);
 
 	uint64_t tag = va >> c->key_shift;
 	struct slot *sl = slot_of(c, tag);
 	if (sl->gen != c->gen || sl->tag != tag) {
-		pgw_translate(space, va, out);
-		fill(c, sl, tag, out);
+		pgw_translate_with(space, va, out, &c->memo);
+		fill(c, space->img, sl, tag, out);
 		return out->stop;
 	}
 	enum pgw_level lvl;
@@ -150,7 +169,8 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 	out->nsteps = sl->nsteps;
 	if (sl->cont) {
 		lvl = c->last;
-		why = pgw_descend(space, out, &lvl, sl->table, sl->eff);
+		why = pgw_descend(space, out, &lvl, sl->table, sl->eff,
+				  sl->page, &c->memo);
 	} else {
 		lvl = sl->level;
 		why = sl->stop;

@@ -101,4 +101,33 @@ grep -v '^va	' "$TMP/b" >"$TMP/b.rows"
 cmp -s "$TMP/a.rows" "$TMP/b.rows"
 ok $? "stdin across read blocks gives what arguments give"
 
+# Stdin's 0x lines are read eight digits at a time (parse.c): every length
+# from 1 to 16 digits, both cases, and now and then a byte just outside a
+# digit range ('/' ':' '@' 'G' '`' 'g'), a space or a byte above 0x7f.
+# The answer for each line is worked out here as text: the digits,
+# lower-cased, leading zeros dropped; blanks at the end are allowed (as
+# everywhere), and a line with any other byte is not an address.
+LC_ALL=C awk 'BEGIN {
+	srand(15); hex = "0123456789abcdefABCDEF"; odd = "/:@G`g \200"
+	for (i = 0; i < 20000; i++) {
+		n = 1 + int(rand() * 16); s = rand() < 0.5 ? "0x" : "0X"
+		for (k = 0; k < n; k++)
+			s = s (rand() < 0.03 ? substr(odd, 1 + int(rand() * 8), 1) \
+					     : substr(hex, 1 + int(rand() * 22), 1))
+		print s
+	}
+}' >"$TMP/mixed"
+LC_ALL=C awk '{
+	d = substr($0, 3); sub(/ +$/, "", d)
+	if (d !~ /^[0-9a-fA-F]+$/) { print "-"; next }
+	d = tolower(d); sub(/^0+/, "", d); print "0x" (d == "" ? "0" : d)
+}' "$TMP/mixed" >"$TMP/want"
+"$PGWALK" translate --format=tsv --cpu=0 "$img" - <"$TMP/mixed" 2>/dev/null |
+	sed 1d | cut -f1 >"$TMP/got"
+is "$(grep -c '^-$' "$TMP/want") $(grep -c '' "$TMP/got")" \
+	"$(grep -c '^-$' "$TMP/got") 20000" \
+	"20000 mixed lines: a record each, the same ones not addresses"
+cmp -s "$TMP/want" "$TMP/got"
+ok $? "... and every address read as the text says"
+
 done_testing
