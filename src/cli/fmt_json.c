@@ -4,6 +4,7 @@
  * numbers, strings from the image escaped to printable ASCII.
  */
 #include "json_kv.h"
+#include "spelled.h"
 #include "read_out.h"
 #include "check_out.h"
 #include "roots_out.h"
@@ -104,16 +105,14 @@ static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
 	emit_char(l, ']');
 }
 
-static void json_xlat(struct out *o, const struct pgw_xlat *x)
+/* What a compact record says after its pa (an answer) or its va (none),
+ * but for a non-present entry's details: the same words for every
+ * record with the same xlat_tail_key. */
+static void xlat_tail(struct line *l, const struct out *o,
+		      const struct pgw_xlat *x)
 {
-	struct line *l = out_row(o);
-
-	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
-	emit_hex(l, x->va);
 	if (x->stop == PGW_STOP_OK) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
-		emit_lit(l, "\",\"pa\":\"");
-		emit_hex(l, x->pa);
 		emit_lit(l, "\",\"page_size\":");
 		emit_u64(l, x->page_size);
 		emit_lit(l, ",\"level\":\"");
@@ -141,12 +140,35 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
 			kv_str(l, "absence", pgw_absence_key(x->io.absence));
-		if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
-			const struct pgw_entry *e =
-				&x->step[x->nsteps - 1].entry;
-			non_present(l, e->np_kind, e->np_pfn, e->swap_type,
-				    e->swap_offset);
-		}
+	}
+}
+
+static void json_xlat(struct out *o, const struct pgw_xlat *x)
+{
+	static struct spelled tails[SPELLED_SLOTS];
+	struct line *l = out_row(o);
+	uint64_t key = xlat_tail_key(x);
+	struct spelled *m = spelled_slot(tails, key);
+
+	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
+	emit_hex(l, x->va);
+	if (x->stop == PGW_STOP_OK) {
+		emit_lit(l, "\",\"pa\":\"");
+		emit_hex(l, x->pa);
+	}
+	if (!spelled_hit(m, key, o->mode)) {
+		struct line tmp;
+		tmp.len = 0;
+		xlat_tail(&tmp, o, x);
+		spelled_keep(m, key, o->mode, &tmp);
+		emit_mem(l, tmp.buf, tmp.len);
+	} else {
+		emit_mem(l, m->s, m->len);
+	}
+	if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
+		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+		non_present(l, e->np_kind, e->np_pfn, e->swap_type,
+			    e->swap_offset);
 	}
 	if (o->levels)
 		levels(o, l, x);

@@ -7,6 +7,7 @@
 #include "check_out.h"
 #include "roots_out.h"
 #include "text_cells.h"
+#include "spelled.h"
 
 static void size_text(struct line *l, uint64_t size)
 {
@@ -134,29 +135,49 @@ static void stop_text(struct line *l, const struct out *o,
 	}
 }
 
+/* A batch line's words after its PA (an answer) or its arrow (none):
+ * the same for every line with the same xlat_tail_key. */
+static void xlat_line_tail(struct line *l, const struct out *o,
+			   const struct pgw_xlat *x)
+{
+	if (x->stop != PGW_STOP_OK) {
+		stop_text(l, o, x);
+		return;
+	}
+	emit_char(l, ' ');
+	text_size(l, x->page_size, 0);
+	emit_char(l, ' ');
+	emit_str(l, out_level_name(o->mode, x->level));
+	emit_char(l, ' ');
+	text_access(l, x->eff_flags);
+	leaf_extra_text(l, &x->step[x->nsteps - 1].entry);
+	if (!x->data_in_image) {
+		emit_lit(l, " data-not-in-image (");
+		emit_str(l, pgw_absence_key(x->data_absence));
+		emit_char(l, ')');
+	}
+}
+
 /* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
 static void xlat_line(struct out *o, const struct pgw_xlat *x)
 {
+	static struct spelled tails[SPELLED_SLOTS];
 	struct line *l = out_row(o);
+	uint64_t key = xlat_tail_key(x);
+	struct spelled *m = spelled_slot(tails, key);
 
 	emit_hex(l, x->va);
 	emit_lit(l, " -> ");
-	if (x->stop == PGW_STOP_OK) {
+	if (x->stop == PGW_STOP_OK)
 		emit_hex(l, x->pa);
-		emit_char(l, ' ');
-		text_size(l, x->page_size, 0);
-		emit_char(l, ' ');
-		emit_str(l, out_level_name(o->mode, x->level));
-		emit_char(l, ' ');
-		text_access(l, x->eff_flags);
-		leaf_extra_text(l, &x->step[x->nsteps - 1].entry);
-		if (!x->data_in_image) {
-			emit_lit(l, " data-not-in-image (");
-			emit_str(l, pgw_absence_key(x->data_absence));
-			emit_char(l, ')');
-		}
+	if (!spelled_hit(m, key, o->mode)) {
+		struct line tmp;
+		tmp.len = 0;
+		xlat_line_tail(&tmp, o, x);
+		spelled_keep(m, key, o->mode, &tmp);
+		emit_mem(l, tmp.buf, tmp.len);
 	} else {
-		stop_text(l, o, x);
+		emit_mem(l, m->s, m->len);
 	}
 	emit_char(l, '\n');
 }
