@@ -518,8 +518,8 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
  * still reported (the remembered steps are copied into pgw_xlat), so the
  * answer is the one pgw_translate gives, byte for byte.  Entries read
  * from an image never change; the cache empties itself when used with
- * another image, mode, root or encryption mask.  Fixed size (about 150 KiB), one per
- * caller; NULL when out of memory.
+ * another image, mode, root or encryption mask.  Fixed size (about
+ * 500 KiB, touched as used), one per caller; NULL when out of memory.
  */
 struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);

@@ -18,7 +18,7 @@
 #include "frame_bits.h"
 #include "step.h"
 
-#define NSLOTS 256   /* 2 MiB spans: 512 MiB of nearby addresses */
+#define NSLOTS 1024   /* 2 MiB spans: 2 GiB of nearby addresses */
 
 struct slot {
 	uint64_t tag;          /* va >> key_shift */
@@ -95,7 +95,7 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 
 static struct slot *slot_of(struct pgw_xlat_cache *c, uint64_t tag)
 {
-	return &c->slot[(tag * UINT64_C(0x9e3779b97f4a7c15)) >> 56 &
+	return &c->slot[(tag * UINT64_C(0x9e3779b97f4a7c15)) >> 54 &
 			(NSLOTS - 1)];
 }
 
