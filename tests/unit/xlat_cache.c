@@ -11,7 +11,9 @@
  * undecoded next leaf (range.c: a leaf differing from the one before only
  * in frame bits) equal to translating it: runs of leaves whose entries
  * differ in the PAT bit of large pages, in PSE-36's high frame bits, in
- * flags, in a reserved bit.  And the lazy
+ * flags, in a reserved bit; the same leaves translated through a fresh
+ * cache twice (its entry memo must not take a PAT or PSE-36 bit for a
+ * frame bit).  And the lazy
  * library loader (dynlib.h): a library that is not there is an error
  * saying which and why, every time; one that is gives its symbols.
  */
@@ -174,8 +176,24 @@ static void check_range(const char *what, const struct pgw_space *sp,
 	   k.leaves, k.bad);
 }
 
+/* Each address of a through one fresh cache twice (its entry memo full
+ * the second time): the answers cache and walk give alike. */
+static void check_memo(const char *what, const struct pgw_space *sp,
+		       const struct vas *a)
+{
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	unsigned bad = compare(sp, c, a);
+
+	bad += compare(sp, c, a);
+	ok(c && bad == 0, "%s: %zu addresses through the cache's entry memo, "
+	   "twice, %u unlike their walk", what, a->n, bad);
+	pgw_xlat_cache_free(c);
+}
+
 /* Range walks over leaves that follow each other but for a bit that is
- * not a frame bit. */
+ * not a frame bit; translations through the cache too, whose entry memo
+ * takes an entry for one of its kind decoded before only where they
+ * differ in frame bits. */
 static void test_next_leaf(void)
 {
 	struct iw_mem m = { 0 };
@@ -207,6 +225,15 @@ static void test_next_leaf(void)
 	struct pgw_image *img = open_raw(&m);
 	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
 	check_range("x86-64 2 MiB and 4 KiB leaves", &sp, 64 + 512);
+	struct vas a = { 0 };
+	for (uint64_t i = 0; i < 64; i++) {
+		a.v = realloc(a.v, (a.n + 1) * sizeof(*a.v));
+		a.v[a.n++] = i << 21 | 0x1234;
+	}
+	window(&a, UINT64_C(100) << 21, 512);
+	check_memo("x86-64 2 MiB leaves with PAT and 4 KiB leaves",
+		   &sp, &a);
+	free(a.v);
 	pgw_image_close(img);
 	iw_free(&m.b);
 
@@ -229,6 +256,14 @@ static void test_next_leaf(void)
 	struct pgw_space sp32 = { img, pgw_mode_by_name("i386"), 0x1000 };
 	check_range("i386 PSE-36 4 MiB leaves across 4 GiB", &sp32,
 		    16 + 1024);
+	struct vas b = { 0 };
+	for (uint64_t i = 0; i < 16; i++) {
+		b.v = realloc(b.v, (b.n + 1) * sizeof(*b.v));
+		b.v[b.n++] = (16 + i) << 22 | 0x2345;
+	}
+	window(&b, 0, 1024);
+	check_memo("i386 PSE-36 4 MiB leaves", &sp32, &b);
+	free(b.v);
 	pgw_image_close(img);
 	iw_free(&m32.b);
 }
