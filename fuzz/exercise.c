@@ -1,5 +1,6 @@
 #include "exercise.h"
 #include "../src/formats/image_page.h"
+#include "../tests/tools/xlat_equal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,37 +137,6 @@ static int on_table(void *arg, enum pgw_level lvl, uint64_t table_pa,
 	return stop_now(c);
 }
 
-/* The same answer, step by step (the cache must give what a walk from the
- * root gives, byte for byte). */
-static bool same_xlat(const struct pgw_xlat *a, const struct pgw_xlat *b)
-{
-	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
-	    a->pa != b->pa || a->page_size != b->page_size ||
-	    a->data_in_image != b->data_in_image ||
-	    a->data_absence != b->data_absence ||
-	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
-	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
-	    strcmp(a->io.msg, b->io.msg) != 0)
-		return false;
-	for (unsigned i = 0; i < a->nsteps; i++) {
-		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
-		const struct pgw_entry *e = &s->entry, *f = &t->entry;
-		if (s->level != t->level || s->table != t->table ||
-		    s->index != t->index || s->entry_pa != t->entry_pa ||
-		    s->read_ok != t->read_ok)
-			return false;
-		if (s->read_ok &&
-		    (e->raw != f->raw || e->kind != f->kind ||
-		     e->addr != f->addr || e->flags != f->flags ||
-		     e->pkey != f->pkey || e->reserved != f->reserved ||
-		     e->perm != f->perm || e->np_kind != f->np_kind ||
-		     e->np_pfn != f->np_pfn || e->swap_type != f->swap_type ||
-		     e->swap_offset != f->swap_offset))
-			return false;
-	}
-	return true;
-}
-
 void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 		       uint64_t end, const uint64_t *vas, size_t nvas,
 		       unsigned stop_after)
@@ -195,7 +165,7 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 				fz_fail("translate frame", x.pa, x.page_size);
 			if (cache &&
 			    (pgw_translate_cached(sp, cache, vas[i], &y) != xs ||
-			     !same_xlat(&x, &y)))
+			     !xe_same_xlat(&x, &y)))
 				fz_fail("cached translation differs", vas[i],
 					pass);
 		}

@@ -98,14 +98,10 @@ void delim_xlat(struct out *o, const struct delim *d,
 		hex(l, d, x->pa);
 	else
 		empty(l, d, 2);
-	if (!spelled_hit(m, key, o->mode)) {
-		struct line tmp;
-		tmp.len = 0;
-		xlat_tail(&tmp, d, o, x);
-		spelled_keep(m, key, o->mode, &tmp);
-		emit_mem(l, tmp.buf, tmp.len);
-	} else {
-		emit_mem(l, m->s, m->len);
+	if (!spelled_copy(m, key, o->mode, l)) {
+		size_t at = l->len;
+		xlat_tail(l, d, o, x);
+		spelled_keep(m, key, o->mode, l, at);
 	}
 	if (o->levels)
 		levels(l, d, o, x);

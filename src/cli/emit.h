@@ -89,6 +89,14 @@ static inline void emit_hex(struct line *l, uint64_t v)
 	emit_hex_digits(l, v, (bits + 3) / 4);
 }
 
+/* Hex with "0x", at least `digits` digits (more when v needs them). */
+static inline void emit_hex_min(struct line *l, uint64_t v, int digits)
+{
+	while (digits < 16 && (v >> (4 * digits)) != 0)
+		digits++;
+	emit_hex_digits(l, v, (size_t)digits);
+}
+
 /* Zero-padded hex without 0x, `width` digits (raw entries). */
 static inline void emit_hex_w(struct line *l, uint64_t v, int width)
 {

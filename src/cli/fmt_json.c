@@ -156,14 +156,10 @@ static void json_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_lit(l, "\",\"pa\":\"");
 		emit_hex(l, x->pa);
 	}
-	if (!spelled_hit(m, key, o->mode)) {
-		struct line tmp;
-		tmp.len = 0;
-		xlat_tail(&tmp, o, x);
-		spelled_keep(m, key, o->mode, &tmp);
-		emit_mem(l, tmp.buf, tmp.len);
-	} else {
-		emit_mem(l, m->s, m->len);
+	if (!spelled_copy(m, key, o->mode, l)) {
+		size_t at = l->len;
+		xlat_tail(l, o, x);
+		spelled_keep(m, key, o->mode, l, at);
 	}
 	if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;

@@ -170,14 +170,10 @@ static void xlat_line(struct out *o, const struct pgw_xlat *x)
 	emit_lit(l, " -> ");
 	if (x->stop == PGW_STOP_OK)
 		emit_hex(l, x->pa);
-	if (!spelled_hit(m, key, o->mode)) {
-		struct line tmp;
-		tmp.len = 0;
-		xlat_line_tail(&tmp, o, x);
-		spelled_keep(m, key, o->mode, &tmp);
-		emit_mem(l, tmp.buf, tmp.len);
-	} else {
-		emit_mem(l, m->s, m->len);
+	if (!spelled_copy(m, key, o->mode, l)) {
+		size_t at = l->len;
+		xlat_line_tail(l, o, x);
+		spelled_keep(m, key, o->mode, l, at);
 	}
 	emit_char(l, '\n');
 }

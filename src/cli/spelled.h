@@ -19,28 +19,32 @@ struct spelled {
 	char s[240];
 };
 
-/* The slot for key; it holds key's words when spelled_hit says so. */
+/* The slot for key; it holds key's words when spelled_copy finds them. */
 static inline struct spelled *spelled_slot(struct spelled *t, uint64_t key)
 {
 	return &t[(key * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
 }
 
-static inline bool spelled_hit(const struct spelled *m, uint64_t key,
-			       const struct pgw_mode *mode)
+/* key's words at the end of l, when m holds them. */
+static inline bool spelled_copy(const struct spelled *m, uint64_t key,
+				const struct pgw_mode *mode, struct line *l)
 {
-	return m->key == key && m->mode == mode;
+	if (m->key != key || m->mode != mode)
+		return false;
+	emit_mem(l, m->s, m->len);
+	return true;
 }
 
-/* Remember what tmp holds as key's words (a tail too long is not kept:
- * it is spelled each time). */
+/* Remember l's bytes from `at` on, just spelled, as key's words (a tail
+ * too long is not kept: it is spelled each time). */
 static inline void spelled_keep(struct spelled *m, uint64_t key,
 				const struct pgw_mode *mode,
-				const struct line *tmp)
+				const struct line *l, size_t at)
 {
-	if (tmp->len > sizeof(m->s))
+	if (l->len - at > sizeof(m->s))
 		return;
-	memcpy(m->s, tmp->buf, tmp->len);
-	m->len = (uint16_t)tmp->len;
+	memcpy(m->s, l->buf + at, l->len - at);
+	m->len = (uint16_t)(l->len - at);
 	m->key = key;
 	m->mode = mode;
 }

@@ -27,14 +27,6 @@ struct stencil {
 	bool narrow[ST_NSLOTS];
 };
 
-/* Hex with "0x", at least `digits` digits (more when v needs them). */
-static inline void emit_hex_min(struct line *l, uint64_t v, int digits)
-{
-	while (digits < 16 && (v >> (4 * digits)) != 0)
-		digits++;
-	emit_hex_digits(l, v, (size_t)digits);
-}
-
 /* emit_hex_min, marking where it went when building a stencil. */
 static inline void stencil_hex(struct stencil *s, struct line *l,
 			       enum stencil_slot slot, uint64_t v, int digits)

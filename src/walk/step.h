@@ -129,28 +129,6 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 	return PGW_STOP_OK;
 }
 
-/*
- * One step: entry `index` of the level-lvl table at `table` in img, read,
- * decoded by mode (enc: its encryption bits) and classified into s
- * (s->entry is valid when s->read_ok).  err says why the table could not
- * be read.
- */
-static inline enum pgw_stop pgw_step(struct pgw_image *img,
-				     const struct pgw_mode *mode,
-				     const struct pgw_enc_bits *enc,
-				     enum pgw_level lvl, uint64_t table,
-				     unsigned index, struct pgw_step *s,
-				     struct pgw_err *err)
-{
-	uint64_t raw;
-	enum pgw_stop why = pgw_step_read(img, mode, lvl, table, index, NULL,
-					  s, &raw, err);
-
-	if (why != PGW_STOP_OK)
-		return why;
-	return pgw_classify(mode, enc, lvl, raw, &s->entry);
-}
-
 /* pgw_step with the table's page given (NULL: read it) and the entry
  * taken from memo when it holds one of its kind (NULL: none; entries
  * decoded are kept there).  The memo must be for this mode and enc. */
@@ -175,6 +153,23 @@ static inline enum pgw_stop pgw_step_with(struct pgw_image *img,
 	if (memo && why == PGW_STOP_OK)
 		pgw_entry_memo_keep(memo, mode, enc, lvl, raw, &s->entry);
 	return why;
+}
+
+/*
+ * One step: entry `index` of the level-lvl table at `table` in img, read,
+ * decoded by mode (enc: its encryption bits) and classified into s
+ * (s->entry is valid when s->read_ok).  err says why the table could not
+ * be read.
+ */
+static inline enum pgw_stop pgw_step(struct pgw_image *img,
+				     const struct pgw_mode *mode,
+				     const struct pgw_enc_bits *enc,
+				     enum pgw_level lvl, uint64_t table,
+				     unsigned index, struct pgw_step *s,
+				     struct pgw_err *err)
+{
+	return pgw_step_with(img, mode, enc, lvl, table, index, NULL, NULL, s,
+			     err);
 }
 
 /*

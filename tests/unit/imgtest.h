@@ -42,6 +42,22 @@ open_buf(const struct dw_buf *b, const char *format, struct pgw_image **img,
 	return st;
 }
 
+/* len bytes of physical memory from 0 opened as a raw image; a test that
+ * cannot open it bails out. */
+static __attribute__((unused)) struct pgw_image *
+open_raw_bytes(uint8_t *p, size_t len)
+{
+	struct dw_buf b = { .p = p, .len = len };
+	struct pgw_image *img;
+	struct pgw_err err;
+
+	if (open_buf(&b, "raw", &img, &err) != PGW_OK) {
+		printf("Bail out! %s\n", err.msg);
+		exit(1);
+	}
+	return img;
+}
+
 /* The value of fact key, or "". */
 static __attribute__((unused)) const char *fact(struct pgw_image *img,
 						const char *key)

@@ -10,12 +10,10 @@
  * leaf_runs across region boundaries inside a stretch.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "tap.h"
-#include "pgwalk.h"
-#include "walk/range.h"
 #include "../tools/imgwrite.h"
+#include "imgtest.h"
+#include "walk/range.h"
 
 #define PML4 1
 #define PDPT 2
@@ -71,27 +69,6 @@ static int on_bulk(void *arg, const struct pgw_leaf *first, uint64_t n)
 		l.entry.raw += l.size;
 	}
 	return n < 2;    /* fewer than two is a broken promise: stop */
-}
-
-static struct pgw_image *open_mem(const struct iw_mem *m)
-{
-	char path[] = "/tmp/pgw-leafruns-XXXXXX";
-	int fd = mkstemp(path);
-	struct pgw_image_open_opts o = { .format = "raw" };
-	struct pgw_image *img = NULL;
-	struct pgw_err err = { 0 };
-
-	if (fd < 0 || write(fd, m->b.p, m->b.len) != (ssize_t)m->b.len) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-	if (pgw_image_open(&img, path, &o, &err) != PGW_OK) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(2);
-	}
-	unlink(path);
-	return img;
 }
 
 static void build(struct iw_mem *m)
@@ -180,7 +157,7 @@ int main(void)
 {
 	struct iw_mem m = { 0 };
 	build(&m);
-	struct pgw_image *img = open_mem(&m);
+	struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
 	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
 				PML4 << 12 };
 	static struct seen one, bulk;

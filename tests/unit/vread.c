@@ -20,19 +20,6 @@ static void fill(struct iw_mem *m, uint64_t size)
 		m->b.p[pa] = (uint8_t)(pa * 7 + (pa >> 12) * 13);
 }
 
-static struct pgw_image *open_raw(const struct iw_mem *m)
-{
-	struct dw_buf b = { .p = m->b.p, .len = m->b.len };
-	struct pgw_image *img;
-	struct pgw_err err;
-
-	if (open_buf(&b, "raw", &img, &err) != PGW_OK) {
-		printf("Bail out! %s\n", err.msg);
-		exit(1);
-	}
-	return img;
-}
-
 /* Does [va, va + len) read as physical [pa, pa + len)? */
 static bool reads_as(const struct pgw_space *sp, const struct iw_mem *m,
 		     uint64_t va, uint64_t pa, size_t len)
@@ -96,7 +83,7 @@ static void test_x86_64(void)
 	iw_entry(&m, 6, 511, E, IW_P | IW_PS | UINT64_C(0x1000));
 	iw_entry(&m, 6, 510, E, IW_P | IW_PS | UINT64_C(0x200000) |
 				 UINT64_C(0x2000));  /* bit 13: reserved */
-	struct pgw_image *img = open_raw(&m);
+	struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
 	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
 	const uint64_t top = UINT64_C(0xffffffffffe00000);
 
@@ -161,7 +148,7 @@ static void test_i386(void)
 	iw_entry(&m, 1, 768, 4, UINT64_C(0x800000) | IW_P | IW_PS);
 	iw_entry(&m, 1, 769, 4, 0x2000 | IW_TBL);
 	iw_entry(&m, 2, 0, 4, 0x3000 | IW_P);
-	struct pgw_image *img = open_raw(&m);
+	struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
 	struct pgw_space sp = { img, pgw_mode_by_name("i386"), 0x1000 };
 	uint8_t buf[0x2000];
 	size_t done;

@@ -20,51 +20,9 @@
 #include <stdlib.h>
 
 #include "../tools/imgwrite.h"
+#include "../tools/xlat_equal.h"
 #include "imgtest.h"
 #include "lib/dynlib.h"
-
-static struct pgw_image *open_raw(const struct iw_mem *m)
-{
-	struct dw_buf b = { .p = m->b.p, .len = m->b.len };
-	struct pgw_image *img;
-	struct pgw_err err;
-
-	if (open_buf(&b, "raw", &img, &err) != PGW_OK) {
-		printf("Bail out! %s\n", err.msg);
-		exit(1);
-	}
-	return img;
-}
-
-static bool same_entry(const struct pgw_entry *a, const struct pgw_entry *b)
-{
-	return a->raw == b->raw && a->kind == b->kind && a->addr == b->addr &&
-	       a->flags == b->flags && a->pkey == b->pkey &&
-	       a->reserved == b->reserved && a->perm == b->perm &&
-	       a->np_kind == b->np_kind && a->np_pfn == b->np_pfn &&
-	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
-}
-
-static bool same(const struct pgw_xlat *a, const struct pgw_xlat *b)
-{
-	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
-	    a->pa != b->pa || a->page_size != b->page_size ||
-	    a->data_in_image != b->data_in_image ||
-	    a->data_absence != b->data_absence ||
-	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
-	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
-	    strcmp(a->io.msg, b->io.msg))
-		return false;
-	for (unsigned i = 0; i < a->nsteps; i++) {
-		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
-		if (s->level != t->level || s->table != t->table ||
-		    s->index != t->index || s->entry_pa != t->entry_pa ||
-		    s->read_ok != t->read_ok ||
-		    (s->read_ok && !same_entry(&s->entry, &t->entry)))
-			return false;
-	}
-	return true;
-}
 
 /* Addresses: windows of 4 KiB steps around each base, then the order. */
 struct vas {
@@ -94,7 +52,7 @@ static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 		memset(&got, 0x5a, sizeof(got));
 		pgw_translate(sp, a->v[i], &want);
 		pgw_translate_cached(sp, c, a->v[i], &got);
-		if (!same(&want, &got) && bad++ < 5)
+		if (!xe_same_xlat(&want, &got) && bad++ < 5)
 			printf("# va 0x%llx: cached %s at %d, walked %s at %d\n",
 			       (unsigned long long)a->v[i],
 			       pgw_stop_key(got.stop), (int)got.level,
@@ -149,7 +107,7 @@ static int check_leaf(void *arg, const struct pgw_leaf *leaf)
 	pgw_translate(k->sp, leaf->va, &x);
 	if (x.stop != PGW_STOP_OK || x.level != leaf->level ||
 	    x.pa != leaf->pa || x.eff_flags != leaf->eff_flags ||
-	    !same_entry(&x.step[x.nsteps - 1].entry, &leaf->entry)) {
+	    !xe_same_entry(&x.step[x.nsteps - 1].entry, &leaf->entry)) {
 		if (k->bad++ < 5)
 			printf("# leaf at 0x%llx: walked pa 0x%llx raw 0x%llx, "
 			       "translated %s pa 0x%llx\n",
@@ -222,7 +180,7 @@ static void test_next_leaf(void)
 			e |= UINT64_C(0xfff0000000);   /* above the image */
 		iw_entry(&m, 4, i, 8, e);
 	}
-	struct pgw_image *img = open_raw(&m);
+	struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
 	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
 	check_range("x86-64 2 MiB and 4 KiB leaves", &sp, 64 + 512);
 	struct vas a = { 0 };
@@ -252,7 +210,7 @@ static void test_next_leaf(void)
 	for (unsigned i = 0; i < 1024; i++)
 		iw_entry(&m32, 2, i, 4, (uint64_t)i << 12 | IW_P |
 					 (i % 5 == 2 ? IW_RW : 0));
-	img = open_raw(&m32);
+	img = open_raw_bytes(m32.b.p, m32.b.len);
 	struct pgw_space sp32 = { img, pgw_mode_by_name("i386"), 0x1000 };
 	check_range("i386 PSE-36 4 MiB leaves across 4 GiB", &sp32,
 		    16 + 1024);
@@ -280,7 +238,7 @@ int main(void)
 	iw_entry(&m64, 3, 3, 8, UINT64_C(0x40000000) | IW_TBL);
 	iw_entry(&m64, 3, 4, 8, UINT64_C(0x800000) | IW_P | IW_PS |
 				 UINT64_C(0x2000));
-	struct pgw_image *img64 = open_raw(&m64);
+	struct pgw_image *img64 = open_raw_bytes(m64.b.p, m64.b.len);
 	struct pgw_space sp64 = { img64, pgw_mode_by_name("x86-64"), root64 };
 	struct vas a = { 0 };
 	const uint64_t dm = UINT64_C(0xffff888000000000);
@@ -299,7 +257,7 @@ int main(void)
 	memcpy(copy, m64.b.p + 0x1000, IW_PAGE);
 	iw_entry(&m64, 9, 273, 8, 0);   /* no direct map under this root */
 	pgw_image_close(img64);
-	img64 = open_raw(&m64);
+	img64 = open_raw_bytes(m64.b.p, m64.b.len);
 	sp64.img = img64;
 	struct pgw_space other = { img64, sp64.mode, UINT64_C(0x9000) };
 	unsigned bad = 0;
@@ -308,18 +266,18 @@ int main(void)
 		const struct pgw_space *s = i & 1 ? &other : &sp64;
 		pgw_translate(s, a.v[i], &want);
 		pgw_translate_cached(s, c, a.v[i], &got);
-		bad += !same(&want, &got);
+		bad += !xe_same_xlat(&want, &got);
 	}
 	ok(bad == 0, "two roots of one image asked in turn through one "
 	   "cache: %u answers differ", bad);
 
 	uint64_t root57 = iw_tables_x86_64(&m57, true);
-	struct pgw_image *img57 = open_raw(&m57);
+	struct pgw_image *img57 = open_raw_bytes(m57.b.p, m57.b.len);
 	struct pgw_space sp57 = { img57, pgw_mode_by_name("la57"), root57 };
 	check_orders("la57", &sp57, c, &a);
 
 	uint64_t root32 = iw_tables_i386(&m32);
-	struct pgw_image *img32 = open_raw(&m32);
+	struct pgw_image *img32 = open_raw_bytes(m32.b.p, m32.b.len);
 	struct pgw_space sp32 = { img32, pgw_mode_by_name("i386"), root32 };
 	struct vas b = { 0 };
 	window(&b, UINT64_C(0xc0000000), 1100);   /* 4 KiB, 4 MiB, holes */
@@ -329,7 +287,7 @@ int main(void)
 	check_orders("i386", &sp32, c, &b);
 
 	uint64_t rootpae = iw_tables_pae(&mpae);
-	struct pgw_image *imgpae = open_raw(&mpae);
+	struct pgw_image *imgpae = open_raw_bytes(mpae.b.p, mpae.b.len);
 	struct pgw_space sppae = { imgpae, pgw_mode_by_name("pae"), rootpae };
 	check_orders("pae", &sppae, c, &b);
 

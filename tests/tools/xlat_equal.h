@@ -1,0 +1,47 @@
+/*
+ * Two translations the same, field by field and step by step (the I/O
+ * error's message too): how the tests and the fuzz harness hold the
+ * paging-structure cache to the walk from the root.  Written here, not
+ * taken from the library, so that a comparator bug in one cannot hide a
+ * cache bug in the other.
+ */
+#ifndef PGW_XLAT_EQUAL_H
+#define PGW_XLAT_EQUAL_H
+
+#include <string.h>
+
+#include "pgwalk.h"
+
+static inline bool xe_same_entry(const struct pgw_entry *a,
+				 const struct pgw_entry *b)
+{
+	return a->raw == b->raw && a->kind == b->kind && a->addr == b->addr &&
+	       a->flags == b->flags && a->pkey == b->pkey &&
+	       a->reserved == b->reserved && a->perm == b->perm &&
+	       a->np_kind == b->np_kind && a->np_pfn == b->np_pfn &&
+	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
+}
+
+static inline bool xe_same_xlat(const struct pgw_xlat *a,
+				const struct pgw_xlat *b)
+{
+	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
+	    a->pa != b->pa || a->page_size != b->page_size ||
+	    a->data_in_image != b->data_in_image ||
+	    a->data_absence != b->data_absence ||
+	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
+	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
+	    strcmp(a->io.msg, b->io.msg) != 0)
+		return false;
+	for (unsigned i = 0; i < a->nsteps; i++) {
+		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
+		if (s->level != t->level || s->table != t->table ||
+		    s->index != t->index || s->entry_pa != t->entry_pa ||
+		    s->read_ok != t->read_ok ||
+		    (s->read_ok && !xe_same_entry(&s->entry, &t->entry)))
+			return false;
+	}
+	return true;
+}
+
+#endif
