@@ -511,15 +511,17 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out);
 
 /*
- * A paging-structure cache for batches of addresses: the walk above the
- * last level (x86-64: PML4, PDPT and PD entries) remembered per span that
- * one last-level table maps (2 MiB; 4 MiB on i386), so an address near an
- * earlier one reads only its last-level entry.  Every level's step is
- * still reported (the remembered steps are copied into pgw_xlat), so the
- * answer is the one pgw_translate gives, byte for byte.  Entries read
- * from an image never change; the cache empties itself when used with
- * another image, mode, root or encryption mask.  Fixed size (about
- * 500 KiB, touched as used), one per caller; NULL when out of memory.
+ * A paging-structure cache for batches of addresses, like the CPU's: for
+ * each level above the last, the walk down to that level remembered per
+ * span one of its entries maps (x86-64: 512 GiB, 1 GiB and 2 MiB; i386:
+ * 4 MiB), so an address near an earlier one reads only its last-level
+ * entry, and one in a hole met before (of any size) reads none.  Every
+ * level's step is still reported (the remembered steps are copied into
+ * pgw_xlat), so the answer is the one pgw_translate gives, byte for byte.
+ * Entries read from an image never change; the cache empties itself when
+ * used with another image, mode, root or encryption mask.  Fixed size
+ * (about 850 KiB, touched as used), one per caller; NULL when out of
+ * memory.
  */
 struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pgwalk.h"
+#include "hexdigits.h"
 
 /* Declare as `struct line l; l.len = 0;`: an initializer would clear all
  * of buf, which costs more than formatting the line. */
@@ -46,38 +47,23 @@ static inline void emit_mem(struct line *l, const char *s, size_t n)
  * moves (JSON keys, separators). */
 #define emit_lit(l, s) emit_mem((l), "" s, sizeof(s) - 1)
 
-/* x < 2^32 as 8 lower-case hex digits, most significant first in memory
- * order: each nibble spread to a byte, the bytes reversed, then turned
- * to ASCII all at once ('0'-'9', and 'a'-'f' for bytes >= 10). */
-static inline uint64_t emit_hex8(uint64_t x)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-
-	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
-	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
-	x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	uint64_t letter = ((x + 6 * ones) >> 4) & ones;
-	return x + '0' * ones + letter * ('a' - '0' - 10);
-}
-
 /* The last n (1..16) of v's 16 hex digits after "0x": made at once,
  * and copied 16 bytes at a time (a fixed-size copy is a move or two; the
  * bytes past the n digits are overwritten by what follows). */
 static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
 {
-	/* Digits in all[2..3]; all[4..5] keep the 16-byte read in bounds. */
-	uint64_t all[6] = { 0, 0, emit_hex8(v >> 32), emit_hex8(v & 0xffffffff),
-			    0, 0 };
+	/* Digits in all[16..31]; all[32..47] keep the 16-byte read in
+	 * bounds (all[0..15] is never read: n is at most 16). */
+	char all[48];
 
 	if (18 > sizeof(l->buf) - l->len)
 		return;
+	hex16_spell(all + 16, v);
+	memset(all + 32, 0, 16);
 	char *p = l->buf + l->len;
 	p[0] = '0';
 	p[1] = 'x';
-	memcpy(p + 2, (const char *)all + 32 - n, 16);
+	memcpy(p + 2, all + 32 - n, 16);
 	l->len += n + 2;
 }
 

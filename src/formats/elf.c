@@ -409,6 +409,7 @@ const struct pgw_format pgw_format_elf = {
 	.absent_bytes = pgw_segments_absent_bytes,
 	.evidence = pgw_segments_evidence,
 	.unheld_run = pgw_segments_unheld_run,
+	.held_span = pgw_segments_held_span,
 	.held_pages = pgw_segments_held_pages,
 	.close = elf_close,
 };

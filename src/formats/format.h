@@ -44,6 +44,12 @@ struct pgw_format {
 	 * index alone (pgw_image_unheld_run); NULL: the format cannot say. */
 	uint64_t (*unheld_run)(struct pgw_image *img, uint64_t pfn,
 			       bool *zero_ret);
+	/* The run of frames around pfn whose page_state is PGW_ABSENT_NONE,
+	 * all alike from the index alone: its count, its first frame in
+	 * *first_ret.  0: pfn is not so, or the format cannot say; NULL:
+	 * never says.  pgw_image_page_state remembers the run found last. */
+	uint64_t (*held_span)(struct pgw_image *img, uint64_t pfn,
+			      uint64_t *first_ret);
 	/* Pages whose data the file holds (for budgets); O(1). */
 	uint64_t (*held_pages)(const struct pgw_image *img);
 	void (*close)(struct pgw_image *img);
@@ -105,6 +111,9 @@ struct pgw_image {
 	bool marked_incomplete;      /* the writer flagged the dump so */
 	bool have_evidence;          /* evidence computed (lazily, once) */
 	struct pgw_evidence evidence;
+
+	/* The frames the format's held_span said last are held. */
+	uint64_t held_first, held_count;
 
 	/* Bounded page cache for formats that are not zero-copy. */
 	struct pgw_page_cache *cache;

@@ -424,8 +424,20 @@ void pgw_image_add_fact(struct pgw_image *img, const char *key,
 
 /* ---- what the image holds ---- */
 
+/* Every translation asks this of its frame, and a batch's frames sit in
+ * a few runs: a frame of the run found last answers at once. */
 enum pgw_absence pgw_image_page_state(struct pgw_image *img, uint64_t pfn)
 {
+	if (pfn - img->held_first < img->held_count)
+		return PGW_ABSENT_NONE;
+	if (img->format->held_span) {
+		uint64_t first, n = img->format->held_span(img, pfn, &first);
+		if (n) {
+			img->held_first = first;
+			img->held_count = n;
+			return PGW_ABSENT_NONE;
+		}
+	}
 	return img->format->page_state(img, pfn);
 }
 

@@ -808,6 +808,37 @@ void pgw_segments_absent_bytes(struct pgw_image *img, uint64_t pa,
 	}
 }
 
+uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,
+				uint64_t *first_ret)
+{
+	struct pgw_segments *g = img->segs;
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	if (!g || !g->n || pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
+		return 0;
+	size_t i = find_from(g, pa);
+	if (i >= g->n || !holds(&g->p[i], pa))
+		return 0;
+	/* Whole pages of one piece that page_state answers NONE without
+	 * reading: zero fill, or data of one segment in a file as it is
+	 * (pgw_image_add_segment ended a data piece where the file
+	 * ends; what is missing is an absent piece of its own). */
+	const struct piece *c = &g->p[i];
+	uint64_t first = (c->pa + PGW_PAGE_SIZE - 1) >> PGW_PAGE_SHIFT;
+	uint64_t end = (c->pa + (c->size - 1)) >> PGW_PAGE_SHIFT;
+	if (((c->pa + c->size) & (PGW_PAGE_SIZE - 1)) == 0 &&
+	    c->pa + c->size != 0)
+		end++;     /* the last page is whole */
+	if (pfn < first || pfn >= end)
+		return 0;
+	if (c->kind != SEG_ZERO &&
+	    (c->kind == SEG_ABSENT || c->nalt || c->ambiguous ||
+	     img->src.flattened))
+		return 0;
+	*first_ret = first;
+	return end - first;
+}
+
 uint64_t pgw_segments_held_pages(const struct pgw_image *img)
 {
 	return img->segs ? (img->segs->data_bytes + PGW_PAGE_SIZE - 1) >>

@@ -65,6 +65,9 @@ uint64_t pgw_segments_held_pages(const struct pgw_image *img);
  * piece (p_memsz beyond p_filesz; *zero_ret true), a piece the file lacks
  * (cut short, damaged) or a gap up to the next piece.  0 when pfn holds
  * data (or the run is not known). */
+/* format.h's held_span, for segment-based formats. */
+uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,
+				uint64_t *first_ret);
 uint64_t pgw_segments_unheld_run(struct pgw_image *img, uint64_t pfn,
 				 bool *zero_ret);
 

@@ -1,37 +1,55 @@
 /*
- * The paging-structure cache (pgwalk.h): the steps above the last level,
- * remembered per span one last-level table maps, in a direct-mapped
- * table.  A slot either goes on (the last-level table to read, and the
- * permissions the levels above grant) or is final (the walk ended at or
- * above that level: a large page, or a not-present, reserved or bad
- * entry).  Stops that carry an I/O error (a table not in the image, a
- * read error) are not remembered: their message is per walk.
+ * The paging-structure cache (pgwalk.h), as the CPU keeps one: a
+ * direct-mapped table per level above the last, each remembering the
+ * walk down to and including its level per span one entry of that level
+ * maps (x86-64: 512 GiB, 1 GiB and 2 MiB).  A slot either goes on (the
+ * next level's table to read, and the permissions the levels above
+ * grant) or is final (the walk ended at that level: a large page, or a
+ * not-present, reserved or bad entry).  An address looks in the finest
+ * table first and walks on from the finest slot it finds, filling the
+ * finer tables as it goes; so a batch of addresses in one hole of any
+ * size reads no entry after its first, and one among mapped pages reads
+ * only its last-level entry.  Stops that carry an I/O error (a table not
+ * in the image, a read error) are not remembered: their message is per
+ * walk.
  *
- * The last level's step of a slot that goes on reads its entry from the
- * table's page (kept in the slot when the image's pages stay where they
- * are), and every step takes an entry of a kind decoded before from the
- * entry memo (frame_bits.h) instead of decoding it again.
+ * A slot that goes on keeps the next table's page when the image's pages
+ * stay where they are, and every step takes an entry of a kind decoded
+ * before from the entry memo (frame_bits.h) instead of decoding it again.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "descend.h"
 #include "frame_bits.h"
 #include "step.h"
 
-#define NSLOTS 1024   /* 2 MiB spans: 2 GiB of nearby addresses */
+#define NCACHED (PGW_NLEVELS - 1)   /* levels with a table of slots */
 
 struct slot {
-	uint64_t tag;          /* va >> key_shift */
+	uint64_t tag;          /* va >> the level's shift */
 	uint32_t gen;          /* valid when the cache's gen */
-	bool cont;             /* the walk goes on at the last level */
-	uint8_t nsteps;
+	bool cont;             /* the walk goes on below */
 	enum pgw_stop stop;    /* final: how the walk ended */
-	enum pgw_level level;  /* final: where */
-	uint32_t eff;          /* cont: what the levels above grant; final
-				  leaf: the leaf's effective permissions */
-	uint64_t table;        /* cont: the last-level table */
+	uint32_t eff;          /* cont: what the levels down to this one
+				  grant; final leaf: the leaf's effective
+				  permissions */
+	uint64_t table;        /* cont: the next level's table */
 	const uint8_t *page;   /* cont: its page, when pages stay put */
-	struct pgw_step step[PGW_NLEVELS - 1];
+	struct pgw_step step[]; /* the walk down to this level */
+};
+
+/* Slots per level, finest first: addresses cluster in the finest spans,
+ * and a coarse level has few entries to remember (512 per table). */
+static const unsigned nslots_log2[NCACHED] = { 10, 9, 9, 8 };
+
+struct level_slots {
+	enum pgw_level level;  /* the level whose entries are remembered */
+	unsigned shift;        /* of that level's index */
+	unsigned nsteps;       /* steps a slot holds (the level's depth) */
+	unsigned bits;         /* log2 of the slot count */
+	size_t stride;         /* bytes per slot */
+	unsigned char *base;
 };
 
 struct pgw_xlat_cache {
@@ -41,34 +59,57 @@ struct pgw_xlat_cache {
 	uint64_t root;
 	struct pgw_enc_bits enc;  /* bits taken out of every frame */
 	uint32_t gen;
-	bool usable;             /* the mode has two levels or more */
 	bool stable;             /* the image's pages stay put */
-	unsigned key_shift;      /* shift of the level above the last */
-	unsigned key_steps;      /* unfolded levels down to that one */
-	enum pgw_level last;     /* the last unfolded level */
-	struct slot slot[NSLOTS];
+	unsigned ncached;        /* levels with slots in this mode (0: the
+				    mode has one level; every walk is from
+				    the root) */
+	/* lv[0] is the level above the last, lv[ncached - 1] the top. */
+	struct level_slots lv[NCACHED];
 	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
+	unsigned char *store;        /* every level's slots */
+	size_t store_size;
 };
+
+static size_t stride_of(unsigned nsteps)
+{
+	return sizeof(struct slot) + nsteps * sizeof(struct pgw_step);
+}
 
 struct pgw_xlat_cache *pgw_xlat_cache_new(void)
 {
+	struct pgw_xlat_cache *c = calloc(1, sizeof(*c));
+	size_t size = 0;
+
+	if (!c)
+		return NULL;
+	/* Room for the deepest mode: level i (finest first) of a mode with
+	 * PGW_NLEVELS levels holds NCACHED - i steps. */
+	for (unsigned i = 0; i < NCACHED; i++)
+		size += stride_of(NCACHED - i) << nslots_log2[i];
 	/* calloc: slots of generation 0 are empty, and untouched pages
 	 * cost no memory. */
-	struct pgw_xlat_cache *c = calloc(1, sizeof(*c));
-
+	c->store = calloc(1, size);
+	if (!c->store) {
+		free(c);
+		return NULL;
+	}
+	c->store_size = size;
 	return c;
 }
 
 void pgw_xlat_cache_free(struct pgw_xlat_cache *cache)
 {
+	if (cache)
+		free(cache->store);
 	free(cache);
 }
 
-/* Start over for this space: a new generation empties every slot. */
+/* Start over for this space: a new generation empties every slot, and
+ * the store is laid out for the mode's levels. */
 static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 {
 	const struct pgw_mode *mode = space->mode;
-	enum pgw_level above = PGW_NLEVELS, last = PGW_NLEVELS;
+	enum pgw_level unfolded[PGW_NLEVELS];
 	unsigned n = 0;
 
 	c->img = space->img;
@@ -78,66 +119,90 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	c->stable = pgw_image_pages_stable(space->img);
 	pgw_entry_memo_clear(&c->memo);
 	if (++c->gen == 0) {   /* wrapped: old slots could look valid */
-		memset(c->slot, 0, sizeof(c->slot));
+		memset(c->store, 0, c->store_size);
 		c->gen = 1;
 	}
 	for (enum pgw_level l = pgw_next_level(mode, PGW_PGD); l < PGW_NLEVELS;
-	     l = pgw_next_level(mode, l + 1)) {
-		above = last;
-		last = l;
-		n++;
+	     l = pgw_next_level(mode, l + 1))
+		unfolded[n++] = l;
+	c->ncached = n >= 2 ? n - 1 : 0;
+	unsigned char *at = c->store;
+	for (unsigned i = 0; i < c->ncached; i++) {
+		struct level_slots *ls = &c->lv[i];
+		unsigned depth = c->ncached - 1 - i;   /* 0: the top */
+		ls->level = unfolded[depth];
+		ls->shift = mode->level[ls->level].shift;
+		ls->nsteps = depth + 1;
+		ls->bits = nslots_log2[i];
+		ls->stride = stride_of(ls->nsteps);
+		ls->base = at;
+		at += ls->stride << ls->bits;
 	}
-	c->usable = n >= 2;
-	c->last = last;
-	c->key_steps = n - 1;
-	c->key_shift = c->usable ? mode->level[above].shift : 0;
+	/* A slot a former mode filled may now sit across two; its
+	 * generation is older, so it is never read. */
 }
 
-static struct slot *slot_of(struct pgw_xlat_cache *c, uint64_t tag)
+static struct slot *slot_of(const struct level_slots *ls, uint64_t tag)
 {
-	return &c->slot[(tag * UINT64_C(0x9e3779b97f4a7c15)) >> 54 &
-			(NSLOTS - 1)];
+	size_t i = (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >>
+			    (64 - ls->bits));
+
+	return (struct slot *)(void *)(ls->base + i * ls->stride);
 }
 
-/* Remember the walk out just made, when the slot's rule allows. */
+/* Whether a walk that ended with `stop` may be remembered: it says the
+ * same for every address of the span, every time. */
+static bool final_stop(enum pgw_stop stop)
+{
+	return stop == PGW_STOP_OK || stop == PGW_STOP_NOT_PRESENT ||
+	       stop == PGW_STOP_RESERVED || stop == PGW_STOP_BAD_LEAF;
+}
+
+/* Remember, in levels `from` down to 0 (finest), what the walk in out
+ * says of each level's span. */
 static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
-		 struct slot *sl, uint64_t tag, const struct pgw_xlat *out)
+		 unsigned from, const struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = c->mode;
-	unsigned k = c->key_steps;
 
-	if (out->nsteps > k) {
-		uint32_t eff = pgw_perm_start(mode);
-		for (unsigned i = 0; i < k; i++)
-			eff = pgw_perm_combine(mode, eff,
-					       out->step[i].entry.perm);
-		sl->cont = true;
-		sl->nsteps = (uint8_t)k;
-		sl->eff = eff;
-		sl->table = out->step[k - 1].entry.addr;
-		sl->page = NULL;
-		if (c->stable && out->step[k].read_ok) {
-			struct pgw_err err;
-			const uint8_t *page;
-			if (pgw_image_page(img, sl->table >> PGW_PAGE_SHIFT,
-					   &page, &err) == PGW_OK)
-				sl->page = page;
+	for (unsigned i = from + 1; i-- > 0;) {
+		const struct level_slots *ls = &c->lv[i];
+		unsigned k = ls->nsteps;
+		uint64_t tag = out->va >> ls->shift;
+		struct slot *sl;
+
+		if (out->nsteps > k) {
+			sl = slot_of(ls, tag);
+			uint32_t eff = pgw_perm_start(mode);
+			for (unsigned j = 0; j < k; j++)
+				eff = pgw_perm_combine(mode, eff,
+						       out->step[j].entry.perm);
+			sl->cont = true;
+			sl->eff = eff;
+			sl->table = out->step[k - 1].entry.addr;
+			sl->page = NULL;
+			if (c->stable && out->step[k].read_ok) {
+				struct pgw_err err;
+				const uint8_t *page;
+				if (pgw_image_page(img,
+						   sl->table >> PGW_PAGE_SHIFT,
+						   &page, &err) == PGW_OK)
+					sl->page = page;
+			}
+		} else if (out->nsteps == k && final_stop(out->stop)) {
+			sl = slot_of(ls, tag);
+			sl->cont = false;
+			sl->stop = out->stop;
+			sl->eff = out->eff_flags;
+		} else {
+			/* Ended above this level (a coarser slot has it), or
+			 * with an I/O error here. */
+			continue;
 		}
-	} else if (out->stop == PGW_STOP_OK ||
-		   out->stop == PGW_STOP_NOT_PRESENT ||
-		   out->stop == PGW_STOP_RESERVED ||
-		   out->stop == PGW_STOP_BAD_LEAF) {
-		sl->cont = false;
-		sl->nsteps = (uint8_t)out->nsteps;
-		sl->stop = out->stop;
-		sl->level = out->level;
-		sl->eff = out->eff_flags;
-	} else {
-		return;
+		memcpy(sl->step, out->step, k * sizeof(sl->step[0]));
+		sl->tag = tag;
+		sl->gen = c->gen;
 	}
-	memcpy(sl->step, out->step, sl->nsteps * sizeof(sl->step[0]));
-	sl->tag = tag;
-	sl->gen = c->gen;
 }
 
 enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
@@ -152,33 +217,45 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 	    c->root != space->root || c->enc.enc != space->enc.enc ||
 	    c->enc.shared != space->enc.shared)
 		retarget(c, space);
-	if (!c->usable || !pgw_mode_canonical(mode, va))
+	if (!c->ncached || !pgw_mode_canonical(mode, va))
 		return pgw_translate_with(space, va, out, &c->memo);
 
-	uint64_t tag = va >> c->key_shift;
-	struct slot *sl = slot_of(c, tag);
-	if (sl->gen != c->gen || sl->tag != tag) {
+	const struct level_slots *ls = NULL;
+	const struct slot *sl = NULL;
+	unsigned i;
+	for (i = 0; i < c->ncached; i++) {
+		ls = &c->lv[i];
+		uint64_t tag = va >> ls->shift;
+		sl = slot_of(ls, tag);
+		if (sl->gen == c->gen && sl->tag == tag)
+			break;
+	}
+	if (i == c->ncached) {
 		pgw_translate_with(space, va, out, &c->memo);
-		fill(c, space->img, sl, tag, out);
+		fill(c, space->img, c->ncached - 1, out);
 		return out->stop;
 	}
+
 	enum pgw_level lvl;
 	enum pgw_stop why;
 	pgw_xlat_reset(out, va);
-	memcpy(out->step, sl->step, sl->nsteps * sizeof(sl->step[0]));
-	out->nsteps = sl->nsteps;
+	memcpy(out->step, sl->step, ls->nsteps * sizeof(sl->step[0]));
+	out->nsteps = ls->nsteps;
 	if (sl->cont) {
-		lvl = c->last;
+		lvl = pgw_next_level(mode, ls->level + 1);
 		why = pgw_descend(space, out, &lvl, sl->table, sl->eff,
 				  sl->page, &c->memo);
-	} else {
-		lvl = sl->level;
-		why = sl->stop;
-		if (why == PGW_STOP_OK)
-			pgw_xlat_found(space, out, lvl,
-				       sl->step[sl->nsteps - 1].entry.addr,
-				       sl->eff);
+		out->level = lvl;
+		out->stop = why;
+		if (i > 0)
+			fill(c, space->img, i - 1, out);
+		return why;
 	}
+	lvl = ls->level;
+	why = sl->stop;
+	if (why == PGW_STOP_OK)
+		pgw_xlat_found(space, out, lvl,
+			       sl->step[ls->nsteps - 1].entry.addr, sl->eff);
 	out->level = lvl;
 	out->stop = why;
 	return why;

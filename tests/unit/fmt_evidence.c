@@ -23,6 +23,26 @@ static void tally_reads(struct pgw_image *img, uint64_t npages,
 	}
 }
 
+/* pgw_image_page_state agrees with reading each page of [0, npages + 8)
+ * asked upwards, downwards and in strides of 7 (it remembers the last
+ * run of held frames a format named: none may reach a page not held);
+ * the pages that disagree. */
+static uint64_t states_any_order(struct pgw_image *img, uint64_t npages)
+{
+	uint64_t n = npages + 8, wrong = 0;
+
+	for (int order = 0; order < 3; order++)
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t pfn = order == 0 ? i : order == 1 ? n - 1 - i
+						       : i * 7 % n;
+			const uint8_t *p;
+			struct pgw_err err = { 0 };
+			enum pgw_status st = pgw_image_page(img, pfn, &p, &err);
+			wrong += !state_agrees(img, pfn, st, &err);
+		}
+	return wrong;
+}
+
 /*
  * The evidence, absent_bytes over everything and the page reads agree:
  * the same pages in the same reasons (outside aside, which the evidence
@@ -48,6 +68,9 @@ static void agree(const char *name, struct pgw_image *img, uint64_t npages,
 	ok(same && absent == (npages + 8 - reads[0]) * 4096,
 	   "%s: absent_bytes over the image agrees with reading every page",
 	   name);
+	uint64_t wrong = states_any_order(img, npages);
+	ok(wrong == 0, "%s: page_state agrees with reading each page, in "
+	   "three orders (%llu do not)", name, (unsigned long long)wrong);
 	pgw_image_evidence(img, ev);
 	same = ev->pages_dumped == reads[PGW_ABSENT_NONE];
 	for (size_t k = 1; k < PGW_NABSENCES; k++)

@@ -17,7 +17,10 @@
  * library loader (dynlib.h): a library that is not there is an error
  * saying which and why, every time; one that is gives its symbols.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../tools/imgwrite.h"
 #include "../tools/xlat_equal.h"
@@ -226,6 +229,118 @@ static void test_next_leaf(void)
 	iw_free(&m32.b);
 }
 
+/* Entry idx of the table at frame pfn, rewritten in the file behind an
+ * open raw image (its mapping shares the page cache, so the image sees
+ * it): what no image does, to show what the cache remembered. */
+static void poke(int fd, uint64_t pfn, unsigned idx, uint64_t v)
+{
+	if (pwrite(fd, &v, 8, (off_t)(pfn * IW_PAGE + idx * 8)) != 8) {
+		printf("Bail out! pwrite: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+/* What the cache's coarser levels hold: a walk that stopped at the top
+ * level holds for the whole 512 GiB span, one that stopped at the PDPT
+ * for its 1 GiB, and the PD table a 1 GiB span leads to serves every
+ * 2 MiB of it.  Each is filled by one address; the tables are then
+ * changed under the cache, and another address of the span (another
+ * 2 MiB and 1 GiB span, so no finer slot has it) still gets the
+ * remembered walk, which a cache keyed by 2 MiB alone would not. */
+static void test_coarse_levels(void)
+{
+	struct iw_mem m = { 0 };
+
+	/* PML4 1: [1] -> PDPT 2, [0] and [2] not present.  PDPT 2: [0] ->
+	 * PD 3, [3] not present.  PD 3: [0] -> PT 4, [1] a 2 MiB leaf,
+	 * [7] not present.  PT 4: [5] a 4 KiB leaf.  Frames 5-6 spare. */
+	for (uint64_t f = 0; f <= 6; f++)
+		memset(iw_frame(&m, f), 0, IW_PAGE);
+	iw_entry(&m, 1, 1, 8, 2u << 12 | IW_TBL);
+	iw_entry(&m, 2, 0, 8, 3u << 12 | IW_TBL);
+	iw_entry(&m, 3, 0, 8, 4u << 12 | IW_TBL);
+	iw_entry(&m, 3, 1, 8, UINT64_C(0x200000) | IW_P | IW_PS);
+	iw_entry(&m, 4, 5, 8, UINT64_C(0x6000) | IW_P);
+	struct dw_buf b = { .p = m.b.p, .len = m.b.len };
+	char *path = tmp_save(&b);
+	struct pgw_image_open_opts o = { .format = "raw" };
+	struct pgw_image *img;
+	struct pgw_err err = { 0 };
+	int fd = open(path, O_WRONLY);
+	if (fd < 0 || pgw_image_open(&img, path, &o, &err) != PGW_OK) {
+		printf("Bail out! %s %s\n", path, err.msg);
+		exit(1);
+	}
+	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	const uint64_t g = UINT64_C(1) << 30, t = UINT64_C(1) << 39;
+	const uint64_t top_hole = 5 * g + 0x1000;    /* PML4[0] */
+	const uint64_t pud_hole = t + 3 * g;         /* PDPT[3] */
+	const uint64_t pt_leaf = t + 0x5123;         /* PD[0] -> PT 4 */
+	struct pgw_xlat x;
+
+	/* Fill: each walk as the walk without the cache says. */
+	unsigned bad = 0;
+	const uint64_t first[] = { top_hole, pud_hole, pt_leaf };
+	for (size_t i = 0; i < 3; i++) {
+		struct pgw_xlat want;
+		pgw_translate(&sp, first[i], &want);
+		pgw_translate_cached(&sp, c, first[i], &x);
+		bad += !xe_same_xlat(&want, &x);
+	}
+	ok(bad == 0, "coarse levels: three walks filled as walked");
+
+	/* Change the tables: PML4[0] -> PDPT 5 with a 1 GiB leaf in every
+	 * slot, PDPT 2 [3] a 1 GiB leaf, PDPT 2 [0] -> PD 6 (empty). */
+	for (unsigned i = 0; i < 512; i++)
+		poke(fd, 5, i, (uint64_t)i << 30 | IW_P | IW_PS);
+	poke(fd, 1, 0, 5u << 12 | IW_TBL);
+	poke(fd, 2, 3, UINT64_C(0x40000000) | IW_P | IW_PS);
+	poke(fd, 2, 0, 6u << 12 | IW_TBL);
+
+	const uint64_t top2 = 300 * g + 0x7000;   /* same 512 GiB span */
+	pgw_translate(&sp, top2, &x);
+	bool walked = x.stop == PGW_STOP_OK;
+	pgw_translate_cached(&sp, c, top2, &x);
+	ok(walked && x.stop == PGW_STOP_NOT_PRESENT && x.level == PGW_PGD &&
+	   x.nsteps == 1, "another 1 GiB of the top-level hole: the "
+	   "remembered stop (%s at level %d), not the changed table",
+	   pgw_stop_key(x.stop), (int)x.level);
+
+	const uint64_t pud2 = pud_hole + 77 * (UINT64_C(1) << 21) + 0x10;
+	pgw_translate(&sp, pud2, &x);
+	walked = x.stop == PGW_STOP_OK;
+	pgw_translate_cached(&sp, c, pud2, &x);
+	ok(walked && x.stop == PGW_STOP_NOT_PRESENT && x.level == PGW_PUD &&
+	   x.nsteps == 2, "another 2 MiB of the 1 GiB hole: the remembered "
+	   "stop (%s at level %d)", pgw_stop_key(x.stop), (int)x.level);
+
+	/* PD 3 [1], the 2 MiB leaf, through the remembered PDPT entry; the
+	 * walk now goes to the empty PD 6. */
+	const uint64_t pd2 = t + 0x200000 + 0x4321;
+	pgw_translate(&sp, pd2, &x);
+	walked = x.stop == PGW_STOP_NOT_PRESENT;
+	pgw_translate_cached(&sp, c, pd2, &x);
+	ok(walked && x.stop == PGW_STOP_OK && x.level == PGW_PMD &&
+	   x.pa == 0x204321 && x.nsteps == 3 && x.step[2].table == 0x3000,
+	   "another 2 MiB of the 1 GiB span: the remembered PD table "
+	   "(%s, pa 0x%llx)", pgw_stop_key(x.stop),
+	   (unsigned long long)x.pa);
+
+	/* A new root empties it all: the changed tables answer. */
+	sp.root = 0x1000 | 0x8;   /* PWT: the same table, another root */
+	pgw_translate_cached(&sp, c, top2, &x);
+	ok(x.stop == PGW_STOP_OK && x.pa == 300 * g + 0x7000,
+	   "another root: walked anew (pa 0x%llx)", (unsigned long long)x.pa);
+
+	pgw_xlat_cache_free(c);
+	pgw_image_close(img);
+	close(fd);
+	unlink(path);
+	free(path);
+	iw_free(&m.b);
+}
+
 int main(void)
 {
 	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
@@ -297,6 +412,7 @@ int main(void)
 	   PGW_STOP_OK, "no cache: pgw_translate itself");
 
 	test_next_leaf();
+	test_coarse_levels();
 
 	/* The loader. */
 	void *fn = NULL;

@@ -1,0 +1,168 @@
+/*
+ * Sixteen hex digits at once, both ways: read from a line (parse.c) and
+ * spelled into a record (emit.h).  A batch of translations reads and
+ * writes two 64-bit numbers per address, and digit by digit that costs as
+ * much as the walk.  Each has a form on 64-bit words, portable, and one
+ * on SSE2's 16-byte registers (every x86-64 has them) that does the
+ * sixteen digits in one go; tests/unit/hexdigits.c holds the two to the
+ * same answers.
+ */
+#ifndef PGW_HEXDIGITS_H
+#define PGW_HEXDIGITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__) && !defined(PGW_NO_SIMD)
+#include <emmintrin.h>
+#define PGW_HEX_SSE2 1
+#endif
+
+#define HEX_ONES UINT64_C(0x0101010101010101)
+#define HEX_HIGH UINT64_C(0x8080808080808080)
+
+/* 0x80 in each byte of x (all below 0x80) that lies in [lo, hi]: adding
+ * 0x80 - lo sets a byte's top bit from lo up, 0x7f - hi from hi + 1 up,
+ * and neither carries into the next byte. */
+static inline uint64_t hex_bytes_in(uint64_t x, unsigned lo, unsigned hi)
+{
+	return (x + (0x80 - lo) * HEX_ONES) & ~(x + (0x7f - hi) * HEX_ONES) &
+	       HEX_HIGH;
+}
+
+/* Eight ASCII hex digits, the first in the lowest byte, to their value
+ * all at once; false if one is not a hex digit. */
+static inline bool hex8_value(uint64_t x, uint32_t *v)
+{
+	uint64_t lower = x | 0x20 * HEX_ONES;
+	uint64_t alpha = hex_bytes_in(lower, 'a', 'f');
+
+	if ((x & HEX_HIGH) || (hex_bytes_in(x, '0', '9') | alpha) != HEX_HIGH)
+		return false;
+	/* Each byte its digit, then pairs, quads and the eight joined, the
+	 * first (lowest) byte the most significant. */
+	x = (lower & 0x0f * HEX_ONES) + (alpha >> 7) * 9;
+	x = (x & UINT64_C(0x00ff00ff00ff00ff)) << 4 |
+	    (x >> 8 & UINT64_C(0x00ff00ff00ff00ff));
+	x = (x & UINT64_C(0x0000ffff0000ffff)) << 8 |
+	    (x >> 16 & UINT64_C(0x0000ffff0000ffff));
+	*v = (uint32_t)((x & 0xffffffff) << 16 | x >> 32);
+	return true;
+}
+
+/* Eight bytes at p as a word, the first in the lowest byte. */
+static inline uint64_t hex_load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The 16 hex digits at p (either case) as a number: words. */
+static inline bool hex16_value_words(const char *p, uint64_t *v)
+{
+	uint32_t hi, lo;
+
+	if (!hex8_value(hex_load8(p), &hi) || !hex8_value(hex_load8(p + 8), &lo))
+		return false;
+	*v = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+/* x < 2^32 as 8 lower-case hex digits, most significant first in memory
+ * order: each nibble spread to a byte, the bytes reversed, then turned
+ * to ASCII all at once ('0'-'9', and 'a'-'f' for bytes >= 10). */
+static inline uint64_t emit_hex8(uint64_t x)
+{
+	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+	x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	uint64_t letter = ((x + 6 * HEX_ONES) >> 4) & HEX_ONES;
+	return x + '0' * HEX_ONES + letter * ('a' - '0' - 10);
+}
+
+/* v's 16 lower-case hex digits at out: words. */
+static inline void hex16_spell_words(char out[16], uint64_t v)
+{
+	uint64_t w[2] = { emit_hex8(v >> 32), emit_hex8(v & 0xffffffff) };
+
+	memcpy(out, w, 16);
+}
+
+#ifdef PGW_HEX_SSE2
+/* The 16 hex digits at p as a number: one register.  Bytes of 0x80 and
+ * up are negative to the signed compares, so in neither range. */
+static inline bool hex16_value_sse2(const char *p, uint64_t *v)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i alpha = _mm_and_si128(
+		_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+		_mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+
+	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)
+		return false;
+	/* A digit's byte already has 0x20 set: lower - '0'; a letter's
+	 * lower - ('a' - 10). */
+	__m128i base = _mm_or_si128(
+		_mm_and_si128(digit, _mm_set1_epi8('0')),
+		_mm_andnot_si128(digit, _mm_set1_epi8('a' - 10)));
+	__m128i n = _mm_sub_epi8(lower, base);
+	/* Pairs: the first digit of each (the low byte of a 16-bit lane)
+	 * is the high nibble. */
+	__m128i pair = _mm_or_si128(
+		_mm_slli_epi16(_mm_and_si128(n, _mm_set1_epi16(0x00ff)), 4),
+		_mm_srli_epi16(n, 8));
+	uint64_t bytes = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair,
+								     pair));
+	*v = __builtin_bswap64(bytes);
+	return true;
+}
+
+/* v's 16 lower-case hex digits at out: one register. */
+static inline void hex16_spell_sse2(char out[16], uint64_t v)
+{
+	__m128i b = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i low4 = _mm_set1_epi8(0x0f);
+	__m128i n = _mm_unpacklo_epi8(
+		_mm_and_si128(_mm_srli_epi16(b, 4), low4), _mm_and_si128(b, low4));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)),
+				       _mm_set1_epi8('a' - '0' - 10));
+	__m128i ascii = _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8('0')),
+				     letter);
+
+	_mm_storeu_si128((__m128i *)(void *)out, ascii);
+}
+#endif
+
+/* The 16 hex digits at p as a number; false if one is not a hex digit. */
+static inline bool hex16_value(const char *p, uint64_t *v)
+{
+#ifdef PGW_HEX_SSE2
+	return hex16_value_sse2(p, v);
+#else
+	return hex16_value_words(p, v);
+#endif
+}
+
+/* v as 16 lower-case hex digits at out. */
+static inline void hex16_spell(char out[16], uint64_t v)
+{
+#ifdef PGW_HEX_SSE2
+	hex16_spell_sse2(out, v);
+#else
+	hex16_spell_words(out, v);
+#endif
+}
+
+#endif
