@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(PGW_NO_SIMD)
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(PGW_NO_SIMD)
 #include <emmintrin.h>
 #define PGW_HEX_SSE2 1
 #endif

@@ -68,6 +68,9 @@ struct pgw_xlat_cache {
 	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
 	unsigned char *store;        /* every level's slots */
 	size_t store_size;
+	const struct pgw_mode *laid_out;  /* the mode the store is laid
+					     out for (NULL: none yet) */
+	size_t extent;               /* bytes of the store that layout uses */
 };
 
 static size_t stride_of(unsigned nsteps)
@@ -126,6 +129,13 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	     l = pgw_next_level(mode, l + 1))
 		unfolded[n++] = l;
 	c->ncached = n >= 2 ? n - 1 : 0;
+	if (mode == c->laid_out)
+		return;
+	/* Another layout: a slot of it may lie over the steps of the old
+	 * one, whose bytes could pass for a tag and a generation, so the
+	 * part the old one used is emptied (a batch keeps one mode). */
+	memset(c->store, 0, c->extent);
+	c->laid_out = mode;
 	unsigned char *at = c->store;
 	for (unsigned i = 0; i < c->ncached; i++) {
 		struct level_slots *ls = &c->lv[i];
@@ -138,8 +148,7 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 		ls->base = at;
 		at += ls->stride << ls->bits;
 	}
-	/* A slot a former mode filled may now sit across two; its
-	 * generation is older, so it is never read. */
+	c->extent = (size_t)(at - c->store);
 }
 
 static struct slot *slot_of(const struct level_slots *ls, uint64_t tag)
