@@ -512,6 +512,21 @@ static bool holds(const struct piece *c, uint64_t pa)
 	return pa >= c->pa && pa - c->pa < c->size;
 }
 
+/* The piece holding frame pfn's first byte, or NULL; *next_ret (may be
+ * NULL) the index of the first piece that ends after it (n: none). */
+static const struct piece *piece_at(struct pgw_segments *g, uint64_t pfn,
+				    size_t *next_ret)
+{
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	size_t i = g ? g->n : 0;
+
+	if (g && g->n && pfn <= (UINT64_MAX >> PGW_PAGE_SHIFT))
+		i = find_from(g, pa);
+	if (next_ret)
+		*next_ret = i;
+	return g && i < g->n && holds(&g->p[i], pa) ? &g->p[i] : NULL;
+}
+
 /* ---- reading ---- */
 
 /*
@@ -696,22 +711,20 @@ uint64_t pgw_segments_unheld_run(struct pgw_image *img, uint64_t pfn,
 				 bool *zero_ret)
 {
 	struct pgw_segments *g = img->segs;
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	size_t i;
+	const struct piece *c = piece_at(g, pfn, &i);
 
 	*zero_ret = false;
-	if (!g || !g->n || pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return 0;
-	size_t i = find_from(g, pa);
-	if (i < g->n && holds(&g->p[i], pa)) {
-		const struct piece *c = &g->p[i];
+	if (c) {
 		if (c->kind != SEG_ZERO && c->kind != SEG_ABSENT)
 			return 0;
 		*zero_ret = c->kind == SEG_ZERO;
-		return (c->size - (pa - c->pa)) >> PGW_PAGE_SHIFT;
+		return (c->size - ((pfn << PGW_PAGE_SHIFT) - c->pa)) >>
+		       PGW_PAGE_SHIFT;
 	}
 	/* Between pieces (or past the last): outside the image up to the
 	 * next piece's first whole page. */
-	if (i < g->n)
+	if (i < (g ? g->n : 0))
 		return (g->p[i].pa >> PGW_PAGE_SHIFT) - pfn;
 	return 0;
 }
@@ -724,9 +737,7 @@ enum pgw_absence pgw_segments_page_state(struct pgw_image *img, uint64_t pfn)
 
 	if (pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
 		return PGW_ABSENT_OUTSIDE;
-	size_t i = find_from(img->segs, pa);
-	const struct piece *c = i < img->segs->n && holds(&img->segs->p[i], pa)
-					? &img->segs->p[i] : NULL;
+	const struct piece *c = piece_at(img->segs, pfn, NULL);
 	enum pgw_status st;
 	if (c && c->size - (pa - c->pa) >= PGW_PAGE_SIZE) {
 		if (c->kind == SEG_ZERO)
@@ -811,24 +822,20 @@ void pgw_segments_absent_bytes(struct pgw_image *img, uint64_t pa,
 uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,
 				uint64_t *first_ret)
 {
-	struct pgw_segments *g = img->segs;
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	const struct piece *c = piece_at(img->segs, pfn, NULL);
 
-	if (!g || !g->n || pfn > (UINT64_MAX >> PGW_PAGE_SHIFT))
-		return 0;
-	size_t i = find_from(g, pa);
-	if (i >= g->n || !holds(&g->p[i], pa))
+	if (!c)
 		return 0;
 	/* Whole pages of one piece that page_state answers NONE without
 	 * reading: zero fill, or data of one segment in a file as it is
 	 * (pgw_image_add_segment ended a data piece where the file
-	 * ends; what is missing is an absent piece of its own). */
-	const struct piece *c = &g->p[i];
-	uint64_t first = (c->pa + PGW_PAGE_SIZE - 1) >> PGW_PAGE_SHIFT;
-	uint64_t end = (c->pa + (c->size - 1)) >> PGW_PAGE_SHIFT;
-	if (((c->pa + c->size) & (PGW_PAGE_SIZE - 1)) == 0 &&
-	    c->pa + c->size != 0)
-		end++;     /* the last page is whole */
+	 * ends; what is missing is an absent piece of its own).  A piece
+	 * ending at 2^64 ends its last page too. */
+	uint64_t top = c->pa + c->size;
+	uint64_t first = (c->pa >> PGW_PAGE_SHIFT) +
+			 ((c->pa & (PGW_PAGE_SIZE - 1)) != 0);
+	uint64_t end = top ? top >> PGW_PAGE_SHIFT
+			   : UINT64_C(1) << (64 - PGW_PAGE_SHIFT);
 	if (pfn < first || pfn >= end)
 		return 0;
 	if (c->kind != SEG_ZERO &&
