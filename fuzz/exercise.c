@@ -152,8 +152,10 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 
 	struct pgw_xlat_cache *cache = pgw_xlat_cache_new();
 	struct pgw_xlat y;
-	/* Twice through the cache: filling it, then from it. */
-	for (size_t pass = 0; pass < 2; pass++)
+	/* Three times through the cache: filling it, then from it with
+	 * every step, then with the last (pgw_translate_last; the first
+	 * pass asks that way every other address too). */
+	for (size_t pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < nvas; i++) {
 			enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
 			if (x.nsteps > PGW_NLEVELS || xs >= PGW_NSTOPS)
@@ -163,7 +165,13 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 			     (x.pa & ~(x.page_size - 1)) !=
 				     x.step[x.nsteps - 1].entry.addr))
 				fz_fail("translate frame", x.pa, x.page_size);
-			if (cache &&
+			bool last = pass == 2 || (pass == 0 && (i & 1));
+			if (cache && last &&
+			    (pgw_translate_last(sp, cache, vas[i], &y) != xs ||
+			     !xe_same_last(&x, &y)))
+				fz_fail("last step of a cached translation "
+					"differs", vas[i], pass);
+			if (cache && !last &&
 			    (pgw_translate_cached(sp, cache, vas[i], &y) != xs ||
 			     !xe_same_xlat(&x, &y)))
 				fz_fail("cached translation differs", vas[i],

@@ -500,6 +500,9 @@ struct pgw_xlat {
 	uint32_t eff_flags;     /* effective permissions (the mode's perm rule:
 				   x86 ANDs USER/RW down the levels, ORs NX) */
 	unsigned nsteps;
+	unsigned first_step;    /* step[first_step .. nsteps - 1] are filled
+				   in: 0 (every level) but from
+				   pgw_translate_last */
 	struct pgw_step step[PGW_NLEVELS];
 	struct pgw_err io;      /* why a table could not be read (stops
 				   READ_ERROR, TABLE_NOT_IN_IMAGE and
@@ -530,6 +533,17 @@ void pgw_xlat_cache_free(struct pgw_xlat_cache *cache);
 enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 				   struct pgw_xlat_cache *cache, uint64_t va,
 				   struct pgw_xlat *out);
+/*
+ * pgw_translate_cached for a caller that wants the answer and the step
+ * that gave it, not the levels above (a batch's compact records): when
+ * the cache holds the walk down to the last level, the remembered steps
+ * are not copied, and out->first_step says which steps are filled in
+ * (at least the last, step[nsteps - 1]; nsteps still counts them all).
+ * Every other field is pgw_translate's.
+ */
+enum pgw_stop pgw_translate_last(const struct pgw_space *space,
+				 struct pgw_xlat_cache *cache, uint64_t va,
+				 struct pgw_xlat *out);
 
 /* ---- virtual memory ---------------------------------------------------- */
 

@@ -178,6 +178,12 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 		bad(arg, line, n, lineno);
 }
 
+/* The usual input line, parsed by the reader. */
+static void stdin_addr(void *arg, uint64_t pa)
+{
+	one(arg, pa);
+}
+
 static double now_ms(void)
 {
 	struct timespec t;
@@ -403,7 +409,7 @@ int cmd_ptov(int argc, char **argv)
 		uint64_t pa;
 		if (strcmp(a.addrs[i], "-") == 0)
 			rc = stdin_lines(&(struct line_reader){
-				stdin_line, bad, &b });
+				stdin_line, stdin_addr, bad, &b });
 		else if (pgw_parse_u64(a.addrs[i], &pa))
 			one(&b, pa);
 	}

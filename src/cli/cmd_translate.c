@@ -103,8 +103,12 @@ static int status_of(enum pgw_stop stop)
 static void one(struct batch *b, uint64_t va, bool hint)
 {
 	struct pgw_xlat x;
-	enum pgw_stop stop = pgw_translate_cached(&b->s->space, b->cache, va,
-						   &x);
+	/* A compact record needs the last step alone; the whole walk is
+	 * shown with --levels, and hints read it. */
+	enum pgw_stop stop =
+		b->out->levels || hint ?
+			pgw_translate_cached(&b->s->space, b->cache, va, &x) :
+			pgw_translate_last(&b->s->space, b->cache, va, &x);
 
 	b->rc = pgw_exit_worst(b->rc, status_of(stop));
 	b->out->fmt->xlat(b->out, &x);
@@ -143,6 +147,12 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 		one(b, va, false);
 	else
 		bad(b, line, n, lineno);
+}
+
+/* The usual input line, parsed by the reader. */
+static void stdin_addr(void *arg, uint64_t va)
+{
+	one(arg, va, false);
 }
 
 static void overlong(void *arg, const char *start, size_t n,
@@ -192,7 +202,7 @@ int cmd_translate(int argc, char **argv)
 		uint64_t va;
 		if (strcmp(a.addrs[i], "-") == 0)
 			rc = stdin_lines(&(struct line_reader){
-				stdin_line, overlong, &b });
+				stdin_line, stdin_addr, overlong, &b });
 		else if (pgw_parse_u64(a.addrs[i], &va))
 			one(&b, va, true);
 	}

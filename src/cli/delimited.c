@@ -51,7 +51,8 @@ static void levels(struct line *l, const struct delim *d,
 	sep(l, d);
 }
 
-/* The cells after va and pa, through the input cell. */
+/* The cells after va and pa (without an answer: after va), through the
+ * pkey cell. */
 static void xlat_tail(struct line *l, const struct delim *d,
 		      const struct out *o, const struct pgw_xlat *x)
 {
@@ -69,6 +70,7 @@ static void xlat_tail(struct line *l, const struct delim *d,
 			word(l, d, pgw_absence_key(x->data_absence));
 		}
 	} else {
+		empty(l, d, 2);   /* pa, page_size */
 		word(l, d, out_level_name(o->mode, x->level));
 		empty(l, d, 3);
 		word(l, d, pgw_stop_key(x->stop));
@@ -96,8 +98,6 @@ void delim_xlat(struct out *o, const struct delim *d,
 	hex(l, d, x->va);
 	if (x->stop == PGW_STOP_OK)
 		hex(l, d, x->pa);
-	else
-		empty(l, d, 2);
 	if (!spelled_copy(m, key, o->mode, l)) {
 		size_t at = l->len;
 		xlat_tail(l, d, o, x);

@@ -98,22 +98,28 @@ static inline void hex16_spell_words(char out[16], uint64_t v)
 }
 
 #ifdef PGW_HEX_SSE2
-/* The 16 hex digits at p as a number: one register.  Bytes of 0x80 and
- * up are negative to the signed compares, so in neither range. */
-static inline bool hex16_value_sse2(const char *p, uint64_t *v)
+/* Which of the 16 bytes of c are hex digits (a mask of their lanes), and
+ * which decimal ones, in *digit.  Bytes of 0x80 and up are negative to
+ * the signed compares, so in neither range. */
+static inline unsigned hex_lanes_sse2(__m128i c, __m128i *digit)
 {
-	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
 	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
 	__m128i alpha = _mm_and_si128(
 		_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
 		_mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
 
-	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)
-		return false;
+	*digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+			       _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(*digit, alpha));
+}
+
+/* The value of 16 bytes that are all hex digits (digit: hex_lanes_sse2's
+ * decimal lanes). */
+static inline uint64_t hex16_reg_value(__m128i c, __m128i digit)
+{
 	/* A digit's byte already has 0x20 set: lower - '0'; a letter's
 	 * lower - ('a' - 10). */
+	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
 	__m128i base = _mm_or_si128(
 		_mm_and_si128(digit, _mm_set1_epi8('0')),
 		_mm_andnot_si128(digit, _mm_set1_epi8('a' - 10)));
@@ -125,8 +131,48 @@ static inline bool hex16_value_sse2(const char *p, uint64_t *v)
 		_mm_srli_epi16(n, 8));
 	uint64_t bytes = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair,
 								     pair));
-	*v = __builtin_bswap64(bytes);
+	return __builtin_bswap64(bytes);
+}
+
+/* The 16 hex digits at p as a number: one register. */
+static inline bool hex16_value_sse2(const char *p, uint64_t *v)
+{
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i digit;
+
+	if (hex_lanes_sse2(c, &digit) != 0xffff)
+		return false;
+	*v = hex16_reg_value(c, digit);
 	return true;
+}
+
+/* hex0x_line in one register: the digits are counted from the mask of
+ * hex lanes, and the 16 bytes ending at the last one are read with the
+ * lanes before the first turned to '0'. */
+static inline size_t hex0x_line_sse2(const char *p, uint64_t *v)
+{
+	static const unsigned char keep[32] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	__m128i digit;
+	unsigned hex = hex_lanes_sse2(
+		_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
+		&digit);
+	unsigned nd = (unsigned)__builtin_ctz(~hex);   /* 0..16 */
+
+	if (p[0] != '0' || (p[1] | 0x20) != 'x' || nd == 0 || p[2 + nd] != '\n')
+		return 0;
+	/* keep + nd: lane i is kept when i >= 16 - nd. */
+	__m128i k = _mm_loadu_si128((const __m128i *)(const void *)(keep + nd));
+	__m128i c = _mm_loadu_si128(
+		(const __m128i *)(const void *)(p + 2 + nd - 16));
+	c = _mm_or_si128(_mm_and_si128(k, c),
+			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
+	hex_lanes_sse2(c, &digit);   /* the decimal lanes of c */
+	*v = hex16_reg_value(c, digit);
+	return 3 + nd;
 }
 
 /* v's 16 lower-case hex digits at out: one register. */
@@ -152,6 +198,48 @@ static inline bool hex16_value(const char *p, uint64_t *v)
 	return hex16_value_sse2(p, v);
 #else
 	return hex16_value_words(p, v);
+#endif
+}
+
+/* hex0x_line a digit at a time. */
+static inline size_t hex0x_line_bytes(const char *p, uint64_t *v)
+{
+	uint64_t r = 0;
+	unsigned nd;
+
+	if (p[0] != '0' || (p[1] | 0x20) != 'x')
+		return 0;
+	for (nd = 0; nd < 17; nd++) {
+		unsigned char c = (unsigned char)p[2 + nd], l = c | 0x20;
+		unsigned d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (l >= 'a' && l <= 'f')
+			d = l - 'a' + 10;
+		else
+			break;
+		r = r << 4 | d;
+	}
+	if (nd == 0 || nd > 16 || p[2 + nd] != '\n')
+		return 0;
+	*v = r;
+	return 3 + nd;
+}
+
+/*
+ * The usual line of an address batch at p: "0x" (or "0X"), 1 to 16 hex
+ * digits and a newline.  Its length with the newline and its value in
+ * *v, else 0 (some other line, for the general parser).  Reads from
+ * p - 14 to p + 18 whatever the line: the caller's buffer has room on
+ * both sides, and a length past the end of its data is no line (what
+ * lies beyond can pass for digits and a newline).
+ */
+static inline size_t hex0x_line(const char *p, uint64_t *v)
+{
+#ifdef PGW_HEX_SSE2
+	return hex0x_line_sse2(p, v);
+#else
+	return hex0x_line_bytes(p, v);
 #endif
 }
 

@@ -1,5 +1,6 @@
 #include "lines.h"
 #include "emit.h"
+#include "hexdigits.h"
 #include "exit_codes.h"
 #include "output.h"
 #include "session.h"
@@ -19,18 +20,37 @@ static void one(const struct line_reader *r, char *line, size_t n,
 	r->line(r->arg, line, n, lineno);
 }
 
+/* The usual lines from p on, while whole ones are there, to r->addr;
+ * where the first other line starts. */
+static char *addr_lines(const struct line_reader *r, char *p, const char *end,
+			unsigned long *lineno)
+{
+	uint64_t v;
+	size_t n;
+
+	while ((n = hex0x_line(p, &v)) && n <= (size_t)(end - p)) {
+		++*lineno;
+		r->addr(r->arg, v);
+		p += n;
+	}
+	return p;
+}
+
 /* A line longer than the buffer cannot be an address; it is reported by
  * its start and skipped. */
 int stdin_lines(const struct line_reader *r)
 {
-	static char buf[1 << 16];
+	/* Room before and after the data for hex0x_line's reads. */
+	enum { SLACK = 32, SIZE = 1 << 16 };
+	static char space[SLACK + SIZE + SLACK];
+	char *const buf = space + SLACK;
 	size_t have = 0;
 	bool skipping = false;
 	unsigned long lineno = 0;
 
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, buf + have,
-				 sizeof(buf) - 1 - have);
+				 SIZE - 1 - have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -41,7 +61,12 @@ int stdin_lines(const struct line_reader *r)
 		if (n == 0)
 			break;
 		char *p = buf, *end = buf + have + n, *nl;
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		for (;;) {
+			if (r->addr && !skipping)
+				p = addr_lines(r, p, end, &lineno);
+			nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl)
+				break;
 			*nl = '\0';
 			lineno++;
 			if (!skipping)
@@ -51,7 +76,7 @@ int stdin_lines(const struct line_reader *r)
 		}
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
-		if (have == sizeof(buf) - 1) {
+		if (have == SIZE - 1) {
 			if (!skipping)
 				r->overlong(r->arg, buf, 80, lineno + 1);
 			skipping = true;

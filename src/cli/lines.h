@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* An input line is echoed back at most this long. */
 #define ECHO_MAX 1024
@@ -17,6 +18,9 @@ struct line_reader {
 	 * CRs, NUL-terminated after them (it may hold a NUL); blank lines
 	 * and lines starting '#' never come here. */
 	void (*line)(void *arg, char *text, size_t n, unsigned long lineno);
+	/* The usual line, "0x" and 1 to 16 hex digits, parsed here
+	 * (hexdigits.h): its value (NULL: such lines go to line too). */
+	void (*addr)(void *arg, uint64_t v);
 	/* A line longer than the buffer (no address): its first n bytes;
 	 * the rest of it is skipped. */
 	void (*overlong)(void *arg, const char *start, size_t n,

@@ -5,33 +5,6 @@
 #include "descend.h"
 #include "step.h"
 
-void pgw_xlat_reset(struct pgw_xlat *out, uint64_t va)
-{
-	out->va = va;
-	out->pa = 0;
-	out->page_size = 0;
-	out->data_in_image = false;
-	out->data_absence = PGW_ABSENT_NONE;
-	out->eff_flags = 0;
-	out->nsteps = 0;
-	out->io.status = PGW_OK;
-	out->io.absence = PGW_ABSENT_NONE;
-	out->io.msg[0] = '\0';
-}
-
-void pgw_xlat_found(const struct pgw_space *space, struct pgw_xlat *out,
-		    enum pgw_level lvl, uint64_t frame, uint32_t eff)
-{
-	uint64_t size = pgw_level_span(space->mode, lvl);
-
-	out->page_size = size;
-	out->pa = frame | (out->va & (size - 1));
-	out->eff_flags = eff;
-	out->data_absence = pgw_image_page_state(space->img,
-						 out->pa >> PGW_PAGE_SHIFT);
-	out->data_in_image = out->data_absence == PGW_ABSENT_NONE;
-}
-
 /* Each step goes a level down or stops, so the loop ends. */
 enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 			  enum pgw_level *lvl_ret, uint64_t table, uint32_t eff,

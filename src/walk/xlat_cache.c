@@ -26,17 +26,19 @@
 
 #define NCACHED (PGW_NLEVELS - 1)   /* levels with a table of slots */
 
+/* A slot's head: what a walk that goes on needs.  Its steps (the walk
+ * down to its level) lie apart, in a table of their own, so that the
+ * heads a batch looks at stay in the CPU's caches. */
 struct slot {
 	uint64_t tag;          /* va >> the level's shift */
+	uint64_t table;        /* cont: the next level's table */
+	const uint8_t *page;   /* cont: its page, when pages stay put */
 	uint32_t gen;          /* valid when the cache's gen */
-	bool cont;             /* the walk goes on below */
-	enum pgw_stop stop;    /* final: how the walk ended */
 	uint32_t eff;          /* cont: what the levels down to this one
 				  grant; final leaf: the leaf's effective
 				  permissions */
-	uint64_t table;        /* cont: the next level's table */
-	const uint8_t *page;   /* cont: its page, when pages stay put */
-	struct pgw_step step[]; /* the walk down to this level */
+	bool cont;             /* the walk goes on below */
+	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
 };
 
 /* Slots per level, finest first: addresses cluster in the finest spans,
@@ -48,8 +50,8 @@ struct level_slots {
 	unsigned shift;        /* of that level's index */
 	unsigned nsteps;       /* steps a slot holds (the level's depth) */
 	unsigned bits;         /* log2 of the slot count */
-	size_t stride;         /* bytes per slot */
-	unsigned char *base;
+	struct slot *head;     /* 2^bits heads */
+	struct pgw_step *steps;  /* nsteps per slot, slot by slot */
 };
 
 struct pgw_xlat_cache {
@@ -65,6 +67,9 @@ struct pgw_xlat_cache {
 				    the root) */
 	/* lv[0] is the level above the last, lv[ncached - 1] the top. */
 	struct level_slots lv[NCACHED];
+	enum pgw_level last;     /* the level below lv[0]'s */
+	unsigned last_shift;     /* its index, and its pages' size */
+	unsigned last_mask;
 	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
 	unsigned char *store;        /* every level's slots */
 	size_t store_size;
@@ -129,6 +134,11 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	     l = pgw_next_level(mode, l + 1))
 		unfolded[n++] = l;
 	c->ncached = n >= 2 ? n - 1 : 0;
+	c->last = n ? unfolded[n - 1] : PGW_NLEVELS;
+	if (n) {
+		c->last_shift = mode->level[c->last].shift;
+		c->last_mask = (1u << mode->level[c->last].bits) - 1;
+	}
 	if (mode == c->laid_out)
 		return;
 	/* Another layout: a slot of it may lie over the steps of the old
@@ -144,11 +154,28 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 		ls->shift = mode->level[ls->level].shift;
 		ls->nsteps = depth + 1;
 		ls->bits = nslots_log2[i];
-		ls->stride = stride_of(ls->nsteps);
-		ls->base = at;
-		at += ls->stride << ls->bits;
+		ls->head = (struct slot *)(void *)at;
+		at += sizeof(struct slot) << ls->bits;
+	}
+	for (unsigned i = 0; i < c->ncached; i++) {
+		struct level_slots *ls = &c->lv[i];
+		ls->steps = (struct pgw_step *)(void *)at;
+		at += (ls->nsteps * sizeof(struct pgw_step)) << ls->bits;
 	}
 	c->extent = (size_t)(at - c->store);
+}
+
+/* The cache made ready for space. */
+static inline void aim(struct pgw_xlat_cache *c,
+		       const struct pgw_space *space)
+{
+	/* One test of all five, not five branches: it is asked per
+	 * address. */
+	if (((uintptr_t)c->img ^ (uintptr_t)space->img) |
+	    ((uintptr_t)c->mode ^ (uintptr_t)space->mode) |
+	    (c->root ^ space->root) | (c->enc.enc ^ space->enc.enc) |
+	    (c->enc.shared ^ space->enc.shared))
+		retarget(c, space);
 }
 
 static struct slot *slot_of(const struct level_slots *ls, uint64_t tag)
@@ -156,7 +183,14 @@ static struct slot *slot_of(const struct level_slots *ls, uint64_t tag)
 	size_t i = (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >>
 			    (64 - ls->bits));
 
-	return (struct slot *)(void *)(ls->base + i * ls->stride);
+	return &ls->head[i];
+}
+
+/* The steps of slot sl of ls. */
+static struct pgw_step *steps_of(const struct level_slots *ls,
+				 const struct slot *sl)
+{
+	return ls->steps + (size_t)(sl - ls->head) * ls->nsteps;
 }
 
 /* Whether a walk that ended with `stop` may be remembered: it says the
@@ -201,34 +235,79 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 		} else if (out->nsteps == k && final_stop(out->stop)) {
 			sl = slot_of(ls, tag);
 			sl->cont = false;
-			sl->stop = out->stop;
+			sl->stop = (uint8_t)out->stop;
 			sl->eff = out->eff_flags;
 		} else {
 			/* Ended above this level (a coarser slot has it), or
 			 * with an I/O error here. */
 			continue;
 		}
-		memcpy(sl->step, out->step, k * sizeof(sl->step[0]));
+		memcpy(steps_of(ls, sl), out->step, k * sizeof(out->step[0]));
 		sl->tag = tag;
 		sl->gen = c->gen;
 	}
 }
 
-enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
+/* The remembered steps of slot sl of ls into out: all of them (every
+ * level wanted, or finer slots to fill from out), else the last alone. */
+static inline void steps_from(struct pgw_xlat *out,
+			      const struct level_slots *ls,
+			      const struct slot *sl, bool all)
+{
+	const struct pgw_step *step = steps_of(ls, sl);
+	unsigned k = ls->nsteps;
+
+	if (all) {
+		memcpy(out->step, step, k * sizeof(step[0]));
+	} else {
+		out->step[k - 1] = step[k - 1];
+		out->first_step = k - 1;
+	}
+	out->nsteps = k;
+}
+
+/* The last level's entry, from the table a slot of lv[0] names: a leaf,
+ * or a stop (a table entry there leads nowhere). */
+static inline enum pgw_stop last_step(const struct pgw_space *space,
+				      struct pgw_xlat_cache *c,
+				      const struct slot *sl,
+				      struct pgw_xlat *out)
+{
+	const struct pgw_mode *mode = space->mode;
+	struct pgw_step *s = &out->step[out->nsteps++];
+	enum pgw_level lvl = c->last;
+	unsigned index = (unsigned)(out->va >> c->last_shift) & c->last_mask;
+	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
+					  sl->table, index, sl->page, &c->memo,
+					  s, &out->io);
+
+	if (why == PGW_STOP_OK && s->entry.kind != PGW_ENT_LEAF)
+		why = PGW_STOP_BAD_LEAF;
+	if (why == PGW_STOP_OK)
+		pgw_xlat_leaf(space, out, UINT64_C(1) << c->last_shift,
+			      s->entry.addr,
+			      pgw_perm_combine(mode, sl->eff, s->entry.perm));
+	out->level = lvl;
+	out->stop = why;
+	return why;
+}
+
+/* pgw_translate_cached (all: every step into out) and
+ * pgw_translate_last (!all), one code inlined twice. */
+static inline enum pgw_stop cached(const struct pgw_space *space,
 				   struct pgw_xlat_cache *c, uint64_t va,
-				   struct pgw_xlat *out)
+				   struct pgw_xlat *out, bool all)
 {
 	const struct pgw_mode *mode = space->mode;
 
 	if (!c)
 		return pgw_translate(space, va, out);
-	if (c->img != space->img || c->mode != mode ||
-	    c->root != space->root || c->enc.enc != space->enc.enc ||
-	    c->enc.shared != space->enc.shared)
-		retarget(c, space);
-	if (!c->ncached || !pgw_mode_canonical(mode, va))
-		return pgw_translate_with(space, va, out, &c->memo);
+	aim(c, space);
 
+	/* A slot is filled for an address in the space, and whether an
+	 * address is in it is decided by bits at or above every level's
+	 * shift (x86-64: 47..63), so an address that finds a slot is in the
+	 * space too. */
 	const struct level_slots *ls = NULL;
 	const struct slot *sl = NULL;
 	unsigned i;
@@ -241,31 +320,53 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 	}
 	if (i == c->ncached) {
 		pgw_translate_with(space, va, out, &c->memo);
-		fill(c, space->img, c->ncached - 1, out);
+		if (c->ncached && pgw_mode_canonical(mode, va))
+			fill(c, space->img, c->ncached - 1, out);
 		return out->stop;
 	}
 
 	enum pgw_level lvl;
 	enum pgw_stop why;
 	pgw_xlat_reset(out, va);
-	memcpy(out->step, sl->step, ls->nsteps * sizeof(sl->step[0]));
-	out->nsteps = ls->nsteps;
+	if (sl->cont && i == 0) {
+		/* !all: the last step is the one read now. */
+		if (all)
+			steps_from(out, ls, sl, true);
+		else
+			out->nsteps = out->first_step = ls->nsteps;
+		return last_step(space, c, sl, out);
+	}
 	if (sl->cont) {
+		steps_from(out, ls, sl, true);
 		lvl = pgw_next_level(mode, ls->level + 1);
 		why = pgw_descend(space, out, &lvl, sl->table, sl->eff,
 				  sl->page, &c->memo);
 		out->level = lvl;
 		out->stop = why;
-		if (i > 0)
-			fill(c, space->img, i - 1, out);
+		fill(c, space->img, i - 1, out);
 		return why;
 	}
+	steps_from(out, ls, sl, all);
 	lvl = ls->level;
-	why = sl->stop;
+	why = (enum pgw_stop)sl->stop;
 	if (why == PGW_STOP_OK)
 		pgw_xlat_found(space, out, lvl,
-			       sl->step[ls->nsteps - 1].entry.addr, sl->eff);
+			       out->step[ls->nsteps - 1].entry.addr, sl->eff);
 	out->level = lvl;
 	out->stop = why;
 	return why;
+}
+
+enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
+				   struct pgw_xlat_cache *c, uint64_t va,
+				   struct pgw_xlat *out)
+{
+	return cached(space, c, va, out, true);
+}
+
+enum pgw_stop pgw_translate_last(const struct pgw_space *space,
+				 struct pgw_xlat_cache *c, uint64_t va,
+				 struct pgw_xlat *out)
+{
+	return cached(space, c, va, out, false);
 }

@@ -129,5 +129,18 @@ is "$(grep -c '^-$' "$TMP/want") $(grep -c '' "$TMP/got")" \
 	"20000 mixed lines: a record each, the same ones not addresses"
 cmp -s "$TMP/want" "$TMP/got"
 ok $? "... and every address read as the text says"
+# The usual lines (0x, digits, newline) are parsed by the reader itself
+# (hexdigits.h: hex0x_line), the others by the general parser; the same
+# lines with CRLF endings all go the general way, and the answers agree.
+sed 's/$/\r/' "$TMP/mixed" >"$TMP/mixed.crlf"
+"$PGWALK" translate --format=tsv --cpu=0 "$img" - <"$TMP/mixed.crlf" \
+	2>/dev/null | sed 1d | cut -f1 >"$TMP/got.crlf"
+cmp -s "$TMP/want" "$TMP/got.crlf"
+ok $? "... and read the same with CRLF endings (the general parser)"
+# A line cut by the end of input: without its newline it is no usual
+# line, whatever follows in the reader's buffer.
+printf '0x400000\n0x40000' >"$TMP/cut"
+is "$(tsv_va - <"$TMP/cut")" "0x400000 0x40000 " \
+	"a last line without a newline is read as it is"
 
 done_testing

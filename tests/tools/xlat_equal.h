@@ -22,8 +22,10 @@ static inline bool xe_same_entry(const struct pgw_entry *a,
 	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
 }
 
-static inline bool xe_same_xlat(const struct pgw_xlat *a,
-				const struct pgw_xlat *b)
+/* a and b the same from step `from` on (and in every other field but
+ * first_step). */
+static inline bool xe_same_from(const struct pgw_xlat *a,
+				const struct pgw_xlat *b, unsigned from)
 {
 	if (a->va != b->va || a->stop != b->stop || a->level != b->level ||
 	    a->pa != b->pa || a->page_size != b->page_size ||
@@ -33,7 +35,7 @@ static inline bool xe_same_xlat(const struct pgw_xlat *a,
 	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
 	    strcmp(a->io.msg, b->io.msg) != 0)
 		return false;
-	for (unsigned i = 0; i < a->nsteps; i++) {
+	for (unsigned i = from; i < a->nsteps; i++) {
 		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
 		if (s->level != t->level || s->table != t->table ||
 		    s->index != t->index || s->entry_pa != t->entry_pa ||
@@ -42,6 +44,23 @@ static inline bool xe_same_xlat(const struct pgw_xlat *a,
 			return false;
 	}
 	return true;
+}
+
+static inline bool xe_same_xlat(const struct pgw_xlat *a,
+				const struct pgw_xlat *b)
+{
+	return a->first_step == 0 && b->first_step == 0 && xe_same_from(a, b, 0);
+}
+
+/* b (from pgw_translate_last) says what a (every step) says: the same
+ * answer, and the same steps from b's first_step on, which leaves the
+ * last one in. */
+static inline bool xe_same_last(const struct pgw_xlat *a,
+				const struct pgw_xlat *b)
+{
+	if (b->nsteps ? b->first_step >= b->nsteps : b->first_step != 0)
+		return false;
+	return a->first_step == 0 && xe_same_from(a, b, b->first_step);
 }
 
 #endif

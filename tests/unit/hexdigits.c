@@ -68,6 +68,47 @@ static unsigned check_spell(uint64_t v)
 	return bad;
 }
 
+/* The reference line: "0x" or "0X", 1 to 16 hex digits, a newline. */
+static size_t ref_line(const char *p, uint64_t *v)
+{
+	size_t nd = 0;
+	uint64_t r = 0;
+
+	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+		return 0;
+	while (nd < 17 && strchr("0123456789abcdefABCDEF", p[2 + nd]) &&
+	       p[2 + nd])
+		nd++;
+	if (nd == 0 || nd > 16 || p[2 + nd] != '\n')
+		return 0;
+	for (size_t i = 0; i < nd; i++) {
+		char c = p[2 + i];
+		r = r << 4 | (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	*v = r;
+	return 3 + nd;
+}
+
+/* Both forms of hex0x_line against the reference at p (which has the
+ * reads' room on both sides); the forms that disagree, as bits. */
+static unsigned check_line(const char *p)
+{
+	uint64_t want = 0, got = 0;
+	size_t n = ref_line(p, &want), m;
+	unsigned bad = 0;
+
+	m = hex0x_line_bytes(p, &got);
+	if (m != n || (n && got != want))
+		bad |= 1;
+#ifdef PGW_HEX_SSE2
+	got = 0;
+	m = hex0x_line_sse2(p, &got);
+	if (m != n || (n && got != want))
+		bad |= 2;
+#endif
+	return bad;
+}
+
 int main(void)
 {
 	const char *base = "0123456789abcdef", *upper = "FEDCBA9876543210";
@@ -117,6 +158,48 @@ int main(void)
 	ok(spell_bad == 0, "a million numbers spelled as %%016llx spells them "
 	   "(bad forms %u)", spell_bad);
 	ok(back_bad == 0, "and read back to themselves (%u not)", back_bad);
+
+	/* Lines: every count of digits (0 to 18) after 0x or 0X, then every
+	 * byte value as the byte after them and in every place of the line,
+	 * with random bytes in the room before and after (a line's answer
+	 * must not depend on them). */
+	bad = 0;
+	cases = 0;
+	for (unsigned nd = 0; nd <= 18; nd++)
+		for (unsigned pos = 0; pos < nd + 3; pos++)
+			for (int c = 0; c < 256; c++) {
+				char room[64], *p = room + 16;
+				for (size_t i = 0; i < sizeof(room); i++) {
+					x ^= x << 13;
+					x ^= x >> 7;
+					x ^= x << 17;
+					room[i] = (char)x;
+				}
+				p[0] = '0';
+				p[1] = pos & 1 ? 'X' : 'x';
+				for (unsigned i = 0; i < nd; i++)
+					p[2 + i] = (pos + i) & 1 ?
+						base[(x >> (4 * i)) & 15] :
+						upper[(x >> (4 * i)) & 15];
+				p[2 + nd] = '\n';
+				p[pos] = (char)c;
+				bad |= check_line(p);
+				cases++;
+			}
+	ok(bad == 0, "%u lines of 0 to 18 digits with every byte value in "
+	   "every place, amid random bytes: both forms as the reference "
+	   "(bad forms %u)", cases, bad);
+	bad = 0;
+	const char *lines[] = { "0x0\n", "0x1\n", "0xffffffffffffffff\n",
+				"0X8000000000000000\n", "0x\n", "0x1\r\n",
+				"0x1 \n", "0x00000000000000001\n", "00x1\n",
+				"0x1\0\n", "x1\n", "0xg\n" };
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char room[64] = { 0 };
+		memcpy(room + 16, lines[i], strlen(lines[i]) + 1);
+		bad |= check_line(room + 16);
+	}
+	ok(bad == 0, "the edges: one digit, 16, 17, none, CR, a space, a NUL");
 #ifndef PGW_HEX_SSE2
 	printf("# no SSE2 here: the words form checked alone\n");
 #endif

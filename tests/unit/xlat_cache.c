@@ -1,6 +1,8 @@
 /*
  * The paging-structure cache (pgw_translate_cached) gives exactly what
- * pgw_translate gives: every field of the answer and of every step, the
+ * pgw_translate gives: every field of the answer and of every step (of
+ * the last ones pgw_translate_last fills in, which must leave no more
+ * than the last step out when it hits a slot), the
  * I/O error too, for every address of windows around each mapping of the
  * imgwrite spaces (x86-64, LA57, i386, PAE: 4 KiB, 2 MiB, 4 MiB and 1 GiB
  * pages, not-present entries at every level, swap and PROT_NONE entries,
@@ -42,23 +44,33 @@ static void window(struct vas *a, uint64_t base, unsigned pages)
 	}
 }
 
-/* Translate every address with and without the cache; the count of
- * answers that differ (each shown). */
+/* Translate every address without the cache, and through it with every
+ * step (pgw_translate_cached) and with the last (pgw_translate_last),
+ * the two taking turns at asking first; the count of answers that differ
+ * (each shown). */
 static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 			const struct vas *a)
 {
 	unsigned bad = 0;
 
 	for (size_t i = 0; i < a->n; i++) {
-		struct pgw_xlat want, got;
+		struct pgw_xlat want, got, last;
 		memset(&want, 0xa5, sizeof(want));
 		memset(&got, 0x5a, sizeof(got));
+		memset(&last, 0x5a, sizeof(last));
 		pgw_translate(sp, a->v[i], &want);
+		if (i & 1)
+			pgw_translate_last(sp, c, a->v[i], &last);
 		pgw_translate_cached(sp, c, a->v[i], &got);
-		if (!xe_same_xlat(&want, &got) && bad++ < 5)
-			printf("# va 0x%llx: cached %s at %d, walked %s at %d\n",
-			       (unsigned long long)a->v[i],
+		if (!(i & 1))
+			pgw_translate_last(sp, c, a->v[i], &last);
+		bool same = xe_same_xlat(&want, &got),
+		     same_last = xe_same_last(&want, &last);
+		if ((!same || !same_last) && bad++ < 5)
+			printf("# va 0x%llx: cached %s at %d%s, walked %s at "
+			       "%d\n", (unsigned long long)a->v[i],
 			       pgw_stop_key(got.stop), (int)got.level,
+			       same_last ? "" : " (the last step alone differs)",
 			       pgw_stop_key(want.stop), (int)want.level);
 	}
 	return bad;
@@ -408,6 +420,28 @@ int main(void)
 
 	/* After all that, back to the first space: nothing stale. */
 	check_orders("x86-64 again", &sp64, c, &a);
+	/* What pgw_translate_last is for: a 4 KiB page and a hole under a
+	 * remembered PMD-level slot give the last step alone. */
+	struct pgw_xlat lx;
+	pgw_translate_last(&sp64, c, dm + 0x1234, &lx);
+	pgw_translate_last(&sp64, c, dm + 0x2234, &lx);
+	ok(lx.stop == PGW_STOP_OK && lx.nsteps == 4 && lx.first_step == 3,
+	   "pgw_translate_last: the last step alone from a remembered walk "
+	   "(%u of %u steps)", lx.nsteps - lx.first_step, lx.nsteps);
+	/* A hole at the PMD level: a final slot's last step. */
+	uint64_t hole = 0;
+	for (uint64_t va = dm; va < dm + (UINT64_C(1) << 30) && !hole;
+	     va += UINT64_C(1) << 21) {
+		pgw_translate(&sp64, va, &lx);
+		if (lx.stop == PGW_STOP_NOT_PRESENT && lx.nsteps == 3)
+			hole = va;
+	}
+	pgw_translate_last(&sp64, c, hole, &lx);
+	pgw_translate_last(&sp64, c, hole + 0x5000, &lx);
+	ok(hole && lx.stop == PGW_STOP_NOT_PRESENT && lx.nsteps == 3 &&
+	   lx.first_step == 2, "... and from a remembered stop at the PMD "
+	   "level (0x%llx: %u of %u steps)", (unsigned long long)hole,
+	   lx.nsteps - lx.first_step, lx.nsteps);
 	ok(pgw_translate_cached(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
 	   PGW_STOP_OK, "no cache: pgw_translate itself");
 
