@@ -70,6 +70,12 @@ struct pgw_entry_memo_slot {
 
 struct pgw_entry_memo {
 	struct pgw_entry_memo_slot slot[1u << PGW_ENTRY_MEMO_SLOTS_LOG2];
+	/* The empty entry (0) of each level, decoded once with how a walk
+	 * takes it: most entries a walk through holes meets, and not a
+	 * kind the slots keep. */
+	bool zero_known[PGW_NLEVELS];
+	enum pgw_stop zero_why[PGW_NLEVELS];
+	struct pgw_entry zero[PGW_NLEVELS];
 };
 
 /* raw at lvl as the memo's entry of its kind with raw's frame (true), or

@@ -147,11 +147,20 @@ static inline enum pgw_stop pgw_step_with(struct pgw_image *img,
 
 	if (why != PGW_STOP_OK)
 		return why;
+	if (memo && raw == 0 && memo->zero_known[lvl]) {
+		s->entry = memo->zero[lvl];
+		return memo->zero_why[lvl];
+	}
 	if (memo && pgw_entry_memo_get(memo, lvl, raw, &s->entry))
 		return PGW_STOP_OK;
 	why = pgw_classify(mode, enc, lvl, raw, &s->entry);
-	if (memo && why == PGW_STOP_OK)
+	if (memo && raw == 0) {
+		memo->zero_known[lvl] = true;
+		memo->zero_why[lvl] = why;
+		memo->zero[lvl] = s->entry;
+	} else if (memo && why == PGW_STOP_OK) {
 		pgw_entry_memo_keep(memo, mode, enc, lvl, raw, &s->entry);
+	}
 	return why;
 }
 
