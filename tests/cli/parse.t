@@ -138,9 +138,14 @@ sed 's/$/\r/' "$TMP/mixed" >"$TMP/mixed.crlf"
 cmp -s "$TMP/want" "$TMP/got.crlf"
 ok $? "... and read the same with CRLF endings (the general parser)"
 # A line cut by the end of input: without its newline it is no usual
-# line, whatever follows in the reader's buffer.
-printf '0x400000\n0x40000' >"$TMP/cut"
-is "$(tsv_va - <"$TMP/cut")" "0x400000 0x40000 " \
-	"a last line without a newline is read as it is"
+# line, whatever follows in the reader's buffer.  Here 10-byte lines fill
+# the first 64 KiB block, and the last line, two digits and the newline
+# short, ends where the first block still holds "00\n" of an older line.
+{ awk 'BEGIN { for (i = 0; i < 7000; i++) print "0x4000000" }'
+  printf '0x40000'; } >"$TMP/cut"
+"$PGWALK" translate --format=tsv --cpu=0 "$img" - <"$TMP/cut" 2>/dev/null |
+	sed 1d | cut -f1 | uniq -c | tr -s ' ' >"$TMP/cut.va"
+is "$(tr '\n' ' ' <"$TMP/cut.va")" " 7000 0x4000000  1 0x40000 " \
+	"a last line without a newline is read as it is (not with the bytes after it)"
 
 done_testing
