@@ -16,6 +16,10 @@
  * A slot that goes on keeps the next table's page when the image's pages
  * stay where they are, and every step takes an entry of a kind decoded
  * before from the entry memo (frame_bits.h) instead of decoding it again.
+ * pgw_translate_last answers from the same slots but copies no
+ * remembered step above the last into the answer (the last is read now,
+ * or copied from a final slot), unless finer slots are filled from it:
+ * what a batch of compact records needs.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -177,10 +177,11 @@ int main(void)
 				}
 				p[0] = '0';
 				p[1] = pos & 1 ? 'X' : 'x';
-				for (unsigned i = 0; i < nd; i++)
-					p[2 + i] = (pos + i) & 1 ?
-						base[(x >> (4 * i)) & 15] :
-						upper[(x >> (4 * i)) & 15];
+				for (unsigned i = 0; i < nd; i++) {
+					unsigned d = (x >> (4 * (i % 16))) & 15;
+					p[2 + i] = (pos + i) & 1 ? base[d] :
+								   upper[d];
+				}
 				p[2 + nd] = '\n';
 				p[pos] = (char)c;
 				bad |= check_line(p);
