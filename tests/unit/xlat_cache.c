@@ -1,8 +1,8 @@
 /*
  * The paging-structure cache (pgw_translate_cached) gives exactly what
  * pgw_translate gives: every field of the answer and of every step (of
- * the last ones pgw_translate_last fills in, which must leave no more
- * than the last step out when it hits a slot), the
+ * those pgw_translate_last fills in, which must be the last alone when a
+ * slot holds the walk above it), the
  * I/O error too, for every address of windows around each mapping of the
  * imgwrite spaces (x86-64, LA57, i386, PAE: 4 KiB, 2 MiB, 4 MiB and 1 GiB
  * pages, not-present entries at every level, swap and PROT_NONE entries,
