@@ -131,15 +131,15 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 
 /* pgw_step with the table's page given (NULL: read it) and the entry
  * taken from memo when it holds one of its kind (NULL: none; entries
- * decoded are kept there).  The memo must be for this mode and enc. */
-static inline enum pgw_stop pgw_step_with(struct pgw_image *img,
-					  const struct pgw_mode *mode,
-					  const struct pgw_enc_bits *enc,
-					  enum pgw_level lvl, uint64_t table,
-					  unsigned index, const uint8_t *page,
-					  struct pgw_entry_memo *memo,
-					  struct pgw_step *s,
-					  struct pgw_err *err)
+ * decoded are kept there).  The memo must be for this mode and enc.
+ * Always inlined: a batch takes it once per address or more, and the
+ * compiler would otherwise call it where the cache takes it thrice. */
+static inline __attribute__((always_inline)) enum pgw_stop
+pgw_step_with(struct pgw_image *img, const struct pgw_mode *mode,
+	      const struct pgw_enc_bits *enc, enum pgw_level lvl,
+	      uint64_t table, unsigned index, const uint8_t *page,
+	      struct pgw_entry_memo *memo, struct pgw_step *s,
+	      struct pgw_err *err)
 {
 	uint64_t raw;
 	enum pgw_stop why = pgw_step_read(img, mode, lvl, table, index, page,

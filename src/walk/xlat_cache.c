@@ -8,10 +8,12 @@
  * not-present, reserved or bad entry).  An address looks in the finest
  * table first and walks on from the finest slot it finds, filling the
  * finer tables as it goes; so a batch of addresses in one hole of any
- * size reads no entry after its first, and one among mapped pages reads
- * only its last-level entry.  Stops that carry an I/O error (a table not
- * in the image, a read error) are not remembered: their message is per
- * walk.
+ * size reads at most one entry after its first, and one among mapped
+ * pages reads only its last-level entry.  A walk that stops at the entry
+ * right below a slot whose table page is kept fills nothing finer (the
+ * next address there reads that one entry again, which costs less than
+ * the filling did).  Stops that carry an I/O error (a table not in the
+ * image, a read error) are not remembered: their message is per walk.
  *
  * A slot that goes on keeps the next table's page when the image's pages
  * stay where they are, and every step takes an entry of a kind decoded
@@ -296,6 +298,39 @@ static inline enum pgw_stop last_step(const struct pgw_space *space,
 	return why;
 }
 
+/*
+ * The entry below a coarse slot that goes on, from its kept page: when
+ * the walk stops there (most holes under a remembered table), out is the
+ * answer and that stop is returned; PGW_STOP_OK when the walk goes on
+ * (out half made).  A stop there is not worth a finer slot: asking again
+ * costs the same read.
+ */
+static enum pgw_stop stop_below(const struct pgw_space *space,
+				struct pgw_xlat_cache *c,
+				const struct level_slots *ls,
+				const struct slot *sl, struct pgw_xlat *out,
+				bool all)
+{
+	const struct pgw_mode *mode = space->mode;
+	struct pgw_step *s = &out->step[ls->nsteps];
+	enum pgw_level lvl = pgw_next_level(mode, ls->level + 1);
+	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
+					  sl->table,
+					  pgw_level_index(mode, lvl, out->va),
+					  sl->page, &c->memo, s, &out->io);
+
+	if (why == PGW_STOP_OK)
+		return why;
+	if (all)
+		steps_from(out, ls, sl, true);
+	else
+		out->first_step = ls->nsteps;
+	out->nsteps = ls->nsteps + 1;
+	out->level = lvl;
+	out->stop = why;
+	return why;
+}
+
 /* pgw_translate_cached (all: every step into out) and
  * pgw_translate_last (!all), one code inlined twice. */
 static inline enum pgw_stop cached(const struct pgw_space *space,
@@ -340,6 +375,9 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 			out->nsteps = out->first_step = ls->nsteps;
 		return last_step(space, c, sl, out);
 	}
+	if (sl->cont && sl->page &&
+	    (why = stop_below(space, c, ls, sl, out, all)) != PGW_STOP_OK)
+		return why;
 	if (sl->cont) {
 		steps_from(out, ls, sl, true);
 		lvl = pgw_next_level(mode, ls->level + 1);
