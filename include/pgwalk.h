@@ -518,7 +518,7 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
  * each level above the last, the walk down to that level remembered per
  * span one of its entries maps (x86-64: 512 GiB, 1 GiB and 2 MiB; i386:
  * 4 MiB), so an address near an earlier one reads only its last-level
- * entry, and one in a hole met before (of any size) one at most.  Every
+ * entry, and one in a hole met before (of any size) at most one.  Every
  * level's step is still reported (the remembered steps are copied into
  * pgw_xlat), so the answer is the one pgw_translate gives, byte for byte.
  * Entries read from an image never change; the cache empties itself when
