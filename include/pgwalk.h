@@ -522,9 +522,9 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
  * level's step is still reported (the remembered steps are copied into
  * pgw_xlat), so the answer is the one pgw_translate gives, byte for byte.
  * Entries read from an image never change; the cache empties itself when
- * used with another image, mode, root or encryption mask.  Fixed size
- * (about 850 KiB, touched as used), one per caller; NULL when out of
- * memory.
+ * used with another image (one opened where a closed one was, too),
+ * mode, root or encryption mask.  Fixed size (about 850 KiB, touched as
+ * used), one per caller; NULL when out of memory.
  */
 struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);

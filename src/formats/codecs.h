@@ -40,7 +40,11 @@ enum pgw_status pgw_decompress(struct pgw_codecs *c, enum pgw_codec codec,
 enum pgw_status pgw_snappy_length(const uint8_t *in, size_t inlen,
 				  size_t *len_ret, struct pgw_err *err);
 
-/* CRC-32C (Castagnoli), as the snappy framing format checks chunks. */
+/* CRC-32C (Castagnoli), as the snappy framing format checks chunks: by
+ * the CPU's crc32 instruction where it has one (pgw_crc32c_hw), else
+ * from tables (pgw_crc32c_table, which tests hold to the same values). */
 uint32_t pgw_crc32c(const uint8_t *p, size_t len);
+uint32_t pgw_crc32c_table(const uint8_t *p, size_t len);
+bool pgw_crc32c_hw(void);
 
 #endif

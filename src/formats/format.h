@@ -86,6 +86,10 @@ struct pgw_image {
 	 */
 	bool zero_copy;
 	bool raw_by_size;            /* raw chosen for lack of magic */
+	/* Unique among the images this process opens (from 1): what keeps
+	 * an image apart from one closed before it at the same address
+	 * (the paging-structure cache is keyed by it). */
+	uint64_t serial;
 
 	/* Physical memory, for segment-based formats (segments.h). */
 	struct pgw_segments *segs;

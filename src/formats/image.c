@@ -118,6 +118,8 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 	img = calloc(1, sizeof(*img));
 	if (!img)
 		return pgw_err_set(err, PGW_E_NOMEM, "%s: out of memory", path);
+	static uint64_t opened;
+	img->serial = __atomic_add_fetch(&opened, 1, __ATOMIC_RELAXED);
 	if (opts)
 		img->opts = *opts;
 	img->path = strdup(path);
@@ -247,9 +249,11 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return st;
 }
 
-bool pgw_image_pages_stable(const struct pgw_image *img)
+const uint64_t *pgw_image_page_epoch(const struct pgw_image *img)
 {
-	return img->zero_copy;
+	static const uint64_t never;
+
+	return img->cache ? pgw_page_cache_epoch(img->cache) : &never;
 }
 
 uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,

@@ -19,10 +19,16 @@
 enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err);
 
-/* Whether pgw_image_page's pointers stay valid until the image is closed
- * (zero-copy images: the mapped file, or the one page of zeros), so a
- * caller may keep them. */
-bool pgw_image_pages_stable(const struct pgw_image *img);
+/*
+ * How long pgw_image_page's pointers stay valid, for callers that keep
+ * them (the paging-structure cache keeps table pages): while the count
+ * *epoch is what it was when the pointer was handed out.  A zero-copy
+ * image (the mapped file, the one page of zeros) never changes it, nor
+ * does a page a decompressing format serves in place from the map; its
+ * bounded cache changes it when it gives a page up.  The count's address
+ * is fixed until the image is closed.
+ */
+const uint64_t *pgw_image_page_epoch(const struct pgw_image *img);
 
 /*
  * Does a page pgw_image_page served in place (from the mapped file of a

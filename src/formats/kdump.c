@@ -279,9 +279,11 @@ enum pgw_status pgw_kdump_rank(const struct pgw_image *img,
 	uint64_t sub = pfn / SUB_BITS;
 	size_t nbytes = (size_t)(pfn % SUB_BITS) / 8;
 	uint64_t r = k->rank[pfn / RANK_BITS] + k->subrank[sub];
-	const uint8_t *p = pgw_kdump_bytes(&img->src,
-					   k->bitmap2 + sub * (SUB_BITS / 8),
-					   nbytes + 1, buf, err);
+	const uint8_t *p = pfn < k->max_mapnr && k->bits2 ?
+				   k->bits2 + sub * (SUB_BITS / 8) :
+				   pgw_kdump_bytes(&img->src,
+						   k->bitmap2 + sub * (SUB_BITS / 8),
+						   nbytes + 1, buf, err);
 
 	if (!p)
 		return pgw_err_prefix(err, "2nd bitmap");
@@ -502,9 +504,11 @@ static enum pgw_absence bitmap_state(const struct pgw_image *img,
 {
 	if (pfn >= k->max_mapnr)
 		return PGW_ABSENT_OUTSIDE;
-	if (pgw_kdump_bit(&img->src, k->bitmap2, pfn))
+	if (k->bits2 ? k->bits2[pfn / 8] >> (pfn & 7) & 1 :
+		       pgw_kdump_bit(&img->src, k->bitmap2, pfn))
 		return PGW_ABSENT_NONE;
-	if (!pgw_kdump_bit(&img->src, k->bitmap1, pfn))
+	if (!(k->bits1 ? k->bits1[pfn / 8] >> (pfn & 7) & 1 :
+			 pgw_kdump_bit(&img->src, k->bitmap1, pfn)))
 		return PGW_ABSENT_OUTSIDE;
 	if (k->s.split && (pfn < k->s.start_pfn || pfn >= k->s.end_pfn))
 		return PGW_ABSENT_OTHER_FILE;
@@ -965,6 +969,17 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 				   "each) are not in the file",
 				   (unsigned long long)k->max_mapnr,
 				   (unsigned long long)bm_bytes);
+	/* Where each lies whole in the file (always, unless flattening
+	 * split it), its bits are read in place: every frame a batch
+	 * answers reads one or two. */
+	const uint8_t *in_place;
+	struct pgw_err split;
+	if (pgw_source_get(&img->src, k->bitmap1, bm_bytes, NULL, &in_place,
+			   &split) == PGW_OK)
+		k->bits1 = in_place;
+	if (pgw_source_get(&img->src, k->bitmap2, bm_bytes, NULL, &in_place,
+			   &split) == PGW_OK)
+		k->bits2 = in_place;
 
 	st = check_codecs(k, err);
 	if (st != PGW_OK)

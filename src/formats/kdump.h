@@ -50,6 +50,9 @@ struct kdump {
 	const struct layout *lay;
 	uint64_t max_mapnr;
 	uint64_t bitmap1, bitmap2;   /* stream offsets */
+	/* The bitmaps' max_mapnr bits in the mapped file, or NULL where
+	 * flattening split one (read through the source then). */
+	const uint8_t *bits1, *bits2;
 	uint64_t desc_off;
 	uint64_t ndumped;            /* set bits of the 2nd bitmap */
 	uint64_t ndesc;              /* descriptors inside the file */

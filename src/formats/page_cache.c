@@ -8,6 +8,7 @@ struct pgw_page_cache {
 	unsigned slots;
 	unsigned next;         /* FIFO hand */
 	unsigned hash_mask;
+	uint64_t evicted;      /* pages given up so far (the epoch) */
 	uint64_t *pfn;         /* per slot; NO_PFN when empty or uncommitted */
 	int32_t *hash;         /* open addressing: slot index or -1 */
 	uint8_t *data;         /* slots * PGW_PAGE_SIZE */
@@ -97,6 +98,7 @@ uint8_t *pgw_page_cache_slot(struct pgw_page_cache *c, uint64_t pfn)
 	if (c->pfn[s] != NO_PFN) {
 		unhash(c, s);
 		c->pfn[s] = NO_PFN;
+		c->evicted++;
 	}
 	return c->data + (size_t)s * PGW_PAGE_SIZE;
 }
@@ -117,4 +119,9 @@ void pgw_page_cache_unslot(struct pgw_page_cache *c)
 {
 	/* slot() emptied it already: the hand simply comes back to it. */
 	c->next = (c->next + c->slots - 1) % c->slots;
+}
+
+const uint64_t *pgw_page_cache_epoch(const struct pgw_page_cache *c)
+{
+	return &c->evicted;
 }

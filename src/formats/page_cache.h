@@ -26,4 +26,12 @@ void pgw_page_cache_commit(struct pgw_page_cache *cache, uint64_t pfn);
  */
 void pgw_page_cache_unslot(struct pgw_page_cache *cache);
 
+/*
+ * A count that grows whenever a page the cache handed out is given up
+ * (its slot taken for another): a pointer from the cache stays valid for
+ * as long as the count is what it was when the pointer was handed out.
+ * The address of the count is fixed for the cache's life.
+ */
+const uint64_t *pgw_page_cache_epoch(const struct pgw_page_cache *cache);
+
 #endif

@@ -15,9 +15,12 @@
  * the filling did).  Stops that carry an I/O error (a table not in the
  * image, a read error) are not remembered: their message is per walk.
  *
- * A slot that goes on keeps the next table's page when the image's pages
- * stay where they are, and every step takes an entry of a kind decoded
- * before from the entry memo (frame_bits.h) instead of decoding it again.
+ * A slot that goes on keeps the next table's page, used while the image
+ * has given up no page since (pgw_image_page_epoch: a mapped image never
+ * does; a decompressing one gives pages up from its bounded cache, and a
+ * batch's table pages mostly stay there), and every step takes an entry
+ * of a kind decoded before from the entry memo (frame_bits.h) instead of
+ * decoding it again.
  * pgw_translate_last answers from the same slots but copies no
  * remembered step above the last into the answer (the last is read now,
  * or copied from a final slot), unless finer slots are filled from it:
@@ -26,6 +29,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "../formats/format.h"
 #include "descend.h"
 #include "frame_bits.h"
 #include "step.h"
@@ -38,11 +42,14 @@
 struct slot {
 	uint64_t tag;          /* va >> the level's shift */
 	uint64_t table;        /* cont: the next level's table */
-	const uint8_t *page;   /* cont: its page, when pages stay put */
-	uint32_t gen;          /* valid when the cache's gen */
+	const uint8_t *page;   /* cont: its page (NULL: read it) */
+	uint64_t epoch;        /* page is valid while the image's page
+				  epoch is this */
 	uint32_t eff;          /* cont: what the levels down to this one
 				  grant; final leaf: the leaf's effective
 				  permissions */
+	uint16_t gen;          /* valid when the cache's gen (16 bits, so
+				  that the head stays 40 bytes) */
 	bool cont;             /* the walk goes on below */
 	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
 };
@@ -54,6 +61,9 @@ static const unsigned nslots_log2[NCACHED] = { 10, 9, 9, 8 };
 struct level_slots {
 	enum pgw_level level;  /* the level whose entries are remembered */
 	unsigned shift;        /* of that level's index */
+	enum pgw_level below;  /* the next level down, its index's shift
+				  and mask */
+	unsigned below_shift, below_mask;
 	unsigned nsteps;       /* steps a slot holds (the level's depth) */
 	unsigned bits;         /* log2 of the slot count */
 	struct slot *head;     /* 2^bits heads */
@@ -61,13 +71,14 @@ struct level_slots {
 };
 
 struct pgw_xlat_cache {
-	/* What the slots were filled for. */
-	const struct pgw_image *img;
+	/* What the slots were filled for: the image by its serial (another
+	 * may be opened where a closed one was). */
+	uint64_t img_serial;
 	const struct pgw_mode *mode;
 	uint64_t root;
 	struct pgw_enc_bits enc;  /* bits taken out of every frame */
-	uint32_t gen;
-	bool stable;             /* the image's pages stay put */
+	uint16_t gen;
+	const uint64_t *epoch;   /* the image's (pgw_image_page_epoch) */
 	unsigned ncached;        /* levels with slots in this mode (0: the
 				    mode has one level; every walk is from
 				    the root) */
@@ -126,11 +137,11 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	enum pgw_level unfolded[PGW_NLEVELS];
 	unsigned n = 0;
 
-	c->img = space->img;
+	c->img_serial = space->img->serial;
 	c->mode = mode;
 	c->root = space->root;
 	c->enc = space->enc;
-	c->stable = pgw_image_pages_stable(space->img);
+	c->epoch = pgw_image_page_epoch(space->img);
 	pgw_entry_memo_clear(&c->memo);
 	if (++c->gen == 0) {   /* wrapped: old slots could look valid */
 		memset(c->store, 0, c->store_size);
@@ -158,6 +169,9 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 		unsigned depth = c->ncached - 1 - i;   /* 0: the top */
 		ls->level = unfolded[depth];
 		ls->shift = mode->level[ls->level].shift;
+		ls->below = unfolded[depth + 1];
+		ls->below_shift = mode->level[ls->below].shift;
+		ls->below_mask = (1u << mode->level[ls->below].bits) - 1;
 		ls->nsteps = depth + 1;
 		ls->bits = nslots_log2[i];
 		ls->head = (struct slot *)(void *)at;
@@ -177,7 +191,7 @@ static inline void aim(struct pgw_xlat_cache *c,
 {
 	/* One test of all five, not five branches: it is asked per
 	 * address. */
-	if (((uintptr_t)c->img ^ (uintptr_t)space->img) |
+	if ((c->img_serial ^ space->img->serial) |
 	    ((uintptr_t)c->mode ^ (uintptr_t)space->mode) |
 	    (c->root ^ space->root) | (c->enc.enc ^ space->enc.enc) |
 	    (c->enc.shared ^ space->enc.shared))
@@ -197,6 +211,14 @@ static struct pgw_step *steps_of(const struct level_slots *ls,
 				 const struct slot *sl)
 {
 	return ls->steps + (size_t)(sl - ls->head) * ls->nsteps;
+}
+
+/* The table page slot sl keeps, while the image still holds it there
+ * (NULL: none, or given up since). */
+static inline const uint8_t *kept_page(const struct pgw_xlat_cache *c,
+				       const struct slot *sl)
+{
+	return sl->epoch == *c->epoch ? sl->page : NULL;
 }
 
 /* Whether a walk that ended with `stop` may be remembered: it says the
@@ -230,13 +252,15 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 			sl->eff = eff;
 			sl->table = out->step[k - 1].entry.addr;
 			sl->page = NULL;
-			if (c->stable && out->step[k].read_ok) {
+			if (out->step[k].read_ok) {
 				struct pgw_err err;
 				const uint8_t *page;
 				if (pgw_image_page(img,
 						   sl->table >> PGW_PAGE_SHIFT,
 						   &page, &err) == PGW_OK)
 					sl->page = page;
+				/* After the read, which may give a page up. */
+				sl->epoch = *c->epoch;
 			}
 		} else if (out->nsteps == k && final_stop(out->stop)) {
 			sl = slot_of(ls, tag);
@@ -272,11 +296,12 @@ static inline void steps_from(struct pgw_xlat *out,
 	out->nsteps = k;
 }
 
-/* The last level's entry, from the table a slot of lv[0] names: a leaf,
- * or a stop (a table entry there leads nowhere). */
+/* The last level's entry, from the table a slot of lv[0] names (page:
+ * kept_page's): a leaf, or a stop (a table entry there leads nowhere). */
 static inline enum pgw_stop last_step(const struct pgw_space *space,
 				      struct pgw_xlat_cache *c,
 				      const struct slot *sl,
+				      const uint8_t *page,
 				      struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = space->mode;
@@ -284,8 +309,8 @@ static inline enum pgw_stop last_step(const struct pgw_space *space,
 	enum pgw_level lvl = c->last;
 	unsigned index = (unsigned)(out->va >> c->last_shift) & c->last_mask;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
-					  sl->table, index, sl->page, &c->memo,
-					  s, &out->io);
+					  sl->table, index, page, &c->memo, s,
+					  &out->io);
 
 	if (why == PGW_STOP_OK && s->entry.kind != PGW_ENT_LEAF)
 		why = PGW_STOP_BAD_LEAF;
@@ -308,16 +333,17 @@ static inline enum pgw_stop last_step(const struct pgw_space *space,
 static enum pgw_stop stop_below(const struct pgw_space *space,
 				struct pgw_xlat_cache *c,
 				const struct level_slots *ls,
-				const struct slot *sl, struct pgw_xlat *out,
-				bool all)
+				const struct slot *sl, const uint8_t *page,
+				struct pgw_xlat *out, bool all)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_step *s = &out->step[ls->nsteps];
-	enum pgw_level lvl = pgw_next_level(mode, ls->level + 1);
+	enum pgw_level lvl = ls->below;
+	unsigned index = (unsigned)(out->va >> ls->below_shift) &
+			 ls->below_mask;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
-					  sl->table,
-					  pgw_level_index(mode, lvl, out->va),
-					  sl->page, &c->memo, s, &out->io);
+					  sl->table, index, page, &c->memo, s,
+					  &out->io);
 
 	if (why == PGW_STOP_OK)
 		return why;
@@ -366,23 +392,27 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 
 	enum pgw_level lvl;
 	enum pgw_stop why;
+	const uint8_t *page = NULL;
 	pgw_xlat_reset(out, va);
+	if (sl->cont)
+		page = kept_page(c, sl);
 	if (sl->cont && i == 0) {
 		/* !all: the last step is the one read now. */
 		if (all)
 			steps_from(out, ls, sl, true);
 		else
 			out->nsteps = out->first_step = ls->nsteps;
-		return last_step(space, c, sl, out);
+		return last_step(space, c, sl, page, out);
 	}
-	if (sl->cont && sl->page &&
-	    (why = stop_below(space, c, ls, sl, out, all)) != PGW_STOP_OK)
+	if (sl->cont && page &&
+	    (why = stop_below(space, c, ls, sl, page, out, all)) !=
+		    PGW_STOP_OK)
 		return why;
 	if (sl->cont) {
 		steps_from(out, ls, sl, true);
-		lvl = pgw_next_level(mode, ls->level + 1);
-		why = pgw_descend(space, out, &lvl, sl->table, sl->eff,
-				  sl->page, &c->memo);
+		lvl = ls->below;
+		why = pgw_descend(space, out, &lvl, sl->table, sl->eff, page,
+				  &c->memo);
 		out->level = lvl;
 		out->stop = why;
 		fill(c, space->img, i - 1, out);

@@ -272,6 +272,11 @@ int main(void)
 	fo.reverse = false;
 	fo.overlap = true;
 	run("zlib/64 filtered, flattened with overwrites", &filtered, &o, &fo);
+	/* Records of 100 bytes split both bitmaps: their bits are read
+	 * through the records, not in place. */
+	struct dw_flat_opts small = { .rec_size = 100 };
+	run("zlib/64 filtered, flattened in 100-byte records", &filtered, &o,
+	    &small);
 
 	struct dw_kdump_opts so = { .codec = DW_ZSTD, .split = true,
 				    .split_start = 1000, .split_end = 5000 };

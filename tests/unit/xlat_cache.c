@@ -15,7 +15,9 @@
  * differ in the PAT bit of large pages, in PSE-36's high frame bits, in
  * flags, in a reserved bit; the same leaves translated through a fresh
  * cache twice (its entry memo must not take a PAT or PSE-36 bit for a
- * frame bit).  And the lazy
+ * frame bit).  A kdump whose page cache gives table pages up between
+ * translations (the slots' kept pages must not be read then), and images
+ * opened in turn, each where the one before may have been.  And the lazy
  * library loader (dynlib.h): a library that is not there is an error
  * saying which and why, every time; one that is gives its symbols.
  */
@@ -353,6 +355,95 @@ static void test_coarse_levels(void)
 	iw_free(&m.b);
 }
 
+/*
+ * A kdump (zlib) of the x86-64 space: its pages come from the image's
+ * bounded cache, which gives pages up as others are read, so a table page
+ * a slot keeps may be another page's bytes by the time it is asked
+ * again.  Between every few translations the test reads more pages than
+ * the image's cache holds (the padding frames, each unlike a table); the
+ * cache must still answer as the walk does.
+ */
+static void test_evicted_pages(const struct vas *a)
+{
+	struct iw_mem m = { 0 };
+	uint64_t root = iw_tables_x86_64(&m, false);
+	uint64_t first_pad = m.b.len / IW_PAGE, npad = 1200;
+
+	for (uint64_t f = first_pad; f < first_pad + npad; f++)
+		memset(iw_frame(&m, f), (int)(f * 37 % 255) + 1, IW_PAGE);
+	struct dw_mem dm = { m.b.p, m.b.len / IW_PAGE,
+			     calloc(m.b.len / IW_PAGE, 1) };
+	struct dw_kdump_opts ko = { .codec = DW_ZLIB, .machine = "x86_64" };
+	struct dw_buf b = { 0 };
+	struct pgw_image *img;
+	struct pgw_err err;
+	dw_write_kdump(&b, &dm, &ko, NULL);
+	if (open_buf(&b, NULL, &img, &err) != PGW_OK) {
+		printf("Bail out! kdump of the x86-64 space: %s\n", err.msg);
+		exit(1);
+	}
+	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), root };
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	struct vas v = { malloc(a->n * sizeof(*a->v)), a->n };
+	memcpy(v.v, a->v, a->n * sizeof(*a->v));
+	unsigned bad = 0;
+	uint8_t page[IW_PAGE];
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < v.n; i += 48) {
+			struct vas part = { v.v + i,
+					    v.n - i < 48 ? v.n - i : 48 };
+			bad += compare(&sp, c, &part);
+			for (uint64_t f = 0; f < npad; f++)
+				pgw_image_read_page(img, first_pad + f, page,
+						    &err);
+		}
+		shuffle(&v, 11);
+	}
+	ok(bad == 0, "kdump: %zu addresses in order and shuffled, more pages "
+	   "than its cache holds read between every 48: %u answers unlike "
+	   "the walk", v.n, bad);
+	check_orders("kdump, nothing read between", &sp, c, &v);
+	pgw_xlat_cache_free(c);
+	pgw_image_close(img);
+	free(v.v);
+	free(dm.kind);
+	dw_free(&b);
+	iw_free(&m.b);
+}
+
+/*
+ * One cache through four images in turn, each closed before the next is
+ * opened: the next may well be allocated where the one before was, with
+ * the same mode and root, and must still be walked anew (every other one
+ * has no direct map under its root).
+ */
+static void test_reopened(const struct vas *a)
+{
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	unsigned bad = 0, same_place = 0;
+	uintptr_t before = 0;   /* the address of the image closed last */
+
+	for (int round = 0; round < 4; round++) {
+		struct iw_mem m = { 0 };
+		uint64_t root = iw_tables_x86_64(&m, false);
+		if (round & 1)   /* no direct map under this root */
+			iw_entry(&m, root >> 12, 273, 8, 0);
+		struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
+		struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
+					root };
+		same_place += (uintptr_t)img == before;
+		before = (uintptr_t)img;
+		bad += compare(&sp, c, a);
+		pgw_image_close(img);
+		iw_free(&m.b);
+	}
+	ok(bad == 0, "four images opened in turn, each closed before the "
+	   "next (%u of 3 where the one before was), one cache: %u answers "
+	   "unlike the walk", same_place, bad);
+	pgw_xlat_cache_free(c);
+}
+
 int main(void)
 {
 	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
@@ -447,6 +538,8 @@ int main(void)
 
 	test_next_leaf();
 	test_coarse_levels();
+	test_evicted_pages(&a);
+	test_reopened(&a);
 
 	/* The loader. */
 	void *fn = NULL;
