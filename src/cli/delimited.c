@@ -94,10 +94,17 @@ void delim_xlat(struct out *o, const struct delim *d,
 	struct line *l = out_row(o);
 	uint64_t key = xlat_tail_key(x) | (uint64_t)(uint8_t)d->sep << 52;
 	struct spelled *m = spelled_slot(tails, key);
+	/* out_row leaves half a line, room for both numbers: written
+	 * through a cursor, without a check or a store of the length for
+	 * each byte. */
+	char *p = put_hex(l->buf + l->len, x->va);
 
-	hex(l, d, x->va);
-	if (x->stop == PGW_STOP_OK)
-		hex(l, d, x->pa);
+	*p++ = d->sep;
+	if (x->stop == PGW_STOP_OK) {
+		p = put_hex(p, x->pa);
+		*p++ = d->sep;
+	}
+	l->len = (size_t)(p - l->buf);
 	if (!spelled_copy(m, key, o->mode, l)) {
 		size_t at = l->len;
 		xlat_tail(l, d, o, x);

@@ -47,24 +47,31 @@ static inline void emit_mem(struct line *l, const char *s, size_t n)
  * moves (JSON keys, separators). */
 #define emit_lit(l, s) emit_mem((l), "" s, sizeof(s) - 1)
 
-/* The last n (1..16) of v's 16 hex digits after "0x": made at once,
- * and copied 16 bytes at a time (a fixed-size copy is a move or two; the
- * bytes past the n digits are overwritten by what follows). */
-static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
+/* The last n (1..16) of v's 16 hex digits after "0x": v moved up so
+ * that they come first, and all 16 spelled into the line at once (the
+ * bytes past the n digits are overwritten by what follows), with no
+ * buffer to copy them from. */
+static inline char *put_hex_digits(char *p, uint64_t v, size_t n)
 {
-	/* Digits in all[16..31]; all[32..47] keep the 16-byte read in
-	 * bounds (all[0..15] is never read: n is at most 16). */
-	char all[48];
-
-	if (18 > sizeof(l->buf) - l->len)
-		return;
-	hex16_spell(all + 16, v);
-	memset(all + 32, 0, 16);
-	char *p = l->buf + l->len;
 	p[0] = '0';
 	p[1] = 'x';
-	memcpy(p + 2, all + 32 - n, 16);
-	l->len += n + 2;
+	hex16_spell(p + 2, v << (64 - 4 * n));
+	return p + n + 2;
+}
+
+static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
+{
+	if (18 > sizeof(l->buf) - l->len)
+		return;
+	l->len = (size_t)(put_hex_digits(l->buf + l->len, v, n) - l->buf);
+}
+
+/* emit_hex at p, which has 18 bytes of room; the end. */
+static inline char *put_hex(char *p, uint64_t v)
+{
+	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
+
+	return put_hex_digits(p, v, (bits + 3) / 4);
 }
 
 /* Lower-case hex with 0x, no padding: the one address spelling. */

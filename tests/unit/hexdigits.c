@@ -4,12 +4,14 @@
  * every one of the 16 places of a valid number (a digit of either case is
  * read, anything else refuses the whole number), upper and lower case,
  * the extremes, and a million random numbers spelled and read back; the
- * spelling against snprintf's %016llx.  Where SSE2 is missing (another
- * architecture) the words form is checked alone.
+ * spelling against snprintf's %016llx, and emit.h's writers of numbers
+ * (0x and no padding, or padded) against snprintf.  Where SSE2 is missing
+ * (another architecture) the words form is checked alone.
  */
 #include <stdlib.h>
 
 #include "tap.h"
+#include "cli/emit.h"
 #include "cli/hexdigits.h"
 
 /* The reference: a digit at a time. */
@@ -201,6 +203,39 @@ int main(void)
 		bad |= check_line(room + 16);
 	}
 	ok(bad == 0, "the edges: one digit, 16, 17, none, CR, a space, a NUL");
+
+	/* The writers: emit_hex as printf's %#llx spells it (0 as 0x0),
+	 * emit_hex_min padded to 1..16 digits, in a line that already
+	 * holds a byte, for every length of number. */
+	bad = 0;
+	unsigned spelt = 0;
+	for (unsigned bits = 0; bits <= 64; bits++)
+		for (unsigned k = 0; k < 40; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Exactly `bits` significant bits. */
+			uint64_t top = UINT64_C(1) << (bits ? bits - 1 : 0);
+			uint64_t v = bits ? top | (x & (top - 1)) : 0;
+			char want[40];
+			struct line l;
+			l.len = 1;
+			emit_hex(&l, v);
+			snprintf(want, sizeof(want), "0x%llx",
+				 (unsigned long long)v);
+			bad += l.len - 1 != strlen(want) ||
+			       memcmp(l.buf + 1, want, strlen(want)) != 0;
+			int w = (int)(k % 16) + 1;
+			l.len = 1;
+			emit_hex_min(&l, v, w);
+			snprintf(want, sizeof(want), "0x%0*llx", w,
+				 (unsigned long long)v);
+			bad += l.len - 1 != strlen(want) ||
+			       memcmp(l.buf + 1, want, strlen(want)) != 0;
+			spelt += 2;
+		}
+	ok(bad == 0, "emit_hex and emit_hex_min (1-16 digits) as printf on %u "
+	   "numbers of every length: %u differ", spelt, bad);
 #ifndef PGW_HEX_SSE2
 	printf("# no SSE2 here: the words form checked alone\n");
 #endif
