@@ -66,7 +66,8 @@ static inline void emit_hex_digits(struct line *l, uint64_t v, size_t n)
 	l->len = (size_t)(put_hex_digits(l->buf + l->len, v, n) - l->buf);
 }
 
-/* emit_hex at p, which has 18 bytes of room; the end. */
+/* Lower-case hex with 0x, no padding, at p (18 bytes of room); the end.
+ * The one address spelling. */
 static inline char *put_hex(char *p, uint64_t v)
 {
 	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
@@ -74,12 +75,10 @@ static inline char *put_hex(char *p, uint64_t v)
 	return put_hex_digits(p, v, (bits + 3) / 4);
 }
 
-/* Lower-case hex with 0x, no padding: the one address spelling. */
 static inline void emit_hex(struct line *l, uint64_t v)
 {
-	unsigned bits = v ? 64 - (unsigned)__builtin_clzll(v) : 1;
-
-	emit_hex_digits(l, v, (bits + 3) / 4);
+	if (18 <= sizeof(l->buf) - l->len)
+		l->len = (size_t)(put_hex(l->buf + l->len, v) - l->buf);
 }
 
 /* Hex with "0x", at least `digits` digits (more when v needs them). */
