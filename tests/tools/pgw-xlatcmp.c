@@ -1,0 +1,147 @@
+/*
+ * pgw-xlatcmp: a batch of addresses translated three ways on one image:
+ * from the root (pgw_translate), and through one paging-structure cache
+ * with every step (pgw_translate_cached) and with the last alone
+ * (pgw_translate_last), the two taking turns at asking first; each answer
+ * held to the root walk's field by field (xlat_equal.h).  The unit test
+ * does this on built spaces; this tool does it on real dumps in every
+ * image format, where the tables are a kernel's.  With -e N, N frames
+ * drawn at random are read between two addresses, so that a
+ * decompressing image's page cache gives up the table pages the cache's
+ * slots keep (those must then be read anew).
+ *
+ * Usage: pgw-xlatcmp [-f FORMAT] [-c CPU | -r CR3] [-m MODE] [-e N]
+ *                    IMAGE < addresses
+ * Prints "N addresses: K answers differ ..." and the first five that do;
+ * exits 0 when none differ, 1 when some do, 2 on a usage, input or open
+ * error.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgwalk.h"
+#include "xlat_equal.h"
+
+static void die(const char *what, const char *msg)
+{
+	fprintf(stderr, "pgw-xlatcmp: %s: %s\n", what, msg);
+	exit(2);
+}
+
+/* xorshift64*, as pgw-randaddr draws. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+int main(int argc, char **argv)
+{
+	struct pgw_image_open_opts io = { 0 };
+	struct pgw_space_request req = { 0 };
+	unsigned evict = 0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "f:c:r:m:e:")) != -1) {
+		switch (opt) {
+		case 'f': io.format = optarg; break;
+		case 'c':
+			req.root.have_cpu = true;
+			req.root.cpu = (unsigned)strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			req.root.have_cr3 = true;
+			req.root.cr3 = strtoull(optarg, NULL, 0);
+			break;
+		case 'm': req.mode = optarg; break;
+		case 'e': evict = (unsigned)strtoul(optarg, NULL, 0); break;
+		default: goto usage;
+		}
+	}
+	if (argc - optind != 1)
+		goto usage;
+
+	struct pgw_image *img;
+	struct pgw_err err = { 0 };
+	struct pgw_space sp;
+	struct pgw_space_why why;
+	if (pgw_image_open(&img, argv[optind], &io, &err) != PGW_OK)
+		die(argv[optind], err.msg);
+	if (pgw_space_open(img, &req, &sp, &why, &err) != PGW_OK)
+		die("space", err.msg);
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	if (!c)
+		die("cache", "out of memory");
+	struct pgw_evidence ev;
+	pgw_image_evidence(img, &ev);
+	uint64_t frames = ev.pages_ram ? ev.pages_ram : 1;
+
+	/* Heap, not stack: three answers of ~1 KiB each per address. */
+	struct pgw_xlat *want = malloc(sizeof(*want)),
+			*got = malloc(sizeof(*got)),
+			*last = malloc(sizeof(*last));
+	static uint8_t page[PGW_PAGE_SIZE];
+	if (!want || !got || !last)
+		die("answers", "out of memory");
+	unsigned long long n = 0, bad = 0, bad_cached = 0, bad_last = 0,
+			   reads = 0;
+	uint64_t seed = 1;
+	char line[128];
+	while (fgets(line, sizeof(line), stdin)) {
+		char *end;
+		uint64_t va = strtoull(line, &end, 0);
+		if (end == line || (*end != '\n' && *end != '\0'))
+			die("stdin", "a line that is not an address");
+		memset(want, 0xa5, sizeof(*want));
+		memset(got, 0x5a, sizeof(*got));
+		memset(last, 0x5a, sizeof(*last));
+		pgw_translate(&sp, va, want);
+		if (n & 1)
+			pgw_translate_last(&sp, c, va, last);
+		pgw_translate_cached(&sp, c, va, got);
+		if (!(n & 1))
+			pgw_translate_last(&sp, c, va, last);
+		bool same = xe_same_xlat(want, got),
+		     same_last = xe_same_last(want, last);
+		bad_cached += !same;
+		bad_last += !same_last;
+		if ((!same || !same_last) && bad++ < 5)
+			printf("va 0x%" PRIx64 ": walked %s pa 0x%" PRIx64
+			       "; cached %s pa 0x%" PRIx64 "%s; last %s pa 0x%"
+			       PRIx64 "%s\n", va, pgw_stop_key(want->stop),
+			       want->pa, pgw_stop_key(got->stop), got->pa,
+			       same ? "" : " (differs)",
+			       pgw_stop_key(last->stop), last->pa,
+			       same_last ? "" : " (differs)");
+		for (unsigned i = 0; i < evict; i++) {
+			struct pgw_err e2 = { 0 };
+			if (pgw_image_read_page(img, rnd(&seed) % frames, page,
+						&e2) == PGW_OK)
+				reads++;
+		}
+		n++;
+	}
+	if (ferror(stdin))
+		die("stdin", "read error");
+	printf("%llu addresses: %llu answers differ (every step %llu, the "
+	       "last alone %llu); %llu pages read between them (%s, %s, "
+	       "root 0x%" PRIx64 ")\n", n, bad, bad_cached, bad_last, reads,
+	       pgw_image_format(img), sp.mode->name, sp.root);
+	free(want);
+	free(got);
+	free(last);
+	pgw_xlat_cache_free(c);
+	pgw_image_close(img);
+	if (fflush(stdout))
+		return 2;
+	return n == 0 ? 2 : bad ? 1 : 0;
+usage:
+	fputs("usage: pgw-xlatcmp [-f FORMAT] [-c CPU | -r CR3] [-m MODE] "
+	      "[-e N] IMAGE < addresses\n", stderr);
+	return 2;
+}
