@@ -98,32 +98,31 @@ static inline void hex16_spell_words(char out[16], uint64_t v)
 }
 
 #ifdef PGW_HEX_SSE2
-/* Which of the 16 bytes of c are hex digits (a mask of their lanes), and
- * which decimal ones, in *digit.  Bytes of 0x80 and up are negative to
- * the signed compares, so in neither range. */
-static inline unsigned hex_lanes_sse2(__m128i c, __m128i *digit)
+/* Which of the 16 bytes of c are hex digits: a mask of their lanes.
+ * Bytes of 0x80 and up are negative to the signed compares, so in
+ * neither range. */
+static inline unsigned hex_lanes_sse2(__m128i c)
 {
 	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
 	__m128i alpha = _mm_and_si128(
 		_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
 		_mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
 
-	*digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-			       _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(*digit, alpha));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, alpha));
 }
 
-/* The value of 16 bytes that are all hex digits (digit: hex_lanes_sse2's
- * decimal lanes). */
-static inline uint64_t hex16_reg_value(__m128i c, __m128i digit)
+/* The value of 16 bytes that are all hex digits. */
+static inline uint64_t hex16_reg_value(__m128i c)
 {
-	/* A digit's byte already has 0x20 set: lower - '0'; a letter's
-	 * lower - ('a' - 10). */
-	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
-	__m128i base = _mm_or_si128(
-		_mm_and_si128(digit, _mm_set1_epi8('0')),
-		_mm_andnot_si128(digit, _mm_set1_epi8('a' - 10)));
-	__m128i n = _mm_sub_epi8(lower, base);
+	/* A digit's value is its low nibble ('0'-'9': 0x30-0x39), a
+	 * letter's that plus 9 ('a'-'f' and 'A'-'F' end in 1-6): the
+	 * letters are the bytes above '9'. */
+	__m128i n = _mm_add_epi8(
+		_mm_and_si128(c, _mm_set1_epi8(0x0f)),
+		_mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('9')),
+			      _mm_set1_epi8(9)));
 	/* Pairs: the first digit of each (the low byte of a 16-bit lane)
 	 * is the high nibble. */
 	__m128i pair = _mm_or_si128(
@@ -138,11 +137,10 @@ static inline uint64_t hex16_reg_value(__m128i c, __m128i digit)
 static inline bool hex16_value_sse2(const char *p, uint64_t *v)
 {
 	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i digit;
 
-	if (hex_lanes_sse2(c, &digit) != 0xffff)
+	if (hex_lanes_sse2(c) != 0xffff)
 		return false;
-	*v = hex16_reg_value(c, digit);
+	*v = hex16_reg_value(c);
 	return true;
 }
 
@@ -156,10 +154,8 @@ static inline size_t hex0x_line_sse2(const char *p, uint64_t *v)
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
-	__m128i digit;
 	unsigned hex = hex_lanes_sse2(
-		_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
-		&digit);
+		_mm_loadu_si128((const __m128i *)(const void *)(p + 2)));
 	unsigned nd = (unsigned)__builtin_ctz(~hex);   /* 0..16 */
 
 	if (p[0] != '0' || (p[1] | 0x20) != 'x' || nd == 0 || p[2 + nd] != '\n')
@@ -170,8 +166,7 @@ static inline size_t hex0x_line_sse2(const char *p, uint64_t *v)
 		(const __m128i *)(const void *)(p + 2 + nd - 16));
 	c = _mm_or_si128(_mm_and_si128(k, c),
 			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
-	hex_lanes_sse2(c, &digit);   /* the decimal lanes of c */
-	*v = hex16_reg_value(c, digit);
+	*v = hex16_reg_value(c);
 	return 3 + nd;
 }
 
