@@ -107,8 +107,9 @@ static inline unsigned hex_lanes_sse2(__m128i c)
 	__m128i alpha = _mm_and_si128(
 		_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
 		_mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i digit = _mm_and_si128(
+		_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+		_mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
 
 	return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, alpha));
 }
