@@ -6,9 +6,9 @@
  * held to the root walk's field by field (xlat_equal.h).  The unit test
  * does this on built spaces; this tool does it on real dumps in every
  * image format, where the tables are a kernel's.  With -e N, N frames
- * drawn at random are read between two addresses, so that a
- * decompressing image's page cache gives up the table pages the cache's
- * slots keep (those must then be read anew).
+ * drawn at random (random(), unseeded) are read between two addresses,
+ * so that a decompressing image's page cache gives up the table pages
+ * the cache's slots keep (those must then be read anew).
  *
  * Usage: pgw-xlatcmp [-f FORMAT] [-c CPU | -r CR3] [-m MODE] [-e N]
  *                    IMAGE < addresses
@@ -29,15 +29,6 @@ static void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "pgw-xlatcmp: %s: %s\n", what, msg);
 	exit(2);
-}
-
-/* xorshift64*, as pgw-randaddr draws. */
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * UINT64_C(2685821657736338717);
 }
 
 int main(int argc, char **argv)
@@ -90,24 +81,15 @@ int main(int argc, char **argv)
 		die("answers", "out of memory");
 	unsigned long long n = 0, bad = 0, bad_cached = 0, bad_last = 0,
 			   reads = 0;
-	uint64_t seed = 1;
 	char line[128];
 	while (fgets(line, sizeof(line), stdin)) {
 		char *end;
 		uint64_t va = strtoull(line, &end, 0);
 		if (end == line || (*end != '\n' && *end != '\0'))
 			die("stdin", "a line that is not an address");
-		memset(want, 0xa5, sizeof(*want));
-		memset(got, 0x5a, sizeof(*got));
-		memset(last, 0x5a, sizeof(*last));
-		pgw_translate(&sp, va, want);
-		if (n & 1)
-			pgw_translate_last(&sp, c, va, last);
-		pgw_translate_cached(&sp, c, va, got);
-		if (!(n & 1))
-			pgw_translate_last(&sp, c, va, last);
-		bool same = xe_same_xlat(want, got),
-		     same_last = xe_same_last(want, last);
+		bool same, same_last;
+		xe_three_ways(&sp, c, va, n & 1, want, got, last, &same,
+			      &same_last);
 		bad_cached += !same;
 		bad_last += !same_last;
 		if ((!same || !same_last) && bad++ < 5)
@@ -119,9 +101,10 @@ int main(int argc, char **argv)
 			       pgw_stop_key(last->stop), last->pa,
 			       same_last ? "" : " (differs)");
 		for (unsigned i = 0; i < evict; i++) {
+			/* random() unseeded: the same frames every run. */
+			uint64_t pfn = (uint64_t)random() % frames;
 			struct pgw_err e2 = { 0 };
-			if (pgw_image_read_page(img, rnd(&seed) % frames, page,
-						&e2) == PGW_OK)
+			if (pgw_image_read_page(img, pfn, page, &e2) == PGW_OK)
 				reads++;
 		}
 		n++;

@@ -63,4 +63,27 @@ static inline bool xe_same_last(const struct pgw_xlat *a,
 	return a->first_step == 0 && xe_same_from(a, b, b->first_step);
 }
 
+/* va translated from the root into want, and through c with every step
+ * into got and with the last alone into last (asked first when
+ * last_first), each answer filled with other bytes before, so that a
+ * field one leaves unset differs; whether got and last agree with want. */
+static inline void xe_three_ways(const struct pgw_space *sp,
+				 struct pgw_xlat_cache *c, uint64_t va,
+				 bool last_first, struct pgw_xlat *want,
+				 struct pgw_xlat *got, struct pgw_xlat *last,
+				 bool *same, bool *same_last)
+{
+	memset(want, 0xa5, sizeof(*want));
+	memset(got, 0x5a, sizeof(*got));
+	memset(last, 0x5a, sizeof(*last));
+	pgw_translate(sp, va, want);
+	if (last_first)
+		pgw_translate_last(sp, c, va, last);
+	pgw_translate_cached(sp, c, va, got);
+	if (!last_first)
+		pgw_translate_last(sp, c, va, last);
+	*same = xe_same_xlat(want, got);
+	*same_last = xe_same_last(want, last);
+}
+
 #endif

@@ -57,17 +57,9 @@ static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 
 	for (size_t i = 0; i < a->n; i++) {
 		struct pgw_xlat want, got, last;
-		memset(&want, 0xa5, sizeof(want));
-		memset(&got, 0x5a, sizeof(got));
-		memset(&last, 0x5a, sizeof(last));
-		pgw_translate(sp, a->v[i], &want);
-		if (i & 1)
-			pgw_translate_last(sp, c, a->v[i], &last);
-		pgw_translate_cached(sp, c, a->v[i], &got);
-		if (!(i & 1))
-			pgw_translate_last(sp, c, a->v[i], &last);
-		bool same = xe_same_xlat(&want, &got),
-		     same_last = xe_same_last(&want, &last);
+		bool same, same_last;
+		xe_three_ways(sp, c, a->v[i], i & 1, &want, &got, &last, &same,
+			      &same_last);
 		if ((!same || !same_last) && bad++ < 5)
 			printf("# va 0x%llx: cached %s at %d%s, walked %s at "
 			       "%d\n", (unsigned long long)a->v[i],
