@@ -16,6 +16,9 @@ enum { OPT_LEVELS = 1024 };
  * a batch on stdin wants records, not advice. */
 #define MAX_HINTS 4
 
+/* Addresses given as arguments from which a table cache is kept. */
+#define CACHE_FROM_ADDRS 64
+
 struct translate_args {
 	struct image_args in;
 	char **addrs;
@@ -191,10 +194,13 @@ int cmd_translate(int argc, char **argv)
 		.levels = a.levels || (single && text),
 		.rows = &rows,
 	};
-	/* Out of memory for the cache: the same answers, walked from the
-	 * root each time. */
+	/* The cache pays for its pages over a batch, not for a few
+	 * addresses (each of its pages is a fault at start-up).  Without it,
+	 * or out of memory for it: the same answers, walked from the root
+	 * each time. */
+	bool batch = from_stdin_too || a.naddrs > CACHE_FROM_ADDRS;
 	struct batch b = { .s = &s, .out = &out,
-			   .cache = pgw_xlat_cache_new() };
+			   .cache = batch ? pgw_xlat_cache_new() : NULL };
 	if (fmt->xlat_begin)
 		fmt->xlat_begin(&out);
 	rc = 0;

@@ -103,4 +103,21 @@ like_err() { out=$err; like "$@"; }
 like_err '^pgwalk: mode x86-64 \(' "-v: the mode and why on stderr"
 like_err '^pgwalk: root 0x1000 \(' "-v: the root and why on stderr"
 
+# A few addresses as arguments are walked from the root, a batch (stdin,
+# or more than 64 arguments) through the table cache: the records agree.
+head -10 "$TMP/addrs" >"$TMP/ten"
+for f in "tsv" "json --levels"; do
+	# shellcheck disable=SC2046,SC2086  # the addresses, the options
+	a=$("$PGWALK" translate --format=$f "$TMP/f.elf" $(cat "$TMP/ten"))
+	# shellcheck disable=SC2086
+	b=$("$PGWALK" translate --format=$f "$TMP/f.elf" - <"$TMP/ten")
+	is "$a" "$b" "$f: ten addresses as arguments answered as on stdin"
+	for i in 1 2 3 4 5 6 7; do cat "$TMP/ten"; done >"$TMP/seventy"
+	# shellcheck disable=SC2046,SC2086
+	a=$("$PGWALK" translate --format=$f "$TMP/f.elf" $(cat "$TMP/seventy"))
+	# shellcheck disable=SC2086
+	b=$("$PGWALK" translate --format=$f "$TMP/f.elf" - <"$TMP/seventy")
+	is "$a" "$b" "$f: seventy as arguments (a cache) as on stdin"
+done
+
 done_testing
