@@ -7,9 +7,11 @@
 # the raw image and the zlib kdump.  Each row: the median wall time of
 # RUNS runs (pgw-timeit: clock_gettime, process start included) with the
 # fastest and slowest, addresses per second, output bytes per second, the
-# ratio to the peer's median in the same run, and the process's peak
-# anonymous memory (RssAnon, polled in a run of its own).  Before timing,
-# the answers are compared with the peer's on the whole batch.
+# ratio to the peer's median in the same run (the peer's runs and the tsv
+# row's taken in turn, so that load falls on both alike), and the
+# process's peak anonymous memory (RssAnon, polled in a run of its own).
+# Before timing, the answers are compared with the peer's on the whole
+# batch.
 # Targets: tsv/csv >= 10x the peer, json >= 5x, text and json --levels
 # >= 1 GB/s of output, anonymous RSS < 2 MiB.  A benchmark: it never fails.
 # Environment: PGWALK, PGW_TOOLS (set by make bench), BENCH_N (1000000),
@@ -35,8 +37,8 @@ cr3=$("$PGWALK" info --format=json "$elf" |
 	sed -E 's/.*"cpu":1,"registers":\{"cr0":"[^"]*","cr3":"([^"]*)".*/\1/')
 
 peer=
+# shellcheck disable=SC2046  # pkg-config's words
 if pkg-config --exists libaddrxlat libkdumpfile 2>/dev/null &&
-   # shellcheck disable=SC2046  # pkg-config's words
    cc -O2 -o "$TMP/addrxlat_vtop" "$REPO/bench/peers/addrxlat_vtop.c" \
 	$(pkg-config --cflags --libs libkdumpfile libaddrxlat) 2>"$TMP/cc"; then
 	peer=$TMP/addrxlat_vtop
@@ -48,12 +50,34 @@ fi
 # field KEY LINE: the value of KEY= in a pgw-timeit line.
 field() { echo "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p; s/^$1=\([^ ]*\).*/\1/p"; }
 
-# row NAME PEER_MS PEER_CPU_MS CMD...: time CMD on the batch, print its
-# row.
+# timing FILE: pgw-timeit's fields (median, fastest and slowest wall ms,
+# median CPU ms) of FILE's "WALL CPU" lines, one per run.
+timing() {
+	cut -d' ' -f1 "$1" | sort -n | awk '{ v[NR] = $1 } END {
+		printf "wall_ms=%s min_ms=%s max_ms=%s ", v[int((NR + 1) / 2)],
+		       v[1], v[NR] }'
+	cut -d' ' -f2 "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print "cpu_ms=" v[int((NR + 1) / 2)] }'
+}
+
+# once OUT CMD...: one timed run of CMD on the batch (stdout to OUT),
+# its "WALL CPU".
+once() {
+	_o=$1
+	shift
+	_r=$("$T" -n 1 -i "$TMP/addrs" -o "$_o" "$@") || return 1
+	echo "$(field wall_ms "$_r") $(field cpu_ms "$_r")"
+}
+
+# row NAME PEER_MS PEER_CPU_MS TIMING CMD...: time CMD on the batch (or
+# take TIMING, pgw-timeit's fields, when not empty), print its row.
 row() {
-	_name=$1 _peer_ms=$2 _peer_cpu=$3
-	shift 3
-	_t=$("$T" -n "$runs" -i "$TMP/addrs" "$@") || { echo "$_name: failed"; return; }
+	_name=$1 _peer_ms=$2 _peer_cpu=$3 _t=$4
+	shift 4
+	if [ -z "$_t" ]; then
+		_t=$("$T" -n "$runs" -i "$TMP/addrs" "$@") ||
+			{ echo "$_name: failed"; return; }
+	fi
 	_a=$("$T" -n 1 -a -i "$TMP/addrs" "$@")
 	"$@" <"$TMP/addrs" 2>/dev/null | wc -c >"$TMP/bytes"
 	awk -v nm="$_name" -v n="$n" -v med="$(field wall_ms "$_t")" \
@@ -73,17 +97,32 @@ printf '%-24s %8s %17s %7s %8s %7s %7s %7s %7s\n' "$d, $n addresses" \
 	"ms(med)" "min-max" "M/s" "MB/s" "vs peer" "cpu ms" "vs(cpu)" "anonKiB"
 for img in elf raw kdump; do
 	case $img in
-	elf) file=$elf fmt= pflag= ;;
+	elf) file=$elf fmt='' pflag='' ;;
 	raw) file=$raw fmt=--image-format=raw pflag=--raw ;;
-	kdump) file=$kdump fmt= pflag= ;;
+	kdump) file=$kdump fmt='' pflag='' ;;
 	esac
 	[ -f "$file" ] || continue
 	pg="$PGWALK translate $fmt --mode=x86-64 --cr3=$cr3"
-	pms=0 pcpu=0
+	pms=0 pcpu=0 tsv_t=
 	if [ -n "$peer" ]; then
-		# shellcheck disable=SC2086  # pflag is one word or none
-		pt=$("$T" -n "$runs" -i "$TMP/addrs" -o "$TMP/peer.out" \
-			"$peer" $pflag "$file" "$cr3")
+		# The peer's runs and the tsv row's take turns, so that a
+		# spell of load on this machine falls on both alike.
+		: >"$TMP/peer.runs"
+		: >"$TMP/tsv.runs"
+		i=0
+		while [ "$i" -lt "$runs" ]; do
+			# shellcheck disable=SC2086  # pflag, pg: words
+			if ! once "$TMP/peer.out" "$peer" $pflag "$file" \
+				"$cr3" >>"$TMP/peer.runs" ||
+			   ! once /dev/null $pg --format=tsv "$file" - \
+				>>"$TMP/tsv.runs"; then
+				echo "$img: a timed run failed"
+				break
+			fi
+			i=$((i + 1))
+		done
+		pt=$(timing "$TMP/peer.runs")
+		tsv_t=$(timing "$TMP/tsv.runs")
 		pms=$(field wall_ms "$pt")
 		pcpu=$(field cpu_ms "$pt")
 		# shellcheck disable=SC2086
@@ -105,12 +144,15 @@ for img in elf raw kdump; do
 		echo "-- $img"
 	fi
 	for f in tsv csv json "json --levels" text "text --levels"; do
+		_pre=
+		[ "$f" = tsv ] && _pre=$tsv_t
 		# shellcheck disable=SC2086  # options are words
-		row "pgwalk $f" "$pms" "$pcpu" $pg --format=$f "$file" -
+		row "pgwalk $f" "$pms" "$pcpu" "$_pre" $pg --format=$f "$file" -
 	done
 done
 echo "(median, fastest and slowest of $runs runs, process start included;"
-echo " MB/s of output; vs peer: the peer's median / pgwalk's median; cpu ms:"
+echo " MB/s of output; vs peer: the peer's median / pgwalk's median (the"
+echo " peer's runs alternate with the tsv row's, one each in turn); cpu ms:"
 echo " median user+system time, and the same ratio of it, which a loaded"
 echo " machine disturbs less;"
 echo " $(sed 's/^pgw-randaddr: //' "$TMP/gen"))"

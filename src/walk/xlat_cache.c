@@ -32,15 +32,16 @@
 #include "../formats/format.h"
 #include "descend.h"
 #include "frame_bits.h"
+#include "slot_hash.h"
 #include "step.h"
 
-#define NCACHED (PGW_NLEVELS - 1)   /* levels with a table of slots */
+#define NCACHED PGW_SLOT_LEVELS
 
-/* A slot's head: what a walk that goes on needs.  Its steps (the walk
- * down to its level) lie apart, in a table of their own, so that the
- * heads a batch looks at stay in the CPU's caches. */
+/* A slot's head: what a walk that goes on needs, in 32 bytes, two to a
+ * cache line.  Its check word (the span it holds) and its steps (the walk
+ * down to its level) lie apart, in tables of their own, so that the
+ * heads and checks a batch looks at stay in the CPU's caches. */
 struct slot {
-	uint64_t tag;          /* va >> the level's shift */
 	uint64_t table;        /* cont: the next level's table */
 	const uint8_t *page;   /* cont: its page (NULL: read it) */
 	uint64_t epoch;        /* page is valid while the image's page
@@ -48,15 +49,10 @@ struct slot {
 	uint32_t eff;          /* cont: what the levels down to this one
 				  grant; final leaf: the leaf's effective
 				  permissions */
-	uint16_t gen;          /* valid when the cache's gen (16 bits, so
-				  that the head stays 40 bytes) */
 	bool cont;             /* the walk goes on below */
 	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
 };
-
-/* Slots per level, finest first: addresses cluster in the finest spans,
- * and a coarse level has few entries to remember (512 per table). */
-static const unsigned nslots_log2[NCACHED] = { 10, 9, 9, 8 };
+_Static_assert(sizeof(struct slot) == 32, "a slot's head is half a line");
 
 struct level_slots {
 	enum pgw_level level;  /* the level whose entries are remembered */
@@ -66,6 +62,12 @@ struct level_slots {
 	unsigned below_shift, below_mask;
 	unsigned nsteps;       /* steps a slot holds (the level's depth) */
 	unsigned bits;         /* log2 of the slot count */
+	uint64_t *check;       /* 2^bits: the generation and tag a slot
+				  holds (pgw_slot_check), probed before its
+				  head, so that an address no slot of a level
+				  holds (most holes, at the finer levels)
+				  costs a look into 8 KiB or less, not into
+				  a head the CPU's first cache seldom has */
 	struct slot *head;     /* 2^bits heads */
 	struct pgw_step *steps;  /* nsteps per slot, slot by slot */
 };
@@ -88,7 +90,9 @@ struct pgw_xlat_cache {
 	unsigned last_shift;     /* its index, and its pages' size */
 	unsigned last_mask;
 	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
-	unsigned char *store;        /* every level's slots */
+	unsigned char *store;        /* every level's slots, from a cache
+					line's start in base */
+	void *base;
 	size_t store_size;
 	const struct pgw_mode *laid_out;  /* the mode the store is laid
 					     out for (NULL: none yet) */
@@ -97,7 +101,8 @@ struct pgw_xlat_cache {
 
 static size_t stride_of(unsigned nsteps)
 {
-	return sizeof(struct slot) + nsteps * sizeof(struct pgw_step);
+	return sizeof(uint64_t) + sizeof(struct slot) +
+	       nsteps * sizeof(struct pgw_step);
 }
 
 struct pgw_xlat_cache *pgw_xlat_cache_new(void)
@@ -110,14 +115,16 @@ struct pgw_xlat_cache *pgw_xlat_cache_new(void)
 	/* Room for the deepest mode: level i (finest first) of a mode with
 	 * PGW_NLEVELS levels holds NCACHED - i steps. */
 	for (unsigned i = 0; i < NCACHED; i++)
-		size += stride_of(NCACHED - i) << nslots_log2[i];
+		size += stride_of(NCACHED - i) << pgw_slots_log2[i];
 	/* calloc: slots of generation 0 are empty, and untouched pages
 	 * cost no memory. */
-	c->store = calloc(1, size);
-	if (!c->store) {
+	c->base = calloc(1, size + 63);
+	if (!c->base) {
 		free(c);
 		return NULL;
 	}
+	c->store = (unsigned char *)(((uintptr_t)c->base + 63) &
+				     ~(uintptr_t)63);
 	c->store_size = size;
 	return c;
 }
@@ -125,7 +132,7 @@ struct pgw_xlat_cache *pgw_xlat_cache_new(void)
 void pgw_xlat_cache_free(struct pgw_xlat_cache *cache)
 {
 	if (cache)
-		free(cache->store);
+		free(cache->base);
 	free(cache);
 }
 
@@ -151,6 +158,11 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	     l = pgw_next_level(mode, l + 1))
 		unfolded[n++] = l;
 	c->ncached = n >= 2 ? n - 1 : 0;
+	/* Tags must fit below the check word's generation (every x86 mode's
+	 * do: its finest level with slots maps 2 or 4 MiB). */
+	if (c->ncached &&
+	    mode->level[unfolded[n - 2]].shift < PGW_SLOT_MIN_SHIFT)
+		c->ncached = 0;
 	c->last = n ? unfolded[n - 1] : PGW_NLEVELS;
 	if (n) {
 		c->last_shift = mode->level[c->last].shift;
@@ -158,9 +170,10 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	}
 	if (mode == c->laid_out)
 		return;
-	/* Another layout: a slot of it may lie over the steps of the old
-	 * one, whose bytes could pass for a tag and a generation, so the
-	 * part the old one used is emptied (a batch keeps one mode). */
+	/* Another layout: a check word of it may lie over the old one's
+	 * heads or steps, whose bytes could pass for a generation and a tag,
+	 * so the part the old one used is emptied (a batch keeps one
+	 * mode). */
 	memset(c->store, 0, c->extent);
 	c->laid_out = mode;
 	unsigned char *at = c->store;
@@ -173,7 +186,7 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 		ls->below_shift = mode->level[ls->below].shift;
 		ls->below_mask = (1u << mode->level[ls->below].bits) - 1;
 		ls->nsteps = depth + 1;
-		ls->bits = nslots_log2[i];
+		ls->bits = pgw_slots_log2[i];
 		ls->head = (struct slot *)(void *)at;
 		at += sizeof(struct slot) << ls->bits;
 	}
@@ -181,6 +194,11 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 		struct level_slots *ls = &c->lv[i];
 		ls->steps = (struct pgw_step *)(void *)at;
 		at += (ls->nsteps * sizeof(struct pgw_step)) << ls->bits;
+	}
+	for (unsigned i = 0; i < c->ncached; i++) {
+		struct level_slots *ls = &c->lv[i];
+		ls->check = (uint64_t *)(void *)at;
+		at += sizeof(uint64_t) << ls->bits;
 	}
 	c->extent = (size_t)(at - c->store);
 }
@@ -198,11 +216,24 @@ static inline void aim(struct pgw_xlat_cache *c,
 		retarget(c, space);
 }
 
-static struct slot *slot_of(const struct level_slots *ls, uint64_t tag)
+/* The slot of ls holding tag in this generation, or NULL. */
+static inline const struct slot *probe(const struct pgw_xlat_cache *c,
+				       const struct level_slots *ls,
+				       uint64_t tag)
 {
-	size_t i = (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >>
-			    (64 - ls->bits));
+	size_t i = pgw_slot_index(pgw_slot_hash(tag), ls->bits);
 
+	return ls->check[i] == pgw_slot_check(tag, c->gen) ? &ls->head[i]
+							   : NULL;
+}
+
+/* The slot of ls that tag is filled into. */
+static struct slot *slot_of(const struct pgw_xlat_cache *c,
+			    const struct level_slots *ls, uint64_t tag)
+{
+	size_t i = pgw_slot_index(pgw_slot_hash(tag), ls->bits);
+
+	ls->check[i] = pgw_slot_check(tag, c->gen);
 	return &ls->head[i];
 }
 
@@ -243,7 +274,7 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 		struct slot *sl;
 
 		if (out->nsteps > k) {
-			sl = slot_of(ls, tag);
+			sl = slot_of(c, ls, tag);
 			uint32_t eff = pgw_perm_start(mode);
 			for (unsigned j = 0; j < k; j++)
 				eff = pgw_perm_combine(mode, eff,
@@ -263,7 +294,7 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 				sl->epoch = *c->epoch;
 			}
 		} else if (out->nsteps == k && final_stop(out->stop)) {
-			sl = slot_of(ls, tag);
+			sl = slot_of(c, ls, tag);
 			sl->cont = false;
 			sl->stop = (uint8_t)out->stop;
 			sl->eff = out->eff_flags;
@@ -273,8 +304,6 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 			continue;
 		}
 		memcpy(steps_of(ls, sl), out->step, k * sizeof(out->step[0]));
-		sl->tag = tag;
-		sl->gen = c->gen;
 	}
 }
 
@@ -378,9 +407,8 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	unsigned i;
 	for (i = 0; i < c->ncached; i++) {
 		ls = &c->lv[i];
-		uint64_t tag = va >> ls->shift;
-		sl = slot_of(ls, tag);
-		if (sl->gen == c->gen && sl->tag == tag)
+		sl = probe(c, ls, va >> ls->shift);
+		if (sl)
 			break;
 	}
 	if (i == c->ncached) {

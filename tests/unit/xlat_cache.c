@@ -30,6 +30,7 @@
 #include "../tools/xlat_equal.h"
 #include "imgtest.h"
 #include "lib/dynlib.h"
+#include "walk/slot_hash.h"
 
 /* Addresses: windows of 4 KiB steps around each base, then the order. */
 struct vas {
@@ -347,6 +348,91 @@ static void test_coarse_levels(void)
 	iw_free(&m.b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Two 2 MiB spans that share a finest slot (slot_hash.h) and the low 16
+ * bits of their tags, each a 2 MiB leaf of a frame of its own, asked in
+ * turn: each gets its own frame (the slot's check word tells them apart;
+ * one that compared the generation alone, or a part of the tag, answers
+ * the second from the first's slot).
+ */
+static void test_slot_shared(void)
+{
+	/* 2^15 spans drawn from the user half's 2^26 (consecutive tags
+	 * would not do: a multiplicative hash spreads them evenly): two
+	 * alike in 26 bits (index and low tag bits) with near certainty
+	 * (1 - e^-8). */
+	enum { N = 1 << 15 };
+	uint64_t *key = malloc(N * sizeof(*key));
+	uint64_t ta = 0, tb = 0, r = 88172645463325252u;
+	bool found = false;
+
+	for (size_t i = 0; i < N; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		uint64_t t = r >> 38;
+		key[i] = (uint64_t)pgw_slot_index(pgw_slot_hash(t),
+						  pgw_slots_log2[0]) << 42 |
+			 (t & 0xffff) << 26 | t;
+	}
+	qsort(key, N, sizeof(*key), cmp_u64);
+	for (size_t i = 1; i < N && !found; i++)
+		if (key[i] >> 26 == key[i - 1] >> 26 && key[i] != key[i - 1]) {
+			ta = key[i - 1] & ((UINT64_C(1) << 26) - 1);
+			tb = key[i] & ((UINT64_C(1) << 26) - 1);
+			found = true;
+		}
+	free(key);
+	ok(found, "two 2 MiB spans sharing a slot and their tags' low bits: "
+	   "0x%llx and 0x%llx", (unsigned long long)ta << 21,
+	   (unsigned long long)tb << 21);
+	if (!found)
+		return;
+
+	/* PML4 1; a span's PDPT is 2 (3 for b's when another PML4 entry)
+	 * and its PD 4 (5 for b's when another PDPT entry); the spans 2 MiB
+	 * leaves of 1 and 2 GiB. */
+	struct iw_mem m = { 0 };
+	for (uint64_t f = 0; f <= 5; f++)
+		memset(iw_frame(&m, f), 0, IW_PAGE);
+	uint64_t pdpt_b = ta >> 18 == tb >> 18 ? 2 : 3;
+	uint64_t pd_b = ta >> 9 == tb >> 9 ? 4 : 5;
+	iw_entry(&m, 1, (unsigned)(ta >> 18), 8, 2u << 12 | IW_TBL);
+	iw_entry(&m, 1, (unsigned)(tb >> 18), 8, pdpt_b << 12 | IW_TBL);
+	iw_entry(&m, 2, (unsigned)(ta >> 9 & 511), 8, 4u << 12 | IW_TBL);
+	iw_entry(&m, pdpt_b, (unsigned)(tb >> 9 & 511), 8, pd_b << 12 | IW_TBL);
+	iw_entry(&m, 4, ta & 511, 8, UINT64_C(1) << 30 | IW_P | IW_PS);
+	iw_entry(&m, pd_b, tb & 511, 8, UINT64_C(2) << 30 | IW_P | IW_PS);
+	struct pgw_image *img = open_raw_bytes(m.b.p, m.b.len);
+	struct pgw_space sp = { img, pgw_mode_by_name("x86-64"), 0x1000 };
+	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
+	const uint64_t va[] = { ta << 21 | 0x1234, tb << 21 | 0x5678,
+				ta << 21 | 0x9abc, tb << 21 };
+	const uint64_t pa[] = { (UINT64_C(1) << 30) + 0x1234,
+				(UINT64_C(2) << 30) + 0x5678,
+				(UINT64_C(1) << 30) + 0x9abc,
+				UINT64_C(2) << 30 };
+	unsigned bad = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		struct pgw_xlat want, got;
+		pgw_translate(&sp, va[i], &want);
+		pgw_translate_cached(&sp, c, va[i], &got);
+		bad += !xe_same_xlat(&want, &got) || want.stop != PGW_STOP_OK ||
+		       want.pa != pa[i];
+	}
+	ok(bad == 0, "the two asked in turn: %u of 4 answers not their own "
+	   "frame", bad);
+	pgw_xlat_cache_free(c);
+	pgw_image_close(img);
+	iw_free(&m.b);
+}
+
 /*
  * A kdump (zlib) of the x86-64 space: its pages come from the image's
  * bounded cache, which gives pages up as others are read, so a table page
@@ -530,6 +616,7 @@ int main(void)
 
 	test_next_leaf();
 	test_coarse_levels();
+	test_slot_shared();
 	test_evicted_pages(&a);
 	test_reopened(&a);
 

@@ -1,0 +1,42 @@
+/*
+ * Where the paging-structure cache (xlat_cache.c) puts a span's slot,
+ * and what the slot's check word holds: here, apart, so that a unit test
+ * can find two spans that share a slot.
+ */
+#ifndef PGW_SLOT_HASH_H
+#define PGW_SLOT_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pgwalk.h"
+
+#define PGW_SLOT_LEVELS (PGW_NLEVELS - 1)   /* levels with slots */
+
+/* Slots per level, finest first: addresses cluster in the finest spans,
+ * and a coarse level has few entries to remember (512 per table). */
+static const unsigned pgw_slots_log2[PGW_SLOT_LEVELS] = { 10, 9, 9, 8 };
+
+static inline uint64_t pgw_slot_hash(uint64_t tag)
+{
+	return tag * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* The slot a hash names among 2^bits: the hash's top bits. */
+static inline size_t pgw_slot_index(uint64_t h, unsigned bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
+/* The fewest bits of an address below a level with slots: a tag (va >>
+ * the level's shift) then fits in the check word's low 48 bits. */
+#define PGW_SLOT_MIN_SHIFT 16
+
+/* What a slot filled for tag in generation gen has in its check: both,
+ * whole.  Never 0, as calloc's slots have it: gen is not. */
+static inline uint64_t pgw_slot_check(uint64_t tag, uint16_t gen)
+{
+	return (uint64_t)gen << 48 | tag;
+}
+
+#endif
