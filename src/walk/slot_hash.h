@@ -17,15 +17,11 @@
  * and a coarse level has few entries to remember (512 per table). */
 static const unsigned pgw_slots_log2[PGW_SLOT_LEVELS] = { 10, 9, 9, 8 };
 
-static inline uint64_t pgw_slot_hash(uint64_t tag)
+/* The slot of tag among 2^bits: the top bits of a multiplicative hash,
+ * which spreads the neighbouring spans a batch asks for. */
+static inline size_t pgw_slot_index(uint64_t tag, unsigned bits)
 {
-	return tag * UINT64_C(0x9e3779b97f4a7c15);
-}
-
-/* The slot a hash names among 2^bits: the hash's top bits. */
-static inline size_t pgw_slot_index(uint64_t h, unsigned bits)
-{
-	return (size_t)(h >> (64 - bits));
+	return (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
 }
 
 /* The fewest bits of an address below a level with slots: a tag (va >>

@@ -221,7 +221,7 @@ static inline const struct slot *probe(const struct pgw_xlat_cache *c,
 				       const struct level_slots *ls,
 				       uint64_t tag)
 {
-	size_t i = pgw_slot_index(pgw_slot_hash(tag), ls->bits);
+	size_t i = pgw_slot_index(tag, ls->bits);
 
 	return ls->check[i] == pgw_slot_check(tag, c->gen) ? &ls->head[i]
 							   : NULL;
@@ -231,7 +231,7 @@ static inline const struct slot *probe(const struct pgw_xlat_cache *c,
 static struct slot *slot_of(const struct pgw_xlat_cache *c,
 			    const struct level_slots *ls, uint64_t tag)
 {
-	size_t i = pgw_slot_index(pgw_slot_hash(tag), ls->bits);
+	size_t i = pgw_slot_index(tag, ls->bits);
 
 	ls->check[i] = pgw_slot_check(tag, c->gen);
 	return &ls->head[i];

@@ -348,13 +348,6 @@ static void test_coarse_levels(void)
 	iw_free(&m.b);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Two 2 MiB spans that share a finest slot (slot_hash.h) and the low 16
  * bits of their tags, each a 2 MiB leaf of a frame of its own, asked in
@@ -364,30 +357,21 @@ static int cmp_u64(const void *a, const void *b)
  */
 static void test_slot_shared(void)
 {
-	/* 2^15 spans drawn from the user half's 2^26 (consecutive tags
-	 * would not do: a multiplicative hash spreads them evenly): two
-	 * alike in 26 bits (index and low tag bits) with near certainty
-	 * (1 - e^-8). */
-	enum { N = 1 << 15 };
-	uint64_t *key = malloc(N * sizeof(*key));
-	uint64_t ta = 0, tb = 0, r = 88172645463325252u;
+	/* Tags 2^16 apart share their low 16 bits, and the 1023 such tags
+	 * above a small one in the user half (2^26 spans) hold one of its
+	 * slot with odds of 63 %: a few small tags are tried. */
+	uint64_t ta = 0, tb = 0;
 	bool found = false;
 
-	for (size_t i = 0; i < N; i++) {
-		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
-		uint64_t t = r >> 38;
-		key[i] = (uint64_t)pgw_slot_index(pgw_slot_hash(t),
-						  pgw_slots_log2[0]) << 42 |
-			 (t & 0xffff) << 26 | t;
-	}
-	qsort(key, N, sizeof(*key), cmp_u64);
-	for (size_t i = 1; i < N && !found; i++)
-		if (key[i] >> 26 == key[i - 1] >> 26 && key[i] != key[i - 1]) {
-			ta = key[i - 1] & ((UINT64_C(1) << 26) - 1);
-			tb = key[i] & ((UINT64_C(1) << 26) - 1);
-			found = true;
-		}
-	free(key);
+	for (uint64_t a = 1; a < 64 && !found; a++)
+		for (uint64_t b = a + 0x10000; b < UINT64_C(1) << 26 && !found;
+		     b += 0x10000)
+			if (pgw_slot_index(a, pgw_slots_log2[0]) ==
+			    pgw_slot_index(b, pgw_slots_log2[0])) {
+				ta = a;
+				tb = b;
+				found = true;
+			}
 	ok(found, "two 2 MiB spans sharing a slot and their tags' low bits: "
 	   "0x%llx and 0x%llx", (unsigned long long)ta << 21,
 	   (unsigned long long)tb << 21);
