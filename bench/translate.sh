@@ -157,17 +157,18 @@ echo " median user+system time, and the same ratio of it, which a loaded"
 echo " machine disturbs less;"
 echo " $(sed 's/^pgw-randaddr: //' "$TMP/gen"))"
 
-# One address: the whole process against /bin/true, 51 runs each.
+# One address: the whole process against /bin/true, 51 runs each; on
+# the raw image also with the mode left to pgwalk (a validation walk).
 t0=$("$T" -n 51 /bin/true)
 printf '\n%-40s %8s %17s %8s\n' "one address (51 runs)" "ms(med)" "min-max" "vs true"
-for img in elf raw; do
+for img in elf raw raw-detect; do
 	case $img in
-	elf) file=$elf fmt= ;;
-	raw) file=$raw fmt=--image-format=raw ;;
+	elf) file=$elf fmt=--mode=x86-64 ;;
+	raw) file=$raw fmt="--image-format=raw --mode=x86-64" ;;
+	raw-detect) file=$raw fmt= ;;
 	esac
 	# shellcheck disable=SC2086
-	t=$("$T" -n 51 "$PGWALK" translate $fmt --mode=x86-64 --cr3="$cr3" \
-		"$file" 0x403390)
+	t=$("$T" -n 51 "$PGWALK" translate $fmt --cr3="$cr3" "$file" 0x403390)
 	awk -v nm="pgwalk translate ($img) 0x403390" \
 	    -v med="$(field wall_ms "$t")" -v lo="$(field min_ms "$t")" \
 	    -v hi="$(field max_ms "$t")" -v tr="$(field wall_ms "$t0")" \

@@ -187,16 +187,21 @@ static bool machine_modes(unsigned machine,
  * deeper mode reading a shallower mode's tables sees every leaf one level
  * up, as a bigger page that still looks linear at the small sample
  * offsets (la57 reading a 2 MiB x86-64 direct map, x86-64 reading a PAE
- * one), so ties must go to the shallower mode.
+ * one), so ties must go to the shallower mode.  A mode that matches every
+ * sample therefore ends the search: no deeper one can beat it, and a
+ * deeper mode's walk over tables that are not its own may spend its
+ * whole entry budget finding nothing (la57 over x86-64 tables: 16 385
+ * entries, 97 % of the instructions of a one-address translate on a raw
+ * image).
  */
 static bool from_validation(struct pgw_image *img, uint64_t root,
 			    const struct pgw_enc_choice *enc,
 			    const struct pgw_mode *const *modes,
 			    struct pgw_mode_choice *ch)
 {
-	unsigned best = 0;
+	unsigned best = 0, all = pgw_direct_map_samples(img);
 
-	for (size_t i = 0; modes[i]; i++) {
+	for (size_t i = 0; modes[i] && best < all; i++) {
 		const struct pgw_mode *m = modes[i];
 		struct pgw_enc_choice bits = { 0 };
 		if (enc)
@@ -220,7 +225,7 @@ static bool from_validation(struct pgw_image *img, uint64_t root,
 				 "validation walk: %s maps a linear "
 				 "direct map (0x%llx -> physical 0, %u/%u "
 				 "samples)", m->name, (unsigned long long)base,
-				 matches, pgw_direct_map_samples(img));
+				 matches, all);
 		}
 	}
 	return best > 0;
