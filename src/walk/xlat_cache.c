@@ -35,8 +35,6 @@
 #include "slot_hash.h"
 #include "step.h"
 
-#define NCACHED PGW_SLOT_LEVELS
-
 /* A slot's head: what a walk that goes on needs, in 32 bytes, two to a
  * cache line.  Its check word (the span it holds) and its steps (the walk
  * down to its level) lie apart, in tables of their own, so that the
@@ -85,7 +83,7 @@ struct pgw_xlat_cache {
 				    mode has one level; every walk is from
 				    the root) */
 	/* lv[0] is the level above the last, lv[ncached - 1] the top. */
-	struct level_slots lv[NCACHED];
+	struct level_slots lv[PGW_SLOT_LEVELS];
 	enum pgw_level last;     /* the level below lv[0]'s */
 	unsigned last_shift;     /* its index, and its pages' size */
 	unsigned last_mask;
@@ -113,9 +111,9 @@ struct pgw_xlat_cache *pgw_xlat_cache_new(void)
 	if (!c)
 		return NULL;
 	/* Room for the deepest mode: level i (finest first) of a mode with
-	 * PGW_NLEVELS levels holds NCACHED - i steps. */
-	for (unsigned i = 0; i < NCACHED; i++)
-		size += stride_of(NCACHED - i) << pgw_slots_log2[i];
+	 * PGW_NLEVELS levels holds PGW_SLOT_LEVELS - i steps. */
+	for (unsigned i = 0; i < PGW_SLOT_LEVELS; i++)
+		size += stride_of(PGW_SLOT_LEVELS - i) << pgw_slots_log2[i];
 	/* calloc: slots of generation 0 are empty, and untouched pages
 	 * cost no memory. */
 	c->base = calloc(1, size + 63);
