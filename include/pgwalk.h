@@ -326,23 +326,25 @@ struct pgw_enc_bits {
 };
 
 struct pgw_entry {
+	/* 64-bit fields first, then 32-bit, then the byte: 64 bytes, no
+	 * padding (a batch copies entries by the million). */
 	uint64_t raw;
-	enum pgw_entry_kind kind;
 	uint64_t addr;       /* table or frame physical base (masked, without
 				encryption bits) */
-	uint32_t flags;      /* enum pgw_flag bits */
-	uint8_t pkey;        /* protection key (bits 59..62 of a 64-bit
-				mode's leaf), 0 if none */
 	uint64_t reserved;   /* reserved bits that are set (an anomaly) */
+	/* non-present entries */
+	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion
+				undone, encryption bits removed) */
+	uint64_t swap_offset;
+	enum pgw_entry_kind kind;
+	uint32_t flags;      /* enum pgw_flag bits */
 	uint32_t perm;       /* the bits this entry contributes to the mode's
 				pgw_perm_rule; a PAE PDPTE restricts nothing:
 				RW|USER */
-	/* non-present entries */
-	enum pgw_np_kind np_kind;
-	uint64_t np_pfn;     /* PROT_NONE: the real frame (L1TF inversion
-				undone, encryption bits removed) */
+	enum pgw_np_kind np_kind;   /* non-present entries */
 	unsigned swap_type;
-	uint64_t swap_offset;
+	uint8_t pkey;        /* protection key (bits 59..62 of a 64-bit
+				mode's leaf), 0 if none */
 };
 
 struct pgw_level_desc {
@@ -481,10 +483,10 @@ const char *pgw_stop_text(enum pgw_stop stop);
 
 /* One level as the walk saw it. */
 struct pgw_step {
-	enum pgw_level level;
 	uint64_t table;         /* physical address of the table read */
-	unsigned index;
 	uint64_t entry_pa;      /* physical address of the entry */
+	enum pgw_level level;
+	unsigned index;
 	bool read_ok;           /* false: the table page is not in the image */
 	struct pgw_entry entry; /* valid when read_ok */
 };
