@@ -498,8 +498,9 @@ enum pgw_absence pgw_kdump_desc_state(const struct pgw_image *img,
 	return desc_verdict(img, k, d, why_ret);
 }
 
-/* Why a pfn has no descriptor at all (not dumped), NONE when it has. */
-static enum pgw_absence bitmap_state(const struct pgw_image *img,
+/* Why a pfn has no descriptor at all (not dumped), NONE when it has.
+ * Inline: a batch asks it for every frame it finds. */
+static inline enum pgw_absence bitmap_state(const struct pgw_image *img,
 				     const struct kdump *k, uint64_t pfn)
 {
 	if (pfn >= k->max_mapnr)
@@ -639,7 +640,10 @@ enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)
 	uint64_t idx;
 	enum pgw_absence why = bitmap_state(img, k, pfn);
 
-	if (why != PGW_ABSENT_NONE || pgw_kdump_block_clean(img, k, pfn))
+	/* A clean block's flag first: the one load most frames of a batch
+	 * need after their bit. */
+	if (why != PGW_ABSENT_NONE || (k->clean && k->clean[pfn / RANK_BITS]) ||
+	    pgw_kdump_block_clean(img, k, pfn))
 		return why;
 	if (pgw_kdump_rank(img, k, pfn, &idx, &ignored) != PGW_OK)
 		return PGW_ABSENT_CORRUPT;
@@ -1020,6 +1024,7 @@ static void kdump_close(struct pgw_image *img)
 	free(k->rank);
 	free(k->subrank);
 	free(k->sums);
+	free(k->clean);
 	free(k);
 	img->priv = NULL;
 }

@@ -29,8 +29,15 @@ struct block_sum {
 /* The per-block tallies, allocated the first time one is needed. */
 static bool have_sums(struct kdump *k)
 {
-	if (!k->sums)
-		k->sums = calloc(k->nblk ? k->nblk : 1, sizeof(*k->sums));
+	if (!k->sums) {
+		size_t n = k->nblk ? k->nblk : 1;
+		k->clean = calloc(n, 1);
+		k->sums = k->clean ? calloc(n, sizeof(*k->sums)) : NULL;
+		if (!k->sums) {
+			free(k->clean);
+			k->clean = NULL;
+		}
+	}
 	return k->sums != NULL;
 }
 
@@ -58,6 +65,7 @@ static const struct block_sum *block_sum(const struct pgw_image *img,
 	b->clean = true;
 	for (size_t r = 1; r < PGW_NABSENCES; r++)
 		b->clean &= b->bad[r] == 0;
+	k->clean[blk] = b->clean;
 	return b;
 }
 

@@ -58,6 +58,17 @@ static void page_fails(const char *name, const struct dw_buf *b,
 	/* The neighbours are fine. */
 	ok(pgw_image_page(img, pfn + 8, &p, &err) == PGW_OK,
 	   "%s: other pages still read", name);
+	/* Asked about often, the block's descriptors are checked at once
+	 * (kdump_count.c): its damaged page still says so, and a good one
+	 * is held. */
+	for (uint64_t i = 0; i < 40; i++)
+		pgw_image_page_state(img, pfn + 8 + i);
+	state = pgw_image_page_state(img, pfn);
+	ok(state == (decoded ? PGW_ABSENT_NONE : why),
+	   "%s: page_state says %s after its block is summed", name,
+	   pgw_absence_key(state));
+	ok(pgw_image_page_state(img, pfn + 8) == PGW_ABSENT_NONE,
+	   "%s: ... and a good page of the block is held", name);
 	pgw_image_close(img);
 }
 
