@@ -178,10 +178,11 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 		bad(arg, line, n, lineno);
 }
 
-/* The usual input line, parsed by the reader. */
-static void stdin_addr(void *arg, uint64_t pa)
+/* Usual input lines, parsed by the reader. */
+static void stdin_addrs(void *arg, const uint64_t *pa, size_t n)
 {
-	one(arg, pa);
+	for (size_t i = 0; i < n; i++)
+		one(arg, pa[i]);
 }
 
 static double now_ms(void)
@@ -409,7 +410,7 @@ int cmd_ptov(int argc, char **argv)
 		uint64_t pa;
 		if (strcmp(a.addrs[i], "-") == 0)
 			rc = stdin_lines(&(struct line_reader){
-				stdin_line, stdin_addr, bad, &b });
+				stdin_line, stdin_addrs, bad, &b });
 		else if (pgw_parse_u64(a.addrs[i], &pa))
 			one(&b, pa);
 	}

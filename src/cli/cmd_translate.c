@@ -152,10 +152,32 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 		bad(b, line, n, lineno);
 }
 
-/* The usual input line, parsed by the reader. */
-static void stdin_addr(void *arg, uint64_t va)
+/* Usual input lines, parsed by the reader.  A compact record's loop is
+ * one's without its per-address choices: the batch's space, cache,
+ * formatter and status held in registers across the run. */
+static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 {
-	one(arg, va, false);
+	struct batch *b = arg;
+
+	if (b->out->levels) {
+		for (size_t i = 0; i < n; i++)
+			one(b, va[i], false);
+		return;
+	}
+	const struct pgw_space *space = &b->s->space;
+	struct pgw_xlat_cache *cache = b->cache;
+	struct out *out = b->out;
+	void (*xlat)(struct out *, const struct pgw_xlat *) = out->fmt->xlat;
+	int rc = b->rc;
+	struct pgw_xlat x;
+
+	for (size_t i = 0; i < n; i++) {
+		enum pgw_stop stop = pgw_translate_last(space, cache, va[i],
+							&x);
+		rc = pgw_exit_worst(rc, status_of(stop));
+		xlat(out, &x);
+	}
+	b->rc = rc;
 }
 
 static void overlong(void *arg, const char *start, size_t n,
@@ -208,7 +230,7 @@ int cmd_translate(int argc, char **argv)
 		uint64_t va;
 		if (strcmp(a.addrs[i], "-") == 0)
 			rc = stdin_lines(&(struct line_reader){
-				stdin_line, stdin_addr, overlong, &b });
+				stdin_line, stdin_addrs, overlong, &b });
 		else if (pgw_parse_u64(a.addrs[i], &va))
 			one(&b, va, true);
 	}

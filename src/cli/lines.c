@@ -20,19 +20,25 @@ static void one(const struct line_reader *r, char *line, size_t n,
 	r->line(r->arg, line, n, lineno);
 }
 
-/* The usual lines from p on, while whole ones are there, to r->addr;
+/* The usual lines from p on, while whole ones are there, to r->addrs;
  * where the first other line starts. */
 static char *addr_lines(const struct line_reader *r, char *p, const char *end,
 			unsigned long *lineno)
 {
-	uint64_t v;
-	size_t n;
+	enum { RUN = 64 };
+	uint64_t v[RUN];
+	size_t n, k = 0;
 
-	while ((n = hex0x_line(p, &v)) && n <= (size_t)(end - p)) {
-		++*lineno;
-		r->addr(r->arg, v);
+	while ((n = hex0x_line(p, &v[k])) && n <= (size_t)(end - p)) {
 		p += n;
+		++*lineno;
+		if (++k == RUN) {
+			r->addrs(r->arg, v, k);
+			k = 0;
+		}
 	}
+	if (k)
+		r->addrs(r->arg, v, k);
 	return p;
 }
 
@@ -62,7 +68,7 @@ int stdin_lines(const struct line_reader *r)
 			break;
 		char *p = buf, *end = buf + have + n, *nl;
 		for (;;) {
-			if (r->addr && !skipping)
+			if (r->addrs && !skipping)
 				p = addr_lines(r, p, end, &lineno);
 			nl = memchr(p, '\n', (size_t)(end - p));
 			if (!nl)

@@ -18,9 +18,11 @@ struct line_reader {
 	 * CRs, NUL-terminated after them (it may hold a NUL); blank lines
 	 * and lines starting '#' never come here. */
 	void (*line)(void *arg, char *text, size_t n, unsigned long lineno);
-	/* The usual line, "0x" and 1 to 16 hex digits, parsed here
-	 * (hexdigits.h): its value (NULL: such lines go to line too). */
-	void (*addr)(void *arg, uint64_t v);
+	/* Usual lines, "0x" and 1 to 16 hex digits, parsed here
+	 * (hexdigits.h): the values of n of them in a row, in order (NULL:
+	 * such lines go to line too).  In a row, so that a batch pays for
+	 * a call and its set-up per run of lines, not per line. */
+	void (*addrs)(void *arg, const uint64_t *v, size_t n);
 	/* A line longer than the buffer (no address): its first n bytes;
 	 * the rest of it is skipped. */
 	void (*overlong)(void *arg, const char *start, size_t n,

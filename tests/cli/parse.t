@@ -57,6 +57,18 @@ is "$(printf '%s\n' "$out" | sed 1d | cut -f1 | tr '\n' ' ')" \
 	"0x400000 0x400001 0x400002 - 0x400004 0x400003 " \
 	"stdin with --hex: the bare word is an address"
 
+# Usual lines are answered in runs (lines.c): a bad line after more than
+# two runs' worth, and good ones after it, all in order.
+{ i=0; while [ $i -lt 130 ]; do printf '0x%x\n' $((0x400000 + i)); i=$((i + 1)); done
+  echo nope; echo 0x400000; echo 0x400001; echo 0x400002; } >"$TMP/in"
+run sh -c "'$PGWALK' translate --format=tsv --cpu=0 '$img' - <'$TMP/in'"
+{ i=0; while [ $i -lt 130 ]; do printf '0x%x\n' $((0x400000 + i)); i=$((i + 1)); done
+  echo -; echo 0x400000; echo 0x400001; echo 0x400002; } >"$TMP/want"
+is "$(printf '%s\n' "$out" | sed 1d | cut -f1)" "$(cat "$TMP/want")" \
+	"stdin: 130 usual lines, a bad one, three more: every record, in order"
+is "$err" "pgwalk: stdin line 131: 'nope' is not an address" \
+	"... the bad line is named by its number after the runs"
+
 # A line longer than the read buffer, between good lines.
 { echo 0x400000; head -c 100000 /dev/zero | tr '\0' '7'; echo
   echo 0x400001; } >"$TMP/in"
