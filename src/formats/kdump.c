@@ -501,7 +501,8 @@ enum pgw_absence pgw_kdump_desc_state(const struct pgw_image *img,
 /* Why a pfn has no descriptor at all (not dumped), NONE when it has.
  * Inline: a batch asks it for every frame it finds. */
 static inline enum pgw_absence bitmap_state(const struct pgw_image *img,
-				     const struct kdump *k, uint64_t pfn)
+					    const struct kdump *k,
+					    uint64_t pfn)
 {
 	if (pfn >= k->max_mapnr)
 		return PGW_ABSENT_OUTSIDE;

@@ -62,7 +62,8 @@ struct kdump {
 	uint64_t nblk;               /* rank blocks */
 	struct block_sum *sums;      /* per block, lazily (absent_bytes) */
 	uint8_t *clean;              /* per block: 1 once its sum found every
-					dumped page's data there (with sums) */
+					dumped page's data there (allocated
+					with sums) */
 	uint64_t data_limit;         /* no page data lies beyond this */
 	bool incomplete;             /* header flag */
 	bool truncated;              /* the file ends before its last page */

@@ -19,8 +19,7 @@
  */
 struct block_sum {
 	uint32_t bad[PGW_NABSENCES];
-	bool done;
-	bool clean;          /* done, and every dumped page's data is there */
+	bool done;           /* counted; kdump.h's clean[] says if clean */
 	uint8_t asked;       /* page states asked before it was done */
 	uint64_t data_end;   /* end of the furthest data its descriptors name
 				(within data_limit) */
@@ -62,10 +61,10 @@ static const struct block_sum *block_sum(const struct pgw_image *img,
 	}
 	b->bad[PGW_ABSENT_NONE] = 0;
 	b->done = true;
-	b->clean = true;
+	bool clean = true;
 	for (size_t r = 1; r < PGW_NABSENCES; r++)
-		b->clean &= b->bad[r] == 0;
-	k->clean[blk] = b->clean;
+		clean &= b->bad[r] == 0;
+	k->clean[blk] = clean;
 	return b;
 }
 
@@ -89,7 +88,8 @@ bool pgw_kdump_block_clean(const struct pgw_image *img, struct kdump *k,
 	struct block_sum *b = &k->sums[blk];
 	if (!b->done && ++b->asked < ASK_BEFORE_SUM)
 		return false;
-	return block_sum(img, k, blk)->clean;
+	block_sum(img, k, blk);
+	return k->clean[blk];
 }
 
 /* Bitmap bytes covering pfns [first, last] of one block, edges masked. */
