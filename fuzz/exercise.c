@@ -154,7 +154,8 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	struct pgw_xlat y;
 	/* Three times through the cache: filling it, then from it with
 	 * every step, then with the last (pgw_translate_last; the first
-	 * pass asks that way every other address too). */
+	 * pass asks that way every other address too); each time briefly
+	 * as well (pgw_translate_brief), where it answers. */
 	for (size_t pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < nvas; i++) {
 			enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
@@ -176,6 +177,12 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 			     !xe_same_xlat(&x, &y)))
 				fz_fail("cached translation differs", vas[i],
 					pass);
+			struct pgw_brief b;
+			bool same_brief;
+			if (cache &&
+			    xe_brief(sp, cache, vas[i], &x, &b, &same_brief) &&
+			    !same_brief)
+				fz_fail("brief translation differs", vas[i], pass);
 		}
 	pgw_xlat_cache_free(cache);
 	enum pgw_status st = pgw_walk_range(sp, &opts, &ops, &c, &stats,

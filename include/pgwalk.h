@@ -547,6 +547,37 @@ enum pgw_stop pgw_translate_last(const struct pgw_space *space,
 				 struct pgw_xlat_cache *cache, uint64_t va,
 				 struct pgw_xlat *out);
 
+/*
+ * An answer without its walk: what a batch's compact record says (the
+ * fields are pgw_xlat's of the same names, and the last step's entry's
+ * flags and pkey).  A stopped answer has pa, page_size, flags, eff_flags
+ * and pkey 0 and data_absence PGW_ABSENT_NONE.
+ */
+struct pgw_brief {
+	uint64_t pa;            /* PGW_STOP_OK: physical address of va */
+	uint64_t page_size;     /* PGW_STOP_OK */
+	enum pgw_stop stop;
+	enum pgw_level level;   /* leaf level, or where the walk stopped */
+	enum pgw_absence data_absence;  /* PGW_STOP_OK: PGW_ABSENT_NONE when
+					   the frame's data is in the image */
+	uint32_t flags;         /* PGW_STOP_OK: the leaf entry's */
+	uint32_t eff_flags;     /* PGW_STOP_OK: effective permissions */
+	uint8_t pkey;           /* PGW_STOP_OK: the leaf's protection key */
+};
+/*
+ * The answers of va[0..n-1] through cache (not NULL), in order, while
+ * the cache gives each from one entry read below a table it remembers
+ * and that entry is a leaf of the last level of a kind decoded before, or
+ * empty (all zero: no non-present details): how many (b[i] says what
+ * pgw_translate_last's answer for va[i] says).  The next address needs a
+ * walk: ask pgw_translate_last or pgw_translate_cached, which fill the
+ * cache, so that the addresses after it are answered briefly again.  A
+ * batch's usual answers cost here a fraction of a walk's.
+ */
+size_t pgw_translate_brief(const struct pgw_space *space,
+			   struct pgw_xlat_cache *cache, const uint64_t *va,
+			   size_t n, struct pgw_brief *b);
+
 /* ---- virtual memory ---------------------------------------------------- */
 
 /*

@@ -154,12 +154,14 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 
 /* Usual input lines, parsed by the reader.  A compact record's loop is
  * one's without its per-address choices: the batch's space, cache,
- * formatter and status held in registers across the run. */
+ * formatter and status held in registers across the run.  Most answers
+ * come brief, and their records from tails spelled before; the first of
+ * each kind, and the rest, are walked and spelled in full. */
 static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 {
 	struct batch *b = arg;
 
-	if (b->out->levels) {
+	if (b->out->levels || !b->cache || !b->out->fmt->xlat_brief) {
 		for (size_t i = 0; i < n; i++)
 			one(b, va[i], false);
 		return;
@@ -168,14 +170,29 @@ static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 	struct pgw_xlat_cache *cache = b->cache;
 	struct out *out = b->out;
 	void (*xlat)(struct out *, const struct pgw_xlat *) = out->fmt->xlat;
+	size_t (*brief)(struct out *, const uint64_t *,
+			const struct pgw_brief *, size_t) =
+		out->fmt->xlat_brief;
 	int rc = b->rc;
+	struct pgw_brief br[64];   /* a reader's run */
+	const size_t most = sizeof(br) / sizeof(br[0]);
 	struct pgw_xlat x;
 
-	for (size_t i = 0; i < n; i++) {
-		enum pgw_stop stop = pgw_translate_last(space, cache, va[i],
-							&x);
-		rc = pgw_exit_worst(rc, status_of(stop));
-		xlat(out, &x);
+	for (size_t i = 0; i < n;) {
+		size_t k = n - i < most ? n - i : most;
+		k = pgw_translate_brief(space, cache, va + i, k, br);
+		size_t w = k ? brief(out, va + i, br, k) : 0;
+		for (size_t j = 0; j < w; j++)
+			rc = pgw_exit_worst(rc, status_of(br[j].stop));
+		i += w;
+		/* The next answer needs a walk, or its words spelling. */
+		if (i < n) {
+			enum pgw_stop stop =
+				pgw_translate_last(space, cache, va[i], &x);
+			rc = pgw_exit_worst(rc, status_of(stop));
+			xlat(out, &x);
+			i++;
+		}
 	}
 	b->rc = rc;
 }

@@ -87,24 +87,61 @@ static void xlat_tail(struct line *l, const struct delim *d,
 		empty(l, d, 1);
 }
 
-void delim_xlat(struct out *o, const struct delim *d,
-		const struct pgw_xlat *x)
+/* The record tails spelled so far, of both separators (their keys say
+ * which). */
+static struct spelled xlat_tails[SPELLED_SLOTS];
+
+static uint64_t delim_key(const struct delim *d, uint64_t tail)
 {
-	static struct spelled tails[SPELLED_SLOTS];
+	return tail | (uint64_t)(uint8_t)d->sep << 52;
+}
+
+/* va's cell and, with an answer, pa's, at the end of o's next row. */
+static inline __attribute__((always_inline)) struct line *
+xlat_head(struct out *o, const struct delim *d, uint64_t va, bool answer,
+	  uint64_t pa)
+{
 	struct line *l = out_row(o);
-	uint64_t key = xlat_tail_key(x) | (uint64_t)(uint8_t)d->sep << 52;
-	struct spelled *m = spelled_slot(tails, key);
 	/* out_row leaves half a line, room for both numbers: written
 	 * through a cursor, without a check or a store of the length for
 	 * each byte. */
-	char *p = put_hex(l->buf + l->len, x->va);
+	char *p = put_hex(l->buf + l->len, va);
 
 	*p++ = d->sep;
-	if (x->stop == PGW_STOP_OK) {
-		p = put_hex(p, x->pa);
+	if (answer) {
+		p = put_hex(p, pa);
 		*p++ = d->sep;
 	}
 	l->len = (size_t)(p - l->buf);
+	return l;
+}
+
+size_t delim_xlat_brief(struct out *o, const struct delim *d,
+			const uint64_t *va, const struct pgw_brief *b,
+			size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t key = delim_key(d, brief_tail_key(&b[i]));
+		const struct spelled *m = spelled_slot(xlat_tails, key);
+		if (!spelled_has(m, key, o->mode))
+			break;
+		struct line *l = xlat_head(o, d, va[i],
+					   b[i].stop == PGW_STOP_OK, b[i].pa);
+		spelled_put(m, l);
+		rows_end(l);
+	}
+	return i;
+}
+
+void delim_xlat(struct out *o, const struct delim *d,
+		const struct pgw_xlat *x)
+{
+	uint64_t key = delim_key(d, xlat_tail_key(x));
+	struct spelled *m = spelled_slot(xlat_tails, key);
+	struct line *l = xlat_head(o, d, x->va, x->stop == PGW_STOP_OK, x->pa);
+
 	if (!spelled_copy(m, key, o->mode, l)) {
 		size_t at = l->len;
 		xlat_tail(l, d, o, x);

@@ -16,6 +16,9 @@ struct delim {
 };
 
 void delim_xlat_begin(struct out *o, const struct delim *d);
+size_t delim_xlat_brief(struct out *o, const struct delim *d,
+			const uint64_t *va, const struct pgw_brief *b,
+			size_t n);
 void delim_xlat(struct out *o, const struct delim *d,
 		const struct pgw_xlat *x);
 void delim_bad_addr(struct out *o, const struct delim *d, const char *text,
@@ -82,6 +85,10 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 	{ delim_xlat_begin(o, &D); }                                      \
 	static void NAME##_xlat(struct out *o, const struct pgw_xlat *x)  \
 	{ delim_xlat(o, &D, x); }                                         \
+	static size_t NAME##_xlat_brief(struct out *o, const uint64_t *va, \
+					const struct pgw_brief *b,        \
+					size_t n)                         \
+	{ return delim_xlat_brief(o, &D, va, b, n); }                     \
 	static void NAME##_bad(struct out *o, const char *t, size_t n)    \
 	{ delim_bad_addr(o, &D, t, n); }                                  \
 	static void NAME##_dump_begin(struct out *o)                      \
@@ -163,6 +170,7 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
 		.xlat = NAME##_xlat,                                      \
+		.xlat_brief = NAME##_xlat_brief,                          \
 		.bad_addr = NAME##_bad,                                   \
 		.dump_begin = NAME##_dump_begin,                          \
 		.dump_region = NAME##_dump_region,                        \

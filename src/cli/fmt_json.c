@@ -143,19 +143,50 @@ static void xlat_tail(struct line *l, const struct out *o,
 	}
 }
 
-static void json_xlat(struct out *o, const struct pgw_xlat *x)
+/* The record tails spelled so far. */
+static struct spelled xlat_tails[SPELLED_SLOTS];
+
+/* A record's start, through its va and, with an answer, its pa. */
+static inline __attribute__((always_inline)) struct line *
+xlat_head(struct out *o, uint64_t va, bool answer, uint64_t pa)
 {
-	static struct spelled tails[SPELLED_SLOTS];
 	struct line *l = out_row(o);
-	uint64_t key = xlat_tail_key(x);
-	struct spelled *m = spelled_slot(tails, key);
 
 	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
-	emit_hex(l, x->va);
-	if (x->stop == PGW_STOP_OK) {
+	emit_hex(l, va);
+	if (answer) {
 		emit_lit(l, "\",\"pa\":\"");
-		emit_hex(l, x->pa);
+		emit_hex(l, pa);
 	}
+	return l;
+}
+
+/* A brief answer's stop is at an empty entry, which has no non-present
+ * details to spell. */
+static size_t json_xlat_brief(struct out *o, const uint64_t *va,
+			      const struct pgw_brief *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t key = brief_tail_key(&b[i]);
+		const struct spelled *m = spelled_slot(xlat_tails, key);
+		if (!spelled_has(m, key, o->mode))
+			break;
+		struct line *l = xlat_head(o, va[i], b[i].stop == PGW_STOP_OK,
+					   b[i].pa);
+		spelled_put(m, l);
+		emit_lit(l, "}\n");
+	}
+	return i;
+}
+
+static void json_xlat(struct out *o, const struct pgw_xlat *x)
+{
+	uint64_t key = xlat_tail_key(x);
+	struct spelled *m = spelled_slot(xlat_tails, key);
+	struct line *l = xlat_head(o, x->va, x->stop == PGW_STOP_OK, x->pa);
+
 	if (!spelled_copy(m, key, o->mode, l)) {
 		size_t at = l->len;
 		xlat_tail(l, o, x);
@@ -567,6 +598,7 @@ const struct formatter fmt_json = {
 	.name = "json",
 	.info = json_info,
 	.xlat = json_xlat,
+	.xlat_brief = json_xlat_brief,
 	.bad_addr = json_bad,
 	.dump_region = json_dump_region,
 	.dump_map = json_dump_map,

@@ -158,18 +158,47 @@ static void xlat_line_tail(struct line *l, const struct out *o,
 	}
 }
 
+/* The batch lines' tails spelled so far. */
+static struct spelled line_tails[SPELLED_SLOTS];
+
+/* A batch line's start: "VA -> " and, with an answer, PA. */
+static inline __attribute__((always_inline)) struct line *
+line_head(struct out *o, uint64_t va, bool answer, uint64_t pa)
+{
+	struct line *l = out_row(o);
+
+	emit_hex(l, va);
+	emit_lit(l, " -> ");
+	if (answer)
+		emit_hex(l, pa);
+	return l;
+}
+
+static size_t text_xlat_brief(struct out *o, const uint64_t *va,
+			      const struct pgw_brief *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t key = brief_tail_key(&b[i]);
+		const struct spelled *m = spelled_slot(line_tails, key);
+		if (!spelled_has(m, key, o->mode))
+			break;
+		struct line *l = line_head(o, va[i], b[i].stop == PGW_STOP_OK,
+					   b[i].pa);
+		spelled_put(m, l);
+		emit_char(l, '\n');
+	}
+	return i;
+}
+
 /* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
 static void xlat_line(struct out *o, const struct pgw_xlat *x)
 {
-	static struct spelled tails[SPELLED_SLOTS];
-	struct line *l = out_row(o);
 	uint64_t key = xlat_tail_key(x);
-	struct spelled *m = spelled_slot(tails, key);
+	struct spelled *m = spelled_slot(line_tails, key);
+	struct line *l = line_head(o, x->va, x->stop == PGW_STOP_OK, x->pa);
 
-	emit_hex(l, x->va);
-	emit_lit(l, " -> ");
-	if (x->stop == PGW_STOP_OK)
-		emit_hex(l, x->pa);
 	if (!spelled_copy(m, key, o->mode, l)) {
 		size_t at = l->len;
 		xlat_line_tail(l, o, x);
@@ -830,6 +859,7 @@ const struct formatter fmt_text = {
 	.name = "text",
 	.info = text_info,
 	.xlat = text_xlat,
+	.xlat_brief = text_xlat_brief,
 	.bad_addr = text_bad,
 	.dump_region = text_dump_region,
 	.dump_map = text_dump_map,

@@ -25,12 +25,16 @@ static inline struct spelled *spelled_slot(struct spelled *t, uint64_t key)
 	return &t[(key * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
 }
 
-/* key's words at the end of l, when m holds them. */
-static inline bool spelled_copy(const struct spelled *m, uint64_t key,
-				const struct pgw_mode *mode, struct line *l)
+/* Whether m holds key's words. */
+static inline bool spelled_has(const struct spelled *m, uint64_t key,
+			       const struct pgw_mode *mode)
 {
-	if (m->key != key || m->mode != mode)
-		return false;
+	return m->key == key && m->mode == mode;
+}
+
+/* m's words at the end of l. */
+static inline void spelled_put(const struct spelled *m, struct line *l)
+{
 	/* A short tail (a delimited row's, text's) as 64 bytes at once, a
 	 * few moves and not a call: the bytes past it are overwritten
 	 * next. */
@@ -40,6 +44,15 @@ static inline bool spelled_copy(const struct spelled *m, uint64_t key,
 	} else {
 		emit_mem(l, m->s, m->len);
 	}
+}
+
+/* key's words at the end of l, when m holds them. */
+static inline bool spelled_copy(const struct spelled *m, uint64_t key,
+				const struct pgw_mode *mode, struct line *l)
+{
+	if (!spelled_has(m, key, mode))
+		return false;
+	spelled_put(m, l);
 	return true;
 }
 
@@ -59,23 +72,40 @@ static inline void spelled_keep(struct spelled *m, uint64_t key,
 
 /* What a compact translate record says after its pa, as a key: records
  * with equal keys say the same words (the np details of a non-present
- * entry are not in it: JSON spells those each time). */
+ * entry are not in it: JSON spells those each time).  absence: the
+ * data's for an answer, the table's for a stop at a table the image
+ * lacks. */
+static inline uint64_t tail_key(enum pgw_stop stop, enum pgw_level level,
+				enum pgw_absence absence, unsigned pkey,
+				uint32_t flags, uint32_t eff)
+{
+	uint64_t k = UINT64_C(1) << 63 | (uint64_t)stop << 48 |
+		     (uint64_t)level << 44;
+
+	if (stop == PGW_STOP_OK)
+		k |= (uint64_t)absence << 36 | (uint64_t)(pkey & 0xf) << 32 |
+		     (uint64_t)(flags & 0xffff) << 16 | (eff & 0xffff);
+	else if (stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		 stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+		k |= (uint64_t)absence << 36;
+	return k;
+}
+
 static inline uint64_t xlat_tail_key(const struct pgw_xlat *x)
 {
-	uint64_t k = UINT64_C(1) << 63 | (uint64_t)x->stop << 48 |
-		     (uint64_t)x->level << 44;
+	if (x->stop != PGW_STOP_OK)
+		return tail_key(x->stop, x->level, x->io.absence, 0, 0, 0);
+	const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+	return tail_key(x->stop, x->level, x->data_absence, e->pkey, e->flags,
+			x->eff_flags);
+}
 
-	if (x->stop == PGW_STOP_OK)
-		k |= (uint64_t)x->data_absence << 36 |
-		     (uint64_t)(x->step[x->nsteps - 1].entry.pkey & 0xf)
-			     << 32 |
-		     (uint64_t)(x->step[x->nsteps - 1].entry.flags & 0xffff)
-			     << 16 |
-		     (x->eff_flags & 0xffff);
-	else if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
-		 x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-		k |= (uint64_t)x->io.absence << 36;
-	return k;
+/* The same key of a brief answer: equal to xlat_tail_key's of the
+ * answer in full, so that one spelled tail serves both. */
+static inline uint64_t brief_tail_key(const struct pgw_brief *b)
+{
+	return tail_key(b->stop, b->level, b->data_absence, b->pkey, b->flags,
+			b->eff_flags);
 }
 
 #endif

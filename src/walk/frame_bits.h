@@ -78,11 +78,12 @@ struct pgw_entry_memo {
 	struct pgw_entry zero[PGW_NLEVELS];
 };
 
-/* raw at lvl as the memo's entry of its kind with raw's frame (true), or
- * false: decode it, and keep it if it is a leaf or a table. */
-static inline bool pgw_entry_memo_get(const struct pgw_entry_memo *m,
-				      enum pgw_level lvl, uint64_t raw,
-				      struct pgw_entry *e)
+/* The memo's slot of raw's kind at lvl when raw is that slot's entry
+ * but for frame bits (its entry is raw's with another frame), else
+ * NULL: decode raw. */
+static inline const struct pgw_entry_memo_slot *
+pgw_entry_memo_find(const struct pgw_entry_memo *m, enum pgw_level lvl,
+		    uint64_t raw)
 {
 	const unsigned mask = (1u << PGW_ENTRY_MEMO_SLOTS_LOG2) - 1;
 	unsigned h = pgw_kind_hash(lvl, raw, PGW_ENTRY_MEMO_SLOTS_LOG2);
@@ -90,18 +91,37 @@ static inline bool pgw_entry_memo_get(const struct pgw_entry_memo *m,
 	for (unsigned k = 0; k < PGW_KIND_PROBES; k++) {
 		const struct pgw_entry_memo_slot *s = &m->slot[(h + k) & mask];
 		if (!s->used)
-			return false;
+			return NULL;
 		if (s->lvl != lvl || ((raw ^ s->raw) & PGW_FRAME_KEY_MASK))
 			continue;
 		/* Its kind: the same entry but for frame bits, or not. */
-		if ((raw ^ s->raw) & ~s->bits)
-			return false;
-		*e = s->e;
-		e->addr ^= raw ^ s->raw;
-		e->raw = raw;
-		return true;
+		return (raw ^ s->raw) & ~s->bits ? NULL : s;
 	}
-	return false;
+	return NULL;
+}
+
+/* The frame (pgw_entry.addr) of raw, an entry of slot s's kind
+ * (pgw_entry_memo_find): s's with the frame bits that differ. */
+static inline uint64_t pgw_entry_memo_frame(const struct pgw_entry_memo_slot *s,
+					    uint64_t raw)
+{
+	return s->e.addr ^ raw ^ s->raw;
+}
+
+/* raw at lvl as the memo's entry of its kind with raw's frame (true), or
+ * false: decode it, and keep it if it is a leaf or a table. */
+static inline bool pgw_entry_memo_get(const struct pgw_entry_memo *m,
+				      enum pgw_level lvl, uint64_t raw,
+				      struct pgw_entry *e)
+{
+	const struct pgw_entry_memo_slot *s = pgw_entry_memo_find(m, lvl, raw);
+
+	if (!s)
+		return false;
+	*e = s->e;
+	e->addr = pgw_entry_memo_frame(s, raw);
+	e->raw = raw;
+	return true;
 }
 
 /* Keep e, a leaf or table entry decoded from raw at lvl with mode and

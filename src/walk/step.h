@@ -83,6 +83,27 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 				  PGW_STOP_TABLE_NOT_IN_IMAGE;
 }
 
+/* The entry at entry_pa (size bytes) of its table's page.  Tables are
+ * aligned to their size (pgw_root_table, and the decoders' frame masks),
+ * so an entry never straddles a page. */
+static inline uint64_t pgw_entry_at(const uint8_t *page, uint64_t entry_pa,
+				    unsigned size)
+{
+	uint64_t raw = 0;
+
+	page += entry_pa & (PGW_PAGE_SIZE - 1);
+	if (size == sizeof(uint64_t)) {
+		memcpy(&raw, page, sizeof(uint64_t));
+	} else if (size == sizeof(uint32_t)) {
+		uint32_t v;
+		memcpy(&v, page, sizeof(v));
+		raw = v;
+	} else {
+		memcpy(&raw, page, size);
+	}
+	return raw;
+}
+
 /*
  * The read half of a step: entry `index` of the level-lvl table at
  * `table` in img, from `page` (the table's page, NULL: read it here),
@@ -97,7 +118,6 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 					  struct pgw_err *err)
 {
 	unsigned size = mode->entry_size;
-	uint64_t raw = 0;
 
 	s->level = lvl;
 	s->table = table;
@@ -113,19 +133,7 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 		}
 	}
 	s->read_ok = true;
-	/* Tables are aligned to their size (pgw_root_table, and the
-	 * decoders' frame masks), so an entry never straddles a page. */
-	page += s->entry_pa & (PGW_PAGE_SIZE - 1);
-	if (size == sizeof(uint64_t)) {
-		memcpy(&raw, page, sizeof(uint64_t));
-	} else if (size == sizeof(uint32_t)) {
-		uint32_t v;
-		memcpy(&v, page, sizeof(v));
-		raw = v;
-	} else {
-		memcpy(&raw, page, size);
-	}
-	*raw_ret = raw;
+	*raw_ret = pgw_entry_at(page, s->entry_pa, size);
 	return PGW_STOP_OK;
 }
 

@@ -18,13 +18,16 @@
  * A slot that goes on keeps the next table's page, used while the image
  * has given up no page since (pgw_image_page_epoch: a mapped image never
  * does; a decompressing one gives pages up from its bounded cache, and a
- * batch's table pages mostly stay there), and every step takes an entry
- * of a kind decoded before from the entry memo (frame_bits.h) instead of
- * decoding it again.
+ * batch's table pages mostly stay there; a page given up is read again
+ * by the next walk through the slot, and kept anew), and every step takes
+ * an entry of a kind decoded before from the entry memo (frame_bits.h)
+ * instead of decoding it again.
  * pgw_translate_last answers from the same slots but copies no
  * remembered step above the last into the answer (the last is read now,
  * or copied from a final slot), unless finer slots are filled from it:
- * what a batch of compact records needs.
+ * what a batch of compact records needs.  pgw_translate_brief
+ * (xlat_brief.c, through xlat_slots.h) answers the usual addresses of a
+ * batch from the same slots without a pgw_xlat.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -34,68 +37,7 @@
 #include "frame_bits.h"
 #include "slot_hash.h"
 #include "step.h"
-
-/* A slot's head: what a walk that goes on needs, in 32 bytes, two to a
- * cache line.  Its check word (the span it holds) and its steps (the walk
- * down to its level) lie apart, in tables of their own, so that the
- * heads and checks a batch looks at stay in the CPU's caches. */
-struct slot {
-	uint64_t table;        /* cont: the next level's table */
-	const uint8_t *page;   /* cont: its page (NULL: read it) */
-	uint64_t epoch;        /* page is valid while the image's page
-				  epoch is this */
-	uint32_t eff;          /* cont: what the levels down to this one
-				  grant; final leaf: the leaf's effective
-				  permissions */
-	bool cont;             /* the walk goes on below */
-	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
-};
-_Static_assert(sizeof(struct slot) == 32, "a slot's head is half a line");
-
-struct level_slots {
-	enum pgw_level level;  /* the level whose entries are remembered */
-	unsigned shift;        /* of that level's index */
-	enum pgw_level below;  /* the next level down, its index's shift
-				  and mask */
-	unsigned below_shift, below_mask;
-	unsigned nsteps;       /* steps a slot holds (the level's depth) */
-	unsigned bits;         /* log2 of the slot count */
-	uint64_t *check;       /* 2^bits: the generation and tag a slot
-				  holds (pgw_slot_check), probed before its
-				  head, so that an address no slot of a level
-				  holds (most holes, at the finer levels)
-				  costs a look into 8 KiB or less, not into
-				  a head the CPU's first cache seldom has */
-	struct slot *head;     /* 2^bits heads */
-	struct pgw_step *steps;  /* nsteps per slot, slot by slot */
-};
-
-struct pgw_xlat_cache {
-	/* What the slots were filled for: the image by its serial (another
-	 * may be opened where a closed one was). */
-	uint64_t img_serial;
-	const struct pgw_mode *mode;
-	uint64_t root;
-	struct pgw_enc_bits enc;  /* bits taken out of every frame */
-	uint16_t gen;
-	const uint64_t *epoch;   /* the image's (pgw_image_page_epoch) */
-	unsigned ncached;        /* levels with slots in this mode (0: the
-				    mode has one level; every walk is from
-				    the root) */
-	/* lv[0] is the level above the last, lv[ncached - 1] the top. */
-	struct level_slots lv[PGW_SLOT_LEVELS];
-	enum pgw_level last;     /* the level below lv[0]'s */
-	unsigned last_shift;     /* its index, and its pages' size */
-	unsigned last_mask;
-	struct pgw_entry_memo memo;  /* entries of this mode and these bits */
-	unsigned char *store;        /* every level's slots, from a cache
-					line's start in base */
-	void *base;
-	size_t store_size;
-	const struct pgw_mode *laid_out;  /* the mode the store is laid
-					     out for (NULL: none yet) */
-	size_t extent;               /* bytes of the store that layout uses */
-};
+#include "xlat_slots.h"
 
 static size_t stride_of(unsigned nsteps)
 {
@@ -134,9 +76,8 @@ void pgw_xlat_cache_free(struct pgw_xlat_cache *cache)
 	free(cache);
 }
 
-/* Start over for this space: a new generation empties every slot, and
- * the store is laid out for the mode's levels. */
-static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
+void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
+			     const struct pgw_space *space)
 {
 	const struct pgw_mode *mode = space->mode;
 	enum pgw_level unfolded[PGW_NLEVELS];
@@ -201,30 +142,6 @@ static void retarget(struct pgw_xlat_cache *c, const struct pgw_space *space)
 	c->extent = (size_t)(at - c->store);
 }
 
-/* The cache made ready for space. */
-static inline void aim(struct pgw_xlat_cache *c,
-		       const struct pgw_space *space)
-{
-	/* One test of all five, not five branches: it is asked per
-	 * address. */
-	if ((c->img_serial ^ space->img->serial) |
-	    ((uintptr_t)c->mode ^ (uintptr_t)space->mode) |
-	    (c->root ^ space->root) | (c->enc.enc ^ space->enc.enc) |
-	    (c->enc.shared ^ space->enc.shared))
-		retarget(c, space);
-}
-
-/* The slot of ls holding tag in this generation, or NULL. */
-static inline const struct slot *probe(const struct pgw_xlat_cache *c,
-				       const struct level_slots *ls,
-				       uint64_t tag)
-{
-	size_t i = pgw_slot_index(tag, ls->bits);
-
-	return ls->check[i] == pgw_slot_check(tag, c->gen) ? &ls->head[i]
-							   : NULL;
-}
-
 /* The slot of ls that tag is filled into. */
 static struct slot *slot_of(const struct pgw_xlat_cache *c,
 			    const struct level_slots *ls, uint64_t tag)
@@ -240,14 +157,6 @@ static struct pgw_step *steps_of(const struct level_slots *ls,
 				 const struct slot *sl)
 {
 	return ls->steps + (size_t)(sl - ls->head) * ls->nsteps;
-}
-
-/* The table page slot sl keeps, while the image still holds it there
- * (NULL: none, or given up since). */
-static inline const uint8_t *kept_page(const struct pgw_xlat_cache *c,
-				       const struct slot *sl)
-{
-	return sl->epoch == *c->epoch ? sl->page : NULL;
 }
 
 /* Whether a walk that ended with `stop` may be remembered: it says the
@@ -384,6 +293,29 @@ static enum pgw_stop stop_below(const struct pgw_space *space,
 	return why;
 }
 
+/* The table page slot sl (one that goes on) keeps, or, given up by the
+ * image since, read again and kept anew, so that the addresses after
+ * this one find it (and pgw_translate_brief answers them).  NULL: the
+ * slot keeps none (its table could not be read when it was filled) or
+ * the image cannot give it now; the step reads it then, and says why. */
+static const uint8_t *slot_page(struct pgw_xlat_cache *c,
+				struct pgw_image *img, struct slot *sl)
+{
+	const uint8_t *page = kept_page(c, sl);
+	struct pgw_err err;
+
+	if (page || !sl->page)
+		return page;
+	if (pgw_image_page(img, sl->table >> PGW_PAGE_SHIFT, &page, &err) !=
+	    PGW_OK) {
+		sl->page = NULL;
+		return NULL;
+	}
+	sl->page = page;
+	sl->epoch = *c->epoch;   /* after the read, which may give pages up */
+	return page;
+}
+
 /* pgw_translate_cached (all: every step into out) and
  * pgw_translate_last (!all), one code inlined twice. */
 static inline enum pgw_stop cached(const struct pgw_space *space,
@@ -401,7 +333,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	 * shift (x86-64: 47..63), so an address that finds a slot is in the
 	 * space too. */
 	const struct level_slots *ls = NULL;
-	const struct slot *sl = NULL;
+	struct slot *sl = NULL;
 	unsigned i;
 	for (i = 0; i < c->ncached; i++) {
 		ls = &c->lv[i];
@@ -421,7 +353,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	const uint8_t *page = NULL;
 	pgw_xlat_reset(out, va);
 	if (sl->cont)
-		page = kept_page(c, sl);
+		page = slot_page(c, space->img, sl);
 	if (sl->cont && i == 0) {
 		/* !all: the last step is the one read now. */
 		if (all)

@@ -2,9 +2,10 @@
 # The paging-structure cache on real kernels' tables: for each real dump
 # and CPU, 20 000 random addresses of that CPU's space (pgw-randaddr: half
 # in mappings of every size, half in holes at every level, shuffled) are
-# translated from the root and through one cache, with every step and with
-# the last alone, and every answer must equal the root walk's field by
-# field (pgw-xlatcmp).  On the ELF core and on mem.raw; on the real zlib
+# translated from the root and through one cache, with every step, with
+# the last alone and briefly (where the cache answers so), and every
+# answer must equal the root walk's field by field (pgw-xlatcmp); without
+# pages read between them, most answers must come brief.  On the ELF core and on mem.raw; on the real zlib
 # kdumps (plain and flattened) and on an AVML image written from mem.raw,
 # two random frames are read between addresses, so that the image's page
 # cache gives up the table pages the cache's slots keep.  The root walk
@@ -20,9 +21,16 @@ same() {
 	_what=$1
 	shift
 	run "$PGW_TOOLS/pgw-xlatcmp" "$@" <"$TMP/vas"
+	_brief=$(echo "$out" | sed -n 's/.*; \([0-9]*\) answered briefly,.*/\1/p')
 	case "$1:$rc:$out" in
 	-e:0:"$N addresses: 0 answers differ"*"; 0 pages read"*) ok 1 "$_what: no page read between addresses" ;;
-	*:0:"$N addresses: 0 answers differ"*) ok 0 "$_what: $N answers cached as walked" ;;
+	-e:0:"$N addresses: 0 answers differ"*) ok 0 "$_what: $N answers cached as walked ($_brief brief)" ;;
+	*:0:"$N addresses: 0 answers differ"*)
+		if [ "${_brief:-0}" -gt $((N / 2)) ]; then
+			ok 0 "$_what: $N answers cached as walked ($_brief brief)"
+		else
+			ok 1 "$_what: only ${_brief:-no} of $N answers brief"
+		fi ;;
 	*)	ok 1 "$_what: cached answers equal walked ones"
 		printf '%s\n%s\n' "$out" "$err" | sed 's/^/#   /' ;;
 	esac

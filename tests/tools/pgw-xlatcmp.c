@@ -1,9 +1,10 @@
 /*
- * pgw-xlatcmp: a batch of addresses translated three ways on one image:
+ * pgw-xlatcmp: a batch of addresses translated four ways on one image:
  * from the root (pgw_translate), and through one paging-structure cache
  * with every step (pgw_translate_cached) and with the last alone
- * (pgw_translate_last), the two taking turns at asking first; each answer
- * held to the root walk's field by field (xlat_equal.h).  The unit test
+ * (pgw_translate_last), the two taking turns at asking first, and
+ * briefly (pgw_translate_brief, when it answers) before and after them;
+ * each answer held to the root walk's field by field (xlat_equal.h).  The unit test
  * does this on built spaces; this tool does it on real dumps in every
  * image format, where the tables are a kernel's.  With -e N, N frames
  * drawn at random (random(), unseeded) are read between two addresses,
@@ -12,7 +13,9 @@
  *
  * Usage: pgw-xlatcmp [-f FORMAT] [-c CPU | -r CR3] [-m MODE] [-e N]
  *                    IMAGE < addresses
- * Prints "N addresses: K answers differ ..." and the first five that do;
+ * Prints "N addresses: K answers differ (...); B answered briefly, E
+ * before their walk; ..."
+ * and the first five that differ;
  * exits 0 when none differ, 1 when some do, 2 on a usage, input or open
  * error.
  */
@@ -80,6 +83,7 @@ int main(int argc, char **argv)
 	if (!want || !got || !last)
 		die("answers", "out of memory");
 	unsigned long long n = 0, bad = 0, bad_cached = 0, bad_last = 0,
+			   bad_brief = 0, briefs = 0, early_briefs = 0,
 			   reads = 0;
 	char line[128];
 	while (fgets(line, sizeof(line), stdin)) {
@@ -87,19 +91,29 @@ int main(int argc, char **argv)
 		uint64_t va = strtoull(line, &end, 0);
 		if (end == line || (*end != '\n' && *end != '\0'))
 			die("stdin", "a line that is not an address");
-		bool same, same_last;
+		bool same, same_last, same_brief;
+		/* Briefly as a batch asks (after the pages read since the
+		 * address before), then after the walks. */
+		struct pgw_brief early, b;
+		bool asked_early = xe_brief_ask(&sp, c, va, &early);
 		xe_three_ways(&sp, c, va, n & 1, want, got, last, &same,
 			      &same_last);
+		briefs += xe_brief(&sp, c, va, want, &b, &same_brief);
+		early_briefs += asked_early;
+		if (asked_early && !xe_same_brief(want, &early))
+			same_brief = false;
 		bad_cached += !same;
 		bad_last += !same_last;
-		if ((!same || !same_last) && bad++ < 5)
+		bad_brief += !same_brief;
+		if ((!same || !same_last || !same_brief) && bad++ < 5)
 			printf("va 0x%" PRIx64 ": walked %s pa 0x%" PRIx64
 			       "; cached %s pa 0x%" PRIx64 "%s; last %s pa 0x%"
-			       PRIx64 "%s\n", va, pgw_stop_key(want->stop),
+			       PRIx64 "%s%s\n", va, pgw_stop_key(want->stop),
 			       want->pa, pgw_stop_key(got->stop), got->pa,
 			       same ? "" : " (differs)",
 			       pgw_stop_key(last->stop), last->pa,
-			       same_last ? "" : " (differs)");
+			       same_last ? "" : " (differs)",
+			       same_brief ? "" : "; the brief answer differs");
 		for (unsigned i = 0; i < evict; i++) {
 			/* random() unseeded: the same frames every run. */
 			uint64_t pfn = (uint64_t)random() % frames;
@@ -112,9 +126,11 @@ int main(int argc, char **argv)
 	if (ferror(stdin))
 		die("stdin", "read error");
 	printf("%llu addresses: %llu answers differ (every step %llu, the "
-	       "last alone %llu); %llu pages read between them (%s, %s, "
-	       "root 0x%" PRIx64 ")\n", n, bad, bad_cached, bad_last, reads,
-	       pgw_image_format(img), sp.mode->name, sp.root);
+	       "last alone %llu, brief %llu); %llu answered briefly, %llu "
+	       "before their walk; %llu pages read between them (%s, %s, "
+	       "root 0x%" PRIx64 ")\n", n, bad, bad_cached, bad_last,
+	       bad_brief, briefs, early_briefs, reads, pgw_image_format(img),
+	       sp.mode->name, sp.root);
 	free(want);
 	free(got);
 	free(last);

@@ -63,6 +63,53 @@ static inline bool xe_same_last(const struct pgw_xlat *a,
 	return a->first_step == 0 && xe_same_from(a, b, b->first_step);
 }
 
+/* b (from pgw_translate_brief) says what want (every step) says: the
+ * answer's fields, the leaf's flags and pkey; a stop only at an empty
+ * entry, which has no non-present details, and no I/O error. */
+static inline bool xe_same_brief(const struct pgw_xlat *want,
+				 const struct pgw_brief *b)
+{
+	if (b->stop != want->stop || b->level != want->level ||
+	    want->nsteps == 0)
+		return false;
+	const struct pgw_step *s = &want->step[want->nsteps - 1];
+	if (!s->read_ok || want->io.status != PGW_OK)
+		return false;
+	if (b->stop != PGW_STOP_OK)
+		return s->entry.raw == 0 && s->entry.np_kind == PGW_NP_NONE &&
+		       b->pa == 0 && b->page_size == 0 && b->flags == 0 &&
+		       b->eff_flags == 0 && b->pkey == 0 &&
+		       b->data_absence == PGW_ABSENT_NONE;
+	return b->pa == want->pa && b->page_size == want->page_size &&
+	       b->data_absence == want->data_absence &&
+	       (b->data_absence == PGW_ABSENT_NONE) == want->data_in_image &&
+	       b->flags == s->entry.flags && b->eff_flags == want->eff_flags &&
+	       b->pkey == s->entry.pkey;
+}
+
+/* va through c briefly into b (pgw_translate_brief, b filled with other
+ * bytes before): whether it answered. */
+static inline bool xe_brief_ask(const struct pgw_space *sp,
+				struct pgw_xlat_cache *c, uint64_t va,
+				struct pgw_brief *b)
+{
+	memset(b, 0x5a, sizeof(*b));
+	return pgw_translate_brief(sp, c, &va, 1, b) == 1;
+}
+
+/* xe_brief_ask, and *same: its answer agrees with want (true when it
+ * gave none). */
+static inline bool xe_brief(const struct pgw_space *sp,
+			    struct pgw_xlat_cache *c, uint64_t va,
+			    const struct pgw_xlat *want, struct pgw_brief *b,
+			    bool *same)
+{
+	bool answered = xe_brief_ask(sp, c, va, b);
+
+	*same = !answered || xe_same_brief(want, b);
+	return answered;
+}
+
 /* va translated from the root into want, and through c with every step
  * into got and with the last alone into last (asked first when
  * last_first), each answer filled with other bytes before, so that a

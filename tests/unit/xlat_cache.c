@@ -47,10 +47,15 @@ static void window(struct vas *a, uint64_t base, unsigned pages)
 	}
 }
 
+/* Brief answers given by compare: leaves (of them, with the data not
+ * in the image), stops. */
+static unsigned long brief_leaves, brief_absent, brief_stops;
+
 /* Translate every address without the cache, and through it with every
  * step (pgw_translate_cached) and with the last (pgw_translate_last),
- * the two taking turns at asking first; the count of answers that differ
- * (each shown). */
+ * the two taking turns at asking first, and briefly (pgw_translate_brief,
+ * when it answers) before and after them; the count of answers that
+ * differ (each shown). */
 static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 			const struct vas *a)
 {
@@ -58,14 +63,28 @@ static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 
 	for (size_t i = 0; i < a->n; i++) {
 		struct pgw_xlat want, got, last;
-		bool same, same_last;
+		bool same, same_last, same_brief;
+		/* Briefly as a batch asks (before the cache is filled for
+		 * this address, after whatever the image gave up), then
+		 * after the walks. */
+		struct pgw_brief early, b;
+		bool asked_early = xe_brief_ask(sp, c, a->v[i], &early);
 		xe_three_ways(sp, c, a->v[i], i & 1, &want, &got, &last, &same,
 			      &same_last);
-		if ((!same || !same_last) && bad++ < 5)
-			printf("# va 0x%llx: cached %s at %d%s, walked %s at "
+		if (xe_brief(sp, c, a->v[i], &want, &b, &same_brief)) {
+			brief_leaves += b.stop == PGW_STOP_OK;
+			brief_absent += b.stop == PGW_STOP_OK &&
+					b.data_absence != PGW_ABSENT_NONE;
+			brief_stops += b.stop != PGW_STOP_OK;
+		}
+		if (asked_early && !xe_same_brief(&want, &early))
+			same_brief = false;
+		if ((!same || !same_last || !same_brief) && bad++ < 5)
+			printf("# va 0x%llx: cached %s at %d%s%s, walked %s at "
 			       "%d\n", (unsigned long long)a->v[i],
 			       pgw_stop_key(got.stop), (int)got.level,
 			       same_last ? "" : " (the last step alone differs)",
+			       same_brief ? "" : " (the brief answer differs)",
 			       pgw_stop_key(want.stop), (int)want.level);
 	}
 	return bad;
@@ -94,7 +113,14 @@ static void reverse(struct vas *a)
 static void check_orders(const char *what, const struct pgw_space *sp,
 			 struct pgw_xlat_cache *c, struct vas *a)
 {
-	ok(compare(sp, c, a) == 0, "%s: %zu addresses in order", what, a->n);
+	unsigned long leaves = brief_leaves, stops = brief_stops;
+	unsigned bad = compare(sp, c, a);
+
+	leaves = brief_leaves - leaves;
+	stops = brief_stops - stops;
+	ok(bad == 0 && leaves > 0 && stops > 0, "%s: %zu addresses in order "
+	   "(%lu leaves and %lu stops of them brief)", what, a->n, leaves,
+	   stops);
 	reverse(a);
 	ok(compare(sp, c, a) == 0, "%s: backwards", what);
 	shuffle(a, 7);
@@ -422,8 +448,10 @@ static void test_slot_shared(void)
  * bounded cache, which gives pages up as others are read, so a table page
  * a slot keeps may be another page's bytes by the time it is asked
  * again.  Between every few translations the test reads more pages than
- * the image's cache holds (the padding frames, each unlike a table); the
- * cache must still answer as the walk does.
+ * the image's cache holds (the padding frames: page tables of leaves of
+ * the direct map's kind but other frames, so that an entry read from a
+ * page given up would pass for one and answer wrongly); the cache must
+ * still answer as the walk does, in full and briefly.
  */
 static void test_evicted_pages(const struct vas *a)
 {
@@ -431,8 +459,13 @@ static void test_evicted_pages(const struct vas *a)
 	uint64_t root = iw_tables_x86_64(&m, false);
 	uint64_t first_pad = m.b.len / IW_PAGE, npad = 1200;
 
-	for (uint64_t f = first_pad; f < first_pad + npad; f++)
-		memset(iw_frame(&m, f), (int)(f * 37 % 255) + 1, IW_PAGE);
+	for (uint64_t f = first_pad; f < first_pad + npad; f++) {
+		memset(iw_frame(&m, f), 0, IW_PAGE);
+		for (unsigned i = 0; i < 512; i++)
+			iw_entry(&m, f, i, 8, (f * 512 + i) << 12 | IW_P |
+						      IW_RW | IW_A | IW_D |
+						      IW_G | IW_NX);
+	}
 	struct dw_mem dm = { m.b.p, m.b.len / IW_PAGE,
 			     calloc(m.b.len / IW_PAGE, 1) };
 	struct dw_kdump_opts ko = { .codec = DW_ZLIB, .machine = "x86_64" };
@@ -503,6 +536,39 @@ static void test_reopened(const struct vas *a)
 	ok(bad == 0, "four images opened in turn, each closed before the "
 	   "next (%u of 3 where the one before was), one cache: %u answers "
 	   "unlike the walk", same_place, bad);
+	pgw_xlat_cache_free(c);
+}
+
+/* pgw_translate_brief over a run: the answers up to the first that
+ * needs a walk, in order, and nothing written past them. */
+static void test_brief_runs(const struct pgw_space *sp, uint64_t dm)
+{
+	struct pgw_xlat_cache *c;
+	struct pgw_xlat x;
+	struct pgw_brief b[4];
+
+	/* The direct map's first 2 MiB (4 KiB pages) walked once through a
+	 * fresh cache: its slot and the kind of its leaves known; its
+	 * second 2 MiB, a large page, not asked yet. */
+	c = pgw_xlat_cache_new();
+	pgw_translate_last(sp, c, dm + 0x1000, &x);
+	uint64_t va[4] = { dm + 0x2000, dm + 0x3abc, dm + 0x200000,
+			   dm + 0x4000 };
+	memset(b, 0x5a, sizeof(b));
+	size_t n = pgw_translate_brief(sp, c, va, 4, b);
+	struct pgw_xlat w0, w1;
+	pgw_translate(sp, va[0], &w0);
+	pgw_translate(sp, va[1], &w1);
+	bool untouched = b[2].pa == UINT64_C(0x5a5a5a5a5a5a5a5a) &&
+			 b[3].pa == UINT64_C(0x5a5a5a5a5a5a5a5a);
+	ok(n == 2 && xe_same_brief(&w0, &b[0]) && xe_same_brief(&w1, &b[1]) &&
+	   untouched, "pgw_translate_brief: a run answered up to the "
+	   "address that needs a walk (%zu of 4), nothing written past them",
+	   n);
+	pgw_translate_last(sp, c, va[2], &x);
+	ok(x.stop == PGW_STOP_OK && pgw_translate_brief(sp, c, va + 3, 1, b) == 1,
+	   "... and after that walk, the rest of the run");
+	ok(pgw_translate_brief(sp, c, va, 0, b) == 0, "... none of none");
 	pgw_xlat_cache_free(c);
 }
 
@@ -603,6 +669,10 @@ int main(void)
 	test_slot_shared();
 	test_evicted_pages(&a);
 	test_reopened(&a);
+	test_brief_runs(&sp64, dm);
+	ok(brief_absent > 0, "brief answers over the test: %lu leaves (%lu "
+	   "with the data not in the image) and %lu stops at empty entries, "
+	   "each as walked", brief_leaves, brief_absent, brief_stops);
 
 	/* The loader. */
 	void *fn = NULL;

@@ -1,0 +1,96 @@
+/*
+ * Brief answers (pgw_translate_brief): the paging-structure cache's
+ * usual answers without a pgw_xlat.  Most addresses of a batch find a
+ * slot whose table page is kept and need the one entry below it: a leaf
+ * of a kind the entry memo holds (its flags and permissions are the
+ * kind's, its frame the entry's own bits) or an empty entry (the memo's
+ * decoded zero of that level).  Giving only what a compact record says,
+ * without the steps, the entry's copy and the answer's other fields,
+ * costs about a third of pgw_translate_last's walk.  Everything else
+ * (no slot, a slot that ends the walk, a page not kept, an entry that is
+ * a table, non-present with details, or of a kind not decoded yet) is
+ * left to pgw_translate_last, which fills the cache and the memo for
+ * the addresses after it.
+ */
+#include "descend.h"
+#include "frame_bits.h"
+#include "step.h"
+#include "xlat_slots.h"
+
+/* The empty entry at lvl, when the memo knows how a walk takes it and it
+ * stops there without details. */
+static bool brief_empty(const struct pgw_entry_memo *memo, enum pgw_level lvl,
+			struct pgw_brief *b)
+{
+	if (!memo->zero_known[lvl] || memo->zero_why[lvl] == PGW_STOP_OK ||
+	    memo->zero[lvl].np_kind != PGW_NP_NONE)
+		return false;
+	*b = (struct pgw_brief){ .stop = memo->zero_why[lvl], .level = lvl };
+	return true;
+}
+
+/* raw, the last level's entry for va below slot sl, as a leaf of a kind
+ * the memo holds (pgw_xlat_leaf's answer). */
+static bool brief_leaf(const struct pgw_space *space,
+		       const struct pgw_xlat_cache *c, const struct slot *sl,
+		       uint64_t va, uint64_t raw, struct pgw_brief *b)
+{
+	const struct pgw_entry_memo_slot *m =
+		pgw_entry_memo_find(&c->memo, c->last, raw);
+
+	if (!m || m->e.kind != PGW_ENT_LEAF)
+		return false;
+	uint64_t size = UINT64_C(1) << c->last_shift;
+	uint64_t pa = pgw_entry_memo_frame(m, raw) | (va & (size - 1));
+	*b = (struct pgw_brief){
+		.pa = pa,
+		.page_size = size,
+		.stop = PGW_STOP_OK,
+		.level = c->last,
+		.data_absence = pgw_image_page_state(space->img,
+						     pa >> PGW_PAGE_SHIFT),
+		.flags = m->e.flags,
+		.eff_flags = pgw_perm_combine(space->mode, sl->eff, m->e.perm),
+		.pkey = m->e.pkey,
+	};
+	return true;
+}
+
+/* va's answer into b, when brief. */
+static inline bool brief(const struct pgw_space *space,
+			 const struct pgw_xlat_cache *c, uint64_t va,
+			 struct pgw_brief *b)
+{
+	/* The finest slot holding va, as pgw_translate_last looks. */
+	for (unsigned i = 0; i < c->ncached; i++) {
+		const struct level_slots *ls = &c->lv[i];
+		const struct slot *sl = probe(c, ls, va >> ls->shift);
+		if (!sl)
+			continue;
+		const uint8_t *page = sl->cont ? kept_page(c, sl) : NULL;
+		if (!page)
+			return false;
+		/* The entry below (under the finest slots, the last
+		 * level's). */
+		unsigned size = space->mode->entry_size;
+		uint64_t index = (va >> ls->below_shift) & ls->below_mask;
+		uint64_t raw = pgw_entry_at(page, sl->table + index * size,
+					    size);
+		if (raw == 0)
+			return brief_empty(&c->memo, ls->below, b);
+		return i == 0 && brief_leaf(space, c, sl, va, raw, b);
+	}
+	return false;
+}
+
+size_t pgw_translate_brief(const struct pgw_space *space,
+			   struct pgw_xlat_cache *c, const uint64_t *va,
+			   size_t n, struct pgw_brief *b)
+{
+	size_t i;
+
+	aim(c, space);
+	for (i = 0; i < n && brief(space, c, va[i], &b[i]); i++)
+		;
+	return i;
+}
