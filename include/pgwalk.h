@@ -572,7 +572,7 @@ struct pgw_brief {
  * pgw_translate_last's answer for va[i] says).  The next address needs a
  * walk: ask pgw_translate_last or pgw_translate_cached, which fill the
  * cache, so that the addresses after it are answered briefly again.  A
- * batch's usual answers cost here a fraction of a walk's.
+ * batch's usual answers cost here two thirds of a walk through the cache.
  */
 size_t pgw_translate_brief(const struct pgw_space *space,
 			   struct pgw_xlat_cache *cache, const uint64_t *va,
