@@ -5,8 +5,9 @@
 # translated from the root and through one cache, with every step, with
 # the last alone and briefly (where the cache answers so), and every
 # answer must equal the root walk's field by field (pgw-xlatcmp); without
-# pages read between them, most answers must come brief.  On the ELF core and on mem.raw; on the real zlib
-# kdumps (plain and flattened) and on an AVML image written from mem.raw,
+# pages read between them, most answers must come brief.  On the ELF core
+# and on mem.raw; on the real zlib kdumps (plain and flattened) and on an
+# AVML image written from mem.raw,
 # two random frames are read between addresses, so that the image's page
 # cache gives up the table pages the cache's slots keep.  The root walk
 # itself is held to QEMU and crash by real-oracle.t and real-crash.t.
