@@ -568,7 +568,8 @@ struct pgw_brief {
  * The answers of va[0..n-1] through cache (not NULL), in order, while
  * the cache gives each from one entry read below a table it remembers
  * and that entry is a leaf of the last level of a kind decoded before, or
- * empty (all zero: no non-present details): how many (b[i] says what
+ * empty (all zero: no non-present details), or from a walk it remembers
+ * that ended at a large leaf or an empty entry: how many (b[i] says what
  * pgw_translate_last's answer for va[i] says).  The next address needs a
  * walk: ask pgw_translate_last or pgw_translate_cached, which fill the
  * cache, so that the addresses after it are answered briefly again.  A

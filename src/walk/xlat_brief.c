@@ -4,13 +4,15 @@
  * slot whose table page is kept and need the one entry below it: a leaf
  * of a kind the entry memo holds (its flags and permissions are the
  * kind's, its frame the entry's own bits) or an empty entry (the memo's
- * decoded zero of that level).  Giving only what a compact record says,
+ * decoded zero of that level); an address under a slot where the walk
+ * ended needs no entry at all (a large leaf, or an empty entry, the
+ * slot's last step).  Giving only what a compact record says,
  * without the steps, the entry's copy and the answer's other fields,
  * and a run at a time, costs two thirds of pgw_translate_last's
  * instructions, and lets the record be written from a tail spelled
  * before without a pgw_xlat in between.  Everything else
- * (no slot, a slot that ends the walk, a page not kept, an entry that is
- * a table, non-present with details, or of a kind not decoded yet) is
+ * (no slot, a page not kept, an entry that is a table, non-present with
+ * details, or of a kind not decoded yet, a walk that ended otherwise) is
  * left to pgw_translate_last, which fills the cache and the memo for
  * the addresses after it.
  */
@@ -58,6 +60,39 @@ static bool brief_leaf(const struct pgw_space *space,
 	return true;
 }
 
+/* A slot where the walk ended, its last step the entry it ended at: a
+ * large leaf (pgw_xlat_found's answer), or a stop at an empty entry.
+ * Out of line: inlined, it cost every other address of a batch
+ * registers (37.94 M instructions per 100 000 against 37.77 M). */
+static __attribute__((noinline)) bool
+brief_final(const struct pgw_space *space, const struct level_slots *ls,
+	    const struct slot *sl, uint64_t va, struct pgw_brief *b)
+{
+	const struct pgw_entry *e = &steps_of(ls, sl)[ls->nsteps - 1].entry;
+
+	if (sl->stop != PGW_STOP_OK) {
+		if (e->raw != 0 || e->np_kind != PGW_NP_NONE)
+			return false;
+		*b = (struct pgw_brief){ .stop = (enum pgw_stop)sl->stop,
+					 .level = ls->level };
+		return true;
+	}
+	uint64_t size = UINT64_C(1) << space->mode->level[ls->level].shift;
+	uint64_t pa = e->addr | (va & (size - 1));
+	*b = (struct pgw_brief){
+		.pa = pa,
+		.page_size = size,
+		.stop = PGW_STOP_OK,
+		.level = ls->level,
+		.data_absence = pgw_image_page_state(space->img,
+						     pa >> PGW_PAGE_SHIFT),
+		.flags = e->flags,
+		.eff_flags = sl->eff,
+		.pkey = e->pkey,
+	};
+	return true;
+}
+
 /* va's answer into b, when brief. */
 static inline bool brief(const struct pgw_space *space,
 			 const struct pgw_xlat_cache *c, uint64_t va,
@@ -69,7 +104,9 @@ static inline bool brief(const struct pgw_space *space,
 		const struct slot *sl = probe(c, ls, va >> ls->shift);
 		if (!sl)
 			continue;
-		const uint8_t *page = sl->cont ? kept_page(c, sl) : NULL;
+		if (!sl->cont)
+			return brief_final(space, ls, sl, va, b);
+		const uint8_t *page = kept_page(c, sl);
 		if (!page)
 			return false;
 		/* The entry below (under the finest slots, the last

@@ -152,13 +152,6 @@ static struct slot *slot_of(const struct pgw_xlat_cache *c,
 	return &ls->head[i];
 }
 
-/* The steps of slot sl of ls. */
-static struct pgw_step *steps_of(const struct level_slots *ls,
-				 const struct slot *sl)
-{
-	return ls->steps + (size_t)(sl - ls->head) * ls->nsteps;
-}
-
 /* Whether a walk that ended with `stop` may be remembered: it says the
  * same for every address of the span, every time. */
 static bool final_stop(enum pgw_stop stop)

@@ -104,6 +104,13 @@ static inline struct slot *probe(const struct pgw_xlat_cache *c,
 							   : NULL;
 }
 
+/* The steps of slot sl of ls. */
+static inline struct pgw_step *steps_of(const struct level_slots *ls,
+					const struct slot *sl)
+{
+	return ls->steps + (size_t)(sl - ls->head) * ls->nsteps;
+}
+
 /* The table page slot sl keeps, while the image still holds it there
  * (NULL: none, or given up since). */
 static inline const uint8_t *kept_page(const struct pgw_xlat_cache *c,
