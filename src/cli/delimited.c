@@ -123,9 +123,10 @@ size_t delim_xlat_brief(struct out *o, const struct delim *d,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t key = delim_key(d, brief_tail_key(&b[i]));
-		const struct spelled *m = spelled_slot(xlat_tails, key);
-		if (!spelled_has(m, key, o->mode))
+		const struct spelled *m = spelled_brief(xlat_tails,
+							delim_key(d, 0),
+							o->mode, &b[i]);
+		if (!m)
 			break;
 		struct line *l = xlat_head(o, d, va[i],
 					   b[i].stop == PGW_STOP_OK, b[i].pa);

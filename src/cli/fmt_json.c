@@ -169,9 +169,9 @@ static size_t json_xlat_brief(struct out *o, const uint64_t *va,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t key = brief_tail_key(&b[i]);
-		const struct spelled *m = spelled_slot(xlat_tails, key);
-		if (!spelled_has(m, key, o->mode))
+		const struct spelled *m = spelled_brief(xlat_tails, 0, o->mode,
+							&b[i]);
+		if (!m)
 			break;
 		struct line *l = xlat_head(o, va[i], b[i].stop == PGW_STOP_OK,
 					   b[i].pa);

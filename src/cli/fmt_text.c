@@ -180,9 +180,9 @@ static size_t text_xlat_brief(struct out *o, const uint64_t *va,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t key = brief_tail_key(&b[i]);
-		const struct spelled *m = spelled_slot(line_tails, key);
-		if (!spelled_has(m, key, o->mode))
+		const struct spelled *m = spelled_brief(line_tails, 0, o->mode,
+							&b[i]);
+		if (!m)
 			break;
 		struct line *l = line_head(o, va[i], b[i].stop == PGW_STOP_OK,
 					   b[i].pa);

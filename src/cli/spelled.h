@@ -108,4 +108,17 @@ static inline uint64_t brief_tail_key(const struct pgw_brief *b)
 			b->eff_flags);
 }
 
+/* The slot of t holding b's tail (its key ORed with extra, a formatter's
+ * own bits), or NULL when it was not spelled yet. */
+static inline const struct spelled *spelled_brief(struct spelled *t,
+						  uint64_t extra,
+						  const struct pgw_mode *mode,
+						  const struct pgw_brief *b)
+{
+	uint64_t key = brief_tail_key(b) | extra;
+	const struct spelled *m = spelled_slot(t, key);
+
+	return spelled_has(m, key, mode) ? m : NULL;
+}
+
 #endif
