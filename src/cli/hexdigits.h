@@ -145,30 +145,30 @@ static inline bool hex16_value_sse2(const char *p, uint64_t *v)
 	return true;
 }
 
-/* hex0x_line in one register: the digits are counted from the mask of
- * hex lanes, and the 16 bytes ending at the last one are read with the
- * lanes before the first turned to '0'. */
-static inline size_t hex0x_line_sse2(const char *p, uint64_t *v)
+/* hex0x_body in one register: the 16 bytes ending at the newline, the
+ * lanes before the first digit turned to '0'. */
+static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
 {
 	static const unsigned char keep[32] = {
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
-	unsigned hex = hex_lanes_sse2(
-		_mm_loadu_si128((const __m128i *)(const void *)(p + 2)));
-	unsigned nd = (unsigned)__builtin_ctz(~hex);   /* 0..16 */
+	size_t nd = (size_t)(nl - s) - 2;
 
-	if (p[0] != '0' || (p[1] | 0x20) != 'x' || nd == 0 || p[2 + nd] != '\n')
-		return 0;
+	if (nd - 1 >= 16 || s[0] != '0' || (s[1] | 0x20) != 'x')
+		return false;
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(nl - 16));
+	/* The last nd lanes must be digits; the ones before are not
+	 * looked at. */
+	if ((hex_lanes_sse2(c) | 0xffffu >> nd) != 0xffff)
+		return false;
 	/* keep + nd: lane i is kept when i >= 16 - nd. */
 	__m128i k = _mm_loadu_si128((const __m128i *)(const void *)(keep + nd));
-	__m128i c = _mm_loadu_si128(
-		(const __m128i *)(const void *)(p + 2 + nd - 16));
 	c = _mm_or_si128(_mm_and_si128(k, c),
 			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
 	*v = hex16_reg_value(c);
-	return 3 + nd;
+	return true;
 }
 
 /* v's 16 lower-case hex digits at out: one register. */
@@ -197,45 +197,43 @@ static inline bool hex16_value(const char *p, uint64_t *v)
 #endif
 }
 
-/* hex0x_line a digit at a time. */
-static inline size_t hex0x_line_bytes(const char *p, uint64_t *v)
+/* hex0x_body a digit at a time. */
+static inline bool hex0x_body_bytes(const char *s, const char *nl, uint64_t *v)
 {
+	size_t nd = (size_t)(nl - s) - 2;
 	uint64_t r = 0;
-	unsigned nd;
 
-	if (p[0] != '0' || (p[1] | 0x20) != 'x')
-		return 0;
-	for (nd = 0; nd < 17; nd++) {
-		unsigned char c = (unsigned char)p[2 + nd], l = c | 0x20;
+	if (nd - 1 >= 16 || s[0] != '0' || (s[1] | 0x20) != 'x')
+		return false;
+	for (size_t i = 0; i < nd; i++) {
+		unsigned char c = (unsigned char)s[2 + i], l = c | 0x20;
 		unsigned d;
 		if (c >= '0' && c <= '9')
 			d = c - '0';
 		else if (l >= 'a' && l <= 'f')
 			d = l - 'a' + 10;
 		else
-			break;
+			return false;
 		r = r << 4 | d;
 	}
-	if (nd == 0 || nd > 16 || p[2 + nd] != '\n')
-		return 0;
 	*v = r;
-	return 3 + nd;
+	return true;
 }
 
 /*
- * The usual line of an address batch at p: "0x" (or "0X"), 1 to 16 hex
- * digits and a newline.  Its length with the newline and its value in
- * *v, else 0 (some other line, for the general parser).  Reads from
- * p - 14 to p + 18 whatever the line: the caller's buffer has room on
- * both sides, and a length past the end of its data is no line (what
- * lies beyond can pass for digits and a newline).
+ * The usual line of an address batch, from s to its newline nl (the first
+ * one after s): "0x" (or "0X") and 1 to 16 hex digits.  True with its
+ * value in *v, else false (some other line, for the general parser).
+ * The line's end is found first, by the caller, so that the next line's
+ * start does not wait on this one's digits.  Reads the 16 bytes before
+ * nl whatever the line: the caller's buffer has room before its data.
  */
-static inline size_t hex0x_line(const char *p, uint64_t *v)
+static inline bool hex0x_body(const char *s, const char *nl, uint64_t *v)
 {
 #ifdef PGW_HEX_SSE2
-	return hex0x_line_sse2(p, v);
+	return hex0x_body_sse2(s, nl, v);
 #else
-	return hex0x_line_bytes(p, v);
+	return hex0x_body_bytes(s, nl, v);
 #endif
 }
 

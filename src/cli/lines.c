@@ -20,23 +20,56 @@ static void one(const struct line_reader *r, char *line, size_t n,
 	r->line(r->arg, line, n, lineno);
 }
 
+/* Which of the 64 bytes at p are newlines, as bits, the first the
+ * lowest. */
+static inline uint64_t newlines64(const char *p)
+{
+	uint64_t m = 0;
+
+#ifdef PGW_HEX_SSE2
+	for (int i = 0; i < 4; i++) {
+		__m128i c = _mm_loadu_si128(
+			(const __m128i *)(const void *)(p + 16 * i));
+		m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(c, _mm_set1_epi8('\n'))) << 16 * i;
+	}
+#else
+	for (int i = 0; i < 64; i++)
+		m |= (uint64_t)(p[i] == '\n') << i;
+#endif
+	return m;
+}
+
 /* The usual lines from p on, while whole ones are there, to r->addrs;
- * where the first other line starts. */
+ * where the first other line starts.  The newlines of 64 bytes are
+ * found at once, so each line's end is known before its digits are
+ * read (one line after another, a line's length waited on its parse:
+ * 6.6 against 4.4 ms for a million). */
 static char *addr_lines(const struct line_reader *r, char *p, const char *end,
 			unsigned long *lineno)
 {
 	enum { RUN = 64 };
 	uint64_t v[RUN];
-	size_t n, k = 0;
+	size_t k = 0;
 
-	while ((n = hex0x_line(p, &v[k])) && n <= (size_t)(end - p)) {
-		p += n;
-		++*lineno;
-		if (++k == RUN) {
-			r->addrs(r->arg, v, k);
-			k = 0;
+	for (char *block = p; block < end; block += 64) {
+		uint64_t nl = newlines64(block);
+		/* Bytes past the data are stale, or slack. */
+		if (end - block < 64)
+			nl &= (UINT64_C(1) << (end - block)) - 1;
+		for (; nl; nl &= nl - 1) {
+			char *e = block + __builtin_ctzll(nl);
+			if (!hex0x_body(p, e, &v[k]))
+				goto other;
+			p = e + 1;
+			++*lineno;
+			if (++k == RUN) {
+				r->addrs(r->arg, v, k);
+				k = 0;
+			}
 		}
 	}
+other:
 	if (k)
 		r->addrs(r->arg, v, k);
 	return p;
@@ -46,10 +79,11 @@ static char *addr_lines(const struct line_reader *r, char *p, const char *end,
  * its start and skipped. */
 int stdin_lines(const struct line_reader *r)
 {
-	/* Room before and after the data for hex0x_line's reads. */
-	enum { SLACK = 32, SIZE = 1 << 16 };
-	static char space[SLACK + SIZE + SLACK];
-	char *const buf = space + SLACK;
+	/* Room before the data for hex0x_body's reads (13 bytes), and
+	 * after it for newlines64's (63). */
+	enum { BEFORE = 16, AFTER = 64, SIZE = 1 << 16 };
+	static char space[BEFORE + SIZE + AFTER];
+	char *const buf = space + BEFORE;
 	size_t have = 0;
 	bool skipping = false;
 	unsigned long lineno = 0;

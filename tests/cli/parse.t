@@ -142,8 +142,9 @@ is "$(grep -c '^-$' "$TMP/want") $(grep -c '' "$TMP/got")" \
 cmp -s "$TMP/want" "$TMP/got"
 ok $? "... and every address read as the text says"
 # The usual lines (0x, digits, newline) are parsed by the reader itself
-# (hexdigits.h: hex0x_line), the others by the general parser; the same
-# lines with CRLF endings all go the general way, and the answers agree.
+# (lines.c, hexdigits.h: hex0x_body), the others by the general parser;
+# the same lines with CRLF endings all go the general way, and the
+# answers agree.
 sed 's/$/\r/' "$TMP/mixed" >"$TMP/mixed.crlf"
 "$PGWALK" translate --format=tsv --cpu=0 "$img" - <"$TMP/mixed.crlf" \
 	2>/dev/null | sed 1d | cut -f1 >"$TMP/got.crlf"
