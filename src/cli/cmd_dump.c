@@ -357,7 +357,7 @@ int cmd_dump(int argc, char **argv)
 			      s.space.mode->name);
 
 	static char obuf[1 << 16];
-	static struct line rows;
+	static struct rows rows = ROWS_INIT(rows);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode,
 			    .layout = layout, .rows = &rows };

@@ -223,7 +223,7 @@ int cmd_translate(int argc, char **argv)
 	session_say(&s);
 
 	static char obuf[1 << 16];
-	static struct line rows;
+	static struct rows rows = ROWS_INIT(rows);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* Text shows one address's whole walk; a batch, a line each. */
 	bool single = a.naddrs == 1 && !from_stdin_too;

@@ -116,11 +116,22 @@ void pgw_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* The first errno stdout failed with: stdio keeps only a flag. */
+/* The first errno stdout failed with: stdio keeps only a flag; and
+ * whether a write outside stdio failed. */
 static int out_errno;
+static bool out_failed;
+
+void pgw_output_error(int e)
+{
+	if (!out_errno)
+		out_errno = e ? e : EIO;
+	out_failed = true;
+}
 
 bool pgw_output_failed(void)
 {
+	if (out_failed)
+		return true;
 	if (!ferror(stdout))
 		return false;
 	if (!out_errno)
@@ -132,7 +143,7 @@ int pgw_cli_flush(int rc)
 {
 	errno = 0;
 	int failed = fflush(stdout) != 0;
-	if (failed || ferror(stdout)) {
+	if (failed || ferror(stdout) || out_failed) {
 		/* The flush's own errno is the surest; else the first one
 		 * seen while the output went out. */
 		int e = failed && errno ? errno : out_errno ? out_errno : EIO;

@@ -53,6 +53,9 @@ void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pgw_cli_flush(int rc);
 /* stdout refused a write (checked where long outputs can stop early). */
 bool pgw_output_failed(void);
+/* A write to stdout's descriptor made outside stdio (rows.c) failed with
+ * errno e: from now on pgw_output_failed, and pgw_cli_flush says so. */
+void pgw_output_error(int e);
 
 /* Standard input and output as pgwalk found them at start (main): a
  * closed descriptor is occupied so that opening the image cannot take its

@@ -24,7 +24,7 @@ struct out {
 	bool phys;                         /* read --phys: addresses are
 					      physical */
 	struct hexdump *hex;               /* read, text: the line so far */
-	struct line *rows;                 /* translate's records and dump's
+	struct rows *rows;                 /* translate's records and dump's
 					      maps gathered (out_row);
 					      NULL: each written alone */
 	struct stencil *stencil;           /* dump_map marks its numbers
@@ -35,13 +35,35 @@ struct read_piece;
 struct read_skip;
 struct ptov_answer;
 
-/* Records gathered go out to o->f a few KiB at a time: an fwrite per
- * record cost as much as the record.  Whatever bypasses o->rows on its
- * way to o->f flushes it first. */
+/* Records gathered, a few KiB to a line (an fwrite per record cost as
+ * much as the record), the lines filled in turn and, once all are full,
+ * written together straight from them (writev), not copied through
+ * stdio's buffer: the copy cost a batch of a million compact records
+ * 1.3 of 31 ms, in JSON 3 of 35. */
+enum { ROWS_LINES = 16 };
+struct rows {
+	struct line *at;                   /* the line being filled (at
+					      first line[0]: ROWS_INIT) */
+	struct line line[ROWS_LINES];
+};
+
+#define ROWS_INIT(r) { .at = (r).line }
+
+/* Every line gathered out to o->f, after what stdio holds (rows.c). */
+void out_rows_ship(struct out *o);
+
+/* Whatever bypasses o->rows on its way to o->f flushes it first: a
+ * little (a record, as most often) through stdio, more shipped. */
 static inline void out_rows_flush(struct out *o)
 {
-	if (o->rows && o->rows->len)
-		emit_spill(o->rows, o->f);
+	struct rows *r = o->rows;
+
+	if (!r)
+		return;
+	if (r->at != r->line)
+		out_rows_ship(o);
+	else if (r->line[0].len)
+		emit_spill(&r->line[0], o->f);
 }
 
 /* The line to build the next record at the end of: a record must fit in
@@ -49,9 +71,17 @@ static inline void out_rows_flush(struct out *o)
  * 2 KiB; longer ones flush and use a line of their own). */
 static inline struct line *out_row(struct out *o)
 {
-	if (o->rows->len > sizeof(o->rows->buf) / 2)
-		out_rows_flush(o);
-	return o->rows;
+	struct rows *r = o->rows;
+	struct line *l = r->at;
+
+	if (l->len > sizeof(l->buf) / 2) {
+		if (l + 1 == r->line + ROWS_LINES) {
+			out_rows_ship(o);
+			return r->line;
+		}
+		r->at = ++l;
+	}
+	return l;
 }
 
 /* Totals at the end of a dump.  Maps are the ones printed (filters

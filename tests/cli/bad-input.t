@@ -199,6 +199,30 @@ run sh -c "'$PGWALK' translate --format=json '$good' 0x400000 >&-"
 is "$rc" 74 "a closed stdout: exit 74"
 is "$err" "pgwalk: cannot write output: Bad file descriptor" \
 	"... and the reason"
+# A batch's records and dump's maps go out many lines at a time,
+# straight to the descriptor (src/cli/rows.c), not through stdio: a
+# refusal there is said the same way, once.
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "0x%x\n", 4194304 + 8 * i }' \
+	>"$TMP/batch"
+run sh -c "'$PGWALK' translate --format=tsv '$good' - <'$TMP/batch' >/dev/full"
+is "$rc" 74 "a batch of 20 000 to a full disk: exit 74"
+is "$err" "pgwalk: cannot write output: No space left on device" \
+	"... and the reason, once"
+run sh -c "'$PGWALK' translate --format=json '$good' - <'$TMP/batch' >&-"
+is "$rc" 74 "a batch of 20 000 to a closed stdout: exit 74"
+is "$err" "pgwalk: cannot write output: Bad file descriptor" \
+	"... and the reason, once"
+printf '%s\n' 'mode x86-64' 'ram 0 64M' 'root 0x100000' 'alloc 0x200000' \
+	'map 0x400000 0x1000000 16M rw user' 'cpu 0x80050033 0x100000 0 long' \
+	>"$TMP/leaves.spec"
+mkimg leaves "$TMP/leaves.spec"
+run sh -c "'$PGWALK' dump --leaves '$TMP/leaves.elf' | wc -c"
+[ "$out" -gt 200000 ]
+ok $? "dump --leaves of 4096 pages: more than 200 000 bytes, many lines' worth ($out)"
+run sh -c "'$PGWALK' dump --leaves '$TMP/leaves.elf' >/dev/full"
+is "$rc" 74 "dump --leaves of 4096 pages to a full disk: exit 74"
+is "$err" "pgwalk: cannot write output: No space left on device" \
+	"... and the reason, once"
 run sh -c "'$PGWALK' info '$good' >/dev/full"
 is "$rc" 74 "info to a full disk: exit 74, one line"
 one_error "... and one stderr line" 74
