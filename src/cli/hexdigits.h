@@ -97,6 +97,16 @@ static inline void hex16_spell_words(char out[16], uint64_t v)
 	memcpy(out, w, 16);
 }
 
+/* How many digits a line from s to its newline nl has room for after
+ * its "0x" (or "0X"): 1 to 16, else 0 (no such prefix, or too long or
+ * short a line).  Both forms of hex0x_body start here. */
+static inline size_t hex0x_digits(const char *s, const char *nl)
+{
+	size_t nd = (size_t)(nl - s) - 2;
+
+	return nd - 1 < 16 && s[0] == '0' && (s[1] | 0x20) == 'x' ? nd : 0;
+}
+
 #ifdef PGW_HEX_SSE2
 /* Which of the 16 bytes of c are hex digits: a mask of their lanes.
  * Bytes of 0x80 and up are negative to the signed compares, so in
@@ -154,9 +164,9 @@ static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
-	size_t nd = (size_t)(nl - s) - 2;
+	size_t nd = hex0x_digits(s, nl);
 
-	if (nd - 1 >= 16 || s[0] != '0' || (s[1] | 0x20) != 'x')
+	if (!nd)
 		return false;
 	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(nl - 16));
 	/* The last nd lanes must be digits; the ones before are not
@@ -200,10 +210,10 @@ static inline bool hex16_value(const char *p, uint64_t *v)
 /* hex0x_body a digit at a time. */
 static inline bool hex0x_body_bytes(const char *s, const char *nl, uint64_t *v)
 {
-	size_t nd = (size_t)(nl - s) - 2;
+	size_t nd = hex0x_digits(s, nl);
 	uint64_t r = 0;
 
-	if (nd - 1 >= 16 || s[0] != '0' || (s[1] | 0x20) != 'x')
+	if (!nd)
 		return false;
 	for (size_t i = 0; i < nd; i++) {
 		unsigned char c = (unsigned char)s[2 + i], l = c | 0x20;
