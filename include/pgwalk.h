@@ -129,6 +129,10 @@ struct pgw_cpu {
 struct pgw_image_open_opts {
 	const char *format;  /* NULL: probe; else an image format name */
 	uint64_t raw_base;   /* raw images: physical address of byte 0 */
+	/* Read pages a filtered dump excluded as zeros (crash's
+	 * --zero_excluded): they are then in the image for every reader,
+	 * and only pgw_image_evidence still counts them excluded. */
+	bool zero_excluded;
 };
 
 enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
@@ -139,7 +143,8 @@ void pgw_image_close(struct pgw_image *img);
 /*
  * Copy the 4 KiB page of physical frame pfn into buf (PGW_PAGE_SIZE bytes).
  * A frame outside the image, or left out by a filtered dump, is
- * PGW_E_NODATA with err->absence saying why: never zeros.  (The library's
+ * PGW_E_NODATA with err->absence saying why: never zeros (unless the image
+ * was opened with zero_excluded: then an excluded one is).  (The library's
  * own walker reads pages in place; the pointers it uses would dangle for a
  * caller, so callers get copies.)
  */
@@ -184,9 +189,9 @@ struct pgw_evidence {
 	bool marked_incomplete;
 	uint64_t pages_ram;      /* pages described as memory */
 	uint64_t pages_dumped;   /* of them, pages whose data is in the image */
-	uint64_t pages_zero;     /* of pages_dumped, zero by declaration, with
-				    no bytes in the file (ELF p_memsz beyond
-				    p_filesz) */
+	/* The image was opened with zero_excluded: the pages counted
+	 * excluded below read as zeros. */
+	bool zero_excluded;
 	/* Of pages_ram, the pages not in the image, by reason;
 	 * [PGW_ABSENT_NONE] is 0.  pages_dumped plus these is pages_ram. */
 	uint64_t pages_absent[PGW_NABSENCES];
@@ -1392,8 +1397,8 @@ struct pgw_scan_stats {
 	uint64_t absent;         /* of those, not in the image (filtered out,
 				    damaged): nothing was read there */
 	uint64_t holes;          /* of those, in holes of a sparse file or
-				    zero-filled by a segment (ELF p_memsz
-				    beyond p_filesz): zeros, in which no
+				    excluded pages read as zeros
+				    (zero_excluded): zeros, in which no
 				    finder finds anything, not read */
 	uint64_t candidates;     /* pages (PAE: 32-byte slots) that passed the
 				    quick test */

@@ -2,9 +2,12 @@
 # Install what building and testing pgwalk needs on Debian 12, skipping
 # what is already there.  Needs root (or sudo) only when something is missing.
 # groff-base: tests/cli/install.t renders the installed pgwalk(3) with groff.
+# makedumpfile: tests/cli/real-filtered-elf.t writes a filtered ELF core.
+# python3: tests/cli/delimited.t reads every command's CSV with its csv module.
 set -eu
 pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
-libzstd-dev libbpf-dev perl xz-utils binutils jq groff-base"
+libzstd-dev libbpf-dev perl xz-utils binutils jq groff-base makedumpfile
+python3"
 # --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
 [ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=

@@ -226,7 +226,6 @@ static void info_evidence(struct line *l, const struct pgw_evidence *ev)
 	emit_str(l, ",\"pages\":{\"ram\":");
 	emit_u64(l, ev->pages_ram);
 	kv_u64(l, "dumped", ev->pages_dumped);
-	kv_u64(l, "zero", ev->pages_zero);
 	for (unsigned a = 1; a < PGW_NABSENCES; a++) {
 		/* Field names use '_' where the reason keys use '-'. */
 		const char *k = pgw_absence_key((enum pgw_absence)a);
@@ -237,6 +236,7 @@ static void info_evidence(struct line *l, const struct pgw_evidence *ev)
 		emit_u64(l, ev->pages_absent[a]);
 	}
 	emit_char(l, '}');
+	kv_bool(l, "zero_excluded", ev->zero_excluded);
 	kv_u64(l, "file_bytes_missing", ev->file_bytes_missing);
 }
 

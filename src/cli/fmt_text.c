@@ -365,11 +365,6 @@ static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
 	emit_u64(&l, ev->pages_ram);
 	emit_str(&l, ", dumped ");
 	emit_u64(&l, ev->pages_dumped);
-	if (ev->pages_zero) {
-		emit_str(&l, " (");
-		emit_u64(&l, ev->pages_zero);
-		emit_str(&l, " zero-filled)");
-	}
 	for (unsigned a = 1; a < PGW_NABSENCES; a++) {
 		if (!ev->pages_absent[a])
 			continue;
@@ -377,6 +372,8 @@ static void text_info_evidence(struct out *o, const struct pgw_evidence *ev)
 		emit_str(&l, pgw_absence_key((enum pgw_absence)a));
 		emit_char(&l, ' ');
 		emit_u64(&l, ev->pages_absent[a]);
+		if (a == PGW_ABSENT_EXCLUDED && ev->zero_excluded)
+			emit_str(&l, " (read as zeros: --zero-excluded)");
 	}
 	if (ev->file_bytes_missing) {
 		emit_str(&l, "\nmissing:     the file is at least ");

@@ -11,7 +11,7 @@
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
-	OPT_SME_MASK, OPT_SHARED_MASK,
+	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -28,6 +28,10 @@ static const struct argp_option options[] = {
 	  "Image format, skipping the probe", 2 },
 	{ "base", OPT_BASE, "ADDR", 0,
 	  "Raw images: physical address of the file's first byte", 2 },
+	{ "zero-excluded", OPT_ZERO_EXCLUDED, NULL, 0,
+	  "Read the pages a filtered dump excluded (kdump's dump level, an "
+	  "ELF core's bytes past p_filesz) as zeros instead of not in the "
+	  "image", 2 },
 	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
@@ -249,6 +253,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_HEX:
 		pgw_cli_bare_hex = true;
+		break;
+	case OPT_ZERO_EXCLUDED:
+		o->open.zero_excluded = true;
 		break;
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;

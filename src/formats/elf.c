@@ -344,17 +344,20 @@ static enum pgw_status elf_open(struct pgw_image *img, struct pgw_err *err)
 					 (unsigned long long)ph.p_filesz,
 					 (unsigned long long)ph.p_memsz);
 		} else if (ph.p_type == PT_LOAD) {
-			/* The part past p_filesz is zero by the ELF rules;
-			 * makedumpfile -E uses that for zero pages.  A part
-			 * of p_filesz the file lost is absent (truncated). */
+			/* The part past p_filesz is where makedumpfile -E
+			 * puts the pages its dump level excluded (zero pages
+			 * and the rest alike), so it is excluded, not zeros:
+			 * gdb and libkdumpfile read a core's bytes past
+			 * p_filesz as absent too.  A part of p_filesz the
+			 * file lost is absent (truncated). */
 			st = pgw_image_add_segment(img, ph.p_paddr,
 						   ph.p_filesz, ph.p_offset,
 						   (unsigned)i, err);
 			if (st == PGW_OK && ph.p_memsz > ph.p_filesz)
-				st = pgw_image_add_zero_segment(
+				st = pgw_image_add_absent_segment(
 					img, ph.p_paddr + ph.p_filesz,
-					ph.p_memsz - ph.p_filesz, (unsigned)i,
-					err);
+					ph.p_memsz - ph.p_filesz,
+					PGW_ABSENT_EXCLUDED, (unsigned)i, err);
 			if (st != PGW_OK)
 				pgw_err_prefix(err, "PT_LOAD %zu", i);
 			nloads++;

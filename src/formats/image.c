@@ -228,13 +228,35 @@ void pgw_image_close(struct pgw_image *img)
 	free(img);
 }
 
+/*
+ * --zero-excluded: an excluded page reads as zeros.  Decided here, above
+ * every format, so that kdump's filtered pages and an ELF core's tails
+ * past p_filesz are alike; only the evidence still counts them.
+ */
+static const uint8_t zero_page[PGW_PAGE_SIZE];
+
+static enum pgw_status zero_if_excluded(const struct pgw_image *img,
+					enum pgw_status st,
+					const uint8_t **page_ret,
+					struct pgw_err *err)
+{
+	if (st != PGW_E_NODATA || !img->opts.zero_excluded ||
+	    err->absence != PGW_ABSENT_EXCLUDED)
+		return st;
+	*err = (struct pgw_err){ 0 };
+	*page_ret = zero_page;
+	return PGW_OK;
+}
+
 enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err)
 {
 	enum pgw_status st;
 
 	if (img->zero_copy)
-		return img->format->page(img, pfn, NULL, page_ret, err);
+		return zero_if_excluded(img, img->format->page(img, pfn, NULL,
+							       page_ret, err),
+					page_ret, err);
 	const uint8_t *hit = pgw_page_cache_get(img->cache, pfn);
 	if (hit) {
 		*page_ret = hit;
@@ -246,7 +268,7 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 		pgw_page_cache_commit(img->cache, pfn);
 	else
 		pgw_page_cache_unslot(img->cache);
-	return st;
+	return zero_if_excluded(img, st, page_ret, err);
 }
 
 const uint64_t *pgw_image_page_epoch(const struct pgw_image *img)
@@ -260,8 +282,13 @@ uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
 			      bool *zero_ret)
 {
 	*zero_ret = false;
-	return img->format->unheld_run ?
-		       img->format->unheld_run(img, pfn, zero_ret) : 0;
+	uint64_t run = img->format->unheld_run ?
+			       img->format->unheld_run(img, pfn, zero_ret) : 0;
+	/* A run is one verdict: its first page says what all of it is. */
+	if (run && img->opts.zero_excluded &&
+	    img->format->page_state(img, pfn) == PGW_ABSENT_EXCLUDED)
+		*zero_ret = true;
+	return run;
 }
 
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)
@@ -442,7 +469,9 @@ enum pgw_absence pgw_image_page_state(struct pgw_image *img, uint64_t pfn)
 			return PGW_ABSENT_NONE;
 		}
 	}
-	return img->format->page_state(img, pfn);
+	enum pgw_absence why = img->format->page_state(img, pfn);
+	return why == PGW_ABSENT_EXCLUDED && img->opts.zero_excluded ?
+		       PGW_ABSENT_NONE : why;
 }
 
 uint64_t pgw_image_absent_bytes(struct pgw_image *img, uint64_t pa,
@@ -458,6 +487,10 @@ uint64_t pgw_image_absent_bytes(struct pgw_image *img, uint64_t pa,
 		return 0;
 	uint64_t last = len - 1 > UINT64_MAX - pa ? UINT64_MAX : pa + (len - 1);
 	img->format->absent_bytes(img, pa, last, c);
+	if (img->opts.zero_excluded) {
+		c[PGW_ABSENT_NONE] += c[PGW_ABSENT_EXCLUDED];
+		c[PGW_ABSENT_EXCLUDED] = 0;
+	}
 	for (size_t k = 1; k < PGW_NABSENCES; k++)
 		absent += c[k];
 	return absent;
@@ -471,6 +504,7 @@ void pgw_image_evidence(struct pgw_image *img, struct pgw_evidence *ev_ret)
 		memset(ev, 0, sizeof(*ev));
 		img->format->evidence(img, ev);
 		ev->marked_incomplete = img->marked_incomplete;
+		ev->zero_excluded = img->opts.zero_excluded;
 		ev->pages_absent[PGW_ABSENT_NONE] = 0;
 		ev->complete = ev->pages_dumped == ev->pages_ram &&
 			       !ev->file_bytes_missing &&

@@ -4,8 +4,8 @@
  * Formats add segments in any order; sealing sweeps their boundaries once
  * and cuts physical memory into disjoint pieces, each with one verdict:
  * data (one stretch of the stream, plus up to PGW_SEG_MAX_ALT other
- * stretches that claim the same memory and are compared when read), zero,
- * or absent with a reason.  Stretches no segment covers are outside the
+ * stretches that claim the same memory and are compared when read) or
+ * absent with a reason.  Stretches no segment covers are outside the
  * image.  O(n log n) in the segments, whatever they claim.
  */
 #include "format.h"
@@ -16,7 +16,7 @@
 
 #define MAX_ALT 3
 
-enum seg_kind { SEG_DATA, SEG_ZERO, SEG_ABSENT };
+enum seg_kind { SEG_DATA, SEG_ABSENT };
 
 struct seg {
 	uint64_t pa, size, offset;
@@ -45,13 +45,11 @@ struct pgw_segments {
 	size_t hint;
 	uint64_t expect_end;        /* where the stream should end, at least */
 	uint64_t data_bytes;        /* physical bytes backed by stream bytes */
-	uint64_t zero_over_data;    /* zero-fill bytes real bytes replaced */
+	uint64_t excluded_over_data;/* excluded-tail bytes real bytes cover */
 	size_t same_bytes;          /* segments merged: same bytes, same pa */
 	size_t overlaps;            /* pieces compared when read */
 	uint8_t scratch[2][PGW_PAGE_SIZE];
 };
-
-static const uint8_t zero_page[PGW_PAGE_SIZE];
 
 /* ---- adding ---- */
 
@@ -122,17 +120,6 @@ enum pgw_status pgw_image_add_segment(struct pgw_image *img, uint64_t pa,
 	if (offset + size > img->segs->expect_end)
 		img->segs->expect_end = offset + size;
 	return PGW_OK;
-}
-
-enum pgw_status pgw_image_add_zero_segment(struct pgw_image *img, uint64_t pa,
-					   uint64_t size, unsigned id,
-					   struct pgw_err *err)
-{
-	if (size == 0)
-		return PGW_OK;
-	enum pgw_status st = check_wrap(pa, size, err);
-	struct seg s = { pa, size, 0, SEG_ZERO, PGW_ABSENT_NONE, id };
-	return st != PGW_OK ? st : push(img, &s, err);
 }
 
 enum pgw_status pgw_image_add_absent_segment(struct pgw_image *img,
@@ -215,7 +202,6 @@ struct sweep {
 	const struct seg *in;
 	size_t *prev, *next;        /* active data segments, in start order */
 	size_t head, tail, ndata;
-	size_t nzero;
 	size_t nabsent[PGW_NABSENCES];
 };
 
@@ -225,9 +211,7 @@ static void activate(struct sweep *w, size_t i)
 {
 	const struct seg *s = &w->in[i];
 
-	if (s->kind == SEG_ZERO) {
-		w->nzero++;
-	} else if (s->kind == SEG_ABSENT) {
+	if (s->kind == SEG_ABSENT) {
 		w->nabsent[s->why]++;
 	} else {
 		w->prev[i] = w->tail;
@@ -245,9 +229,7 @@ static void deactivate(struct sweep *w, size_t i)
 {
 	const struct seg *s = &w->in[i];
 
-	if (s->kind == SEG_ZERO) {
-		w->nzero--;
-	} else if (s->kind == SEG_ABSENT) {
+	if (s->kind == SEG_ABSENT) {
 		w->nabsent[s->why]--;
 	} else {
 		if (w->prev[i] != NONE)
@@ -276,8 +258,6 @@ static bool same_verdict(const struct piece *a, const struct piece *b)
 		return false;
 	if (a->kind == SEG_ABSENT)
 		return a->why == b->why;
-	if (a->kind == SEG_ZERO)
-		return true;
 	if (a->offset + step != b->offset || a->nalt != b->nalt ||
 	    a->ambiguous != b->ambiguous)
 		return false;
@@ -304,11 +284,9 @@ static enum pgw_status emit(struct pgw_segments *g, const struct sweep *w,
 			c.alt_id[c.nalt++] = w->in[i].id;
 		}
 		c.ambiguous = i != NONE;
-		if (w->nzero)
-			g->zero_over_data += q - p;
+		if (w->nabsent[PGW_ABSENT_EXCLUDED])
+			g->excluded_over_data += q - p;
 		g->data_bytes += q - p;
-	} else if (w->nzero) {
-		c.kind = SEG_ZERO;
 	} else {
 		c.kind = SEG_ABSENT;
 		for (size_t k = 0; k < sizeof(absence_rank); k++)
@@ -423,12 +401,12 @@ static void overlap_facts(struct pgw_image *img, const struct pgw_segments *g)
 				   (unsigned long long)first, g->noun,
 				   ambiguous ? "; stretches with more than 4 "
 					       "are corrupt" : "");
-	if (g->zero_over_data)
-		pgw_image_add_fact(img, "zero_fill_overlaps",
-				   "0x%llx bytes of a zero-filled tail "
+	if (g->excluded_over_data)
+		pgw_image_add_fact(img, "excluded_overlaps",
+				   "0x%llx bytes of an excluded tail "
 				   "(p_memsz > p_filesz) also lie in another "
 				   "%s: its bytes in the file are used",
-				   (unsigned long long)g->zero_over_data,
+				   (unsigned long long)g->excluded_over_data,
 				   g->noun);
 }
 
@@ -638,9 +616,6 @@ static enum pgw_status assemble(struct pgw_image *img, uint64_t pa,
 			if (first.status == PGW_OK ||
 			    first.absence == PGW_ABSENT_OUTSIDE)
 				absent_err(g, c, pa + done, &first);
-		} else if (c->kind == SEG_ZERO) {
-			if (buf)
-				memset(buf + done, 0, (size_t)n);
 		} else if (first.status == PGW_OK) {
 			const uint8_t *p;
 			uint8_t *dst = buf ? buf + done : g->scratch[0];
@@ -683,10 +658,6 @@ enum pgw_status pgw_segments_page(struct pgw_image *img, uint64_t pfn,
 	const struct piece *c = i < g->n && holds(&g->p[i], pa) ? &g->p[i]
 							       : NULL;
 	if (c && c->size - (pa - c->pa) >= PGW_PAGE_SIZE) {
-		if (c->kind == SEG_ZERO) {
-			*page_ret = zero_page;
-			return PGW_OK;
-		}
 		if (c->kind == SEG_ABSENT)
 			return absent_err(g, c, pa, err);
 		if (c->plain) {
@@ -716,9 +687,8 @@ uint64_t pgw_segments_unheld_run(struct pgw_image *img, uint64_t pfn,
 
 	*zero_ret = false;
 	if (c) {
-		if (c->kind != SEG_ZERO && c->kind != SEG_ABSENT)
+		if (c->kind != SEG_ABSENT)
 			return 0;
-		*zero_ret = c->kind == SEG_ZERO;
 		return (c->size - ((pfn << PGW_PAGE_SHIFT) - c->pa)) >>
 		       PGW_PAGE_SHIFT;
 	}
@@ -740,8 +710,6 @@ enum pgw_absence pgw_segments_page_state(struct pgw_image *img, uint64_t pfn)
 	const struct piece *c = piece_at(img->segs, pfn, NULL);
 	enum pgw_status st;
 	if (c && c->size - (pa - c->pa) >= PGW_PAGE_SIZE) {
-		if (c->kind == SEG_ZERO)
-			return PGW_ABSENT_NONE;
 		if (c->kind == SEG_ABSENT)
 			return (enum pgw_absence)c->why;
 		if (!c->nalt && !c->ambiguous)
@@ -827,7 +795,7 @@ uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,
 	if (!c)
 		return 0;
 	/* Whole pages of one piece that page_state answers NONE without
-	 * reading: zero fill, or data of one segment in a file as it is
+	 * reading: data of one segment in a file as it is
 	 * (pgw_image_add_segment ended a data piece where the file
 	 * ends; what is missing is an absent piece of its own).  A piece
 	 * ending at 2^64 ends its last page too. */
@@ -838,9 +806,8 @@ uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,
 			   : UINT64_C(1) << (64 - PGW_PAGE_SHIFT);
 	if (pfn < first || pfn >= end)
 		return 0;
-	if (c->kind != SEG_ZERO &&
-	    (c->kind == SEG_ABSENT || c->nalt || c->ambiguous ||
-	     img->src.flattened))
+	if (c->kind == SEG_ABSENT || c->nalt || c->ambiguous ||
+	    img->src.flattened)
 		return 0;
 	*first_ret = first;
 	return end - first;
@@ -868,13 +835,6 @@ void pgw_segments_evidence(struct pgw_image *img, struct pgw_evidence *ev)
 			first = next;
 		if (any && first > lastp)
 			continue;
-		if (c->kind == SEG_ZERO) {
-			uint64_t a = (c->pa + PGW_PAGE_SIZE - 1) >>
-				     PGW_PAGE_SHIFT;
-			uint64_t b = (c->pa + c->size) >> PGW_PAGE_SHIFT;
-			if (b > a)
-				ev->pages_zero += b - a;
-		}
 		pgw_segments_absent_bytes(img, first << PGW_PAGE_SHIFT,
 					  (lastp << PGW_PAGE_SHIFT) +
 						  (PGW_PAGE_SIZE - 1),

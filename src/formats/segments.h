@@ -5,8 +5,9 @@
  *
  * Segments may overlap, and what a reader does there decides what the
  * evidence says, so the rules are fixed here once (docs/formats.md):
- *   - bytes in the file win over a zero-fill tail (ELF p_memsz beyond
- *     p_filesz) and over the part of a segment the file lost;
+ *   - bytes in the file win over absent stretches: an excluded tail
+ *     (ELF p_memsz beyond p_filesz) and the part of a segment the file
+ *     lost;
  *   - two segments giving the same physical memory from different bytes
  *     of the file are both kept and compared when a page is read: where
  *     they differ the page is corrupt (PGW_E_NODATA, PGW_ABSENT_CORRUPT),
@@ -30,10 +31,6 @@ struct pgw_image;
 enum pgw_status pgw_image_add_segment(struct pgw_image *img, uint64_t pa,
 				      uint64_t size, uint64_t offset,
 				      unsigned id, struct pgw_err *err);
-/* Physical memory known to be zero, with no bytes in the file. */
-enum pgw_status pgw_image_add_zero_segment(struct pgw_image *img, uint64_t pa,
-					   uint64_t size, unsigned id,
-					   struct pgw_err *err);
 /* Physical memory the image describes but does not hold, and why. */
 enum pgw_status pgw_image_add_absent_segment(struct pgw_image *img,
 					     uint64_t pa, uint64_t size,
@@ -61,9 +58,9 @@ void pgw_segments_absent_bytes(struct pgw_image *img, uint64_t pa,
 			       uint64_t counts[PGW_NABSENCES]);
 void pgw_segments_evidence(struct pgw_image *img, struct pgw_evidence *ev);
 uint64_t pgw_segments_held_pages(const struct pgw_image *img);
-/* Whole pages from pfn on that hold no bytes of the file: a zero-fill
- * piece (p_memsz beyond p_filesz; *zero_ret true), a piece the file lacks
- * (cut short, damaged) or a gap up to the next piece.  0 when pfn holds
+/* Whole pages from pfn on that hold no bytes of the file: a piece the
+ * file lacks (excluded, cut short, damaged) or a gap up to the next
+ * piece (*zero_ret stays false: none of it reads as zeros).  0 when pfn holds
  * data (or the run is not known). */
 /* format.h's held_span, for segment-based formats. */
 uint64_t pgw_segments_held_span(struct pgw_image *img, uint64_t pfn,

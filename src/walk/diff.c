@@ -182,8 +182,12 @@ static int feed(struct differ *d, const struct pgw_diff_range *s,
 	return r;
 }
 
-/* The bytes of one page on each side: equal, different, or not
- * comparable (a page not in an image: never read as zeros). */
+/* The bytes of one page on each side: equal (0), different (1), or not
+ * comparable (-1: a page not in an image, never read as zeros).  A frame
+ * outside both images is no RAM (MMIO, firmware) that neither could
+ * hold: alike, with no bytes to compare (NO_DATA), not partial
+ * evidence. */
+#define NO_DATA 2
 static int compare_page(struct differ *d, uint64_t pa_a, uint64_t pa_b,
 			struct pgw_diff_range *s)
 {
@@ -198,6 +202,11 @@ static int compare_page(struct differ *d, uint64_t pa_a, uint64_t pa_b,
 	if (pgw_image_read_page(d->b->img, pa_b >> PGW_PAGE_SHIFT, d->page_b,
 				&e) != PGW_OK)
 		s->absence_b = e.absence ? e.absence : PGW_ABSENT_CORRUPT;
+	if (s->absence_a == PGW_ABSENT_OUTSIDE &&
+	    s->absence_b == PGW_ABSENT_OUTSIDE) {
+		s->absence_a = s->absence_b = PGW_ABSENT_NONE;
+		return NO_DATA;
+	}
 	if (s->absence_a || s->absence_b)
 		return -1;
 	return memcmp(d->page_a, d->page_b, PGW_PAGE_SIZE) != 0;
@@ -225,9 +234,9 @@ static int alike(struct differ *d, const struct piece *pa,
 			hi = last;
 		cmp = compare_page(d, s.a.pa & ~(PGW_PAGE_SIZE - 1),
 				   s.b.pa & ~(PGW_PAGE_SIZE - 1), &s);
-		if (cmp >= 0)
+		if (cmp == 0 || cmp == 1)
 			d->stats->data_compared += hi - lo + 1;
-		if (cmp == 0) {
+		if (cmp == 0 || cmp == NO_DATA) {
 			d->stats->same += hi - lo + 1;
 			r = flush(d);
 		} else {

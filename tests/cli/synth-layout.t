@@ -79,7 +79,7 @@ run "$PGWALK" info "$TMP/split.elf"
 like "^physical: +1 range, $((0x10a200)) bytes" \
 	"three adjacent segments make one range"
 
-# ---- p_memsz > p_filesz: the tail is zeros, not absent ----
+# ---- p_memsz > p_filesz: the tail is excluded (makedumpfile -E) ----
 cat >"$TMP/zero.spec" <<'EOS'
 mode x86-64
 ram 0 16M filesz=8M
@@ -95,12 +95,21 @@ run "$PGWALK" translate --format=json --levels --cr3=0x1000 --mode=x86-64 \
 	"$TMP/zero.elf" 0x400000 0x7f0000000000
 out_all=$out
 out=$(jline 0x400000)
-like '"pa":"0xc00000".*"in_image":true' "a frame in the zero tail is in the image"
+like '"pa":"0xc00000".*"in_image":false,"absence":"excluded"' \
+	"a frame in the tail past p_filesz is excluded, not in the image"
+out=$(jline 0x7f0000000000)
+like '"pa":null,"level":"pud","reason":"table-not-in-image","absence":"excluded"' \
+	"a table in the tail is not in the image (excluded)"
+run "$PGWALK" translate --zero-excluded --format=json --levels --cr3=0x1000 \
+	--mode=x86-64 "$TMP/zero.elf" 0x400000 0x7f0000000000
+out_all=$out
+out=$(jline 0x400000)
+like '"pa":"0xc00000".*"in_image":true' "--zero-excluded: the frame reads (as zeros)"
 out=$(jline 0x7f0000000000)
 like '"pa":null,"level":"pud","reason":"not-present","levels":.*"level":"pud",[^}]*"entry":"0x0"\}\]' \
-	"a table in the zero tail reads as zeros"
+	"--zero-excluded: a table in the tail reads as zeros"
 run "$PGWALK" info "$TMP/zero.elf"
-like '^physical: +1 range, 16777216 bytes' "info counts the zero tail"
+like '^physical: +1 range, 16777216 bytes' "info counts the tail as memory"
 
 # ---- raw images that start above 0 (--base) ----
 dd if="$TMP/gaps.raw" of="$TMP/based.raw" bs=1M skip=4 count=1 2>/dev/null
