@@ -110,7 +110,7 @@ void delim_check_summary(struct out *o, const struct delim *d,
 	word(&l, d, "summary");
 	empty(&l, d, 1);
 	word(&l, d, pgw_severity_key(s->threshold));
-	empty(&l, d, 6);
+	empty(&l, d, 7);     /* va, end, size, root, pid, comm, evidence */
 	snprintf(why, sizeof(why), "%s%.280s%s%.280s",
 		 s->text_why ? "not checked: text-writable-alias: " : "",
 		 s->text_why ? s->text_why : "",
@@ -227,7 +227,7 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 
 	l.len = 0;
 	word(&l, d, "summary");
-	empty(&l, d, 11);
+	empty(&l, d, 10);    /* va ... changes */
 	word(&l, d, t->table_absent ?
 		    pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) : "");
 	size_t from = l.len;
