@@ -734,6 +734,10 @@ struct pgw_rmap_hit {
 	enum pgw_level level;
 	uint32_t flags;          /* the leaf entry's own bits */
 	uint32_t eff_flags;      /* effective permissions down the levels */
+	/* A PROT_NONE entry (a pte or a huge pmd): not present to the CPU,
+	 * every access faults, but it holds the frame, as the kernel's
+	 * pte_present() and rmap count it (flags and eff_flags 0). */
+	bool protnone;
 };
 
 struct pgw_rmap_stats {

@@ -99,7 +99,9 @@ static const char doc[] =
 	"(not mapped, or its page not in the image: filtered out, past a cut "
 	"file, outside RAM) read stops with one line on stderr naming the "
 	"address and the reason; the bytes before it are written.  A page "
-	"the image lacks is never shown as zeros.  Exit status: 0 all read, "
+	"the image lacks is never shown as zeros.  A PROT_NONE page (not "
+	"present to the CPU, its frame kept) is read from its frame and said "
+	"so on stderr (protnone in the records).  Exit status: 0 all read, "
 	"1 stopped (or skipped) at an address that does not translate, 2 "
 	"stopped (or skipped) at a page the image lacks (data, or the page "
 	"table that would map it), 3 no root or mode (or no such process), "
@@ -138,9 +140,11 @@ struct reader {
 
 static void gap_flush(struct reader *r);
 
-/* Bytes read at addr: out raw, or a record (or hex) per page piece. */
-static void emit_bytes_at(struct reader *r, uint64_t addr, const uint8_t *b,
-			  size_t n)
+/* Bytes read at addr: out raw, or a record (or hex) per page piece;
+ * pa 0: the space's translation of addr, else (PROT_NONE) the frame's
+ * address of addr. */
+static void emit_piece(struct reader *r, uint64_t addr, uint64_t pa,
+		       const uint8_t *b, size_t n)
 {
 	if (n)
 		gap_flush(r);
@@ -151,16 +155,26 @@ static void emit_bytes_at(struct reader *r, uint64_t addr, const uint8_t *b,
 	while (n) {
 		size_t in_page = PGW_PAGE_SIZE - (addr & (PGW_PAGE_SIZE - 1));
 		struct read_piece p = { addr, addr, b, n < in_page ? n :
-								in_page };
+								in_page, pa != 0 };
 		struct pgw_xlat x;
-		if (r->need_pa && !r->phys &&
-		    pgw_translate(&r->s->space, addr, &x) == PGW_STOP_OK)
+		if (pa)
+			p.pa = pa;
+		else if (r->need_pa && !r->phys &&
+			 pgw_translate(&r->s->space, addr, &x) == PGW_STOP_OK)
 			p.pa = x.pa;
 		r->out->fmt->read_data(r->out, &p);
 		addr += p.size;
+		if (pa)
+			pa += p.size;
 		b += p.size;
 		n -= p.size;
 	}
+}
+
+static void emit_bytes_at(struct reader *r, uint64_t addr, const uint8_t *b,
+			  size_t n)
+{
+	emit_piece(r, addr, 0, b, n);
 }
 
 /* The status a stretch that cannot be read calls for: a page the image
@@ -262,6 +276,56 @@ static uint64_t clip(const struct pgw_read_gap *g, uint64_t left)
 	return size == 0 || size > left ? left : size;
 }
 
+/*
+ * A PROT_NONE entry stops the walk at va, yet holds its frame (the
+ * kernel's pte_present() counts it): its bytes are read from the frame,
+ * up to the end of the entry or of the read, and said on stderr.  The
+ * bytes read; 0 when va is no PROT_NONE page, and *g set when a frame
+ * the image lacks stopped it.
+ */
+static uint64_t read_protnone(struct reader *r, uint64_t va, uint64_t left,
+			      uint8_t *buf, size_t cap, struct pgw_read_gap *g,
+			      struct pgw_err *err)
+{
+	const struct pgw_space *sp = &r->s->space;
+	struct pgw_xlat x;
+
+	if (pgw_translate(sp, va, &x) != PGW_STOP_NOT_PRESENT || !x.nsteps)
+		return 0;
+	const struct pgw_entry *e = &x.step[x.nsteps - 1].entry;
+	if (e->np_kind != PGW_NP_PROTNONE ||
+	    (x.level != PGW_PTE && x.level != PGW_PMD))
+		return 0;
+	uint64_t span = pgw_level_span(sp->mode, x.level);
+	uint64_t in = va & (span - 1), pa = (e->np_pfn << PGW_PAGE_SHIFT) + in;
+	uint64_t want = span - in < left ? span - in : left, done = 0;
+	while (done < want) {
+		size_t n = PGW_PAGE_SIZE - ((pa + done) & (PGW_PAGE_SIZE - 1));
+		if (n > want - done)
+			n = (size_t)(want - done);
+		if (n > cap)
+			n = cap;
+		if (pgw_image_read(sp->img, pa + done, buf, n, err) != PGW_OK) {
+			*g = (struct pgw_read_gap){
+				.va = va + done,
+				.end = ((va + done) | (PGW_PAGE_SIZE - 1)) + 1,
+				.stop = PGW_STOP_OK, .level = x.level,
+				.pa = pa + done, .absence = err->absence,
+			};
+			break;
+		}
+		emit_piece(r, va + done, pa + done, buf, n);
+		done += n;
+	}
+	if (done)
+		fprintf(stderr, "pgwalk: 0x%llx: PROT_NONE %s entry (not "
+			"present to the CPU; its frame 0x%llx kept): %llu "
+			"bytes read from the frame\n", (unsigned long long)va,
+			out_level_name(sp->mode, x.level),
+			(unsigned long long)pa, (unsigned long long)done);
+	return done;
+}
+
 static int read_virt(struct reader *r, uint64_t va, uint64_t len)
 {
 	static uint8_t buf[CHUNK];
@@ -291,6 +355,14 @@ static int read_virt(struct reader *r, uint64_t va, uint64_t len)
 		if (g.stop == PGW_STOP_READ_ERROR) {
 			pgw_cli_error("%s: %s", r->s->path, err.msg);
 			return PGW_EXIT_NOINPUT;
+		}
+		if (g.stop == PGW_STOP_NOT_PRESENT) {
+			uint64_t got = read_protnone(r, va, left, buf, CHUNK,
+						     &g, &err);
+			va += got;
+			left -= got;
+			if (got && g.stop == PGW_STOP_NOT_PRESENT)
+				continue;
 		}
 		if (!r->skip) {
 			stopped(r, &g, len - left, &err);

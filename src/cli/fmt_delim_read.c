@@ -6,7 +6,7 @@
 
 void delim_read_begin(struct out *o, const struct delim *d)
 {
-	header(o, d, "type,va,end,size,pa,level,reason,absence,hex");
+	header(o, d, "type,va,end,size,pa,level,reason,absence,hex,protnone");
 }
 
 void delim_read_data(struct out *o, const struct delim *d,
@@ -30,6 +30,7 @@ void delim_read_data(struct out *o, const struct delim *d,
 		emit_hex_w(&l, p->data[i], 2);
 	}
 	sep(&l, d);
+	word(&l, d, p->protnone ? "true" : "");
 	row_end(o, &l);
 }
 
@@ -68,7 +69,7 @@ void delim_read_gap(struct out *o, const struct delim *d,
 					     pgw_stop_key(g->stop));
 	word(&l, d, g->absence != PGW_ABSENT_NONE ?
 			    pgw_absence_key(g->absence) : "");
-	empty(&l, d, 1);
+	empty(&l, d, 2);
 	row_end(o, &l);
 }
 
@@ -77,7 +78,7 @@ void delim_read_gap(struct out *o, const struct delim *d,
 void delim_ptov_begin(struct out *o, const struct delim *d)
 {
 	header(o, d, "pa,va,root,pid,comm,kind,page_size,level,flags,"
-		     "effective,same_frame_pages,input,reason");
+		     "effective,same_frame_pages,input,reason,protnone");
 }
 
 void delim_ptov(struct out *o, const struct delim *d,
@@ -89,7 +90,7 @@ void delim_ptov(struct out *o, const struct delim *d,
 
 	hex(&l, d, a->pa);
 	if (!h) {
-		empty(&l, d, 12);
+		empty(&l, d, 13);
 		row_end(o, &l);
 		return;
 	}
@@ -111,6 +112,7 @@ void delim_ptov(struct out *o, const struct delim *d,
 	else
 		empty(&l, d, 1);
 	empty(&l, d, 2);
+	word(&l, d, h->protnone ? "true" : "");
 	row_end(o, &l);
 }
 
@@ -123,5 +125,6 @@ void delim_ptov_bad(struct out *o, const struct delim *d, const char *s,
 	empty(&l, d, 11);
 	bytes_cell(&l, d, s, n);
 	word(&l, d, "not-an-address");
+	empty(&l, d, 1);
 	row_end(o, &l);
 }

@@ -48,6 +48,8 @@ void json_ptov(struct out *o, const struct ptov_answer *a)
 	emit_char(&l, ']');
 	if (h->pages > 1)
 		kv_u64(&l, "same_frame_pages", h->pages);
+	if (h->protnone)
+		emit_str(&l, ",\"protnone\":true");
 	put(o, &l);
 }
 

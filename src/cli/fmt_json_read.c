@@ -32,6 +32,8 @@ void json_read_data(struct out *o, const struct read_piece *p)
 		emit_hex_w(&l, p->data[i], 2);
 	}
 	emit_char(&l, '"');
+	if (p->protnone)
+		emit_str(&l, ",\"protnone\":true");
 	put(o, &l);
 }
 

@@ -71,7 +71,10 @@ void text_ptov(struct out *o, const struct ptov_answer *a)
 	emit_char(&l, ' ');
 	cell(&l, out_level_name(o->mode, h->level), W_LEVEL);
 	at = l.len;
-	text_access(&l, h->eff_flags);
+	if (h->protnone)
+		emit_str(&l, "protnone");
+	else
+		text_access(&l, h->eff_flags);
 	pad(&l, at, W_ACCESS);
 	at = l.len;
 	emit_hex(&l, a->root);

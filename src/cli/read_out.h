@@ -14,6 +14,7 @@ struct read_piece {
 	uint64_t pa;             /* their physical address */
 	const uint8_t *data;
 	size_t size;
+	bool protnone;           /* read from a PROT_NONE entry's frame */
 };
 
 /* A stretch read skipped (--skip-unreadable): g->va is where it starts

@@ -7,6 +7,10 @@
  * middle element keeps the largest end of its half), so a lookup costs a
  * binary descent plus one step per hit however the ranges overlap (the
  * direct map spans every page the other ranges hold).
+ *
+ * A PROT_NONE entry (a pte, or a huge pmd) maps too: it is not present to
+ * the CPU, but it holds its frame, and the kernel's pte_present(), rmap
+ * and RSS count it; such ranges are marked protnone.
  */
 #include "../lib/grow.h"
 
@@ -22,6 +26,7 @@ struct rmap_range {
 	uint32_t flags, eff_flags;
 	uint32_t owner;
 	uint8_t level;
+	bool protnone;
 };
 
 struct pgw_rmap {
@@ -29,6 +34,7 @@ struct pgw_rmap {
 	size_t n;
 	bool sorted;
 	/* While a space is added. */
+	const struct pgw_space *space;
 	uint32_t owner;
 	bool open;               /* r[n - 1] may still grow */
 	enum pgw_status st;
@@ -59,7 +65,8 @@ static uint64_t end_key(uint64_t end)
 
 static bool extends(const struct rmap_range *p, const struct pgw_leaf *l)
 {
-	return l->count == 1 && p->pages == 1 && p->page_size == l->size &&
+	return !p->protnone && l->count == 1 && p->pages == 1 &&
+	       p->page_size == l->size &&
 	       p->level == l->level && p->flags == l->entry.flags &&
 	       p->eff_flags == l->eff_flags && p->end == l->pa &&
 	       p->va + (p->end - p->pa) == l->va;
@@ -86,11 +93,33 @@ static int on_leaf(void *arg, const struct pgw_leaf *l)
 	return 0;
 }
 
+/* A PROT_NONE pte or huge pmd: its frame, as a range of its own (the
+ * kernel makes no PROT_NONE entry at a higher level). */
+static int protnone(struct pgw_rmap *rm, const struct pgw_hole *h)
+{
+	uint64_t span = pgw_level_span(rm->space->mode, h->level);
+	uint64_t pa = (h->entry.np_pfn << PGW_PAGE_SHIFT) + (h->va & (span - 1));
+
+	if ((rm->st = pgw_grow(&rm->r, rm->n, sizeof(*rm->r), rm->err)))
+		return 1;
+	rm->r[rm->n++] = (struct rmap_range){
+		.pa = pa, .end = pa + (h->end - h->va), .va = h->va,
+		.page_size = span, .pages = 1, .owner = rm->owner,
+		.level = (uint8_t)h->level, .protnone = true,
+	};
+	rm->sorted = false;
+	return 0;
+}
+
 static int on_hole(void *arg, const struct pgw_hole *h)
 {
 	struct pgw_rmap *rm = arg;
 
 	rm->open = false;
+	if (h->stop == PGW_STOP_NOT_PRESENT &&
+	    h->entry.np_kind == PGW_NP_PROTNONE &&
+	    (h->level == PGW_PTE || h->level == PGW_PMD))
+		return protnone(rm, h);
 	if (h->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 	    h->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
 		rm->stats.tables_not_in_image++;
@@ -106,6 +135,7 @@ enum pgw_status pgw_rmap_add(struct pgw_rmap *rm,
 	static const struct pgw_walk_ops ops = { on_leaf, on_hole, NULL };
 	int stopped = 0;
 
+	rm->space = space;
 	rm->owner = owner;
 	rm->open = false;
 	rm->st = PGW_OK;
@@ -170,6 +200,7 @@ static void hit(struct query *q, const struct rmap_range *r)
 			.page_size = r->page_size, .pages = r->pages,
 			.level = (enum pgw_level)r->level,
 			.flags = r->flags, .eff_flags = r->eff_flags,
+			.protnone = r->protnone,
 		};
 	q->n++;
 }

@@ -120,7 +120,7 @@ def S: {
     opt: {reason: "reason", why: "str"}},
   "read.data": {
     req: {type: "str", va: "null|addr", pa: "addr", size: "u64", hex: "str"},
-    opt: {}},
+    opt: {protnone: "true"}},
   "read.gap": {
     req: {type: "str", va: "null|addr", end: "end", size: "u64",
           reason: "reason"},
@@ -130,7 +130,7 @@ def S: {
     opt: {root: "null|addr", pid: "null|u64", comm: "null|str",
           kind: "root_kind", page_size: "u64", level: "level",
           flags: "flags", effective: "effective", same_frame_pages: "u64",
-          input: "str", reason: "reason"}},
+          input: "str", reason: "reason", protnone: "true"}},
   "check.finding": {
     req: {type: "str", rule: "rule", severity: "severity", va: "null|addr",
           end: "null|end", size: "null|u64", root: "null|addr",
