@@ -414,6 +414,31 @@ static void hint_user_half(struct session *s, const struct pgw_xlat *x)
 	emit_spill(&l, stderr);
 }
 
+/* A kernel address asked of the user copy of a PTI pair (a CPU caught
+ * in user mode runs on it), which maps little of the kernel: when the
+ * kernel copy maps it, point at --kernel-root.  True when said. */
+static bool hint_pti_user_copy(struct session *s, const struct pgw_xlat *x)
+{
+	/* The check reads a thousand entries: once per session. */
+	static struct pgw_pti pti;
+	static uint64_t checked_root = UINT64_MAX;
+
+	if (checked_root != s->space.root) {
+		pgw_pti_check(s->img, s->space.mode, &s->space.enc,
+			      s->space.root, &pti);
+		checked_root = s->space.root;
+	}
+	if (!pti.is_user_root || !maps(s, pti.kernel_table, x->va))
+		return false;
+	pgw_cli_error("0x%llx: root 0x%llx is the user copy of a PTI pair, "
+		      "which maps little of the kernel; its kernel copy "
+		      "0x%llx maps it: give --kernel-root",
+		      (unsigned long long)x->va,
+		      (unsigned long long)s->space.root,
+		      (unsigned long long)pti.kernel_table);
+	return true;
+}
+
 void hint_translate(struct session *s, const struct pgw_xlat *x)
 {
 	const struct pgw_region *r;
@@ -438,6 +463,6 @@ void hint_translate(struct session *s, const struct pgw_xlat *x)
 		return;
 	if (strcmp(r->key, "user") == 0)
 		hint_user_half(s, x);
-	else
+	else if (!hint_pti_user_copy(s, x))
 		hint_kernel_half(s, x, map.lay, r);
 }

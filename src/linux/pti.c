@@ -92,7 +92,12 @@ void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
 	}
 	pti->user_kernel_half = kernel_population(img, mode, enc, table);
 	pti->kernel_kernel_half = kernel_population(img, mode, enc, kt);
-	pti->is_user_root = same && any_user &&
+	/* The kernel's own root (init_top_pgt, swapper_pg_dir) has an empty
+	 * user half in both copies; its user copy still maps the entry text
+	 * and the CPU entry area, so a sparse but present kernel half
+	 * pairs it as well. */
+	pti->is_user_root = same &&
+			    (any_user || pti->user_kernel_half > 0) &&
 			    pti->user_kernel_half < pti->kernel_kernel_half;
 	pti->kernel_table = kt;
 }

@@ -206,7 +206,7 @@ contract check "i386 (no NX), one root" --severity=info "$TMP/i386.elf"
 contract check "pae, one root" --severity=info "$TMP/pae.elf"
 contract diff "two processes" --pid=1 --pid=10 --data "$TMP/kt.elf"
 contract diff "a PTI pair" --pti --cpu=1 "$TMP/x86-64-pti.elf"
-contract diff "two images, --data (pages outside RAM uncompared)" \
+contract diff "two images, --data (pages outside RAM alike)" \
 	--cr3=0x100000 --mode=x86-64 --data "$TMP/x86-64.elf" "$TMP/formats.elf"
 
 # ---- filtered and cut kdumps (pgw-mkdump) ----

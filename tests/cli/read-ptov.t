@@ -84,8 +84,8 @@ like '^\{"type":"data","va":"0x401ffff8","pa":"0x21ffff8","size":8,"hex":"324d2d
 like '^\{"type":"data","va":"0x40200000","pa":"0x3100000","size":8,"hex":"344b2d4e45585400"\}$' \
 	"... the next piece from the next page's frame"
 run "$PGWALK" read --format=csv "$X" 0x400ff8 14
-like '^type,va,end,size,pa,level,reason,absence,hex$' "csv: the header row"
-like '^data,0x400ff8,,8,0x3000ff8,,,,43524f53532d344b$' "csv: a data row"
+like '^type,va,end,size,pa,level,reason,absence,hex,protnone$' "csv: the header row"
+like '^data,0x400ff8,,8,0x3000ff8,,,,43524f53532d344b,$' "csv: a data row"
 
 # ---- what cannot be read: stop, say why, never zeros ----
 run "$PGWALK" read --raw "$X" 0xffff888003fffff8 16
