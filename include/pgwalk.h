@@ -1130,6 +1130,11 @@ struct pgw_run {
 	bool same_frame;        /* every page maps the one frame pa (a shared
 				   uniform table, or one frame mapped again
 				   and again): pa does not advance */
+	uint64_t stride;        /* 0, or (with opts.patterns) a repeating
+				   pattern: one page of page_size maps pa at
+				   va, va + stride, ... below end, nothing
+				   between (ESPfix maps its frame every 16th
+				   page); entries counts the empty ones too */
 	/* holes */
 	enum pgw_stop stop;     /* why nothing is mapped */
 	enum pgw_np_kind np_kind;  /* non-present entries with meaning (only
@@ -1161,6 +1166,10 @@ struct pgw_run_opts {
 	bool leaves;            /* one map run per leaf, no coalescing */
 	bool non_present;       /* PROT_NONE/swap/... entries as their own
 				   hole runs (never as maps) */
+	bool patterns;          /* one page of one frame every `stride`
+				   bytes with empty entries between: one map
+				   run (pgw_run.stride), not a map and a hole
+				   per page */
 	const struct pgw_layout *layout;  /* region breaks; may be NULL */
 };
 

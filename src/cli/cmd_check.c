@@ -22,13 +22,13 @@ struct check_args {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "What to check:", 4 },
+	{ NULL, 0, NULL, 0, "What to check:", 5 },
 	{ "all-roots", OPT_ALL_ROOTS, NULL, 0,
 	  "Every root in the image (as `pgwalk roots` finds them), and the "
-	  "cross-view of roots and tasks", 4 },
-	{ "rule", OPT_RULE, "RULE[,RULE...]", 0, "Only these rules", 4 },
+	  "cross-view of roots and tasks", 5 },
+	{ "rule", OPT_RULE, "RULE[,RULE...]", 0, "Only these rules", 5 },
 	{ "severity", OPT_SEVERITY, "LEVEL", 0,
-	  "Only findings at or above LEVEL (default low)", 4 },
+	  "Only findings at or above LEVEL (default low)", 5 },
 	{ 0 }
 };
 

@@ -23,16 +23,16 @@ struct diff_args {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "What to compare:", 4 },
+	{ NULL, 0, NULL, 0, "What to compare:", 5 },
 	{ "pti", OPT_PTI, NULL, 0,
 	  "The chosen root's PTI pair: its kernel copy (a) against its user "
-	  "copy (b), what user mode sees of the kernel", 4 },
+	  "copy (b), what user mode sees of the kernel", 5 },
 	{ "data", OPT_DATA, NULL, 0,
 	  "Also compare the bytes of pages mapped alike in both (pages an "
-	  "image lacks are said uncompared, never equal)", 4 },
+	  "image lacks are said uncompared, never equal)", 5 },
 	{ "range", OPT_RANGE, "START-END", 0,
 	  "Only [START, END); END may be left out for the top of the space",
-	  4 },
+	  5 },
 	{ 0 }
 };
 

@@ -11,6 +11,7 @@
 enum {
 	OPT_RANGE = 1024, OPT_NO_HOLES, OPT_LEAVES, OPT_NON_PRESENT, OPT_USER,
 	OPT_KERNEL, OPT_WRITABLE, OPT_EXECUTABLE, OPT_WX, OPT_NO_SUMMARY,
+	OPT_KERNEL_HALF,
 };
 
 /* Filters: each one narrows the mappings printed. */
@@ -24,31 +25,34 @@ struct dump_args {
 	struct layout_args layout;
 	uint64_t start, end;
 	const char *range_arg;  /* parsed once --hex is known */
-	bool no_holes, leaves, non_present, no_summary;
+	bool no_holes, leaves, non_present, no_summary, kernel_half;
 	unsigned filters;
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "What to list:", 4 },
+	{ NULL, 0, NULL, 0, "What to list:", 5 },
 	{ "range", OPT_RANGE, "START-END", 0,
 	  "Only [START, END); END may be left out for the top of the space",
-	  4 },
+	  5 },
 	{ "leaves", OPT_LEAVES, NULL, 0,
 	  "One record per leaf entry (va, pa, size, level, the entry's own "
-	  "flags), like QEMU's info tlb, instead of coalesced ranges", 4 },
-	{ "no-holes", OPT_NO_HOLES, NULL, 0, "Do not list holes", 4 },
+	  "flags), like QEMU's info tlb, instead of coalesced ranges", 5 },
+	{ "no-holes", OPT_NO_HOLES, NULL, 0, "Do not list holes", 5 },
 	{ "non-present", OPT_NON_PRESENT, NULL, 0,
 	  "List non-present entries that mean something (PROT_NONE, swap, "
-	  "migration, ...) as holes of their own, with their details", 4 },
-	{ "no-summary", OPT_NO_SUMMARY, NULL, 0, "Leave out the summary", 4 },
+	  "migration, ...) as holes of their own, with their details", 5 },
+	{ "no-summary", OPT_NO_SUMMARY, NULL, 0, "Leave out the summary", 5 },
+	{ "kernel-half", OPT_KERNEL_HALF, NULL, 0,
+	  "With --pid or --comm: the kernel half too, which every process "
+	  "shares (by default only the process's own, user half)", 5 },
 	{ NULL, 0, NULL, 0,
 	  "Filters (combine to narrow; holes are not listed with a filter):",
-	  5 },
-	{ "user", OPT_USER, NULL, 0, "Mappings user mode may access", 5 },
-	{ "kernel", OPT_KERNEL, NULL, 0, "Supervisor-only mappings", 5 },
-	{ "writable", OPT_WRITABLE, NULL, 0, "Writable mappings", 5 },
-	{ "executable", OPT_EXECUTABLE, NULL, 0, "Executable mappings", 5 },
-	{ "wx", OPT_WX, NULL, 0, "Writable and executable mappings", 5 },
+	  6 },
+	{ "user", OPT_USER, NULL, 0, "Mappings user mode may access", 6 },
+	{ "kernel", OPT_KERNEL, NULL, 0, "Supervisor-only mappings", 6 },
+	{ "writable", OPT_WRITABLE, NULL, 0, "Writable mappings", 6 },
+	{ "executable", OPT_EXECUTABLE, NULL, 0, "Executable mappings", 6 },
+	{ "wx", OPT_WX, NULL, 0, "Writable and executable mappings", 6 },
 	{ 0 }
 };
 
@@ -104,6 +108,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SUMMARY:
 		a->no_summary = true;
 		break;
+	case OPT_KERNEL_HALF:
+		a->kernel_half = true;
+		break;
 	case ARGP_KEY_SUCCESS:     /* after ARGP_KEY_END required an IMAGE */
 		if (a->range_arg &&
 		    !parse_range(a->range_arg, &a->start, &a->end))
@@ -115,6 +122,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if ((a->filters & F_USER) && (a->filters & F_KERNEL))
 			pgw_usage_error(state, "--user and --kernel exclude each "
 				   "other");
+		if (a->kernel_half && !a->in.opts.space.root.have_pid &&
+		    !a->in.opts.space.root.comm)
+			pgw_usage_error(state, "--kernel-half goes with --pid or "
+					"--comm (other roots are dumped whole)");
 		break;
 	default:
 		return session_parse_image(&a->in, "dump", key, arg, state);
@@ -179,6 +190,18 @@ static void announce(struct dump_state *d)
 			d->out, &d->layout->region[d->pending_region - 1]);
 }
 
+/* The end of the user half: the layout's user region, else the lower
+ * half of the address space. */
+static uint64_t user_end(const struct pgw_layout *lay,
+			 const struct pgw_mode *mode)
+{
+	for (size_t i = 0; i < lay->nregions; i++)
+		if (strcmp(lay->region[i].key, "user") == 0 &&
+		    lay->region[i].end)
+			return lay->region[i].end;
+	return UINT64_C(1) << (mode->va_bits - 1);
+}
+
 static int on_region(void *arg, size_t idx)
 {
 	struct dump_state *d = arg;
@@ -187,11 +210,21 @@ static int on_region(void *arg, size_t idx)
 	return 0;
 }
 
+/* Bytes a map run maps: a pattern one page every stride. */
+static uint64_t mapped_bytes(const struct pgw_run *run)
+{
+	uint64_t size = run->end - run->va;
+
+	if (!run->stride)
+		return size;
+	return ((size - run->page_size) / run->stride + 1) * run->page_size;
+}
+
 /* Bytes of a map run whose data the image lacks: a same-frame run maps
  * its one frame again and again. */
 static uint64_t not_in_image(struct pgw_image *img, const struct pgw_run *run)
 {
-	uint64_t size = run->end - run->va;
+	uint64_t size = mapped_bytes(run);
 
 	if (!run->same_frame)
 		return pgw_image_absent_bytes(img, run->pa, size, NULL);
@@ -216,7 +249,7 @@ static int on_run(void *arg, const struct pgw_run *run)
 {
 	struct dump_state *d = arg;
 	struct out *o = d->out;
-	uint64_t size = run->end - run->va;
+	uint64_t size = mapped_bytes(run);
 
 	if (run->kind == PGW_RUN_HOLE) {
 		count_hole(&d->sum, run);
@@ -371,8 +404,14 @@ int cmd_dump(int argc, char **argv)
 			  .max_entries = a.in.opts.max_entries },
 		.leaves = a.leaves,
 		.non_present = a.non_present,
+		.patterns = !a.leaves,
 		.layout = layout,
 	};
+	/* A process is its user half: the kernel half is every process's
+	 * (--kernel-half adds it; --range says itself what to walk). */
+	const struct pgw_root_request *rq = &a.in.opts.space.root;
+	if ((rq->have_pid || rq->comm) && !a.kernel_half && !a.range_arg)
+		ro.walk.end = user_end(layout, s.space.mode);
 	struct pgw_run_ops ops = { .run = on_run, .region = on_region,
 				   .leaf_runs = on_leaf_runs };
 	if (fmt->dump_begin)

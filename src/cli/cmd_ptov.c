@@ -27,11 +27,11 @@ struct ptov_args {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Ptov:", 4 },
+	{ NULL, 0, NULL, 0, "Ptov:", 5 },
 	{ "all-roots", OPT_ALL_ROOTS, NULL, 0,
 	  "Every root `pgwalk roots` finds, the kernel's and each "
 	  "process's (named by the task list where the image has one), "
-	  "instead of one", 4 },
+	  "instead of one", 5 },
 	{ 0 }
 };
 

@@ -30,15 +30,15 @@ struct read_args {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Read:", 4 },
+	{ NULL, 0, NULL, 0, "Read:", 5 },
 	{ "raw", OPT_RAW, NULL, 0,
-	  "Write exactly the bytes to stdout (for | strings, > out.bin)", 4 },
+	  "Write exactly the bytes to stdout (for | strings, > out.bin)", 5 },
 	{ "phys", OPT_PHYS, NULL, 0,
-	  "ADDR is a physical address: read the image, no walk", 4 },
+	  "ADDR is a physical address: read the image, no walk", 5 },
 	{ "skip-unreadable", OPT_SKIP, NULL, 0,
 	  "Skip what cannot be read instead of stopping there: nothing for "
 	  "it in --raw, a marked line in hex, a gap record in JSON/CSV/TSV, "
-	  "and a line on stderr for each", 4 },
+	  "and a line on stderr for each", 5 },
 	{ 0 }
 };
 

@@ -27,11 +27,11 @@ struct translate_args {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Translate:", 4 },
+	{ NULL, 0, NULL, 0, "Translate:", 5 },
 	{ "levels", OPT_LEVELS, NULL, 0,
 	  "Show the walk, level by level (table, index, entry address and "
 	  "value, flags): JSON \"levels\", a CSV/TSV column, text's full "
-	  "walk (which a single ADDR gets anyway)", 4 },
+	  "walk (which a single ADDR gets anyway)", 5 },
 	{ 0 }
 };
 

@@ -220,6 +220,10 @@ void delim_dump_map(struct out *o, struct line *l, const struct delim *d,
 	 * protection key is named. */
 	if (run->same_frame)
 		emit_str(l, "same_frame");
+	if (run->stride) {
+		emit_str(l, " stride=");
+		emit_u64(l, run->stride);
+	}
 	if (run->pkey) {
 		emit_str(l, run->same_frame ? " pkey=" : "pkey=");
 		emit_u64(l, run->pkey);

@@ -479,6 +479,8 @@ static void json_dump_map(struct out *o, struct line *l,
 	kv_str(l, "region", out_region_key(o, run));
 	if (run->same_frame)
 		emit_str(l, ",\"same_frame\":true");
+	if (run->stride)
+		kv_u64(l, "stride", run->stride);
 	emit_str(l, "}\n");
 }
 

@@ -652,6 +652,10 @@ static void text_dump_map(struct out *o, struct line *l,
 	}
 	if (run->same_frame)
 		emit_lit(l, "  same frame");
+	if (run->stride) {
+		emit_lit(l, " every ");
+		text_size(l, run->stride, 0);
+	}
 	if (not_in_image) {
 		emit_lit(l, "  not in image: ");
 		text_size(l, not_in_image, 0);

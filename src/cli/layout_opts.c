@@ -9,17 +9,17 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ NULL, 0, NULL, 0, "Memory map:", 3 },
+	{ NULL, 0, NULL, 0, "Memory map:", 4 },
 	{ "layout", OPT_LAYOUT, "NAME", 0,
 	  "Kernel memory-map layout (default: by OSRELEASE in VMCOREINFO); "
-	  "--layout=list names them", 3 },
+	  "--layout=list names them", 4 },
 	{ "page-offset-base", OPT_PAGE_OFFSET, "ADDR", 0,
 	  "Direct-map base (x86-64 page_offset_base, i386 PAGE_OFFSET) "
-	  "instead of inferring it", 3 },
+	  "instead of inferring it", 4 },
 	{ "vmalloc-base", OPT_VMALLOC, "ADDR", 0,
-	  "vmalloc area base instead of inferring it", 3 },
+	  "vmalloc area base instead of inferring it", 4 },
 	{ "vmemmap-base", OPT_VMEMMAP, "ADDR", 0,
-	  "vmemmap base (x86-64) instead of inferring it", 3 },
+	  "vmemmap base (x86-64) instead of inferring it", 4 },
 	{ 0 }
 };
 

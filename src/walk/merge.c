@@ -34,6 +34,10 @@ struct merger {
 	bool open;
 	uint32_t attrs;         /* ATTR_MASK bits of the open map run */
 	struct pgw_run run;
+	/* opts.patterns: the plain hole after an open one-page map run, held
+	 * back until the next map says whether a pattern goes on. */
+	bool held;
+	struct pgw_run hole;
 };
 
 /* A region map is plain data, filled in above (src/linux/layout.c): the
@@ -61,12 +65,31 @@ static void enter_region(struct merger *m, size_t idx)
 	m->region_end = m->layout ? m->layout->region[idx].end : 0;
 }
 
-static int flush(struct merger *m)
+/* Report the open run; a hole held after it (patterns) becomes the open
+ * run. */
+static int flush_run(struct merger *m)
 {
+	int r = 0;
+
 	if (!m->open)
 		return 0;
 	m->open = false;
-	return m->ops->run ? m->ops->run(m->arg, &m->run) : 0;
+	if (m->ops->run)
+		r = m->ops->run(m->arg, &m->run);
+	if (m->held && !r) {
+		m->run = m->hole;
+		m->open = true;
+	}
+	m->held = false;
+	return r;
+}
+
+/* Report everything open. */
+static int flush(struct merger *m)
+{
+	int r = flush_run(m);
+
+	return r ? r : flush_run(m);
 }
 
 /* Move the stream into the region holding va, announcing every region
@@ -116,7 +139,7 @@ static bool map_joins(const struct merger *m, const struct pgw_run *p,
 	const struct pgw_run *o = &m->run;
 
 	if (!m->open || o->kind != PGW_RUN_MAP || m->opts->leaves ||
-	    o->end != p->va || o->level != p->level ||
+	    o->stride || o->end != p->va || o->level != p->level ||
 	    o->eff_flags != p->eff_flags || m->attrs != attrs)
 		return false;
 	if (!o->same_frame && !p->same_frame &&
@@ -147,10 +170,78 @@ static bool hole_joins(const struct merger *m, const struct pgw_run *p)
 	}
 }
 
+/* A run that can begin or go on a pattern: one page, or a pattern. */
+static bool pattern_piece(const struct pgw_run *r)
+{
+	return r->kind == PGW_RUN_MAP &&
+	       (r->stride || r->end - r->va == r->page_size);
+}
+
+static bool plain_hole(const struct pgw_run *p)
+{
+	return p->kind == PGW_RUN_HOLE && p->stop == PGW_STOP_NOT_PRESENT &&
+	       p->np_kind == PGW_NP_NONE;
+}
+
+/*
+ * opts.patterns: a plain hole after a one-page map (or a pattern) is held;
+ * a one-page map of the same frame and kind after it goes on the pattern
+ * when it comes one stride after the page before (the first such sets
+ * the stride).  True when p was taken.
+ */
+static bool pattern_takes(struct merger *m, const struct pgw_run *p,
+			  uint32_t attrs)
+{
+	struct pgw_run *o = &m->run;
+
+	if (!m->opts->patterns || m->opts->leaves || !m->open ||
+	    !pattern_piece(o))
+		return false;
+	if (plain_hole(p)) {
+		if (!m->held && o->end == p->va) {
+			m->hole = *p;
+			m->hole.region = m->region;
+			m->held = true;
+			return true;
+		}
+		if (m->held && m->hole.end == p->va && p->end != 0) {
+			m->hole.end = p->end;
+			m->hole.entries += p->entries;
+			if (p->level < m->hole.level)
+				m->hole.level = p->level;
+			return true;
+		}
+		return false;
+	}
+	uint64_t last = o->stride ? o->end - o->page_size : o->va;
+	if (!m->held || p->kind != PGW_RUN_MAP || p->same_frame ||
+	    p->end - p->va != p->page_size || m->hole.end != p->va ||
+	    p->pa != o->pa || p->page_size != o->page_size ||
+	    p->level != o->level || p->eff_flags != o->eff_flags ||
+	    attrs != m->attrs || (o->stride && p->va - last != o->stride))
+		return false;
+	o->stride = p->va - last;
+	o->same_frame = true;
+	o->end = p->end;
+	o->entries += m->hole.entries + p->entries;
+	o->flags &= p->flags;
+	m->held = false;
+	return true;
+}
+
 /* One piece that lies inside the current region. */
 static int add(struct merger *m, const struct pgw_run *p, uint32_t attrs)
 {
 	int r;
+
+	if (pattern_takes(m, p, attrs))
+		return 0;
+	if (m->held) {
+		/* The pattern ends: its hole is a run of its own, which p
+		 * may go on. */
+		if ((r = flush_run(m)) != 0)
+			return r;
+	}
 
 	if (p->kind == PGW_RUN_MAP && map_joins(m, p, attrs)) {
 		if (same_frame_joins(&m->run, p))

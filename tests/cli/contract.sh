@@ -34,7 +34,7 @@ def S: {
     req: {type: "str", va: "addr", end: "end", size: "u64", pa: "addr",
           page_size: "u64", level: "level", entries: "u64", flags: "flags",
           effective: "effective", bytes_not_in_image: "u64", region: "str"},
-    opt: {pkey: "pkey", same_frame: "true"}},
+    opt: {pkey: "pkey", same_frame: "true", stride: "u64"}},
   "dump.hole": {
     req: {type: "str", va: "addr", end: "end", size: "u64", level: "level",
           entries: "u64", reason: "reason", region: "str"},

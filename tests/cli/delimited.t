@@ -8,10 +8,10 @@
 # and a quote among them), a root's PTI pair, hostile and filtered images.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 31
+plan 32
 
 if ! command -v python3 >/dev/null 2>&1; then
-	for i in $(seq 31); do skip "python3 is not installed"; done
+	for i in $(seq 32); do skip "python3 is not installed"; done
 	done_testing
 fi
 cat >"$TMP/cells.py" <<'EOF'
@@ -98,7 +98,8 @@ for a in wx text-alias user-kernel reserved beyond-ram; do
 	cells "--plant=$a" check --all-roots --severity=info "$TMP/kp.elf"
 done
 cells "two processes --data" diff --pid=1 --pid=10 --data "$TMP/kt.elf"
-cells "the kernel's space" dump --comm=init "$TMP/k.elf"
+cells "a process (its user half)" dump --comm=init "$TMP/k.elf"
+cells "a process with --kernel-half" dump --comm=init --kernel-half "$TMP/k.elf"
 
 # A filtered kdump: tables not in the image, uncompared ranges.
 run "$PGW_TOOLS/pgw-mkdump" kdump --holes --filter --exclude-zero --codec=zlib \
