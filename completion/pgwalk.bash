@@ -1,10 +1,12 @@
 # bash completion for pgwalk                               -*- shell-script -*-
 #
 # Everything offered comes from the pgwalk being completed, at the moment of
-# completing: commands from `pgwalk --help`, each command's options from
-# `pgwalk COMMAND --help`, an option's values from the comma-separated list
-# its help text gives (`--mode=MODE  Paging mode: i386, pae, x86-64, la57`),
-# and layout names from `pgwalk COMMAND --layout=list`.  A new command,
+# completing: commands from `pgwalk --help` (also after `help`), each
+# command's options from `pgwalk COMMAND --help`, an option's values from
+# the comma-separated list its help text gives (`--mode=MODE  Paging mode:
+# i386, pae, x86-64, la57`; a list named for the command, `(info: text,
+# json)`, wins for it), layout names from `pgwalk COMMAND --layout=list`,
+# and --pid/--comm values from `pgwalk roots` of the IMAGE on the line.  A new command,
 # option, mode or format needs no edit here.  Works with and without the
 # bash-completion package (which it uses for file names when present).
 
@@ -60,12 +62,26 @@ _pgwalk_values()
 			sed -nE "s/^ +$opt, (--[A-Za-z0-9-]+).*/\\1/p")
 		[[ -n $opt ]] || return
 	fi
+	if [[ $opt == --pid || $opt == --comm ]]; then
+		_pgwalk_owners "$bin" "$opt"
+		return
+	fi
 	_pgwalk_help "$bin" "$cmd" |
-		awk -v opt="$opt" '{
+		awk -v opt="$opt" -v cmd="$cmd" '{
 			s = $0; sub(/^ +(-[^-], )?/, "", s)
 			n = index(s, "="); if (n == 0) next
 			if (substr(s, 1, n - 1) != opt) next
 			w = "[A-Za-z0-9][A-Za-z0-9._-]*"
+			# A list given for this command alone: "(info: a, b)".
+			if (match(s, "\\(" cmd ": *" w "(, *" w ")*\\)")) {
+				list = substr(s, RSTART + length(cmd) + 2,
+					      RLENGTH - length(cmd) - 3)
+				gsub(/ /, "", list)
+				k = split(list, v, ",")
+				for (i = 1; i <= k; i++)
+					print v[i]
+				exit
+			}
 			while (match(s, "[:(] *" w "(, *" w ")+")) {
 				list = substr(s, RSTART + 1, RLENGTH - 1)
 				s = substr(s, RSTART + RLENGTH)
@@ -75,6 +91,47 @@ _pgwalk_values()
 					if (!(v[i] in seen)) { seen[v[i]] = 1; print v[i] }
 			}
 		}'
+}
+
+# _pgwalk_image: the first word after the command that is no option or
+# option value and names a file (the IMAGE), from COMP_WORDS.
+_pgwalk_image()
+{
+	local i w
+	for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == = ]]; then
+			((i++))
+		elif [[ $w == -* ]]; then
+			[[ $w != *=* && ${COMP_WORDS[i + 1]-} != = ]] &&
+				_pgwalk_takes_value "$bin" "$cmd" "$w" && ((i++))
+		elif ((i != COMP_CWORD)) && [[ -f ${w/#\~/$HOME} ]]; then
+			printf '%s\n' "${w/#\~/$HOME}"
+			return
+		fi
+	done
+}
+
+# _pgwalk_owners BIN --pid|--comm: the pids (every owner of a root) or
+# the comms (printable ones: a name the shell can give back) of the
+# processes `pgwalk roots` names in the IMAGE on the line.
+_pgwalk_owners()
+{
+	local img
+	img=$(_pgwalk_image)
+	[[ -n $img ]] || return
+	"$1" roots --format=tsv "$img" 2>/dev/null |
+		awk -F'\t' -v want="$2" '$1 == "root" && $4 != "-" {
+			if (want == "--comm") {
+				if ($5 !~ /\\/ && $5 !~ / /) print $5
+				next
+			}
+			print $4
+			if (match($15, /pids=[0-9|]+/)) {
+				k = split(substr($15, RSTART + 5, RLENGTH - 5), p, "|")
+				for (i = 1; i <= k; i++) print p[i]
+			}
+		}' | sort -u
 }
 
 _pgwalk()
@@ -96,6 +153,12 @@ _pgwalk()
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
+	if [[ $cmd == help ]]; then
+		((COMP_CWORD == 2)) &&
+			COMPREPLY=($(compgen -W "$(_pgwalk_commands "$bin")" \
+				-- "$cur"))
+		return
+	fi
 	_pgwalk_commands "$bin" | grep -qxF -- "$cmd" || return
 
 	# A value: --opt=VAL in one word (COMP_WORDBREAKS without '='), the

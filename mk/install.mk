@@ -37,6 +37,20 @@ COMPLETION = completion/pgwalk.bash
 
 all: $(MAN1) $(MAN3)
 
+# The dynamic loader's own directories (ld.so's defaults and Debian's
+# ld.so.conf): a LIBDIR elsewhere (make install PREFIX=$HOME/.local) puts
+# -Wl,-rpath,${libdir} in pgwalk.pc's Libs, so that a program built with
+# `pkg-config --libs pgwalk` finds libpgwalk.so there (its RUNPATH)
+# without LD_LIBRARY_PATH.
+MULTIARCH    := $(shell $(CC) -print-multiarch 2>/dev/null)
+LOADER_DIRS   = /lib /usr/lib /lib64 /usr/lib64 /usr/local/lib \
+		$(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH) \
+		  /usr/local/lib/$(MULTIARCH))
+comma        := ,
+empty        :=
+space        := $(empty) $(empty)
+PC_RPATH      = $(if $(filter $(patsubst %/,%,$(LIBDIR)),$(LOADER_DIRS)),,$(space)-Wl$(comma)-rpath$(comma)$${libdir})
+
 # Paths inside pgwalk.pc relative to ${prefix} where they lie under it, so
 # pkg-config's --define-prefix can relocate an installed tree.
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -46,6 +60,7 @@ pc_text = sed -e 's|@PREFIX@|$(PREFIX)|' \
 	  -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
 	  -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
 	  -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@RPATH@|$(PC_RPATH)|' \
 	  -e 's|@REQUIRES_PRIVATE@|$(strip $(PC_REQUIRES_PRIVATE))|' \
 	  -e 's|@LIBS_PRIVATE@|$(strip $(PC_LIBS_PRIVATE))|' \
 	  -e '/^[A-Za-z.]*: *$$/d' mk/pgwalk.pc.in

@@ -9,20 +9,6 @@
 #include "text_cells.h"
 #include "spelled.h"
 
-static void size_text(struct line *l, uint64_t size)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-
-	while (size >= 1024 && (size & 1023) == 0 && u < 4) {
-		size >>= 10;
-		u++;
-	}
-	emit_u64(l, size);
-	emit_char(l, ' ');
-	emit_str(l, unit[u]);
-}
-
 static void human_spell(struct line *l, uint64_t size, int width);
 
 static void np_text(struct line *l, const struct pgw_entry *e)
@@ -224,7 +210,7 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, " -> PHYSICAL ");
 		emit_hex(&l, x->pa);
 		emit_str(&l, " (");
-		size_text(&l, x->page_size);
+		text_size(&l, x->page_size, 0);
 		emit_str(&l, " page at ");
 		emit_str(&l, out_level_name(o->mode, x->level));
 		if (!x->data_in_image) {
@@ -465,9 +451,12 @@ static void text_info(struct out *o, const struct info_view *v)
 	text_info_evidence(o, &v->ev);
 	for (size_t i = 0; i < nr; i++)
 		total += r[i].size;
-	fprintf(o->f, "physical:    %zu range%s, %llu bytes (%.1f MiB)\n", nr,
-		nr == 1 ? "" : "s", (unsigned long long)total,
-		(double)total / (1 << 20));
+	struct line sz;
+	sz.len = 0;
+	text_size(&sz, total, 0);
+	fprintf(o->f, "physical:    %zu range%s, %llu bytes (%.*s)\n", nr,
+		nr == 1 ? "" : "s", (unsigned long long)total, (int)sz.len,
+		sz.buf);
 	/* A filtered or sparse dump can have thousands: text shows the
 	 * first few, JSON all of them.  Half-open, as everywhere. */
 	for (size_t i = 0; i < nr && i < INFO_TEXT_RANGES; i++) {

@@ -6,31 +6,7 @@
  */
 #include "emit.h"
 #include "roots_out.h"
-
-/* Sizes in the table: bytes below 1 KiB, else the largest unit, with a
- * decimal when it does not divide evenly (JSON has the bytes). */
-static void size_cell(struct line *l, uint64_t b)
-{
-	static const char unit[] = "KMGTPE";
-	char buf[32];
-	uint64_t whole = b;
-	int u = -1;
-
-	while (whole >= 1024 && u < 5) {
-		whole >>= 10;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)b);
-	else if (whole << (10 * (u + 1)) == b)
-		snprintf(buf, sizeof(buf), "%llu%c", (unsigned long long)whole,
-			 unit[u]);
-	else
-		snprintf(buf, sizeof(buf), "%.1f%c",
-			 (double)b / (double)(UINT64_C(1) << (10 * (u + 1))),
-			 unit[u]);
-	emit_str(l, buf);
-}
+#include "text_cells.h"
 
 /* Pad the cell begun at `from` to `width` columns, then a space. */
 static void pad(struct line *l, size_t from, size_t width)
@@ -136,7 +112,8 @@ void text_roots_root(struct out *o, const struct roots_report *r, size_t i)
 	pad(&l, at, W_PTI);
 	struct line sz;
 	sz.len = 0;
-	size_cell(&sz, f->user_bytes);
+	/* Sizes as every command's text spells them (text_size). */
+	text_size(&sz, f->user_bytes, 0);
 	emit_char(&sz, '\0');
 	right(&l, sz.buf, W_USER);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)f->user_leaves);

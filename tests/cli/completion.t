@@ -92,9 +92,9 @@ done
 
 # --format: the output formats only (images have --image-format); -f too.
 formats="csv json text tsv"
-comp info --format = ""
+comp dump --format = ""
 is "$got" "$formats" "--format=: the output formats"
-comp info -f ""
+comp dump -f ""
 is "$got" "$formats" "-f VALUE: the same"
 comp info --format = j
 is "$got" "json" "--format=j: json"
@@ -118,6 +118,25 @@ is "$got" "$(sorted $("$PGWALK" dump --layout=list | awk '{ print $1 }') list)" 
 	"--layout=: every layout --layout=list names, and list"
 comp regions --layout = la57
 is "$got" "la57-4.14 la57-4.20" "regions --layout=la57: the 5-level eras"
+
+# After help: the commands; nothing more after one.
+comp help ""
+is "$got" "$(sorted $commands)" "help: every command"
+comp help d
+is "$got" "diff dump" "help d: diff and dump"
+comp help dump ""
+is "$got" "" "help dump: nothing after it"
+# info has no CSV or TSV: its --format offers what info takes.
+comp info --format = ""
+is "$got" "json text" "info --format=: text and json only (a list named for info wins)"
+# --pid and --comm: the processes roots names in the IMAGE on the line.
+"$PGW_TOOLS/pgw-mkkernel" "$TMP/k.elf" || bail "pgw-mkkernel failed"
+comp dump "$TMP/k.elf" --pid = ""
+is "$got" "1 10" "--pid= after IMAGE: the pids of the task list (pgw-mkkernel's 1 and 10)"
+comp dump "$TMP/k.elf" --comm=
+is "$got" "--comm=init" "--comm=: the comms a shell can give back (init; not the one with an escape sequence)"
+comp dump --pid ""
+is "$got" "" "--pid before any IMAGE: nothing"
 
 # Options without a list of values complete nothing.
 comp translate --cr3 = ""

@@ -94,7 +94,7 @@ is "$(grep -c '' "$TMP/out.txt")" 12 "... and one per bad line: nothing else"
 out=$(grep -c '^VIRTUAL 0x' "$TMP/out.levels.txt")
 is "$out" 10 "text --levels: one VIRTUAL block per address"
 run "$PGWALK" translate "$TMP/f.elf" 0x400123
-like '^VIRTUAL 0x400123 -> PHYSICAL 0x200123 \(4 KiB page at pte\)$' \
+like '^VIRTUAL 0x400123 -> PHYSICAL 0x200123 \(4K page at pte\)$' \
 	"text, a single ADDR: the whole walk"
 run "$PGWALK" translate -v --format=json "$TMP/f.elf" 0x400123
 is "$(printf '%s\n' "$out" | grep -c '^{"type":"translation"')" 1 \

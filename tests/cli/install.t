@@ -97,8 +97,9 @@ fi
 grep -rlF "$D" "$D" >"$TMP/leak"
 is "$(cat "$TMP/leak")" "" "DESTDIR appears in no installed file"
 grep -qx 'prefix=/usr/local' "$P/lib/pkgconfig/pgwalk.pc" &&
-	grep -qx 'libdir=${prefix}/lib' "$P/lib/pkgconfig/pgwalk.pc"
-ok $? "pgwalk.pc: prefix=/usr/local, libdir under it"
+	grep -qx 'libdir=${prefix}/lib' "$P/lib/pkgconfig/pgwalk.pc" &&
+	grep -qx 'Libs: -L${libdir} -lpgwalk' "$P/lib/pkgconfig/pgwalk.pc"
+ok $? "pgwalk.pc: prefix=/usr/local, libdir under it (a loader directory: no RUNPATH)"
 
 # The .so exports the public API and nothing else.
 nm -D --defined-only "$P/lib/libpgwalk.so.$VERSION" | awk '{ print $3 }' |
@@ -172,6 +173,24 @@ unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 
 mk uninstall DESTDIR="$D"
 is "$rc:$(installed "$D" | tr '\n' ' ')" "0:" "make uninstall removes every file"
+
+# ---- a user's own prefix (make install PREFIX=$HOME/.local) ------------
+# Its lib is no directory the dynamic loader searches: pgwalk.pc puts a
+# RUNPATH into what it links, so vtop runs without LD_LIBRARY_PATH.  (The
+# loader's cache is left alone: LDCONFIG=true.)
+U=$TMP/home/.local
+mk install PREFIX="$U" LDCONFIG=true
+grep -q '^Libs: -L${libdir} -Wl,-rpath,${libdir} -lpgwalk$' "$U/lib/pkgconfig/pgwalk.pc"
+ok $? "PREFIX=\$HOME/.local: pgwalk.pc's Libs carry -Wl,-rpath,\${libdir} (rc $rc)"
+run $CC $(PKG_CONFIG_PATH=$U/lib/pkgconfig pkg-config --cflags pgwalk) \
+	-o "$TMP/vtop-user" "$REPO/examples/vtop.c" \
+	$(PKG_CONFIG_PATH=$U/lib/pkgconfig pkg-config --libs pgwalk)
+run env -u LD_LIBRARY_PATH "$TMP/vtop-user" "$REPO/testdata/x64-4l-a.elf" 1 0x403390
+is "$rc:$out:$(readelf -d "$TMP/vtop-user" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" \
+	"0:0x403390	0x7177390:$U/lib" \
+	"... a program built with it runs without LD_LIBRARY_PATH (RUNPATH $U/lib)"
+mk uninstall PREFIX="$U"
+is "$rc:$(installed "$U" | tr '\n' ' ')" "0:" "make uninstall PREFIX=\$HOME/.local removes every file"
 
 # ---- every directory variable ------------------------------------------
 D=$TMP/dest2

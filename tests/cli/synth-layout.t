@@ -27,7 +27,7 @@ map 0x7f0000000000 0x0 4K user
 EOS
 mkimg gaps "$TMP/gaps.spec"
 run "$PGWALK" info "$TMP/gaps.elf"
-like '^physical: +3 ranges, 4194304 bytes \(4.0 MiB\)$' \
+like '^physical: +3 ranges, 4194304 bytes \(4M\)$' \
 	"info: three ranges"
 like '^  0x400000-0x500000$' "info lists the middle range, half-open"
 like '^  0x100000000-0x100200000$' "... and the highest, above 4 GiB"
