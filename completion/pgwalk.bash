@@ -93,20 +93,33 @@ _pgwalk_values()
 		}'
 }
 
-# _pgwalk_image: the first word after the command that is no option or
-# option value and names a file (the IMAGE), from COMP_WORDS.
-_pgwalk_image()
+# _pgwalk_positionals END: the indices, below END, of the words after the
+# command that are no option and no option's value (IMAGE, addresses).
+_pgwalk_positionals()
 {
 	local i w
-	for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do
+	for ((i = 2; i < $1; i++)); do
 		w=${COMP_WORDS[i]}
 		if [[ $w == = ]]; then
 			((i++))
 		elif [[ $w == -* ]]; then
 			[[ $w != *=* && ${COMP_WORDS[i + 1]-} != = ]] &&
 				_pgwalk_takes_value "$bin" "$cmd" "$w" && ((i++))
-		elif ((i != COMP_CWORD)) && [[ -f ${w/#\~/$HOME} ]]; then
-			printf '%s\n' "${w/#\~/$HOME}"
+		else
+			echo "$i"
+		fi
+	done
+}
+
+# _pgwalk_image: the first positional word, other than the one being
+# completed, that names a file (the IMAGE).
+_pgwalk_image()
+{
+	local i w
+	for i in $(_pgwalk_positionals ${#COMP_WORDS[@]}); do
+		w=${COMP_WORDS[i]/#\~/$HOME}
+		if ((i != COMP_CWORD)) && [[ -f $w ]]; then
+			printf '%s\n' "$w"
 			return
 		fi
 	done
@@ -189,18 +202,7 @@ _pgwalk()
 
 	# Positional: the first is IMAGE (a file; diff's second too);
 	# addresses after it.
-	npos=0
-	for ((i = 2; i < COMP_CWORD; i++)); do
-		w=${COMP_WORDS[i]}
-		if [[ $w == = ]]; then
-			((i++))
-		elif [[ $w == -* ]]; then
-			[[ $w != *=* && ${COMP_WORDS[i + 1]-} != = ]] &&
-				_pgwalk_takes_value "$bin" "$cmd" "$w" && ((i++))
-		else
-			((npos++))
-		fi
-	done
+	npos=$(_pgwalk_positionals "$COMP_CWORD" | wc -l)
 	((npos == 0)) || [[ $cmd == diff && npos -eq 1 ]] || return
 	if declare -F _filedir >/dev/null; then
 		_filedir
