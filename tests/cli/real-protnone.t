@@ -9,7 +9,7 @@
 # VA marked protnone, and read through that root must return the marker.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 16
+plan 20
 
 # oracle DIR: "pid va pa marker" per PROT_NONE page, once each.
 oracle() {
@@ -37,6 +37,16 @@ for d in x64-4l-a x64-5l-a i386-pae-a i386-2l-a; do
 		[ $r = 0 ] || sed 's/^/#   /' "$TMP/p"
 		run "$PGWALK" read --raw --root="$root" "$img" "$va" ${#marker}
 		is "$rc:$out" "0:$marker" "$d: read $va through root $root: the marker, exit 0"
+		# crash's vtop (x86-64): the same PTE, whose frame it prints
+		# still inverted (L1TF); pgwalk names the frame pagemap gave.
+		case $d in x64*)
+		pte=$(grep -A8 "^crash> vtop -c $pid ${va#0x}$" "$SHARED/$d/crash-vtop.txt" |
+			sed -n 's/^ *PTE: \([0-9a-f]*\) => \([0-9a-f]*\)$/0x\1 0x\2/p')
+		[ -n "$pte" ] || bail "$d: crash-vtop.txt has no vtop of $va"
+		run "$PGWALK" translate --levels --format=json --root="$root" "$img" "$va"
+		like "\"level\":\"pte\",[^}]*\"entry_pa\":\"${pte% *}\",\"entry\":\"${pte#* }\",\"non_present\":\{\"kind\":\"protnone\",\"pa\":\"$pa\"\}" \
+			"$d: $va's pte as crash read it (${pte% *} => ${pte#* }), its frame un-inverted: $pa" ;;
+		esac
 	done <"$TMP/o"
 done
 done_testing
