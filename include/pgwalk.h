@@ -1382,6 +1382,116 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 				struct pgw_err *err);
 void pgw_linux_tasks_free(struct pgw_task *tasks);
 
+/* ---- a process's memory map: its VMAs (src/linux/vma*.c, dpath.c) ----- */
+
+/*
+ * What /proc/PID/maps prints, read from the image through BTF: each
+ * vm_area_struct of an mm from its maple tree (6.1+) or its mmap list
+ * (before 6.1), with the file's device, inode and path as the kernel's
+ * d_path gives it (dentries walked up through mounts to the global root,
+ * " (deleted)" for an unlinked file, the pseudo names of files that were
+ * never linked: memfd, SysV and MAP_SHARED anonymous memory, hugetlb),
+ * or [heap], [stack], [vdso], [vvar] and [anon:NAME] where the kernel
+ * prints them.  Without BTF: PGW_E_NOTFOUND and why.
+ */
+struct pgw_linux_mm;
+
+/*
+ * How a VMA is named.  PATH: a file (name holds d_path's answer);
+ * NAMED: a bracketed name the kernel gives ([heap], [stack], a special
+ * mapping's [vdso] or [vvar], [anon:NAME]); NONE: an anonymous mapping
+ * the kernel prints no name for; UNKNOWN: the image does not say (why
+ * holds the reason, name is empty: never a guess).
+ */
+enum pgw_vma_naming {
+	PGW_VMA_NONE, PGW_VMA_PATH, PGW_VMA_NAMED, PGW_VMA_UNKNOWN,
+};
+
+/* The longest name kept: the kernel's d_path buffer is a page. */
+#define PGW_VMA_NAME_MAX 4096
+
+struct pgw_vma {
+	uint64_t vma;                /* its vm_area_struct (kernel VA) */
+	uint64_t start, end;         /* [start, end) */
+	uint64_t flags;              /* vm_flags (PGW_VM_*) */
+	uint64_t pgoff;              /* bytes into the file (0 without one,
+					as /proc prints it) */
+	uint64_t file;               /* its struct file (0: anonymous) */
+	uint32_t dev;                /* the file system's s_dev: major << 20
+					| minor (0 without a file) */
+	uint64_t ino;                /* the file's inode number */
+	enum pgw_vma_naming naming;
+	uint32_t name_at, name_len;  /* the name: bytes of the set's names */
+	char why[160];               /* UNKNOWN: why */
+};
+
+/* vm_flags bits that do not move between kernels (include/linux/mm.h). */
+#define PGW_VM_READ     UINT64_C(0x1)
+#define PGW_VM_WRITE    UINT64_C(0x2)
+#define PGW_VM_EXEC     UINT64_C(0x4)
+#define PGW_VM_SHARED   UINT64_C(0x8)
+
+/* One mm's VMAs in address order, and whether that is all of them. */
+struct pgw_vmas {
+	uint64_t mm;
+	struct pgw_vma *vma;
+	size_t n;
+	const char *names;           /* the names' bytes (not NUL-ended; a
+					name may hold any byte) */
+	bool complete;               /* false: why says where it stopped */
+	enum pgw_status status;      /* !complete: what stopped it */
+	char why[256];
+	/* owned by the set */
+	char *names_buf;
+	size_t names_len, names_cap;
+};
+
+/*
+ * Everything the maps need, read once: kallsyms, BTF and the layouts of
+ * the structs (mm_struct, vm_area_struct, file, dentry, mount ...), and
+ * the task list (pgw_linux_tasks).  PGW_E_NOTFOUND without kallsyms or
+ * BTF, PGW_E_UNSUPPORTED for a kernel whose structs differ from what is
+ * read; err says which.
+ */
+enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
+				  struct pgw_linux_mm **lm_ret,
+				  struct pgw_err *err);
+void pgw_linux_mm_close(struct pgw_linux_mm *lm);
+/* The task list read by pgw_linux_mm_open, with how it ended (PGW_OK,
+ * or the status of the error it stopped at, copied to *err). */
+const struct pgw_task *pgw_linux_mm_tasks(const struct pgw_linux_mm *lm,
+					  size_t *n_ret, enum pgw_status *st,
+					  struct pgw_err *err);
+
+/*
+ * The VMAs of mm (a kernel VA, struct mm_struct).  A tree or list the
+ * image damaged, or cut short by a page it lacks, ends the set early
+ * (complete false, status and why say where); the VMAs before are kept.
+ * Returns PGW_OK with a set (maybe incomplete), or an error and none.
+ */
+enum pgw_status pgw_linux_vmas(struct pgw_linux_mm *lm, uint64_t mm,
+			       struct pgw_vmas **vmas_ret,
+			       struct pgw_err *err);
+/* The VMAs of process pid (PGW_E_NOTFOUND: no such process, or a kernel
+ * thread). */
+enum pgw_status pgw_linux_vmas_of_pid(struct pgw_linux_mm *lm, int32_t pid,
+				      struct pgw_vmas **vmas_ret,
+				      struct pgw_err *err);
+/* The VMA holding va, or NULL. */
+const struct pgw_vma *pgw_vmas_find(const struct pgw_vmas *vmas,
+				    uint64_t va);
+void pgw_vmas_free(struct pgw_vmas *vmas);
+
+/* "rwxp" as /proc prints it, into buf (5 bytes). */
+void pgw_vma_perms(uint64_t flags, char buf[5]);
+/*
+ * vm_flags bit `bit` as smaps' VmFlags names it ("rd", "wr", "mr" ...:
+ * fs/proc/task_mmu.c's mnemonics at 6.1's x86-64 bits): "??" for a bit
+ * without one, as the kernel prints it, NULL for the protection-key bits
+ * (smaps prints those as ProtectionKey).
+ */
+const char *pgw_vma_flag_name(unsigned bit);
+
 /* ---- scans of physical memory (src/linux/) ----------------------------- */
 
 /*
