@@ -12,5 +12,6 @@ int cmd_read(int argc, char **argv);
 int cmd_ptov(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_maps(int argc, char **argv);
 
 #endif

@@ -79,6 +79,15 @@ void delim_diff_range(struct out *o, const struct delim *d,
 void delim_diff_summary(struct out *o, const struct delim *d,
 			const struct diff_summary *s);
 
+/* maps (fmt_delim_maps.c) */
+void delim_maps_begin(struct out *o, const struct delim *d);
+void delim_maps_process(struct out *o, const struct delim *d,
+			const struct maps_proc *p);
+void delim_maps_vma(struct out *o, const struct delim *d,
+		    const struct maps_proc *p, const struct pgw_vma *v);
+void delim_maps_end(struct out *o, const struct delim *d,
+		    const struct maps_summary *s);
+
 /* A formatter's hooks, all through its struct delim D. */
 #define DELIM_FORMATTER(NAME, D)                                          \
 	static void NAME##_xlat_begin(struct out *o)                      \
@@ -166,6 +175,18 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 	static void NAME##_diff_summary(struct out *o,                    \
 					const struct diff_summary *s)     \
 	{ delim_diff_summary(o, &D, s); }                                 \
+	static void NAME##_maps_begin(struct out *o)                      \
+	{ delim_maps_begin(o, &D); }                                      \
+	static void NAME##_maps_process(struct out *o,                    \
+					const struct maps_proc *p)        \
+	{ delim_maps_process(o, &D, p); }                                 \
+	static void NAME##_maps_vma(struct out *o,                        \
+				    const struct maps_proc *p,            \
+				    const struct pgw_vma *v)              \
+	{ delim_maps_vma(o, &D, p, v); }                                  \
+	static void NAME##_maps_end(struct out *o,                        \
+				    const struct maps_summary *s)         \
+	{ delim_maps_end(o, &D, s); }                                     \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -197,6 +218,10 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 		.diff_begin = NAME##_diff_begin,                          \
 		.diff_range = NAME##_diff_range,                          \
 		.diff_summary = NAME##_diff_summary,                      \
+		.maps_begin = NAME##_maps_begin,                          \
+		.maps_process = NAME##_maps_process,                      \
+		.maps_vma = NAME##_maps_vma,                              \
+		.maps_end = NAME##_maps_end,                              \
 	}
 
 #endif

@@ -5,6 +5,7 @@
 #include "output.h"
 #include "read_out.h"
 #include "check_out.h"
+#include "maps_out.h"
 #include "roots_out.h"
 #include "text_cells.h"
 #include "spelled.h"
@@ -863,6 +864,9 @@ const struct formatter fmt_text = {
 	.roots_orphan = text_roots_orphan,
 	.roots_unowned = text_roots_unowned,
 	.roots_end = text_roots_end,
+	.maps_process = text_maps_process,
+	.maps_vma = text_maps_vma,
+	.maps_end = text_maps_end,
 	.read_data = text_read_data,
 	.read_gap = text_read_gap,
 	.read_end = text_read_end,

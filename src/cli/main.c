@@ -28,6 +28,8 @@ static const struct {
 	{ "check", cmd_check, "what is wrong in an address space (or in "
 			      "all), with the entries that show it" },
 	{ "diff", cmd_diff, "what changed between two address spaces" },
+	{ "maps", cmd_maps, "each process's VMAs as /proc/PID/maps shows "
+			    "them, from the kernel's structures" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

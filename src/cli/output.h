@@ -34,6 +34,8 @@ struct out {
 struct read_piece;
 struct read_skip;
 struct ptov_answer;
+struct maps_proc;
+struct maps_summary;
 
 /* Records gathered, a few KiB to a line (an fwrite per record cost as
  * much as the record), the lines filled in turn and, once all are full,
@@ -241,6 +243,13 @@ struct formatter {
 	void (*diff_begin)(struct out *o, const struct diff_summary *s);
 	void (*diff_range)(struct out *o, const struct pgw_diff_range *r);
 	void (*diff_summary)(struct out *o, const struct diff_summary *s);
+	/* maps: a header, then per process its record and its VMAs in
+	 * address order, then the summary (maps_out.h) */
+	void (*maps_begin)(struct out *o);
+	void (*maps_process)(struct out *o, const struct maps_proc *p);
+	void (*maps_vma)(struct out *o, const struct maps_proc *p,
+			 const struct pgw_vma *v);
+	void (*maps_end)(struct out *o, const struct maps_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -169,7 +169,22 @@ def S: {
           added: "u64", removed: "u64", changed: "u64", uncompared: "u64",
           same: "u64", data_compared: "null|u64",
           table_not_in_image: "u64", complete: "bool"},
-    opt: {reason: "reason"}}
+    opt: {reason: "reason"}},
+  "maps.process": {
+    req: {type: "str", pid: "u64", comm: "str", mm: "addr",
+          vmas: "null|u64", complete: "bool"},
+    opt: {reason: "reason", why: "str"}},
+  "maps.vma": {
+    req: {type: "str", pid: "u64", comm: "str", va: "addr", end: "end",
+          size: "u64", perms: "str", pgoff: "u64", dev: "str",
+          inode: "u64", naming: "naming", path: "null|str",
+          vm_flags: "addr", vm_flag_names: "arr:str", vma: "addr",
+          file: "null|addr"},
+    opt: {why: "str"}},
+  "maps.summary": {
+    req: {type: "str", processes: "u64", vmas: "u64",
+          processes_incomplete: "u64", complete: "bool"},
+    opt: {reason: "reason", why: "str"}}
 };
 
 def words: {
@@ -177,7 +192,7 @@ def words: {
   reason: ["not-present", "non-canonical", "beyond-address-space",
            "reserved-bits", "bad-leaf", "table-not-in-image",
            "table-beyond-memory", "cycle", "data-not-in-image",
-           "read-error", "not-an-address", "budget"],
+           "read-error", "not-an-address", "budget", "corrupt"],
   absence: ["outside", "excluded", "truncated", "missing", "other-file",
             "corrupt"],
   flags: ["present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
@@ -196,7 +211,8 @@ def words: {
          "pt-writable", "reserved-bits", "beyond-ram", "orphan-root",
          "unowned-task", "no-nx"],
   severity: ["info", "low", "medium", "high"],
-  change: ["frame", "permissions", "page_size", "attributes", "data"]
+  change: ["frame", "permissions", "page_size", "attributes", "data"],
+  naming: ["path", "named", "none", "unknown"]
 };
 
 def errs($t; $p):
@@ -369,6 +385,31 @@ def rules($cmd):
       (if has("reason") and ([.reason] | inside(["table-not-in-image", "data-not-in-image"]) | not)
        then "an uncompared reason: table-not-in-image or data-not-in-image"
        else empty end) ]
+  elif $cmd == "maps" and .type == "vma" then
+    [ (if (.perms | test("^[r-][w-][x-][ps]$") | not)
+       then "perms: rwx and p or s" else empty end),
+      (if (.dev | test("^[0-9a-f]{2,}:[0-9a-f]{2,}$") | not)
+       then "dev: MAJOR:MINOR in hex" else empty end),
+      (if (.naming == "path" or .naming == "named") == (.path == null)
+       then "a path exactly when the name is a path or a kernel name"
+       else empty end),
+      (if (.naming == "unknown") != has("why")
+       then "why exactly when the name is unknown" else empty end),
+      (if (.file == null) and (.naming == "path")
+       then "a path without a file" else empty end),
+      (if ([.vm_flag_names[] | select(test("^([a-z]{2}|[?][?])$") | not)]
+           | length) > 0
+       then "vm_flag_names: two-letter mnemonics" else empty end) ]
+  elif $cmd == "maps" and .type == "process" then
+    [ (if .complete == has("reason") or has("reason") != has("why")
+       then "process: complete false exactly with reason and why"
+       else empty end) ]
+  elif $cmd == "maps" and .type == "summary" then
+    [ (if .complete == has("reason") or has("reason") != has("why")
+       then "summary: complete false exactly with reason and why"
+       else empty end),
+      (if .processes_incomplete > .processes
+       then "more processes incomplete than listed" else empty end) ]
   elif .type == "summary" then
     [ (if .complete == has("reason") then "complete false exactly with a reason"
        else empty end),

@@ -1,14 +1,15 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
 # dumps: every JSON line info, translate, dump, regions, roots, read,
-# ptov, check and diff print for
+# ptov, check, diff and maps print for
 # each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
 # found in memory), and the kdump and flattened files — holds to the
 # schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 91   # 18 per dump (4), 7 per x64-4l-a kdump file (2), 5 for i386-pae-a's
+plan 97   # 18 per dump (4), 8 per x64-4l-a kdump file (2), 2 maps per x86-64
+          # dump (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
 
@@ -61,6 +62,11 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 		--skip-unreadable "$k" 0x7fdb5e4f0000 0x4000
 	contract diff "x64-4l-a vmcore.elf against $f --cpu=1 --data" \
 		--cpu=1 --data "$UNPACKED/x64-4l-a/vmcore.elf" "$k"
+	contract maps "x64-4l-a $f" "$k"
+done
+for d in x64-4l-a x64-5l-a; do
+	contract maps "$d vmcore.elf" "$UNPACKED/$d/vmcore.elf"
+	contract maps "$d mem.raw (no options)" "$UNPACKED/$d/mem.raw"
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"
