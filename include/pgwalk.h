@@ -1492,6 +1492,67 @@ void pgw_vma_perms(uint64_t flags, char buf[5]);
  */
 const char *pgw_vma_flag_name(unsigned bit);
 
+/*
+ * What the page tables hold of a VMA, smaps-style (pgw_vma_measure): each
+ * byte of [start, end) is in exactly one of present, protnone, swap,
+ * other_np, empty and unknown.  rss is smaps' Rss: present and PROT_NONE
+ * pages but the kernel's special ones (the zero page, PFN mappings) and
+ * hugetlb pages, which smaps counts apart (hugetlb).  thp: present
+ * leaves above the pte level outside hugetlb VMAs (smaps' AnonHugePages
+ * for an anonymous VMA).  kernel_page_size: 4096, a hugetlb VMA's leaf
+ * size, 0 when a hugetlb VMA has no leaf to say it.
+ */
+struct pgw_vma_usage {
+	uint64_t present;            /* present leaves */
+	uint64_t rss;
+	uint64_t protnone;           /* PROT_NONE, populated */
+	uint64_t swap;               /* swap entries */
+	uint64_t other_np;           /* migration, device, hwpoison, other */
+	uint64_t empty;              /* nothing there (never touched) */
+	uint64_t unknown;            /* under a page table the image lacks */
+	uint64_t thp, hugetlb;
+	uint64_t kernel_page_size;
+	uint64_t not_in_image;       /* present, the data not in the image */
+	bool complete;               /* false: the walk's budget stopped it */
+};
+
+/* A page's (or, for an unmapped stretch, a run's) state (--pages). */
+enum pgw_page_state {
+	PGW_PAGE_PRESENT,            /* "present" */
+	PGW_PAGE_PROTNONE,           /* "protnone" */
+	PGW_PAGE_SWAP,               /* "swap" */
+	PGW_PAGE_OTHER_NP,           /* "other-non-present" */
+	PGW_PAGE_EMPTY,              /* "empty" */
+	PGW_PAGE_UNKNOWN,            /* "table-not-in-image" */
+};
+#define PGW_NPAGE_STATES 6
+const char *pgw_page_state_key(enum pgw_page_state s);
+
+struct pgw_vma_page {
+	uint64_t va, end;            /* a leaf's page, or a run of the state */
+	enum pgw_page_state state;
+	uint64_t pa;                 /* present, protnone: the frame */
+	uint64_t page_size;          /* present, protnone: the leaf's */
+	bool in_image;               /* present: its data is in the image */
+	bool special;                /* present: the kernel's special bit (the
+					zero page, a PFN mapping) */
+	const struct pgw_entry *entry;  /* the leaf or non-present entry
+					   (NULL for an unknown run) */
+};
+
+/*
+ * Walk the page tables of user (a process's space) over vma's range and
+ * fill *usage; page (may be NULL) is called for each leaf and each run of
+ * one state, in address order (non-zero stops: PGW_E_STOPPED).  The
+ * entry budget is the walk's default.
+ */
+typedef int (*pgw_vma_page_fn)(void *arg, const struct pgw_vma_page *p);
+enum pgw_status pgw_vma_measure(const struct pgw_space *user,
+				const struct pgw_vma *vma,
+				struct pgw_vma_usage *usage_ret,
+				pgw_vma_page_fn page, void *arg,
+				struct pgw_err *err);
+
 /* ---- scans of physical memory (src/linux/) ----------------------------- */
 
 /*

@@ -11,11 +11,11 @@
 #include "maps_out.h"
 #include "session.h"
 
-enum { OPT_ALL = 1024 };
+enum { OPT_ALL = 1024, OPT_SMAPS, OPT_PAGES };
 
 struct maps_args {
 	struct image_args in;
-	bool all;
+	bool all, smaps, pages;
 	bool have_pid;
 	int32_t pid;
 	const char *comm;
@@ -25,6 +25,13 @@ static const struct argp_option options[] = {
 	{ NULL, 0, NULL, 0, "Which processes (default: --all):", 4 },
 	{ "all", OPT_ALL, NULL, 0,
 	  "Every process with an mm (kernel threads have none)", 4 },
+	{ NULL, 0, NULL, 0, "What to show:", 5 },
+	{ "smaps", OPT_SMAPS, NULL, 0,
+	  "Measure each VMA against the page tables, as smaps does: Rss, "
+	  "present, PROT_NONE, swapped, empty, huge pages (THP, hugetlb, "
+	  "KernelPageSize), not in the image", 5 },
+	{ "pages", OPT_PAGES, NULL, 0,
+	  "With --smaps, each page's state (a run for an unmapped stretch)", 5 },
 	{ 0 }
 };
 
@@ -36,6 +43,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_ALL:
 		a->all = true;
+		break;
+	case OPT_SMAPS:
+		a->smaps = true;
+		break;
+	case OPT_PAGES:
+		a->smaps = a->pages = true;
 		break;
 	case ARGP_KEY_SUCCESS:
 		if (r->have_cpu || r->kernel_half || r->have_cr3 ||
@@ -127,11 +140,51 @@ static bool chosen(const struct maps_args *a, const struct pgw_task *t)
 	return t->mm != 0;
 }
 
-/* One process: its record and VMAs; the exit status it adds. */
-static int one(struct out *o, struct pgw_linux_mm *lm,
-	       const struct pgw_task *t, struct maps_summary *sum)
+struct pages_arg {
+	struct out *o;
+	const struct maps_proc *p;
+};
+
+static int page_out(void *arg, const struct pgw_vma_page *pg)
 {
-	struct maps_proc p = { .task = t };
+	struct pages_arg *a = arg;
+
+	a->o->fmt->maps_page(a->o, a->p, pg);
+	return 0;
+}
+
+/* --smaps: the VMA's record with its measure, --pages its pages; the
+ * exit status it adds (2 a page table the image lacks, 4 a budget). */
+static int measured(struct out *o, const struct maps_args *a,
+		    const struct maps_proc *p, const struct pgw_space *user,
+		    const struct pgw_vma *v)
+{
+	struct pgw_vma_usage u;
+	struct pgw_err err;
+	struct pages_arg pa = { o, p };
+	enum pgw_status st = pgw_vma_measure(user, v, &u, NULL, NULL, &err);
+
+	if (st != PGW_OK && st != PGW_E_LIMIT) {
+		o->fmt->maps_vma(o, p, v, NULL);
+		pgw_cli_error("pid %d: VMA 0x%llx-0x%llx not measured: %s",
+			      (int)p->task->pid, (unsigned long long)v->start,
+			      (unsigned long long)v->end, err.msg);
+		return pgw_exit_for(st);
+	}
+	o->fmt->maps_vma(o, p, v, &u);
+	if (a->pages && o->fmt->maps_page)
+		pgw_vma_measure(user, v, &u, page_out, &pa, &err);
+	return st == PGW_E_LIMIT ? PGW_EXIT_LIMIT :
+	       u.unknown ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
+}
+
+/* One process: its record and VMAs; the exit status it adds. */
+static int one(struct out *o, const struct maps_args *a,
+	       struct pgw_linux_mm *lm, const struct pgw_task *t,
+	       struct maps_summary *sum)
+{
+	struct maps_proc p = { .task = t, .smaps = a->smaps };
+	struct pgw_space user = *o->space;
 	struct pgw_vmas *vmas = NULL;
 	struct pgw_err err;
 	int rc = PGW_EXIT_OK;
@@ -153,8 +206,20 @@ static int one(struct out *o, struct pgw_linux_mm *lm,
 	}
 	p.vmas = vmas;
 	o->fmt->maps_process(o, &p);
-	for (size_t i = 0; vmas && i < vmas->n; i++)
-		o->fmt->maps_vma(o, &p, &vmas->vma[i]);
+	if (a->smaps && !t->has_pgd_pa) {
+		pgw_cli_error("pid %d: its VMAs cannot be measured: %s",
+			      (int)t->pid, t->why);
+		rc = rc > PGW_EXIT_EVIDENCE ? rc : PGW_EXIT_EVIDENCE;
+	}
+	user.root = t->pgd_pa;
+	for (size_t i = 0; vmas && i < vmas->n; i++) {
+		if (!a->smaps || !t->has_pgd_pa) {
+			o->fmt->maps_vma(o, &p, &vmas->vma[i], NULL);
+			continue;
+		}
+		int r = measured(o, a, &p, &user, &vmas->vma[i]);
+		rc = rc > r ? rc : r;
+	}
 	sum->processes++;
 	sum->vmas += vmas ? vmas->n : 0;
 	if (p.why) {
@@ -205,6 +270,7 @@ int cmd_maps(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, NULL };
+	out.space = &s.space;
 	struct maps_summary sum = { .complete = true };
 	size_t matched = 0;
 	rc = PGW_EXIT_OK;
@@ -214,7 +280,7 @@ int cmd_maps(int argc, char **argv)
 		if (!chosen(&a, &tasks[i]))
 			continue;
 		matched++;
-		int r = one(&out, lm, &tasks[i], &sum);
+		int r = one(&out, &a, lm, &tasks[i], &sum);
 		rc = rc > r ? rc : r;
 	}
 	if (tst != PGW_OK && sum.complete) {

@@ -84,7 +84,10 @@ void delim_maps_begin(struct out *o, const struct delim *d);
 void delim_maps_process(struct out *o, const struct delim *d,
 			const struct maps_proc *p);
 void delim_maps_vma(struct out *o, const struct delim *d,
-		    const struct maps_proc *p, const struct pgw_vma *v);
+		    const struct maps_proc *p, const struct pgw_vma *v,
+		    const struct pgw_vma_usage *u);
+void delim_maps_page(struct out *o, const struct delim *d,
+		     const struct maps_proc *p, const struct pgw_vma_page *pg);
 void delim_maps_end(struct out *o, const struct delim *d,
 		    const struct maps_summary *s);
 
@@ -182,8 +185,13 @@ void delim_maps_end(struct out *o, const struct delim *d,
 	{ delim_maps_process(o, &D, p); }                                 \
 	static void NAME##_maps_vma(struct out *o,                        \
 				    const struct maps_proc *p,            \
-				    const struct pgw_vma *v)              \
-	{ delim_maps_vma(o, &D, p, v); }                                  \
+				    const struct pgw_vma *v,              \
+				    const struct pgw_vma_usage *u)        \
+	{ delim_maps_vma(o, &D, p, v, u); }                               \
+	static void NAME##_maps_page(struct out *o,                       \
+				     const struct maps_proc *p,           \
+				     const struct pgw_vma_page *pg)       \
+	{ delim_maps_page(o, &D, p, pg); }                                \
 	static void NAME##_maps_end(struct out *o,                        \
 				    const struct maps_summary *s)         \
 	{ delim_maps_end(o, &D, s); }                                     \
@@ -221,6 +229,7 @@ void delim_maps_end(struct out *o, const struct delim *d,
 		.maps_begin = NAME##_maps_begin,                          \
 		.maps_process = NAME##_maps_process,                      \
 		.maps_vma = NAME##_maps_vma,                              \
+		.maps_page = NAME##_maps_page,                            \
 		.maps_end = NAME##_maps_end,                              \
 	}
 

@@ -1,10 +1,10 @@
 /*
  * maps as CSV and TSV (docs/output.md): one header row, then a row per
- * JSON record (process, vma, summary) in the columns
+ * JSON record (process, vma, page, summary) in the columns
  *   type, pid, comm, va, end, size, perms, pgoff, dev, inode, naming,
  *   path, vm_flags, complete, reason, why, detail
  * with vm_flags' names joined by |, and the fields JSON has beyond these
- * as key=value words in detail.
+ * as key=value words in detail (a page's state among them).
  */
 #include "delim_cells.h"
 #include "maps_out.h"
@@ -95,8 +95,40 @@ static const char *const naming_keys[] = {
 	[PGW_VMA_NAMED] = "named", [PGW_VMA_UNKNOWN] = "unknown",
 };
 
+void delim_maps_page(struct out *o, const struct delim *d,
+		     const struct maps_proc *p, const struct pgw_vma_page *pg)
+{
+	struct line l;
+
+	l.len = 0;
+	word(&l, d, "page");
+	task_cells(o, &l, d, p->task);
+	hex(&l, d, pg->va);
+	hex(&l, d, pg->end);
+	num(&l, d, pg->end - pg->va);
+	empty(&l, d, 9);
+	size_t from = l.len;
+	emit_str(&l, "state=");
+	emit_str(&l, pgw_page_state_key(pg->state));
+	if (pg->state == PGW_PAGE_PRESENT || pg->state == PGW_PAGE_PROTNONE) {
+		kv(&l, from, "pa", pg->pa, true);
+		kv(&l, from, "page_size", pg->page_size, false);
+	}
+	if (pg->state == PGW_PAGE_PRESENT) {
+		emit_str(&l, pg->in_image ? " in_image=true" :
+					    " in_image=false");
+		emit_str(&l, pg->special ? " special=true" : " special=false");
+	}
+	if (pg->state == PGW_PAGE_SWAP) {
+		kv(&l, from, "swap_type", pg->entry->swap_type, false);
+		kv(&l, from, "swap_offset", pg->entry->swap_offset, true);
+	}
+	detail_end(o, &l, d, from);
+}
+
 void delim_maps_vma(struct out *o, const struct delim *d,
-		    const struct maps_proc *p, const struct pgw_vma *v)
+		    const struct maps_proc *p, const struct pgw_vma *v,
+		    const struct pgw_vma_usage *u)
 {
 	char perms[5], dev[32];
 	struct line l;
@@ -138,6 +170,23 @@ void delim_maps_vma(struct out *o, const struct delim *d,
 	kv(&l, from, "vma", v->vma, true);
 	if (v->file)
 		kv(&l, from, "file", v->file, true);
+	if (u) {
+		if (u->kernel_page_size)
+			kv(&l, from, "kernel_page_size", u->kernel_page_size,
+			   false);
+		kv(&l, from, "rss", u->rss, false);
+		kv(&l, from, "present", u->present, false);
+		kv(&l, from, "protnone", u->protnone, false);
+		kv(&l, from, "swap", u->swap, false);
+		kv(&l, from, "other_non_present", u->other_np, false);
+		kv(&l, from, "empty", u->empty, false);
+		kv(&l, from, "anon_huge", u->thp, false);
+		kv(&l, from, "hugetlb", u->hugetlb, false);
+		kv(&l, from, "bytes_not_in_image", u->not_in_image, false);
+		kv(&l, from, "table_not_in_image", u->unknown, false);
+		emit_str(&l, u->complete ? " measured=true" :
+					   " measured=false");
+	}
 	detail_end(o, &l, d, from);
 }
 

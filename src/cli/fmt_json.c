@@ -616,6 +616,7 @@ const struct formatter fmt_json = {
 	.roots_end = json_roots_end,
 	.maps_process = json_maps_process,
 	.maps_vma = json_maps_vma,
+	.maps_page = json_maps_page,
 	.maps_end = json_maps_end,
 	.read_data = json_read_data,
 	.read_gap = json_read_gap,

@@ -2,7 +2,9 @@
  * maps as JSON Lines: a "process" record (pid, comm, mm, how many VMAs,
  * complete or why not), then a "vma" record per VMA with every field
  * /proc/PID/maps prints and the rest the kernel keeps (the decoded
- * vm_flags, the vm_area_struct and file addresses), then a "summary".
+ * vm_flags, the vm_area_struct and file addresses; with --smaps its
+ * measure against the page tables), --pages a "page" record per leaf or
+ * run of one state inside it, then a "summary".
  * Field names are docs/output.md's.
  */
 #include "json_kv.h"
@@ -45,8 +47,58 @@ static const char *const naming_keys[] = {
 	[PGW_VMA_NAMED] = "named", [PGW_VMA_UNKNOWN] = "unknown",
 };
 
+/* --smaps: the VMA measured against the page tables. */
+static void usage_fields(struct line *l, const struct pgw_vma_usage *u)
+{
+	if (u->kernel_page_size)
+		kv_u64(l, "kernel_page_size", u->kernel_page_size);
+	else
+		kv_null(l, "kernel_page_size");
+	kv_u64(l, "rss", u->rss);
+	kv_u64(l, "present", u->present);
+	kv_u64(l, "protnone", u->protnone);
+	kv_u64(l, "swap", u->swap);
+	kv_u64(l, "other_non_present", u->other_np);
+	kv_u64(l, "empty", u->empty);
+	kv_u64(l, "anon_huge", u->thp);
+	kv_u64(l, "hugetlb", u->hugetlb);
+	kv_u64(l, "bytes_not_in_image", u->not_in_image);
+	kv_u64(l, "table_not_in_image", u->unknown);
+	kv_bool(l, "measured", u->complete);
+}
+
+void json_maps_page(struct out *o, const struct maps_proc *p,
+		    const struct pgw_vma_page *pg)
+{
+	struct line l;
+
+	l.len = 0;
+	emit_str(&l, "{\"type\":\"page\"");
+	task_fields(o, &l, p->task);
+	kv_hex(&l, "va", pg->va);
+	kv_hex(&l, "end", pg->end);
+	kv_u64(&l, "size", pg->end - pg->va);
+	kv_str(&l, "state", pgw_page_state_key(pg->state));
+	if (pg->state == PGW_PAGE_PRESENT || pg->state == PGW_PAGE_PROTNONE) {
+		kv_hex(&l, "pa", pg->pa);
+		kv_u64(&l, "page_size", pg->page_size);
+	} else {
+		kv_null(&l, "pa");
+	}
+	if (pg->state == PGW_PAGE_PRESENT) {
+		kv_bool(&l, "in_image", pg->in_image);
+		kv_bool(&l, "special", pg->special);
+	}
+	if (pg->state == PGW_PAGE_SWAP) {
+		kv_u64(&l, "swap_type", pg->entry->swap_type);
+		kv_hex(&l, "swap_offset", pg->entry->swap_offset);
+	}
+	emit_str(&l, "}\n");
+	emit_spill(&l, o->f);
+}
+
 void json_maps_vma(struct out *o, const struct maps_proc *p,
-		   const struct pgw_vma *v)
+		   const struct pgw_vma *v, const struct pgw_vma_usage *u)
 {
 	char perms[5], dev[32];
 	struct line l;
@@ -93,6 +145,8 @@ void json_maps_vma(struct out *o, const struct maps_proc *p,
 		kv_hex(&l, "file", v->file);
 	else
 		kv_null(&l, "file");
+	if (u)
+		usage_fields(&l, u);
 	emit_str(&l, "}\n");
 	emit_spill(&l, o->f);
 }

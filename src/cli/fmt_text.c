@@ -866,6 +866,7 @@ const struct formatter fmt_text = {
 	.roots_end = text_roots_end,
 	.maps_process = text_maps_process,
 	.maps_vma = text_maps_vma,
+	.maps_page = text_maps_page,
 	.maps_end = text_maps_end,
 	.read_data = text_read_data,
 	.read_gap = text_read_gap,

@@ -3,8 +3,10 @@
  * and why when they were cut short), then each VMA exactly as the
  * kernel's /proc/PID/maps prints it (show_map_vma: the name after column
  * 73 on 64-bit kernels, 48 on 32-bit), bytes from the image
- * escaped; a name the image does not give is `<unknown: why>`.  A last
- * `#` line sums up.
+ * escaped; a name the image does not give is `<unknown: why>`.  With
+ * --smaps the VMA's measure follows it in smaps' own lines ("Rss:
+ * 4 kB"), with --pages a line per leaf or run, indented.  A last `#`
+ * line sums up.
  */
 #include "emit.h"
 #include "maps_out.h"
@@ -48,8 +50,86 @@ static void hex_w(struct line *l, uint64_t v, int width)
 	emit_str(l, buf);
 }
 
+/* "Rss:                4 kB", as smaps pads them. */
+static void kb_line(struct line *l, const char *name, uint64_t bytes)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%-16s%8llu kB\n", name,
+		 (unsigned long long)(bytes >> 10));
+	emit_str(l, buf);
+}
+
+static void usage_lines(struct line *l, const struct pgw_vma *v,
+			const struct pgw_vma_usage *u)
+{
+	kb_line(l, "Size:", v->end - v->start);
+	if (u->kernel_page_size)
+		kb_line(l, "KernelPageSize:", u->kernel_page_size);
+	else
+		emit_str(l, "KernelPageSize:        ? (a hugetlb VMA with no "
+			    "page)\n");
+	kb_line(l, "Rss:", u->rss);
+	kb_line(l, "Present:", u->present);
+	kb_line(l, "ProtNone:", u->protnone);
+	kb_line(l, "Swap:", u->swap);
+	if (u->other_np)
+		kb_line(l, "OtherNonPresent:", u->other_np);
+	kb_line(l, "Empty:", u->empty);
+	kb_line(l, "AnonHugePages:", u->thp);
+	kb_line(l, "Hugetlb:", u->hugetlb);
+	kb_line(l, "NotInImage:", u->not_in_image);
+	if (u->unknown)
+		kb_line(l, "TableNotInImage:", u->unknown);
+	if (!u->complete)
+		emit_str(l, "# the walk's budget cut this VMA's measure short\n");
+	emit_str(l, "VmFlags:");
+	for (unsigned bit = 0; bit < 64; bit++) {
+		const char *w = pgw_vma_flag_name(bit);
+		if ((v->flags >> bit & 1) && w) {
+			emit_char(l, ' ');
+			emit_str(l, w);
+		}
+	}
+	emit_char(l, '\n');
+}
+
+void text_maps_page(struct out *o, const struct maps_proc *p,
+		    const struct pgw_vma_page *pg)
+{
+	struct line l;
+
+	(void)p;
+	l.len = 0;
+	emit_str(&l, "    0x");
+	emit_hex_w(&l, pg->va, 16);
+	emit_str(&l, "-0x");
+	emit_hex_w(&l, pg->end, 16);
+	emit_char(&l, ' ');
+	emit_str(&l, pgw_page_state_key(pg->state));
+	if (pg->state == PGW_PAGE_PRESENT || pg->state == PGW_PAGE_PROTNONE) {
+		emit_str(&l, " pa ");
+		emit_hex(&l, pg->pa);
+		emit_char(&l, ' ');
+		emit_u64(&l, pg->page_size >> 10);
+		emit_char(&l, 'K');
+	}
+	if (pg->state == PGW_PAGE_PRESENT && !pg->in_image)
+		emit_str(&l, " not-in-image");
+	if (pg->special)
+		emit_str(&l, " special");
+	if (pg->state == PGW_PAGE_SWAP) {
+		emit_str(&l, " type ");
+		emit_u64(&l, pg->entry->swap_type);
+		emit_str(&l, " offset ");
+		emit_hex(&l, pg->entry->swap_offset);
+	}
+	emit_char(&l, '\n');
+	emit_spill(&l, o->f);
+}
+
 void text_maps_vma(struct out *o, const struct maps_proc *p,
-		   const struct pgw_vma *v)
+		   const struct pgw_vma *v, const struct pgw_vma_usage *u)
 {
 	const struct pgw_vmas *s = p->vmas;
 	char perms[5];
@@ -86,6 +166,8 @@ void text_maps_vma(struct out *o, const struct maps_proc *p,
 			   emit_text_char);
 	}
 	emit_char(&l, '\n');
+	if (u)
+		usage_lines(&l, v, u);
 	emit_spill(&l, o->f);
 }
 

@@ -15,6 +15,7 @@ struct maps_proc {
 	const char *why;
 	const char *reason;          /* the contract's word for why the set
 					is cut short (NULL: complete) */
+	bool smaps;                  /* --smaps: each VMA measured */
 };
 
 struct maps_summary {
@@ -30,12 +31,16 @@ const char *maps_reason(enum pgw_status st);
 
 void text_maps_process(struct out *o, const struct maps_proc *p);
 void text_maps_vma(struct out *o, const struct maps_proc *p,
-		   const struct pgw_vma *v);
+		   const struct pgw_vma *v, const struct pgw_vma_usage *u);
+void text_maps_page(struct out *o, const struct maps_proc *p,
+		    const struct pgw_vma_page *pg);
 void text_maps_end(struct out *o, const struct maps_summary *s);
 
 void json_maps_process(struct out *o, const struct maps_proc *p);
 void json_maps_vma(struct out *o, const struct maps_proc *p,
-		   const struct pgw_vma *v);
+		   const struct pgw_vma *v, const struct pgw_vma_usage *u);
+void json_maps_page(struct out *o, const struct maps_proc *p,
+		    const struct pgw_vma_page *pg);
 void json_maps_end(struct out *o, const struct maps_summary *s);
 
 /* CSV and TSV: delimited.h (delim_maps_*). */

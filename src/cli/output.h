@@ -18,6 +18,7 @@ struct out {
 	const struct formatter *fmt;
 	const struct pgw_mode *mode;       /* NULL in info without a mode */
 	const struct pgw_layout *layout;   /* dump, regions */
+	const struct pgw_space *space;     /* maps: the kernel's */
 	bool levels;                       /* translate: the walk, level by
 					      level (JSON, CSV/TSV: --levels;
 					      text: also one ADDR alone) */
@@ -247,8 +248,13 @@ struct formatter {
 	 * address order, then the summary (maps_out.h) */
 	void (*maps_begin)(struct out *o);
 	void (*maps_process)(struct out *o, const struct maps_proc *p);
+	/* u: the VMA measured (--smaps), else NULL */
 	void (*maps_vma)(struct out *o, const struct maps_proc *p,
-			 const struct pgw_vma *v);
+			 const struct pgw_vma *v,
+			 const struct pgw_vma_usage *u);
+	/* --pages: a leaf, or a run of one state, inside the last VMA */
+	void (*maps_page)(struct out *o, const struct maps_proc *p,
+			  const struct pgw_vma_page *pg);
 	void (*maps_end)(struct out *o, const struct maps_summary *s);
 };
 

@@ -180,7 +180,16 @@ def S: {
           inode: "u64", naming: "naming", path: "null|str",
           vm_flags: "addr", vm_flag_names: "arr:str", vma: "addr",
           file: "null|addr"},
-    opt: {why: "str"}},
+    opt: {why: "str", kernel_page_size: "null|u64", rss: "u64",
+          present: "u64", protnone: "u64", swap: "u64",
+          other_non_present: "u64", empty: "u64", anon_huge: "u64",
+          hugetlb: "u64", bytes_not_in_image: "u64",
+          table_not_in_image: "u64", measured: "bool"}},
+  "maps.page": {
+    req: {type: "str", pid: "u64", comm: "str", va: "addr", end: "end",
+          size: "u64", state: "page_state", pa: "null|addr"},
+    opt: {page_size: "u64", in_image: "bool", special: "bool",
+          swap_type: "u64", swap_offset: "addr"}},
   "maps.summary": {
     req: {type: "str", processes: "u64", vmas: "u64",
           processes_incomplete: "u64", complete: "bool"},
@@ -212,7 +221,9 @@ def words: {
          "unowned-task", "no-nx"],
   severity: ["info", "low", "medium", "high"],
   change: ["frame", "permissions", "page_size", "attributes", "data"],
-  naming: ["path", "named", "none", "unknown"]
+  naming: ["path", "named", "none", "unknown"],
+  page_state: ["present", "protnone", "swap", "other-non-present", "empty",
+               "table-not-in-image"]
 };
 
 def errs($t; $p):
@@ -399,7 +410,19 @@ def rules($cmd):
        then "a path without a file" else empty end),
       (if ([.vm_flag_names[] | select(test("^([a-z]{2}|[?][?])$") | not)]
            | length) > 0
-       then "vm_flag_names: two-letter mnemonics" else empty end) ]
+       then "vm_flag_names: two-letter mnemonics" else empty end),
+      (if has("rss") and (.present + .protnone + .swap + .other_non_present
+                          + .empty + .table_not_in_image != .size)
+       then "a measured VMA: its bytes add up to its size" else empty end),
+      (if has("rss") and .rss > .present + .protnone
+       then "rss within present and protnone" else empty end) ]
+  elif $cmd == "maps" and .type == "page" then
+    [ (if (.pa != null) != ([.state] | inside(["present", "protnone"]))
+       then "a pa exactly for a present or protnone page" else empty end),
+      (if has("in_image") != (.state == "present")
+       then "in_image exactly for a present page" else empty end),
+      (if has("swap_type") != (.state == "swap")
+       then "swap_type exactly for a swap entry" else empty end) ]
   elif $cmd == "maps" and .type == "process" then
     [ (if .complete == has("reason") or has("reason") != has("why")
        then "process: complete false exactly with reason and why"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 97   # 18 per dump (4), 8 per x64-4l-a kdump file (2), 2 maps per x86-64
+plan 99   # 18 per dump (4), 8 per x64-4l-a kdump file (2), 3 maps per x86-64
           # dump (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
@@ -67,6 +67,7 @@ done
 for d in x64-4l-a x64-5l-a; do
 	contract maps "$d vmcore.elf" "$UNPACKED/$d/vmcore.elf"
 	contract maps "$d mem.raw (no options)" "$UNPACKED/$d/mem.raw"
+	contract maps "$d vmcore.elf --pages" --pages "$UNPACKED/$d/vmcore.elf"
 done
 k=$SHARED/i386-pae-a/vmcore.kdump-zlib
 awk '$1 == "cpu1" { print $2 }' "$SHARED/i386-pae-a/gva2gpa.txt" >"$TMP/vas"
