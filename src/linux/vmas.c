@@ -284,11 +284,9 @@ static int one_vma(void *arg, uint64_t va, uint64_t first, uint64_t last)
 	uint8_t raw[4096];
 	struct pgw_vma *v;
 
-	if (s->n >= (size_t)b->map_count || s->n >= VMAS_MAX)
-		return stop(b, pgw_err_set(&b->err, PGW_E_FORMAT,
-					   "more VMAs than the mm's map_count "
-					   "(%lld)",
-					   (long long)b->map_count));
+	if (s->n >= VMAS_MAX)
+		return stop(b, pgw_err_set(&b->err, PGW_E_LIMIT,
+					   "more than %u VMAs", VMAS_MAX));
 	if (pgw_read_virt(b->r->kernel, va, raw, l->vma_size, NULL,
 			  &b->err) != PGW_OK)
 		return stop(b, pgw_err_prefix(&b->err, "VMA 0x%llx",
@@ -315,9 +313,15 @@ static int one_vma(void *arg, uint64_t va, uint64_t first, uint64_t last)
 					   mm != s->mm ? "belongs to another mm" :
 					   v->start >= v->end ? "is empty" :
 					   v->start < prev_end ?
-						   "overlaps the one before" :
+						   "overlaps the one before "
+						   "(a loop?)" :
 						   "is not where the maple "
 						   "tree files it"));
+	if (s->n >= (size_t)b->map_count)
+		return stop(b, pgw_err_set(&b->err, PGW_E_FORMAT,
+					   "more VMAs than the mm's map_count "
+					   "(%lld)",
+					   (long long)b->map_count));
 	enum pgw_status st;
 	if (v->file) {
 		v->pgoff = vma_le(raw + l->vm_pgoff, l->ptr) << 12;
@@ -395,12 +399,15 @@ enum pgw_status pgw_linux_vmas(struct pgw_linux_mm *lm, uint64_t mm,
 				      (unsigned long long)mm);
 	}
 	b->map_count = (int32_t)(uint32_t)map_count;
+	struct pgw_err walk_err;
 	if (l->mm_mt_root != VMA_ABSENT)
-		st = maple_walk(&lm->r, root, one_vma, b, &b->err);
+		st = maple_walk(&lm->r, root, one_vma, b, &walk_err);
 	else
-		st = walk_list(b, root, &b->err);
+		st = walk_list(b, root, &walk_err);
 	if (st == PGW_E_STOPPED)
-		st = b->st;
+		st = b->st;     /* one_vma's reason, in b->err */
+	else if (st != PGW_OK)
+		b->err = walk_err;
 	s->complete = st == PGW_OK && s->n == (size_t)b->map_count;
 	if (st == PGW_OK && !s->complete) {
 		st = PGW_E_FORMAT;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmabtf.h"
+
 struct bw_offsets {
 	uint32_t task_size;   /* bytes */
 	uint32_t flags;       /* unsigned int */
@@ -27,6 +29,8 @@ struct bw_offsets {
 	uint32_t mm_size;
 	uint32_t pgd;         /* in an anonymous struct at mm_struct's
 				 start */
+	int vmas;             /* BW_VMAS_*: the VMA reader's structs too
+				 (vmabtf.h) */
 };
 
 static const struct bw_offsets bw_default = {
@@ -87,11 +91,17 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 	    btf__add_field(b, "comm", t_comm, o->comm * 8, 0);
 	bw_check(t_task | e, "task_struct");
 
+	int t_ulong = o->vmas ? btf__add_int(b, "long unsigned int", 8, 0) : 0;
+	if (o->vmas)
+		bw_check(t_ulong | vb_types(b, o->vmas, t_uint, t_char, t_ptr,
+					    t_ulong), "VMA types");
 	int t_mma = btf__add_struct(b, NULL, o->pgd + 8);
 	e = btf__add_field(b, "mmap", t_ptr, 0, 0) |
 	    btf__add_field(b, "pgd", t_ptr, o->pgd * 8, 0);
 	int t_mm = btf__add_struct(b, "mm_struct", o->mm_size);
 	e |= btf__add_field(b, NULL, t_mma, 0, 0);
+	if (o->vmas)
+		e |= vb_mm_fields(b, o->vmas, t_int, t_ulong);
 	bw_check(t_mma | t_mm | e, "mm_struct");
 
 	if (nloop > 0) {

@@ -33,6 +33,9 @@ struct ksynth_opts {
 	bool text_only;   /* kallsyms without data symbols (no init_task,
 			     no __start_BTF): like the i386 kernels */
 	bool no_btf;      /* no BTF blob in memory at all */
+	int vmas;         /* BW_VMAS_*: BTF has the VMA reader's structs,
+			     kallsyms the functions it compares pointers
+			     with (pgw-mkvmas) */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -145,9 +148,13 @@ static inline void ks_tasks(struct ksynth *k)
 		ks_link(k, i, (i + 1) % KS_NTASKS, 0);
 }
 
+/* With vmas: the functions the VMA reader names VMAs and files by. */
+#define KS_SPECIAL_MAPPING_NAME ks_kt(0x201300)
+#define KS_SIMPLE_DNAME ks_kt(0x201400)
+
 /* kallsyms tables at 0x200000, in the kernel's order. */
 static inline void ks_kallsyms(struct ksynth *k, bool text_only,
-			       bool text_bounds)
+			       bool text_bounds, bool vmas)
 {
 	struct kw_sym all[] = {
 		{ 'T', "_stext", ks_kt(0x200000) },
@@ -163,7 +170,7 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 	};
 	size_t n = text_only ? 4 : sizeof(all) / sizeof(all[0]) -
 				   (k->btf_size ? 0 : 2);
-	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 3];
+	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 5];
 	uint64_t va = ks_kt(0x200000);
 
 	memcpy(syms, all, n * sizeof(all[0]));
@@ -173,6 +180,12 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 					     ks_kt(KS_RODATA) };
 		syms[n++] = (struct kw_sym){ 'R', "__end_rodata",
 					     ks_kt(KS_ERODATA) };
+	}
+	if (vmas) {
+		syms[n++] = (struct kw_sym){ 't', "special_mapping_name",
+					     KS_SPECIAL_MAPPING_NAME };
+		syms[n++] = (struct kw_sym){ 'T', "simple_dname",
+					     KS_SIMPLE_DNAME };
 	}
 	kw_build(syms, n, !text_only, &k->kt);
 	k->offsets_va = va;
@@ -220,6 +233,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 {
 	memset(k, 0, sizeof(*k));
 	k->bo = bw_default;
+	k->bo.vmas = o->vmas;
 	ks_tables(k);
 	if (!o->no_btf) {
 		uint32_t size;
@@ -230,7 +244,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k);
-	ks_kallsyms(k, o->text_only, o->text_bounds);
+	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,
 			 KS_STEXT | IW_P | IW_PS | IW_A | IW_D | IW_G | IW_NX);

@@ -1,0 +1,142 @@
+#!/bin/sh
+# pgwalk maps on the synthetic kernel of tests/tools/pgw-mkvmas, whose
+# source is the truth: pid 1's VMAs from a maple tree with a node of every
+# type (an arange_64 root, a dense leaf, leaf_64 leaves, a range_64 inner
+# node) and from the pre-6.1 mmap list alike; paths through a mount and
+# its mountpoint, an unlinked file, a memfd's pseudo name, a name with an
+# escape sequence and a newline (escaped in every format), a path longer
+# than the kernel's page (unknown, not cut), [heap], [stack], [vdso],
+# [anon:NAME], a vm_ops->name pgwalk does not know (unknown).  Hostile
+# images: a tree that loops, pivots that go down, a VMA not where the
+# tree files it, a list that loops back, a dentry loop and a mount loop:
+# each bounded, the VMAs before the damage kept, a clear reason, the
+# contract's exit status.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/synth.sh"
+. "$(dirname "$0")/contract.sh"
+MKV=$PGW_TOOLS/pgw-mkvmas
+
+plan 43
+
+cat >"$TMP/golden" <<'G'
+# pid 1 init mm 0xffff888000500100: 11 VMAs
+00000010-00000011 rw-p 00000000 00:00 0 
+00400000-00401000 r-xp 00000000 00:02 290                                /bin/prog
+00401000-00402000 rw-p 00001000 00:02 290                                /bin/prog
+00600000-00621000 rw-p 00000000 00:00 0                                  [heap]
+7f0000000000-7f0000001000 rw-s 00000000 00:01 7                          /memfd:pgw (deleted)
+7f0000002000-7f0000003000 rw-p 00000000 00:00 0                          [anon:synthetic]
+7f0000004000-7f0000005000 r--p 00000000 01:03 77                         /data/sub/dir/\x1b[31mred\x0afile (deleted)
+7f0000006000-7f0000007000 r--p 00000000 00:02 300                        <unknown: its path: the path is longer than the 4095 bytes the kernel names a file in (it would print no name)>
+7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0                          [stack]
+7ffc00100000-7ffc00102000 r-xp 00000000 00:00 0                          [vdso]
+7ffc00200000-7ffc00201000 r--p 00000000 00:00 0                          <unknown: named by vm_ops->name 0xffffffff80201500, which pgwalk does not know>
+# 1 process, 11 VMAs
+G
+
+# maps_of IMAGE [OPTIONS]: pid 1's maps as text, in $out, $rc.
+maps_of() {
+	_img=$1
+	shift
+	run "$PGWALK" maps --pid=1 "$@" "$_img"
+}
+# first N: the golden's first N VMA lines after its # line.
+first() { sed -n "2,$(($1 + 1))p" "$TMP/golden"; }
+vmas_only() { printf '%s\n' "$out" | grep -v '^#'; }
+
+for form in "" --raw --list "--list --raw"; do
+	# shellcheck disable=SC2086
+	"$MKV" $form "$TMP/v.img" || bail "pgw-mkvmas $form failed"
+	maps_of "$TMP/v.img"
+	is "$rc" 0 "${form:-maple tree}: exit 0 (${err:-no error})"
+	is "$out" "$(cat "$TMP/golden")" \
+		"${form:-maple tree}: pid 1's 11 VMAs as the kernel would print them"
+done
+
+"$MKV" "$TMP/v.elf" || bail "pgw-mkvmas failed"
+run "$PGWALK" maps --format=json --pid=1 "$TMP/v.elf"
+like '"va":"0x7f0000004000",.*"dev":"01:03","inode":77,"naming":"path","path":"/data/sub/dir/\\u001b\[31mred\\u000afile \(deleted\)"' \
+	"json: the name's escape and newline as \\u00NN"
+like '"va":"0x7f0000006000",.*"naming":"unknown","path":null,"why":"its path: the path is longer than the 4095 bytes' \
+	"json: a path too long is unknown, with why"
+like '"va":"0x7ffc00100000",.*"naming":"named","path":"\[vdso\]"' \
+	"json: the special mapping's name"
+like '"va":"0x10","end":"0x11","size":1,"perms":"rw-p",.*"naming":"none","path":null' \
+	"json: the dense leaf's VMA, unnamed"
+printf '%s\n' "$out" >"$TMP/v.json"
+contract_check maps "$TMP/v.json"
+ok $? "json: $nrec records per the contract${cerr:+: $cerr}"
+run "$PGWALK" maps --format=csv --pid=1 "$TMP/v.elf"
+like '^vma,1,init,0x7f0000004000,0x7f0000005000,4096,r--p,0,01:03,77,path,/data/sub/dir/\\x1b\[31mred\\x0afile \(deleted\),rd\|mr\|mw\|me\|sd,,,,' \
+	"csv: the path escaped as text, the flags joined by |"
+run "$PGWALK" maps --format=tsv --pid=1 "$TMP/v.elf"
+is "$(printf '%s\n' "$out" | awk -F '\t' 'NR > 1 { print NF }' | sort -u)" 17 \
+	"tsv: every row has the 17 columns (no tab from the image)"
+
+# Every process: kernel threads have no mm and no record; the comm
+# escaped.
+run "$PGWALK" maps "$TMP/v.elf"
+is "$(printf '%s\n' "$out" | grep '^#')" '# pid 1 init mm 0xffff888000500100: 11 VMAs
+# pid 10 \x1b[31mred\\x mm 0xffff888000500300: 0 VMAs
+# pid 20 lost-pgd mm 0xffff888000500400: 0 VMAs
+# pid 30 sixteen-letters! mm 0xffff888000500500: 0 VMAs
+# 4 processes, 11 VMAs' "every process with an mm, comms escaped"
+run "$PGWALK" maps --comm=sixteen-letters! "$TMP/v.elf"
+is "$(printf '%s\n' "$out" | head -1)" \
+	"# pid 30 sixteen-letters! mm 0xffff888000500500: 0 VMAs" "--comm"
+run "$PGWALK" maps --pid=2 "$TMP/v.elf"
+one_error "--pid of a kernel thread: one line, exit 3" 3
+run "$PGWALK" maps --pid=99 "$TMP/v.elf"
+one_error "--pid of no process: one line, exit 3" 3
+run "$PGWALK" maps --all --pid=1 "$TMP/v.elf"
+is "$rc" 64 "--all with --pid: usage"
+run "$PGWALK" maps --cpu=0 "$TMP/v.elf"
+is "$rc" 64 "--cpu: usage (the task list is read through the kernel's root)"
+
+# A kernel whose BTF lacks the VMA reader's structs.
+"$PGW_TOOLS/pgw-mkkernel" "$TMP/k.elf" || bail "pgw-mkkernel failed"
+run "$PGWALK" maps "$TMP/k.elf"
+one_error "no VMA structs in BTF: one line, exit 3" 3
+is "$out" "" "... and no records"
+like_err() { printf '%s' "$err" | grep -q -- "$1"; ok $? "$2"; }
+like_err 'no VMAs: BTF: struct mm_struct has no member start_brk' \
+	"... saying which member is missing"
+
+# Hostile trees and lists: bounded, what came before kept, exit 65.
+hostile() { # OPTIONS N REASON DESC
+	# shellcheck disable=SC2086
+	"$MKV" $1 "$TMP/h.elf" || bail "pgw-mkvmas $1 failed"
+	maps_of "$TMP/h.elf"
+	is "$rc" 65 "$4: exit 65"
+	is "$(vmas_only)" "$(first "$2")" "$4: the $2 VMAs before it kept"
+	like "^# pid 1 init mm 0xffff888000500100: $2 VMAs, cut short: .*$3" \
+		"$4: the process's line says why"
+}
+hostile --tree-loop 8 'maple tree loops: node 0x[0-9a-f]+ is its own ancestor' \
+	"a maple tree looping to its root"
+hostile --bad-pivot 2 'leaf_64 node 0x[0-9a-f]+: pivot 2 is 0x3fffff, outside \[0x401000, 0x7effffffffff\]' \
+	"pivots going down"
+hostile --misfiled 5 'VMA 0x[0-9a-f]+ \[0x7f0000001000, 0x7f0000003000\) of mm 0xffff888000500100 is not where the maple tree files it' \
+	"a VMA the tree files elsewhere"
+hostile "--list --list-loop" 11 'VMA 0x[0-9a-f]+ \[0x10, 0x11\) of mm 0xffff888000500100 overlaps the one before \(a loop\?\)' \
+	"a VMA list looping back"
+run "$PGWALK" maps --format=json --pid=1 "$TMP/h.elf"
+like '^\{"type":"process","pid":1,"comm":"init","mm":"0xffff888000500100","vmas":11,"complete":false,"reason":"corrupt","why":"VMA ' \
+	"json: the process record says corrupt, and why"
+
+# Loops in the path: bounded, the name unknown with why, the rest as
+# before.
+for l in dentry-loop mount-loop; do
+	"$MKV" --$l "$TMP/l.elf" || bail "pgw-mkvmas --$l failed"
+	maps_of "$TMP/l.elf"
+	is "$rc" 0 "--$l: exit 0"
+	printf '%s\n' "$out" | grep -v '^7f0000004000-' >"$TMP/rest"
+	is "$(cat "$TMP/rest")" "$(grep -v '^7f0000004000-' "$TMP/golden")" \
+		"--$l: every other VMA as before"
+done
+like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: more than 1024 mounts above dentry 0x[0-9a-f]+ \(a loop\?\)>$' \
+	"--mount-loop: the file's name unknown: the mounts loop"
+"$MKV" --dentry-loop "$TMP/l.elf"
+maps_of "$TMP/l.elf"
+like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: the path is longer than the 4095 bytes' \
+	"--dentry-loop: the file's name unknown: the chain never ends"
