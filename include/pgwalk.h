@@ -1441,6 +1441,10 @@ struct pgw_vmas {
 	bool complete;               /* false: why says where it stopped */
 	enum pgw_status status;      /* !complete: what stopped it */
 	char why[256];
+	/* mm->exe_file, the running executable: its d_path name in names
+	 * (exe_len 0: none, or not known: exe_why) */
+	uint32_t exe_at, exe_len;
+	char exe_why[160];
 	/* owned by the set */
 	char *names_buf;
 	size_t names_len, names_cap;
@@ -1899,8 +1903,19 @@ enum pgw_rule {
 	PGW_RULE_ORPHAN,             /* "orphan-root" (cross-view) */
 	PGW_RULE_UNOWNED,            /* "unowned-task" (cross-view) */
 	PGW_RULE_NO_NX,              /* "no-nx": the mode has no NX bit */
+	/* The rules only VMAs make possible (pgw_check_vmas): */
+	PGW_RULE_OUTSIDE_VMA,        /* "outside-vma": a user mapping no VMA
+					covers (page tables written behind
+					the kernel's back) */
+	PGW_RULE_BEYOND_VMA,         /* "beyond-vma": a leaf writable or
+					executable where its VMA is not */
+	PGW_RULE_ANON_EXEC,          /* "anon-exec": an executable VMA with
+					no file (JIT, or injected code) */
+	PGW_RULE_DELETED_EXE,        /* "deleted-exe": the running
+					executable's file is deleted (or a
+					memfd) */
 };
-#define PGW_NRULES 10
+#define PGW_NRULES 14
 const char *pgw_rule_key(enum pgw_rule rule);
 
 enum pgw_severity {
@@ -2010,6 +2025,25 @@ enum pgw_status pgw_check_roots(struct pgw_check *ck,
 				const struct pgw_roots_view *view,
 				pgw_finding_fn fn, void *arg,
 				struct pgw_err *err);
+
+/*
+ * The rules only a process's VMAs make possible, for its space user
+ * (the root its mm->pgd names) and its VMAs (pgw_linux_vmas): the user
+ * half's user-accessible leaves outside every VMA (outside-vma, high),
+ * leaves writable or executable where their VMA is not (beyond-vma,
+ * high; executable only in modes with NX), VMAs executable without a
+ * file but the kernel's special mappings (anon-exec, info: JITs make
+ * them too), and a running executable whose file is deleted or a memfd
+ * (deleted-exe, medium).  Findings go to fn in address order, the
+ * leaf ones with the walk to them as evidence.  PGW_E_LIMIT when the
+ * entry budget (0: the default) stopped the walk.
+ */
+enum pgw_status pgw_check_vmas(struct pgw_check *ck,
+			       const struct pgw_space *user,
+			       const struct pgw_vmas *vmas,
+			       const struct pgw_task *owner,
+			       uint64_t max_entries, pgw_finding_fn fn,
+			       void *arg, struct pgw_err *err);
 
 /* ---- diff: what changed between two address spaces (src/walk/) -------- */
 

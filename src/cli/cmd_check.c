@@ -141,6 +141,11 @@ struct check_run {
 	const struct check_args *args;
 	struct check_summary sum;
 	struct pgw_check *ck;
+	const struct pgw_space *kernel;
+	struct pgw_linux_mm *lm;     /* the VMA reader, opened at the first
+					process root */
+	bool lm_tried;
+	char vmas_why[300];
 	uint64_t max_entries;
 	enum pgw_status walk_st;     /* the worst walk: PGW_E_LIMIT */
 };
@@ -186,6 +191,51 @@ static int check_one(struct check_run *c, const struct session *s,
 	return pgw_exit_for(rc);
 }
 
+/* The VMA rules of a process root: 0 or an exit status (message
+ * printed).  Without its task or the VMA reader, the summary says they
+ * were not checked, and why. */
+static int check_vmas(struct check_run *c, const struct session *s,
+		      const struct pgw_space *user,
+		      const struct pgw_task *owner)
+{
+	struct pgw_err err = { 0 };
+	struct pgw_vmas *vmas = NULL;
+	enum pgw_status st;
+
+	if (!c->lm_tried) {
+		c->lm_tried = true;
+		if (pgw_linux_mm_open(c->kernel, &c->lm, &err) != PGW_OK)
+			snprintf(c->vmas_why, sizeof(c->vmas_why),
+				 "no VMAs: %.250s", err.msg);
+	}
+	if (c->lm && (!owner || !owner->mm))
+		snprintf(c->vmas_why, sizeof(c->vmas_why), "root 0x%llx: its "
+			 "process is not known (--pid or --comm name it)",
+			 (unsigned long long)user->root);
+	if (!c->lm || !owner || !owner->mm) {
+		c->sum.vmas_why = c->vmas_why;
+		return 0;
+	}
+	if ((st = pgw_linux_vmas(c->lm, owner->mm, &vmas, &err)) != PGW_OK ||
+	    !vmas->complete) {
+		snprintf(c->vmas_why, sizeof(c->vmas_why), "pid %d: %.250s",
+			 (int)owner->pid, st != PGW_OK ? err.msg : vmas->why);
+		c->sum.vmas_why = c->vmas_why;
+		pgw_vmas_free(vmas);
+		return 0;
+	}
+	st = pgw_check_vmas(c->ck, user, vmas, owner, c->max_entries,
+			    on_finding, c, &err);
+	pgw_vmas_free(vmas);
+	if (st == PGW_E_LIMIT)
+		c->walk_st = PGW_E_LIMIT;
+	if (st == PGW_OK || st == PGW_E_LIMIT || st == PGW_E_STOPPED)
+		return 0;
+	pgw_cli_error("%s: root 0x%llx: %s", s->path,
+		      (unsigned long long)user->root, err.msg);
+	return pgw_exit_for(st);
+}
+
 /* The task that owns the chosen root, for the findings (--pid, --comm). */
 static const struct pgw_task *chosen_task(const struct pgw_task *tasks,
 					  size_t n, const struct session *s)
@@ -217,6 +267,8 @@ static int check_single(struct check_run *c, const struct session *s,
 		.max_entries = c->max_entries,
 	};
 	int rc = check_one(c, s, &s->space, &ro);
+	if (!rc && !ro.kernel_root)
+		rc = check_vmas(c, s, &s->space, ro.owner);
 	pgw_linux_tasks_free(tasks);
 	return rc;
 }
@@ -268,6 +320,8 @@ static int check_all(struct check_run *c, const struct session *s)
 		if (view && view->first_owner[i] < view->first_owner[i + 1])
 			ro.owner = &tasks[view->owner[view->first_owner[i]]];
 		rc = check_one(c, s, &sp, &ro);
+		if (!rc && !kernel && f->kind == PGW_RK_PROCESS)
+			rc = check_vmas(c, s, &sp, ro.owner);
 	}
 	if (!rc && (st = pgw_check_roots(c->ck, roots, tasks, view,
 					 on_finding, c, &err)) &&
@@ -351,6 +405,7 @@ int cmd_check(int argc, char **argv)
 		return pgw_exit_for(st);
 	}
 	c.sum.text_why = pgw_check_text_why(c.ck);
+	c.kernel = &kernel;
 	if (fmt->check_begin)
 		fmt->check_begin(&out);
 	rc = a.all_roots ? check_all(&c, &s) : check_single(&c, &s, &kernel);
@@ -371,6 +426,7 @@ int cmd_check(int argc, char **argv)
 		     c.sum.findings ? PGW_EXIT_NOANSWER : PGW_EXIT_OK;
 		rc = pgw_cli_flush(rc);
 	}
+	pgw_linux_mm_close(c.lm);
 	pgw_check_close(c.ck);
 	session_close(&s);
 	return rc;

@@ -104,21 +104,25 @@ void delim_check_summary(struct out *o, const struct delim *d,
 			 const struct check_summary *s)
 {
 	struct line l;
-	char why[600];
+	char why[900];
 
 	l.len = 0;
 	word(&l, d, "summary");
 	empty(&l, d, 1);
 	word(&l, d, pgw_severity_key(s->threshold));
 	empty(&l, d, 7);     /* va, end, size, root, pid, comm, evidence */
-	snprintf(why, sizeof(why), "%s%.280s%s%.280s",
+	snprintf(why, sizeof(why), "%s%.280s%s%.280s%s%.280s",
 		 s->text_why ? "not checked: text-writable-alias: " : "",
 		 s->text_why ? s->text_why : "",
 		 s->names_why ? (s->text_why ? "; not checked: orphan-root, "
 					       "unowned-task: " :
 					       "not checked: orphan-root, "
 					       "unowned-task: ") : "",
-		 s->names_why ? s->names_why : "");
+		 s->names_why ? s->names_why : "",
+		 s->vmas_why ? (s->text_why || s->names_why ?
+				"; not checked: the VMA rules: " :
+				"not checked: the VMA rules: ") : "",
+		 s->vmas_why ? s->vmas_why : "");
 	text(&l, d, why);
 	size_t from = l.len;
 	kv_num(&l, from, "roots", s->roots);

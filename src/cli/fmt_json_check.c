@@ -122,6 +122,16 @@ void json_check_summary(struct out *o, const struct check_summary *s)
 			emit_char(&l, '}');
 		}
 	}
+	for (unsigned r = PGW_RULE_OUTSIDE_VMA; s->vmas_why && r < PGW_NRULES;
+	     r++) {
+		emit_str(&l, s->text_why || s->names_why ||
+				     r > PGW_RULE_OUTSIDE_VMA ?
+			     ",{\"rule\":\"" : "{\"rule\":\"");
+		emit_str(&l, pgw_rule_key(r));
+		emit_char(&l, '"');
+		kv_str(&l, "why", s->vmas_why);
+		emit_char(&l, '}');
+	}
 	emit_char(&l, ']');
 	kv_u64(&l, "tables_not_in_image", s->tables_not_in_image);
 	kv_bool(&l, "complete", s->complete);

@@ -125,6 +125,14 @@ void text_check_summary(struct out *o, const struct check_summary *s)
 		emit_char(&l, ')');
 		put(o, &l);
 	}
+	if (s->vmas_why) {
+		l.len = 0;
+		emit_str(&l, "# not checked: outside-vma, beyond-vma, "
+			     "anon-exec, deleted-exe (");
+		emit_long(&l, o->f, s->vmas_why, emit_text_strn);
+		emit_char(&l, ')');
+		put(o, &l);
+	}
 	if (!s->complete) {
 		l.len = 0;
 		emit_str(&l, "# INCOMPLETE: ");

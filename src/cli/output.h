@@ -168,6 +168,8 @@ struct check_summary {
 						not run: why (NULL: it ran) */
 	const char *names_why;               /* --all-roots: the cross-view
 						could not run: why */
+	const char *vmas_why;                /* a process root's VMA rules
+						could not run: why */
 	uint64_t tables_not_in_image;
 	bool complete;
 	const char *reason;                  /* !complete: "budget",

@@ -24,6 +24,10 @@ static const char *const rule_keys[PGW_NRULES] = {
 	[PGW_RULE_ORPHAN] = "orphan-root",
 	[PGW_RULE_UNOWNED] = "unowned-task",
 	[PGW_RULE_NO_NX] = "no-nx",
+	[PGW_RULE_OUTSIDE_VMA] = "outside-vma",
+	[PGW_RULE_BEYOND_VMA] = "beyond-vma",
+	[PGW_RULE_ANON_EXEC] = "anon-exec",
+	[PGW_RULE_DELETED_EXE] = "deleted-exe",
 };
 
 const char *pgw_rule_key(enum pgw_rule rule)

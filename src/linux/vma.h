@@ -17,6 +17,7 @@ struct vma_layout {
 	uint32_t mm_mt_root;         /* mm_mt.ma_root, or VMA_ABSENT */
 	uint32_t mm_mmap;            /* mmap, or VMA_ABSENT */
 	uint32_t mm_start_brk, mm_brk, mm_start_stack, mm_map_count;
+	uint32_t mm_exe_file;        /* or VMA_ABSENT */
 	/* vm_area_struct */
 	uint32_t vma_size;
 	uint32_t vm_start, vm_end, vm_flags, vm_flags_size, vm_pgoff;

@@ -34,6 +34,8 @@ static const struct field {
 	  AT(mm_start_stack), 0 },
 	{ "mm_struct", "map_count", NULL, NULL, PGW_BTF_INT, 4, false,
 	  AT(mm_map_count), 0 },
+	{ "mm_struct", "exe_file", NULL, NULL, PGW_BTF_PTR, PTR_SIZE, true,
+	  AT(mm_exe_file), 0 },
 	{ "vm_area_struct", "vm_start", NULL, NULL, PGW_BTF_INT, PTR_SIZE,
 	  false, AT(vm_start), 0 },
 	{ "vm_area_struct", "vm_end", NULL, NULL, PGW_BTF_INT, PTR_SIZE, false,

@@ -347,6 +347,37 @@ static int one_vma(void *arg, uint64_t va, uint64_t first, uint64_t last)
 	return 0;
 }
 
+/* mm->exe_file's name, into the set (or why not). */
+static void exe_name(struct build *b, uint64_t mm)
+{
+	const struct vma_layout *l = &b->r->lay;
+	struct pgw_vmas *s = b->set;
+	struct pgw_vma v = { 0 };
+	struct pgw_err e;
+
+	if (l->mm_exe_file == VMA_ABSENT) {
+		snprintf(s->exe_why, sizeof(s->exe_why),
+			 "BTF: mm_struct has no exe_file");
+		return;
+	}
+	if (vma_read_word(b->r, mm + l->mm_exe_file, l->ptr, &v.file, &e)) {
+		snprintf(s->exe_why, sizeof(s->exe_why), "mm->exe_file: %.140s",
+			 e.msg);
+		return;
+	}
+	if (!v.file) {
+		snprintf(s->exe_why, sizeof(s->exe_why), "no exe_file");
+		return;
+	}
+	if (file_name(b, &v, &e) != PGW_OK || v.naming != PGW_VMA_PATH) {
+		snprintf(s->exe_why, sizeof(s->exe_why), "%.150s",
+			 v.naming == PGW_VMA_UNKNOWN ? v.why : e.msg);
+		return;
+	}
+	s->exe_at = v.name_at;
+	s->exe_len = v.name_len;
+}
+
 /* Before 6.1: mm->mmap, then each vm_next. */
 static enum pgw_status walk_list(struct build *b, uint64_t first,
 				 struct pgw_err *err)
@@ -418,6 +449,7 @@ enum pgw_status pgw_linux_vmas(struct pgw_linux_mm *lm, uint64_t mm,
 		s->status = st;
 		snprintf(s->why, sizeof(s->why), "%.250s", b->err.msg);
 	}
+	exe_name(b, mm);
 	free(b);
 	*vmas_ret = s;
 	return PGW_OK;

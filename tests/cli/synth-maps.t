@@ -16,7 +16,7 @@
 . "$(dirname "$0")/contract.sh"
 MKV=$PGW_TOOLS/pgw-mkvmas
 
-plan 43
+plan 54
 
 cat >"$TMP/golden" <<'G'
 # pid 1 init mm 0xffff888000500100: 11 VMAs
@@ -140,3 +140,39 @@ like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: mor
 maps_of "$TMP/l.elf"
 like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: the path is longer than the 4095 bytes' \
 	"--dentry-loop: the file's name unknown: the chain never ends"
+
+# check's VMA rules: pid 1's page tables map only what its VMAs allow,
+# but for what each --plant adds (pgw-mkvmas.c).
+rules() { # OPTIONS: "rule severity va end" per finding of check --pid=1
+	# shellcheck disable=SC2086
+	"$MKV" $1 "$TMP/c.elf" || bail "pgw-mkvmas $1 failed"
+	run "$PGWALK" check --severity=info --format=json --pid=1 "$TMP/c.elf"
+	printf '%s\n' "$out" >"$TMP/c.json"
+	jq -r 'select(.type == "finding") | "\(.rule) \(.severity) \(.va) \(.end) \(.evidence | length)"' "$TMP/c.json"
+}
+is "$(rules "")" "" "check --pid=1: no finding where the page tables keep to the VMAs"
+is "$rc" 0 "... exit 0"
+is "$(jq -r 'select(.type == "summary") | [.unchecked[].rule] | join(" ")' "$TMP/c.json")" \
+	"text-writable-alias" "... every VMA rule checked"
+is "$(rules --plant=outside)" "outside-vma high 0x500000 0x501000 4" \
+	"a user page in no VMA: outside-vma, with its walk as evidence"
+is "$(rules --plant=beyond)" "wx low 0x600000 0x601000 4
+beyond-vma high 0x600000 0x601000 4
+beyond-vma high 0x7f0000004000 0x7f0000005000 4" \
+	"an executable heap page and a writable page of a read-only file VMA: beyond-vma"
+out=$(cat "$TMP/c.json")
+like '"why":"mapped writable in a r--p VMA \[0x7f0000004000, 0x7f0000005000\)' \
+	"... saying what the VMA allows"
+is "$(rules --plant=anon-exec)" "anon-exec info 0x7f0000002000 0x7f0000003000 0" \
+	"an executable VMA without a file: anon-exec (info; [vdso] is not one)"
+is "$(rules --plant=deleted)" "deleted-exe medium 0x7f0000004000 0x7f0000005000 0" \
+	"mm->exe_file unlinked: deleted-exe"
+out=$(cat "$TMP/c.json")
+like '"why":"the running executable.s file is gone: mm->exe_file is /data/sub/dir/\\u001b\[31mred\\u000afile \(deleted\)"' \
+	"... naming it, escaped"
+contract_check check "$TMP/c.json"
+ok $? "check's records per the contract${cerr:+: $cerr}"
+"$PGW_TOOLS/pgw-mkkernel" "$TMP/k.elf"
+run "$PGWALK" check --format=json --pid=1 "$TMP/k.elf"
+like '"unchecked":\[.*\{"rule":"outside-vma","why":"no VMAs: BTF: struct mm_struct has no member start_brk"\}' \
+	"no VMA structs: the VMA rules said unchecked, and why"

@@ -101,7 +101,7 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 	int t_mm = btf__add_struct(b, "mm_struct", o->mm_size);
 	e |= btf__add_field(b, NULL, t_mma, 0, 0);
 	if (o->vmas)
-		e |= vb_mm_fields(b, o->vmas, t_int, t_ulong);
+		e |= vb_mm_fields(b, o->vmas, t_int, t_ulong, t_ptr);
 	bw_check(t_mma | t_mm | e, "mm_struct");
 
 	if (nloop > 0) {

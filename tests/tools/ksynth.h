@@ -234,6 +234,8 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 	memset(k, 0, sizeof(*k));
 	k->bo = bw_default;
 	k->bo.vmas = o->vmas;
+	if (o->vmas)
+		k->bo.mm_size = MM_SIZE;
 	ks_tables(k);
 	if (!o->no_btf) {
 		uint32_t size;

@@ -30,6 +30,17 @@
  *   --dentry-loop  the deleted file's directory is its own grandparent
  *   --mount-loop   the mount at /data/sub and another each mounted on
  *                  the other's root
+ *
+ * pid 1's page tables (its root 0x601000, the kernel half copied) map
+ * what its VMAs allow: /bin/prog's pages (r-x, rw-), a heap page, the
+ * stack's last page, [vdso]'s.  `pgwalk check --pid=1` finds nothing
+ * there but what these add:
+ *   --plant=outside   a user page at 0x500000, in no VMA (outside-vma)
+ *   --plant=beyond    the r--p file VMA's page mapped writable, and the
+ *                     heap's executable (beyond-vma, twice)
+ *   --plant=anon-exec [anon:synthetic] is rwx (anon-exec, info)
+ *   --plant=deleted   mm->exe_file is the deleted file (deleted-exe);
+ *                     without it, exe_file is /bin/prog's
  */
 #include "ksynth.h"
 
@@ -116,6 +127,35 @@ static uint64_t file(uint64_t mnt, uint64_t d, uint64_t ino)
 	return va;
 }
 
+/* Page tables for pid 1: tables from frame 0x780 up. */
+static uint64_t next_table = 0x780;
+
+static uint64_t table_at(uint64_t pfn, unsigned idx)
+{
+	uint8_t *t = iw_frame(&k.mem, pfn);
+	uint64_t e = 0;
+
+	for (unsigned b = 0; b < 8; b++)
+		e |= (uint64_t)t[idx * 8 + b] << (8 * b);
+	if (e & IW_P)
+		return e >> 12 & 0xffffffffff;
+	uint64_t n = next_table++;
+	memset(iw_frame(&k.mem, n), 0, IW_PAGE);
+	iw_entry(&k.mem, pfn, idx, 8, n << 12 | IW_TBL | IW_US);
+	return n;
+}
+
+static void map_user(uint64_t root_pfn, uint64_t va, uint64_t frame,
+		     uint64_t bits)
+{
+	uint64_t t = root_pfn;
+
+	for (unsigned shift = 39; shift > 12; shift -= 9)
+		t = table_at(t, (va >> shift) & 511);
+	iw_entry(&k.mem, t, (va >> 12) & 511, 8,
+		 frame | IW_P | IW_US | IW_A | bits);
+}
+
 struct vma {
 	uint64_t start, end, flags, pgoff, file, ops, priv, anon_name;
 	uint64_t va;
@@ -151,11 +191,13 @@ int main(int argc, char **argv)
 		{ "list-loop", no_argument, NULL, 'L' },
 		{ "dentry-loop", no_argument, NULL, 'd' },
 		{ "mount-loop", no_argument, NULL, 'M' },
+		{ "plant", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, list = false, tree_loop = false, bad_pivot = false,
 	     misfiled = false, list_loop = false, dentry_loop = false,
 	     mount_loop = false;
+	const char *plant = "";
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
@@ -168,6 +210,7 @@ int main(int argc, char **argv)
 		case 'L': list_loop = true; break;
 		case 'd': dentry_loop = true; break;
 		case 'M': mount_loop = true; break;
+		case 'P': plant = optarg; break;
 		default:
 			fprintf(stderr, "usage: pgw-mkvmas [OPTION...] OUT "
 				"(see the source)\n");
@@ -261,6 +304,30 @@ int main(int argc, char **argv)
 	}
 	if (misfiled)
 		set(v[5].va + VMA_START, v[5].start - 0x1000, 8);
+	if (!strcmp(plant, "anon-exec"))
+		set(v[5].va + VMA_FLAGS, (VM_RW | 0x4) | 0x8000000, 8);
+	set(mm + MM_EXE_FILE, !strcmp(plant, "deleted") ? f_red : f_prog, 8);
+
+	/* pid 1's page tables: the kernel half copied, then its pages. */
+	uint64_t pgd = k.pgd_pa[1] >> 12;
+	memcpy(iw_frame(&k.mem, pgd) + 256 * 8,
+	       iw_frame(&k.mem, KS_ROOT >> 12) + 256 * 8, 256 * 8);
+	map_user(pgd, 0x400000, 0x7c0000, 0);
+	map_user(pgd, 0x401000, 0x7c1000, IW_RW | IW_D | IW_NX);
+	map_user(pgd, 0x600000, 0x7c2000, IW_RW | IW_D | IW_NX);
+	map_user(pgd, 0x7ffc00020000, 0x7c3000, IW_RW | IW_D | IW_NX);
+	map_user(pgd, 0x7ffc00100000, 0x7c4000, 0);
+	map_user(pgd, 0x7f0000004000, 0x7c5000,
+		 !strcmp(plant, "beyond") ? IW_RW | IW_NX : IW_NX);
+	if (!strcmp(plant, "beyond"))
+		map_user(pgd, 0x600000, 0x7c2000, IW_RW | IW_D);
+	if (!strcmp(plant, "outside"))
+		map_user(pgd, 0x500000, 0x7c6000, IW_RW | IW_D | IW_NX);
+	if (*plant && strcmp(plant, "outside") && strcmp(plant, "beyond") &&
+	    strcmp(plant, "anon-exec") && strcmp(plant, "deleted")) {
+		fprintf(stderr, "pgw-mkvmas: no --plant=%s\n", plant);
+		return 64;
+	}
 	set(mm + MM_START_BRK, 0x600000, 8);
 	set(mm + MM_BRK, 0x621000, 8);
 	set(mm + MM_START_STACK, 0x7ffc00020f00, 8);
@@ -293,7 +360,7 @@ int main(int argc, char **argv)
 				  0x7ffc001fffff, 0x7ffc00200fff, M };
 		uint64_t root_va = obj(NODE_SIZE, NODE_SIZE);
 		next_pa = root_va - KS_DM + NODE_SIZE;
-		uint64_t root = root_va | 3 << 3 | 2;
+		uint64_t tree = root_va | 3 << 3 | 2;
 		uint64_t l2 = node(1, s2, 8, p2, 8), l3 = node(1, s3, 7, p3, 7);
 		uint64_t in[] = { l2, l3 }, pin[] = { 0x7f00ffffffff, M };
 		if (tree_loop)
@@ -306,7 +373,7 @@ int main(int argc, char **argv)
 			set(root_va + A64_PIVOT + 8 * i, rp[i], 8);
 			set(root_va + A64_SLOT + 8 * i, rs[i], 8);
 		}
-		set(mm + MM_MT + MT_ROOT, root, 8);
+		set(mm + MM_MT + MT_ROOT, tree, 8);
 	}
 
 	int rc;

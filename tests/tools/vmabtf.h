@@ -14,7 +14,7 @@ enum { BW_VMAS_NONE, BW_VMAS_MAPLE, BW_VMAS_LIST };
 
 /* mm_struct, after btfwriter's anonymous struct (mmap, pgd: 80 bytes) */
 enum { MM_MT = 80, MM_START_BRK = 96, MM_BRK = 104, MM_START_STACK = 112,
-       MM_MAP_COUNT = 120 };
+       MM_MAP_COUNT = 120, MM_EXE_FILE = 128, MM_SIZE = 256 };
 enum { MT_ROOT = 8, MT_SIZE = 16 };
 enum { NODE_SIZE = 256, DENSE_SLOT = 8, DENSE_SLOTS = 31,
        R64_PIVOT = 8, R64_PIVOTS = 15, R64_SLOT = 128,
@@ -143,7 +143,7 @@ static inline int vb_types(struct btf *b, int mode, int t_uint, int t_char,
 
 /* mm_struct's members beyond btfwriter's (the current struct is it). */
 static inline int vb_mm_fields(struct btf *b, int mode, int t_int,
-			       int t_ulong)
+			       int t_ulong, int t_ptr)
 {
 	int e = 0;
 
@@ -155,7 +155,8 @@ static inline int vb_mm_fields(struct btf *b, int mode, int t_int,
 	e |= vb_field(b, "start_brk", t_ulong, MM_START_BRK) |
 	     vb_field(b, "brk", t_ulong, MM_BRK) |
 	     vb_field(b, "start_stack", t_ulong, MM_START_STACK) |
-	     vb_field(b, "map_count", t_int, MM_MAP_COUNT);
+	     vb_field(b, "map_count", t_int, MM_MAP_COUNT) |
+	     vb_field(b, "exe_file", t_ptr, MM_EXE_FILE);
 	return e < 0 ? e : 0;
 }
 
