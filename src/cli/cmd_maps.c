@@ -51,8 +51,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->smaps = a->pages = true;
 		break;
 	case ARGP_KEY_SUCCESS:
-		if (r->have_cpu || r->kernel_half || r->have_cr3 ||
-		    r->have_table)
+		if (r->have_cpu || r->kernel_half)
 			pgw_usage_error(state, "maps reads the task list "
 					"through the kernel's root; --root or "
 					"--cr3 may name it, no --cpu or "

@@ -10,24 +10,13 @@
 #include "json_kv.h"
 #include "maps_out.h"
 
-static void task_fields(struct out *o, struct line *l,
-			const struct pgw_task *t)
-{
-	emit_str(l, ",\"pid\":");
-	emit_u64(l, (uint64_t)(uint32_t)t->pid);
-	emit_str(l, ",\"comm\":\"");
-	emit_bytes(l, o->f, (const char *)t->comm, t->comm_len,
-		   emit_json_char);
-	emit_char(l, '"');
-}
-
 void json_maps_process(struct out *o, const struct maps_proc *p)
 {
 	struct line l;
 
 	l.len = 0;
 	emit_str(&l, "{\"type\":\"process\"");
-	task_fields(o, &l, p->task);
+	kv_task(o, &l, p->task);
 	kv_hex(&l, "mm", p->task->mm);
 	if (p->vmas)
 		kv_u64(&l, "vmas", p->vmas->n);
@@ -74,7 +63,7 @@ void json_maps_page(struct out *o, const struct maps_proc *p,
 
 	l.len = 0;
 	emit_str(&l, "{\"type\":\"page\"");
-	task_fields(o, &l, p->task);
+	kv_task(o, &l, p->task);
 	kv_hex(&l, "va", pg->va);
 	kv_hex(&l, "end", pg->end);
 	kv_u64(&l, "size", pg->end - pg->va);
@@ -105,7 +94,7 @@ void json_maps_vma(struct out *o, const struct maps_proc *p,
 
 	l.len = 0;
 	emit_str(&l, "{\"type\":\"vma\"");
-	task_fields(o, &l, p->task);
+	kv_task(o, &l, p->task);
 	kv_hex(&l, "va", v->start);
 	kv_hex(&l, "end", v->end);
 	kv_u64(&l, "size", v->end - v->start);

@@ -7,24 +7,13 @@
 #include "json_kv.h"
 #include "roots_out.h"
 
-static void task_fields(struct out *o, struct line *l,
-			const struct pgw_task *t)
-{
-	emit_str(l, ",\"pid\":");
-	emit_u64(l, (uint64_t)(uint32_t)t->pid);
-	emit_str(l, ",\"comm\":\"");
-	emit_bytes(l, o->f, (const char *)t->comm, t->comm_len,
-		   emit_json_char);
-	emit_char(l, '"');
-}
-
 static void owners(struct out *o, struct line *l,
 		   const struct roots_report *r, size_t i)
 {
 	const size_t *end, *own = roots_owners(r, i, &end);
 
 	if (own && own < end) {
-		task_fields(o, l, &r->tasks[*own]);
+		kv_task(o, l, &r->tasks[*own]);
 	} else {
 		emit_str(l, ",\"pid\":null,\"comm\":null");
 	}
@@ -131,7 +120,7 @@ void json_roots_unowned(struct out *o, const struct roots_report *r,
 
 	l.len = 0;
 	emit_str(&l, "{\"type\":\"unowned-task\"");
-	task_fields(o, &l, t);
+	kv_task(o, &l, t);
 	kv_hex(&l, "task", t->task);
 	kv_hex(&l, "mm", t->mm);
 	if (t->pgd)

@@ -59,6 +59,18 @@ static inline void kv_long(struct out *o, struct line *l, bool first,
 	emit_char(l, '"');
 }
 
+/* ,"pid":N,"comm":"..." of a task (its comm escaped) */
+static inline void kv_task(struct out *o, struct line *l,
+			   const struct pgw_task *t)
+{
+	emit_str(l, ",\"pid\":");
+	emit_u64(l, (uint64_t)(uint32_t)t->pid);
+	emit_str(l, ",\"comm\":\"");
+	emit_bytes(l, o->f, (const char *)t->comm, t->comm_len,
+		   emit_json_char);
+	emit_char(l, '"');
+}
+
 /* ,"key":null */
 static inline void kv_null(struct line *l, const char *key)
 {

@@ -82,22 +82,32 @@ void check_evidence_path(const struct pgw_space *space, uint64_t va,
 	}
 }
 
+struct pgw_finding *check_add(struct pgw_finding **found, size_t *n,
+			      enum pgw_status *failed, struct pgw_err *err,
+			      const struct pgw_space *space,
+			      const struct pgw_task *owner,
+			      enum pgw_rule rule, enum pgw_severity sev,
+			      uint64_t va, uint64_t end, bool evidence)
+{
+	if (*failed || (*failed = pgw_grow(found, *n, sizeof(**found), err)))
+		return NULL;
+	struct pgw_finding *f = &(*found)[(*n)++];
+	*f = (struct pgw_finding){
+		.rule = rule, .severity = sev, .has_range = true,
+		.va = va, .end = end, .has_root = true,
+		.root = space->root, .owner = owner,
+	};
+	if (evidence)
+		check_evidence_path(space, va, f);
+	return f;
+}
+
 static struct pgw_finding *add(struct root_walk *w, enum pgw_rule rule,
 			       enum pgw_severity sev, uint64_t va,
 			       uint64_t end)
 {
-	if (w->failed ||
-	    (w->failed = pgw_grow(&w->found, w->nfound, sizeof(*w->found),
-				  w->err)))
-		return NULL;
-	struct pgw_finding *f = &w->found[w->nfound++];
-	*f = (struct pgw_finding){
-		.rule = rule, .severity = sev, .has_range = true,
-		.va = va, .end = end, .has_root = true,
-		.root = w->space->root, .owner = w->opts->owner,
-	};
-	check_evidence_path(w->space, va, f);
-	return f;
+	return check_add(&w->found, &w->nfound, &w->failed, w->err, w->space,
+			 w->opts->owner, rule, sev, va, end, true);
 }
 
 static uint64_t run_bytes(const struct pgw_run *r)

@@ -37,6 +37,16 @@ struct pgw_check {
 /* The walk to va as evidence: every entry read on the way. */
 void check_evidence_path(const struct pgw_space *space, uint64_t va,
 			 struct pgw_finding *f);
+/* A finding of rule over [va, end) in space's root appended to *found
+ * (*n in use), with the walk to va as evidence when asked; NULL when
+ * out of memory (then *failed, and err, say so; also when *failed is
+ * set already). */
+struct pgw_finding *check_add(struct pgw_finding **found, size_t *n,
+			      enum pgw_status *failed, struct pgw_err *err,
+			      const struct pgw_space *space,
+			      const struct pgw_task *owner,
+			      enum pgw_rule rule, enum pgw_severity sev,
+			      uint64_t va, uint64_t end, bool evidence);
 /* Give findings to fn (sorted by address first, when asked). */
 enum pgw_status check_emit(struct pgw_finding *f, size_t n, bool sort,
 			   pgw_finding_fn fn, void *arg,

@@ -10,7 +10,6 @@
  * leaves (memfd execution, or a deleted binary).
  */
 #include "check.h"
-#include "../lib/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,19 +31,8 @@ static struct pgw_finding *add(struct vma_walk *w, enum pgw_rule rule,
 			       enum pgw_severity sev, uint64_t va,
 			       uint64_t end, bool evidence)
 {
-	if (w->failed ||
-	    (w->failed = pgw_grow(&w->found, w->nfound, sizeof(*w->found),
-				  w->err)))
-		return NULL;
-	struct pgw_finding *f = &w->found[w->nfound++];
-	*f = (struct pgw_finding){
-		.rule = rule, .severity = sev, .has_range = true,
-		.va = va, .end = end, .has_root = true,
-		.root = w->user->root, .owner = w->owner,
-	};
-	if (evidence)
-		check_evidence_path(w->user, va, f);
-	return f;
+	return check_add(&w->found, &w->nfound, &w->failed, w->err, w->user,
+			 w->owner, rule, sev, va, end, evidence);
 }
 
 static void outside(struct vma_walk *w, uint64_t va, uint64_t end,

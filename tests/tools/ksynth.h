@@ -261,6 +261,19 @@ static inline void ks_elf(const struct ksynth *k, struct iw_buf *out)
 	iw_elf_build(&e, &k->mem, out, NULL);
 }
 
+/* Write the memory as a raw image, or the ELF core: 0 or -1. */
+static inline int ks_write(const struct ksynth *k, const char *path,
+			   bool raw)
+{
+	if (raw)
+		return iw_write_file(path, k->mem.b.p, k->mem.b.len);
+	struct iw_buf elf = { 0 };
+	ks_elf(k, &elf);
+	int rc = iw_write_file(path, elf.p, elf.len);
+	iw_free(&elf);
+	return rc;
+}
+
 static inline void ks_free(struct ksynth *k)
 {
 	kw_free(&k->kt);

@@ -265,15 +265,7 @@ int main(int argc, char **argv)
 			memcpy(p, "PAGESIZE=8192", 13);
 		ks_put(&k, ks_dm(0x7e0000), text, strlen(text));
 	}
-	int rc;
-	if (raw) {
-		rc = iw_write_file(argv[optind], k.mem.b.p, k.mem.b.len);
-	} else {
-		struct iw_buf elf = { 0 };
-		ks_elf(&k, &elf);
-		rc = iw_write_file(argv[optind], elf.p, elf.len);
-		iw_free(&elf);
-	}
+	int rc = ks_write(&k, argv[optind], raw);
 	ks_free(&k);
 	return rc ? 2 : 0;
 }

@@ -376,17 +376,10 @@ int main(int argc, char **argv)
 		set(mm + MM_MT + MT_ROOT, tree, 8);
 	}
 
-	int rc;
-	if (raw) {
+	if (raw)
 		ks_put(&k, ks_dm(0x7f0000), k.vmcoreinfo,
 		       strlen(k.vmcoreinfo));
-		rc = iw_write_file(argv[optind], k.mem.b.p, k.mem.b.len);
-	} else {
-		struct iw_buf elf = { 0 };
-		ks_elf(&k, &elf);
-		rc = iw_write_file(argv[optind], elf.p, elf.len);
-		iw_free(&elf);
-	}
+	int rc = ks_write(&k, argv[optind], raw);
 	ks_free(&k);
 	return rc ? 2 : 0;
 }
