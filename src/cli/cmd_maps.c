@@ -11,11 +11,14 @@
 #include "maps_out.h"
 #include "session.h"
 
-enum { OPT_ALL = 1024, OPT_SMAPS, OPT_PAGES };
+enum { OPT_ALL = 1024, OPT_SMAPS, OPT_PAGES, OPT_ADDR };
 
 struct maps_args {
 	struct image_args in;
 	bool all, smaps, pages;
+	const char *addr_arg;        /* --addr, parsed once --hex is known */
+	bool have_addr;
+	uint64_t addr;
 	bool have_pid;
 	int32_t pid;
 	const char *comm;
@@ -32,6 +35,8 @@ static const struct argp_option options[] = {
 	  "KernelPageSize), not in the image", 5 },
 	{ "pages", OPT_PAGES, NULL, 0,
 	  "With --smaps, each page's state (a run for an unmapped stretch)", 5 },
+	{ "addr", OPT_ADDR, "ADDR", 0,
+	  "Only the VMA holding the user address ADDR (each process's)", 5 },
 	{ 0 }
 };
 
@@ -50,7 +55,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PAGES:
 		a->smaps = a->pages = true;
 		break;
+	case OPT_ADDR:
+		a->addr_arg = arg;
+		break;
 	case ARGP_KEY_SUCCESS:
+		if (a->addr_arg && !pgw_parse_u64(a->addr_arg, &a->addr))
+			pgw_bad_addr_option(state, "addr", a->addr_arg);
+		a->have_addr = a->addr_arg != NULL;
 		if (r->have_cpu || r->kernel_half)
 			pgw_usage_error(state, "maps reads the task list "
 					"through the kernel's root; --root or "
@@ -82,7 +93,7 @@ static const char doc[] =
 	"(Linux 6.0+ with CONFIG_DEBUG_INFO_BTF): the task list, each mm's "
 	"maple tree (6.1+) or VMA list, each file's dentries up through its "
 	"mounts.  --pid or --comm chooses the processes (every one whose comm "
-	"it is), else all.\v"
+	"it is), else all; --addr names the VMA of an address.\v"
 	"Paths are d_path's: \" (deleted)\" for an unlinked file, the pseudo "
 	"names of memfd, shared anonymous and hugetlb files, and [heap], "
 	"[stack], [vdso], [vvar], [anon:NAME] where the kernel prints them; "
@@ -91,7 +102,7 @@ static const char doc[] =
 	"# line per process, then its VMAs exactly as /proc prints them), "
 	"json (JSON Lines: process, vma and summary records, vm_flags "
 	"decoded), csv or tsv (the same columns, a header row).  Exit status: "
-	"0, 2 a page the image lacks cut a process's VMAs (or the task list) "
+	"0, 1 no VMA holds --addr, 2 a page the image lacks cut a process's VMAs (or the task list) "
 	"short, or held kallsyms or BTF, 3 no mode or kernel root, no such process, no kallsyms or "
 	"BTF, 4 a bound stopped a walk, 64 usage, 65 bad image (a VMA tree "
 	"or list the image damaged), 66 cannot open, 69 a kernel whose "
@@ -211,16 +222,22 @@ static int one(struct out *o, const struct maps_args *a,
 		rc = rc > PGW_EXIT_EVIDENCE ? rc : PGW_EXIT_EVIDENCE;
 	}
 	user.root = t->pgd_pa;
+	/* --addr: the one VMA holding it, if any. */
+	const struct pgw_vma *only = vmas && a->have_addr ?
+		pgw_vmas_find(vmas, a->addr) : NULL;
 	for (size_t i = 0; vmas && i < vmas->n; i++) {
+		const struct pgw_vma *v = &vmas->vma[i];
+		if (a->have_addr && v != only)
+			continue;
+		sum->shown++;
 		if (!a->smaps || !t->has_pgd_pa) {
-			o->fmt->maps_vma(o, &p, &vmas->vma[i], NULL);
+			o->fmt->maps_vma(o, &p, v, NULL);
 			continue;
 		}
-		int r = measured(o, a, &p, &user, &vmas->vma[i]);
+		int r = measured(o, a, &p, &user, v);
 		rc = rc > r ? rc : r;
 	}
 	sum->processes++;
-	sum->vmas += vmas ? vmas->n : 0;
 	if (p.why) {
 		sum->incomplete++;
 		if (sum->complete) {
@@ -289,6 +306,12 @@ int cmd_maps(int argc, char **argv)
 	}
 	if (tst != PGW_OK)
 		rc = rc > cut_status(tst) ? rc : cut_status(tst);
+	sum.vmas = sum.shown;
+	if (a.have_addr && !sum.shown && matched) {
+		pgw_cli_error("%s: no VMA holds 0x%llx", s.path,
+			      (unsigned long long)a.addr);
+		rc = rc > PGW_EXIT_NOANSWER ? rc : PGW_EXIT_NOANSWER;
+	}
 	if (fmt->maps_end)
 		fmt->maps_end(&out, &sum);
 	if (!matched && (a.have_pid || a.comm)) {

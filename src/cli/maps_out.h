@@ -19,7 +19,8 @@ struct maps_proc {
 };
 
 struct maps_summary {
-	size_t processes, vmas;
+	size_t processes, vmas;      /* vmas: the records printed */
+	size_t shown;
 	size_t incomplete;           /* processes whose VMAs were cut short */
 	bool complete;               /* every process's, and the task list */
 	const char *reason;          /* !complete: a word */

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/contract.sh"
 MKV=$PGW_TOOLS/pgw-mkvmas
 
-plan 54
+plan 58
 
 cat >"$TMP/golden" <<'G'
 # pid 1 init mm 0xffff888000500100: 11 VMAs
@@ -141,6 +141,14 @@ maps_of "$TMP/l.elf"
 like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: the path is longer than the 4095 bytes' \
 	"--dentry-loop: the file's name unknown: the chain never ends"
 
+# --addr: the VMA of an address, or none (exit 1).
+maps_of "$TMP/v.elf" --addr=0x7f0000004123
+is "$(vmas_only)" "$(sed -n 8p "$TMP/golden")" "--addr: the VMA holding it"
+like '^# 1 process, 1 VMA$' "... counted as the one VMA printed"
+maps_of "$TMP/v.elf" --addr=0x500000
+is "$rc:$(vmas_only)" "1:" "--addr in no VMA: none, exit 1"
+like_err 'no VMA holds 0x500000' "... saying so"
+
 # check's VMA rules: pid 1's page tables map only what its VMAs allow,
 # but for what each --plant adds (pgw-mkvmas.c).
 rules() { # OPTIONS: "rule severity va end" per finding of check --pid=1
@@ -151,6 +159,7 @@ rules() { # OPTIONS: "rule severity va end" per finding of check --pid=1
 	jq -r 'select(.type == "finding") | "\(.rule) \(.severity) \(.va) \(.end) \(.evidence | length)"' "$TMP/c.json"
 }
 is "$(rules "")" "" "check --pid=1: no finding where the page tables keep to the VMAs"
+run "$PGWALK" check --severity=info --pid=1 "$TMP/c.elf"
 is "$rc" 0 "... exit 0"
 is "$(jq -r 'select(.type == "summary") | [.unchecked[].rule] | join(" ")' "$TMP/c.json")" \
 	"text-writable-alias" "... every VMA rule checked"
