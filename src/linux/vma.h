@@ -24,6 +24,10 @@ struct vma_layout {
 	uint32_t vm_file, vm_ops, vm_private_data, vm_mm;
 	uint32_t vm_next;            /* before 6.1, or VMA_ABSENT */
 	uint32_t anon_name;          /* CONFIG_ANON_VMA_NAME, or VMA_ABSENT */
+	uint32_t vm_shared;          /* vm_area_struct.shared, or VMA_ABSENT:
+					6.1 keeps anon_name in a union with
+					it (valid without a file only); 6.2+
+					apart, naming shared memory too */
 	uint32_t anon_name_name;     /* anon_vma_name.name */
 	uint32_t ops_name;           /* vm_operations_struct.name */
 	uint32_t special_name;       /* vm_special_mapping.name */

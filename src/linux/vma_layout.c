@@ -58,6 +58,8 @@ static const struct field {
 	  true, AT(anon_name), 0 },
 	{ "anon_vma_name", "name", NULL, NULL, PGW_BTF_ARRAY, 0, true,
 	  AT(anon_name_name), 0 },
+	{ "vm_area_struct", "shared", NULL, NULL, PGW_BTF_COMPOSITE, 0, true,
+	  AT(vm_shared), 0 },
 	{ "vm_operations_struct", "name", NULL, NULL, PGW_BTF_PTR, PTR_SIZE,
 	  false, AT(ops_name), 0 },
 	{ "vm_special_mapping", "name", NULL, NULL, PGW_BTF_PTR, PTR_SIZE,

@@ -4,7 +4,8 @@
  * vm_area_struct read once, its file's device, inode and path (dpath.c),
  * else the name the kernel gives: a vm_ops->name (special mappings:
  * [vdso], [vvar]), [heap] for a VMA touching [start_brk, brk], [stack]
- * for the one holding start_stack, [anon:NAME] (CONFIG_ANON_VMA_NAME).
+ * for the one holding start_stack, [anon:NAME] (CONFIG_ANON_VMA_NAME),
+ * and from 6.2 [anon_shmem:NAME] for named shared memory.
  *
  * What the image damaged ends the set where it is found, keeping the
  * VMAs before it: a VMA whose range is not the one the tree files it
@@ -185,6 +186,32 @@ static void unknown(struct pgw_vma *v, const char *what,
 	snprintf(v->why, sizeof(v->why), "%s: %.130s", what, e->msg);
 }
 
+/* 6.2+: shared memory named with prctl(PR_SET_VMA_ANON_NAME) prints
+ * "[anon_shmem:NAME]" in place of its path.  1 when v got that name, 0
+ * when it has none (or the kernel keeps no such name), -1 on error. */
+static int shmem_name(struct build *b, struct pgw_vma *v, const uint8_t *raw,
+		      struct pgw_err *err)
+{
+	const struct vma_layout *l = &b->r->lay;
+	char name[SHORT_NAME_MAX + 16];
+	size_t n;
+	struct pgw_err e;
+
+	if (l->anon_name == VMA_ABSENT || l->vm_shared == l->anon_name)
+		return 0;
+	uint64_t at = vma_le(raw + l->anon_name, l->ptr);
+	if (!at)
+		return 0;
+	memcpy(name, "[anon_shmem:", 12);
+	if (read_cstr(b->r, at + l->anon_name_name, name + 12, &n, &e)) {
+		unknown(v, "its anon_name", &e);
+		return 1;
+	}
+	name[12 + n] = ']';
+	v->naming = PGW_VMA_NAMED;
+	return add_name(b->set, v, name, n + 13, err) == PGW_OK ? 1 : -1;
+}
+
 /* The file's device, inode and path. */
 static enum pgw_status file_name(struct build *b, struct pgw_vma *v,
 				 struct pgw_err *err)
@@ -338,6 +365,8 @@ static int one_vma(void *arg, uint64_t va, uint64_t first, uint64_t last)
 			st = file_name(b, v, &b->err);
 		}
 		b->last_file = v->file;
+		if (st == PGW_OK && shmem_name(b, v, raw, &b->err) < 0)
+			st = b->err.status;
 	} else {
 		st = anon_name(b, v, raw, &b->err);
 	}

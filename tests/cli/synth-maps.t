@@ -16,7 +16,7 @@
 . "$(dirname "$0")/contract.sh"
 MKV=$PGW_TOOLS/pgw-mkvmas
 
-plan 58
+plan 59
 
 cat >"$TMP/golden" <<'G'
 # pid 1 init mm 0xffff888000500100: 11 VMAs
@@ -140,6 +140,13 @@ like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: mor
 maps_of "$TMP/l.elf"
 like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: the path is longer than the 4095 bytes' \
 	"--dentry-loop: the file's name unknown: the chain never ends"
+
+# 6.2+ names shared memory given a name (prctl): [anon_shmem:NAME], the
+# file's device and inode kept.
+"$MKV" --plant=shmem-name "$TMP/s.elf" || bail "pgw-mkvmas failed"
+maps_of "$TMP/s.elf" --addr=0x7f0000000000
+like '^7f0000000000-7f0000001000 rw-s 00000000 00:01 7 +\[anon_shmem:synthetic\]$' \
+	"a named shared-memory VMA: [anon_shmem:NAME]"
 
 # --addr: the VMA of an address, or none (exit 1).
 maps_of "$TMP/v.elf" --addr=0x7f0000004123

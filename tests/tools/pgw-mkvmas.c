@@ -41,6 +41,9 @@
  *   --plant=anon-exec [anon:synthetic] is rwx (anon-exec, info)
  *   --plant=deleted   mm->exe_file is the deleted file (deleted-exe);
  *                     without it, exe_file is /bin/prog's
+ *   --plant=shmem-name the memfd VMA has an anon_name: as 6.2+ (whose
+ *                     BTF keeps anon_name apart from `shared`, as this
+ *                     one's does) it prints [anon_shmem:synthetic]
  */
 #include "ksynth.h"
 
@@ -304,6 +307,8 @@ int main(int argc, char **argv)
 	}
 	if (misfiled)
 		set(v[5].va + VMA_START, v[5].start - 0x1000, 8);
+	if (!strcmp(plant, "shmem-name"))
+		set(v[4].va + VMA_ANON_NAME, anon, 8);
 	if (!strcmp(plant, "anon-exec"))
 		set(v[5].va + VMA_FLAGS, (VM_RW | 0x4) | 0x8000000, 8);
 	set(mm + MM_EXE_FILE, !strcmp(plant, "deleted") ? f_red : f_prog, 8);
@@ -324,7 +329,8 @@ int main(int argc, char **argv)
 	if (!strcmp(plant, "outside"))
 		map_user(pgd, 0x500000, 0x7c6000, IW_RW | IW_D | IW_NX);
 	if (*plant && strcmp(plant, "outside") && strcmp(plant, "beyond") &&
-	    strcmp(plant, "anon-exec") && strcmp(plant, "deleted")) {
+	    strcmp(plant, "anon-exec") && strcmp(plant, "deleted") &&
+	    strcmp(plant, "shmem-name")) {
 		fprintf(stderr, "pgw-mkvmas: no --plant=%s\n", plant);
 		return 64;
 	}
