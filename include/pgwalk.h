@@ -1420,6 +1420,9 @@ struct pgw_vma {
 	uint32_t dev;                /* the file system's s_dev: major << 20
 					| minor (0 without a file) */
 	uint64_t ino;                /* the file's inode number */
+	uint64_t huge_page_size;     /* a hugetlb VMA's, from its file
+					system's hstate (0: none, or not
+					known) */
 	enum pgw_vma_naming naming;
 	uint32_t name_at, name_len;  /* the name: bytes of the set's names */
 	char why[160];               /* UNKNOWN: why */
@@ -1503,8 +1506,9 @@ const char *pgw_vma_flag_name(unsigned bit);
  * pages but the kernel's special ones (the zero page, PFN mappings) and
  * hugetlb pages, which smaps counts apart (hugetlb).  thp: present
  * leaves above the pte level outside hugetlb VMAs (smaps' AnonHugePages
- * for an anonymous VMA).  kernel_page_size: 4096, a hugetlb VMA's leaf
- * size, 0 when a hugetlb VMA has no leaf to say it.
+ * for an anonymous VMA).  kernel_page_size: 4096, a hugetlb VMA's
+ * hstate's page size (pgw_vma.huge_page_size), else its leaves', 0 when
+ * neither says.
  */
 struct pgw_vma_usage {
 	uint64_t present;            /* present leaves */

@@ -34,6 +34,9 @@ struct vma_layout {
 	/* file, inode, super_block */
 	uint32_t f_path_mnt, f_path_dentry, f_inode;
 	uint32_t i_ino, i_ino_size, i_sb, s_dev;
+	/* hugetlbfs: super_block.s_fs_info -> hugetlbfs_sb_info.hstate ->
+	 * hstate.order (VMA_ABSENT: not in BTF) */
+	uint32_t s_fs_info, sbi_hstate, hstate_order;
 	/* dentry, qstr, dentry_operations */
 	uint32_t dentry_size;
 	uint32_t d_parent, d_name_len, d_name_name, d_op, d_hash_pprev;

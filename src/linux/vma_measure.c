@@ -150,6 +150,9 @@ enum pgw_status pgw_vma_measure(const struct pgw_space *user,
 	usage_ret->kernel_page_size = m.hugetlb ? 0 : 4096;
 	enum pgw_status st = pgw_walk_range(user, &o, &ops, &m, NULL, &stopped,
 					    err);
+	/* smaps says the hstate's, whatever the leaves. */
+	if (m.hugetlb && vma->huge_page_size)
+		usage_ret->kernel_page_size = vma->huge_page_size;
 	usage_ret->complete = st == PGW_OK;
 	return st;
 }

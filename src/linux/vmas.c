@@ -212,6 +212,28 @@ static int shmem_name(struct build *b, struct pgw_vma *v, const uint8_t *raw,
 	return add_name(b->set, v, name, n + 13, err) == PGW_OK ? 1 : -1;
 }
 
+#define VM_HUGETLB UINT64_C(0x400000)
+
+/* A hugetlb VMA's page size as smaps says it (vma_kernel_pagesize):
+ * PAGE_SIZE << its hugetlbfs super block's hstate's order; 0 when the
+ * image or BTF does not say. */
+static void huge_page_size(struct build *b, struct pgw_vma *v, uint64_t sb)
+{
+	const struct vma_layout *l = &b->r->lay;
+	uint64_t info = 0, h = 0, order = 0;
+	struct pgw_err e;
+
+	if (!(v->flags & VM_HUGETLB) || l->s_fs_info == VMA_ABSENT ||
+	    l->sbi_hstate == VMA_ABSENT || l->hstate_order == VMA_ABSENT ||
+	    vma_read_word(b->r, sb + l->s_fs_info, l->ptr, &info, &e) ||
+	    !info ||
+	    vma_read_word(b->r, info + l->sbi_hstate, l->ptr, &h, &e) || !h ||
+	    vma_read_word(b->r, h + l->hstate_order, 4, &order, &e) ||
+	    order > 18)    /* 1 GiB pages are order 18 */
+		return;
+	v->huge_page_size = UINT64_C(4096) << order;
+}
+
 /* The file's device, inode and path. */
 static enum pgw_status file_name(struct build *b, struct pgw_vma *v,
 				 struct pgw_err *err)
@@ -232,6 +254,7 @@ static enum pgw_status file_name(struct build *b, struct pgw_vma *v,
 		return PGW_OK;
 	}
 	v->dev = (uint32_t)dev;
+	huge_page_size(b, v, sb);
 	if (dpath_file(b->r, mnt, dentry, v->ino, &b->name, &e) != PGW_OK) {
 		unknown(v, "its path", &e);
 		return PGW_OK;
@@ -357,6 +380,7 @@ static int one_vma(void *arg, uint64_t va, uint64_t first, uint64_t last)
 			const struct pgw_vma *p = &s->vma[s->n - 1];
 			v->dev = p->dev;
 			v->ino = p->ino;
+			v->huge_page_size = p->huge_page_size;
 			v->naming = p->naming;
 			v->name_at = p->name_at;
 			v->name_len = p->name_len;

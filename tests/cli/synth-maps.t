@@ -16,7 +16,7 @@
 . "$(dirname "$0")/contract.sh"
 MKV=$PGW_TOOLS/pgw-mkvmas
 
-plan 59
+plan 60
 
 cat >"$TMP/golden" <<'G'
 # pid 1 init mm 0xffff888000500100: 11 VMAs
@@ -147,6 +147,13 @@ like '^7f0000004000-7f0000005000 r--p 00000000 01:03 77 +<unknown: its path: the
 maps_of "$TMP/s.elf" --addr=0x7f0000000000
 like '^7f0000000000-7f0000001000 rw-s 00000000 00:01 7 +\[anon_shmem:synthetic\]$' \
 	"a named shared-memory VMA: [anon_shmem:NAME]"
+
+# A hugetlb VMA without a page: KernelPageSize from its hstate, as
+# smaps says it.
+"$MKV" --plant=hugetlb "$TMP/h.elf" || bail "pgw-mkvmas failed"
+run "$PGWALK" maps --smaps --format=json --pid=1 --addr=0x7f0000002000 "$TMP/h.elf"
+like '"path":"/anon_hugepage \(deleted\)",.*"vm_flag_names":\["rd","wr","mr","mw","me","ht","sd"\],.*"kernel_page_size":2097152,"rss":0,"present":0,.*"empty":4096,.*"hugetlb":0' \
+	"a hugetlb VMA with no page: kernel_page_size 2 MiB from the hstate"
 
 # --addr: the VMA of an address, or none (exit 1).
 maps_of "$TMP/v.elf" --addr=0x7f0000004123

@@ -41,6 +41,9 @@
  *   --plant=anon-exec [anon:synthetic] is rwx (anon-exec, info)
  *   --plant=deleted   mm->exe_file is the deleted file (deleted-exe);
  *                     without it, exe_file is /bin/prog's
+ *   --plant=hugetlb   [anon:synthetic] is instead a hugetlb file's
+ *                     VMA, no page mapped: KernelPageSize from the
+ *                     hstate (order 9: 2 MiB)
  *   --plant=shmem-name the memfd VMA has an anon_name: as 6.2+ (whose
  *                     BTF keeps anon_name apart from `shared`, as this
  *                     one's does) it prints [anon_shmem:synthetic]
@@ -307,6 +310,16 @@ int main(int argc, char **argv)
 	}
 	if (misfiled)
 		set(v[5].va + VMA_START, v[5].start - 0x1000, 8);
+	if (!strcmp(plant, "hugetlb")) {
+		uint64_t sb3 = sb(15), sbi = obj(16, 8), hs = obj(16, 8);
+		set(sb3 + SB_FS_INFO, sbi, 8);
+		set(sbi + SBI_HSTATE, hs, 8);
+		set(hs + HSTATE_ORDER, 9, 4);
+		uint64_t hd = dentry("anon_hugepage", 13, 0, dops, false);
+		set(v[5].va + VMA_FILE, file(m2, hd, inode(sb3, 99)), 8);
+		set(v[5].va + VMA_ANON_NAME, 0, 8);
+		set(v[5].va + VMA_FLAGS, VM_RW | 0x400000 | 0x8000000, 8);
+	}
 	if (!strcmp(plant, "shmem-name"))
 		set(v[4].va + VMA_ANON_NAME, anon, 8);
 	if (!strcmp(plant, "anon-exec"))
@@ -330,7 +343,7 @@ int main(int argc, char **argv)
 		map_user(pgd, 0x500000, 0x7c6000, IW_RW | IW_D | IW_NX);
 	if (*plant && strcmp(plant, "outside") && strcmp(plant, "beyond") &&
 	    strcmp(plant, "anon-exec") && strcmp(plant, "deleted") &&
-	    strcmp(plant, "shmem-name")) {
+	    strcmp(plant, "shmem-name") && strcmp(plant, "hugetlb")) {
 		fprintf(stderr, "pgw-mkvmas: no --plant=%s\n", plant);
 		return 64;
 	}

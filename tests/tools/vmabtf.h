@@ -24,7 +24,8 @@ enum { VMA_START = 0, VMA_END = 8, VMA_MM = 16, VMA_FLAGS = 32,
        VMA_PRIVATE = 112, VMA_NEXT = 120, VMA_SIZE = 176 };
 enum { OPS_NAME = 8, SPECIAL_NAME = 0, ANON_NAME_NAME = 4 };
 enum { FILE_PATH = 16, FILE_INODE = 32, FILE_SIZE = 64 };
-enum { INODE_SB = 40, INODE_INO = 64, SB_DEV = 16 };
+enum { INODE_SB = 40, INODE_INO = 64, SB_DEV = 16, SB_FS_INFO = 24,
+       SBI_HSTATE = 8, HSTATE_ORDER = 4 };
 enum { D_HASH = 8, D_PARENT = 24, D_NAME = 32, D_INODE = 48, D_OP = 96,
        DENTRY_SIZE = 192, DOPS_DNAME = 64 };
 enum { MNT_PARENT = 16, MNT_MOUNTPOINT = 24, MNT_MNT = 32,
@@ -109,7 +110,12 @@ static inline int vb_types(struct btf *b, int mode, int t_uint, int t_char,
 	e |= t | vb_field(b, "i_sb", t_ptr, INODE_SB) |
 	     vb_field(b, "i_ino", t_ulong, INODE_INO);
 	t = vb_struct(b, "super_block", 64);
-	e |= t | vb_field(b, "s_dev", t_uint, SB_DEV);
+	e |= t | vb_field(b, "s_dev", t_uint, SB_DEV) |
+	     vb_field(b, "s_fs_info", t_ptr, SB_FS_INFO);
+	t = vb_struct(b, "hugetlbfs_sb_info", 16);
+	e |= t | vb_field(b, "hstate", t_ptr, SBI_HSTATE);
+	t = vb_struct(b, "hstate", 16);
+	e |= t | vb_field(b, "order", t_uint, HSTATE_ORDER);
 	int t_bl = vb_struct(b, "hlist_bl_node", 16);
 	e |= t_bl | vb_field(b, "next", t_ptr, 0) |
 	     vb_field(b, "pprev", t_ptr, 8);
