@@ -25,6 +25,9 @@ static bool is_space(char c)
  * 0x-prefixed hex, 0d-prefixed decimal, a single decimal digit (the same
  * number either way), and bare hex only when asked: "bad1" or "1000" could
  * be a word or either base, so without --hex they are not addresses.
+ * Under --hex a word of hex digits is hex even when it starts "0d": QEMU
+ * prints 32-bit addresses as eight digits ("0d000000" is 0xd000000), and
+ * whoever asked for bare hex meant it for every word.
  */
 bool pgw_parse_addr(const char *s, bool bare_hex, uint64_t *v)
 {
@@ -34,7 +37,7 @@ bool pgw_parse_addr(const char *s, bool bare_hex, uint64_t *v)
 
 	while (is_space(*s))
 		s++;
-	if (s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+	if (!bare_hex && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
 		s += 2;
 		start = s;
 		for (; (d = digit1[(uint8_t)*s]) >= 1 && d <= 10; s++) {

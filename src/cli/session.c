@@ -62,8 +62,8 @@ static const struct argp_option options[] = {
 	  "walk longer)", 3 },
 	{ "hex", OPT_HEX, NULL, 0,
 	  "Read bare words as hex addresses, as crash and QEMU print them "
-	  "(ffffffff81000000); without it an address needs 0x, or 0d for "
-	  "decimal", 3 },
+	  "(ffffffff81000000, and 0d000000 is 0xd000000); without it an "
+	  "address needs 0x, or 0d for decimal", 3 },
 	{ 0 }
 };
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Addresses as translate reads them (src/cli/parse.c and the stdin reader):
 # 0x hex, 0d decimal, a single digit, bare hex only with --hex (so "bad1"
-# is never 0xbad1), 64-bit limits, spaces; stdin with CRLF, blank and
-# comment lines, no final newline, lines longer than the read buffer, a
-# NUL inside a line, many blocks, a closed stdin.
+# is never 0xbad1; under --hex "0d000000", as QEMU prints it, is hex),
+# 64-bit limits, spaces; stdin with CRLF, blank and comment lines, no
+# final newline, lines longer than the read buffer, a NUL inside a line,
+# many blocks, a closed stdin.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 
@@ -29,7 +30,8 @@ case $err in
 *"bare hex with --hex"*) ok 0 "... and the message names --hex" ;;
 *) ok 1 "... and the message names --hex"; echo "#   $err" ;;
 esac
-for c in "400000=0x400000" "bad1=0xbad1" "0x10=0x10" "0d10=0xa" \
+for c in "400000=0x400000" "bad1=0xbad1" "0x10=0x10" "0d10=0xd10" \
+	 "0d000000=0xd000000" "0D0=0xd0" \
 	 "ffffffff81000000=0xffffffff81000000"; do
 	is "$(tsv_va --hex "${c%%=*}")" "${c#*=} " \
 		"--hex: argument '${c%%=*}' is ${c#*=}"
@@ -54,8 +56,8 @@ is "$err" "$(printf "pgwalk: stdin line 6: '-1' is not an address\npgwalk: stdin
 is "$rc" 1 "stdin: bad lines make exit status 1"
 run sh -c "'$PGWALK' translate --hex --format=tsv --cpu=0 '$img' - <'$TMP/in'"
 is "$(printf '%s\n' "$out" | sed 1d | cut -f1 | tr '\n' ' ')" \
-	"0x400000 0x400001 0x400002 - 0x400004 0x400003 " \
-	"stdin with --hex: the bare word is an address"
+	"0x400000 0x400001 0xd4194306 - 0x400004 0x400003 " \
+	"stdin with --hex: the bare word is an address, 0d... hex too"
 
 # Usual lines are answered in runs (lines.c): a bad line after more than
 # two runs' worth, and good ones after it, all in order.
