@@ -232,8 +232,7 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 	l.len = 0;
 	word(&l, d, "summary");
 	empty(&l, d, 10);    /* va ... changes */
-	word(&l, d, t->table_absent ?
-		    pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) : "");
+	word(&l, d, diff_incomplete(s) ? diff_incomplete(s) : "");
 	size_t from = l.len;
 	emit_str(&l, "root_a=");
 	emit_hex(&l, s->root_a);
@@ -248,7 +247,7 @@ void delim_diff_summary(struct out *o, const struct delim *d,
 	if (s->data)
 		kv_num(&l, from, "data_compared", t->data_compared);
 	kv_num(&l, from, "table_not_in_image", t->table_absent);
-	kv_word(&l, from, "complete", t->table_absent ? "false" : "true");
+	kv_word(&l, from, "complete", diff_incomplete(s) ? "false" : "true");
 	detail_end(&l, d, from);
 	row_end(o, &l);
 }

@@ -222,9 +222,8 @@ void json_diff_summary(struct out *o, const struct diff_summary *s)
 	else
 		kv_null(&l, "data_compared");
 	kv_u64(&l, "table_not_in_image", s->stats.table_absent);
-	kv_bool(&l, "complete", s->stats.table_absent == 0);
-	if (s->stats.table_absent)
-		kv_str(&l, "reason",
-		       pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE));
+	kv_bool(&l, "complete", !diff_incomplete(s));
+	if (diff_incomplete(s))
+		kv_str(&l, "reason", diff_incomplete(s));
 	put(o, &l);
 }

@@ -241,4 +241,12 @@ void text_diff_summary(struct out *o, const struct diff_summary *s)
 			     "(table-not-in-image)");
 		put(o, &l);
 	}
+	if (t->uncompared > t->table_absent) {
+		l.len = 0;
+		emit_str(&l, "# INCOMPLETE: ");
+		text_size(&l, t->uncompared - t->table_absent, 0);
+		emit_str(&l, " mapped to pages an image lacks "
+			     "(data-not-in-image)");
+		put(o, &l);
+	}
 }

@@ -184,6 +184,14 @@ struct diff_summary {
 	struct pgw_diff_stats stats;
 };
 
+/* Why a diff is not complete (NULL: it is): every format says the same,
+ * and the exit status (2) follows the same ranges. */
+static inline const char *diff_incomplete(const struct diff_summary *s)
+{
+	return s->stats.table_absent ? "table-not-in-image" :
+	       s->stats.uncompared ? "data-not-in-image" : NULL;
+}
+
 struct formatter {
 	const char *name;
 	/* info: one record describing the image */

@@ -194,7 +194,12 @@ static int compare_page(struct differ *d, uint64_t pa_a, uint64_t pa_b,
 	struct pgw_err e = { 0 };
 
 	s->absence_a = s->absence_b = PGW_ABSENT_NONE;
-	if (d->a->img == d->b->img && pa_a == pa_b)
+	/* One frame of one image is itself, but only bytes the image holds
+	 * were compared: a frame it lacks is uncompared whichever way the
+	 * two spaces were given (two roots, or the image twice). */
+	if (d->a->img == d->b->img && pa_a == pa_b &&
+	    pgw_image_page_state(d->a->img, pa_a >> PGW_PAGE_SHIFT) ==
+	    PGW_ABSENT_NONE)
 		return 0;
 	if (pgw_image_read_page(d->a->img, pa_a >> PGW_PAGE_SHIFT, d->page_a,
 				&e) != PGW_OK)

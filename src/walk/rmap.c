@@ -180,7 +180,9 @@ void pgw_rmap_finish(struct pgw_rmap *rm)
 {
 	if (rm->sorted)
 		return;
-	qsort(rm->r, rm->n, sizeof(*rm->r), by_pa);
+	/* A space that maps nothing left no array: qsort wants one. */
+	if (rm->n)
+		qsort(rm->r, rm->n, sizeof(*rm->r), by_pa);
 	build(rm->r, 0, rm->n);
 	rm->sorted = true;
 }
