@@ -1364,7 +1364,10 @@ struct pgw_task {
  * (which comes first).  A list that loops elsewhere, runs longer than
  * max_tasks (0: PGW_TASKS_MAX) or than the image could hold, or reaches
  * an unreadable task ends with an error saying so, and *tasks_ret and
- * *n_ret hold what was read until then (free them either way).
+ * *n_ret hold what was read until then (free them either way).  A link
+ * to an address that does not translate, or to a frame outside RAM, is
+ * a damaged list (PGW_E_FORMAT); only a page the image left out or lost
+ * is PGW_E_NODATA.
  */
 enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 				    uint64_t init_task,

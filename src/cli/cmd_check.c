@@ -113,8 +113,10 @@ static const char doc[] =
 	"(the same columns, a header row).  Exit status: 0 no finding at or "
 	"above --severity, 1 findings, 2 a page table the image lacks left "
 	"part of a space unchecked (or the task list was cut short), 3 no "
-	"root or mode, 4 the entry budget ran out, 64 usage, 65 bad image, "
-	"66 cannot open, 74 cannot write.";
+	"root or mode, 4 the entry budget ran out, 64 usage, 65 bad image "
+	"(or, with --all-roots, a task list, kallsyms or BTF the image "
+	"damaged: the cross-view did not run), 66 cannot open, 69 a "
+	"library it needs is not installed, 74 cannot write.";
 
 /* --rule's and --severity's values, from the tables (and so for the
  * completion, which reads them here). */
@@ -152,6 +154,9 @@ struct check_run {
 	char vmas_why[300];
 	uint64_t max_entries;
 	enum pgw_status walk_st;     /* the worst walk: PGW_E_LIMIT */
+	int names_exit;              /* the task list could not be read: 65
+					damaged, 69 unsupported (0: read,
+					absent, or cut short) */
 };
 
 static int on_finding(void *arg, const struct pgw_finding *f)
@@ -336,18 +341,25 @@ static int check_all(struct check_run *c, const struct session *s)
 	if (tst == PGW_E_LIMIT)
 		c->walk_st = PGW_E_LIMIT;
 	/* A list cut short by a page the image lacks is partial evidence;
-	 * one the image damaged, or none, leaves the cross-view unchecked
-	 * (names_why says why). */
+	 * a kernel without kallsyms or BTF leaves the cross-view unchecked
+	 * (names_why says why); a list, kallsyms or BTF the image damaged
+	 * leaves it unrun, and the check incomplete: the hidden process it
+	 * exists to find could be there (exit 65, as roots). */
 	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
+	bool unread = tst != PGW_OK && tst != PGW_E_NOTFOUND &&
+		      tst != PGW_E_LIMIT && !cut;
+	if (unread)
+		c->names_exit = pgw_exit_for(tst);
 	if (!rc) {
 		/* The summary, before the lists it points into go. */
 		c->sum.complete = c->walk_st == PGW_OK &&
-				  !c->sum.tables_not_in_image && !cut;
+				  !c->sum.tables_not_in_image && !cut &&
+				  !unread;
 		c->sum.reason = c->sum.complete ? NULL :
 				c->walk_st == PGW_E_LIMIT ? "budget" :
 				c->sum.tables_not_in_image ?
 				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
-				"data-not-in-image";
+				cut ? "data-not-in-image" : "task-list-unread";
 		c->out->fmt->check_summary(c->out, &c->sum);
 		rc = -1;
 	}
@@ -428,7 +440,7 @@ int cmd_check(int argc, char **argv)
 		     c.sum.tables_not_in_image || !c.sum.complete ?
 		     PGW_EXIT_EVIDENCE :
 		     c.sum.findings ? PGW_EXIT_NOANSWER : PGW_EXIT_OK;
-		rc = pgw_cli_flush(rc);
+		rc = pgw_cli_flush(pgw_exit_worst(rc, c.names_exit));
 	}
 	pgw_linux_mm_close(c.lm);
 	pgw_check_close(c.ck);

@@ -104,9 +104,11 @@ enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
 						err)) != PGW_OK)
 			return st;
 		uint64_t size = size_read(f, &m, ptr_size);
+		/* Every kernel gives these members the one shape read here:
+		 * another is damage to the BTF, not a kernel to support. */
 		if (size == 0)
 			return pgw_err_set(
-				err, PGW_E_UNSUPPORTED,
+				err, PGW_E_FORMAT,
 				"BTF: %s.%s is %s of %llu bytes; the task "
 				"walk reads it as %s", type, f->member,
 				shape_names[m.shape],

@@ -158,6 +158,24 @@ static enum pgw_status read_task(const struct pgw_space *kernel,
 	return PGW_OK;
 }
 
+/*
+ * The kernel's list only links task_structs, which lie in mapped RAM: a
+ * link to an address that does not translate, or to a frame outside
+ * every range of RAM, is a damaged list (PGW_E_FORMAT), not a page the
+ * image lacks.  Only a page the image left out or lost stays
+ * PGW_E_NODATA (partial evidence).
+ */
+static bool damaged_link(struct pgw_err *err)
+{
+	if (err->status != PGW_E_UNMAPPED &&
+	    !(err->status == PGW_E_NODATA &&
+	      err->absence == PGW_ABSENT_OUTSIDE))
+		return false;
+	err->status = PGW_E_FORMAT;
+	err->absence = PGW_ABSENT_NONE;
+	return true;
+}
+
 /* At most one task per task_struct-sized piece of the image's memory. */
 static size_t image_cap(struct pgw_image *img, uint32_t task_size)
 {
@@ -229,8 +247,12 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 			break;
 		st = read_task(kernel, lay, sp, va, &tasks[n], &next, err);
 		if (st != PGW_OK) {
-			pgw_err_prefix(err, "task list: entry %zu, task 0x%llx",
-				       n, (unsigned long long)va);
+			bool broken = damaged_link(err);
+			st = pgw_err_prefix(err, "task list: entry %zu, task "
+					    "0x%llx%s", n,
+					    (unsigned long long)va, broken ?
+					    " (a damaged list: no task_struct "
+					    "there)" : "");
 			break;
 		}
 		n++;

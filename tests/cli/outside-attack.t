@@ -5,14 +5,19 @@
 #    make SAN=1 check);
 #  - diff --data of a frame the image lacks: the same answer (uncompared,
 #    exit 2, "complete":false) whether the image is given twice or one
-#    root twice.
+#    root twice;
+#  - kernel data the image damaged (pgw-mkkernel: eight bytes of
+#    kallsyms_relative_base, a garbage tasks.next, a retyped BTF member):
+#    roots exits 65 (was 2 for the list, 69 for the BTF), and check
+#    --all-roots, whose cross-view (orphan-root: the hidden process) could
+#    not run, is incomplete with exit 65 (was "complete":true, exit 0).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 6
+plan 13
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -47,5 +52,28 @@ done
 run "$PGWALK" diff --data --format=csv --cr3=0x1000 "$TMP/d.elf" "$TMP/d.elf"
 like '^summary,([^,]*,){11}data-not-in-image,.* complete=false$' \
 	"... CSV: the same reason and complete=false"
+
+# ---- kernel data the image damaged ----
+KMK=$PGW_TOOLS/pgw-mkkernel
+"$KMK" --hidden "$TMP/hidden.elf" || bail "pgw-mkkernel failed"
+run "$PGWALK" check --all-roots --format=json "$TMP/hidden.elf"
+is "$rc $(printf '%s\n' "$out" | jq -r 'select(.rule == "orphan-root") |
+	.root')" "1 0x606000" \
+	"the undamaged kernel: check finds the hidden root (the oracle)"
+for damage in "--kallsyms-base=0xffffffff12345678 relative base" \
+	      "--task-next=0xffffc90000123456 tasks.next" \
+	      "--btf-retype BTF member"; do
+	"$KMK" --hidden ${damage%% *} "$TMP/dmg.elf" ||
+		bail "pgw-mkkernel ${damage%% *} failed"
+	run "$PGWALK" roots --format=json "$TMP/dmg.elf"
+	is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "names") |
+		.complete')" "65 false" \
+		"${damage#* } damaged: roots exits 65, names incomplete"
+	run "$PGWALK" check --all-roots --format=json "$TMP/dmg.elf"
+	is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
+		"\(.complete) \(.reason) \([.unchecked[].rule] | join(","))"')" \
+		"65 false task-list-unread text-writable-alias,orphan-root,unowned-task" \
+		"${damage#* } damaged: check --all-roots incomplete, exit 65"
+done
 
 done_testing

@@ -20,6 +20,9 @@
  *   --loop              the task list loops back to pid 1
  *   --btf-lies          the BTF header claims a 1 MB string section
  *   --kallsyms-wild     kallsyms_offsets overwritten with random numbers
+ *   --kallsyms-base=VA  kallsyms_relative_base's eight bytes set to VA
+ *   --task-next=VA      init_task's tasks.next set to VA (garbage)
+ *   --btf-retype        the BTF's task_struct.mm is an int, not a pointer
  *   --text-bounds       kallsyms has the text and rodata bounds, whose
  *                       direct-map alias is read-only (ksynth.h)
  *   --plant=ANOMALY     one thing `pgwalk check` must find (exactly):
@@ -130,6 +133,37 @@ static int plant_kernel(struct ksynth *k, const char *what)
 	return 0;
 }
 
+/* --btf-retype: task_struct.mm's type becomes btfwriter's first type
+ * (int): the member record (name "mm", type 7, the pointer; offset
+ * bo.mm in bits) found in the blob as libbpf wrote it.  0, or -1 when
+ * it is not there. */
+static int retype_mm(struct ksynth *k)
+{
+	uint8_t *b = k->mem.b.p + (k->btf_va - KS_KT);
+	uint32_t hdr = b[4] | b[5] << 8 | (uint32_t)b[6] << 16 |
+		       (uint32_t)b[7] << 24;
+	uint32_t w[4];
+	memcpy(w, b + 8, sizeof(w));  /* type_off type_len str_off str_len */
+	const char *str = (const char *)b + hdr + w[2];
+	uint32_t mm_name = 0;
+	for (uint32_t i = 1; i + 3 <= w[3]; i++)
+		if (!str[i - 1] && !memcmp(str + i, "mm", 3)) {
+			mm_name = i;
+			break;
+		}
+	uint8_t *t = b + hdr + w[0];
+	for (uint32_t i = 0; mm_name && i + 12 <= w[1]; i += 4) {
+		uint32_t m[3];
+		memcpy(m, t + i, sizeof(m));
+		if (m[0] == mm_name && m[1] == 7 && m[2] == k->bo.mm * 8) {
+			m[1] = 1;
+			memcpy(t + i, m, sizeof(m));
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* Set bit cbit in every present entry of the table at pfn (level lvl:
  * 4 the top) and below it, each table once (seen: per frame). */
 static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
@@ -166,12 +200,15 @@ int main(int argc, char **argv)
 		{ "text-bounds", no_argument, NULL, 't' },
 		{ "plant", required_argument, NULL, 'p' },
 		{ "cbit", required_argument, NULL, 'c' },
+		{ "kallsyms-base", required_argument, NULL, 'B' },
+		{ "task-next", required_argument, NULL, 'T' },
+		{ "btf-retype", no_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
-	     bounds = false;
-	const char *plant = "";
+	     bounds = false, retype = false;
+	const char *plant = "", *base = NULL, *task_next = NULL;
 	unsigned cbit = 0;
 	struct ksynth k;
 	int c;
@@ -188,6 +225,9 @@ int main(int argc, char **argv)
 		case 'k': wild = true; break;
 		case 't': bounds = true; break;
 		case 'p': plant = optarg; break;
+		case 'B': base = optarg; break;
+		case 'T': task_next = optarg; break;
+		case 'Y': retype = true; break;
 		case 'c':
 			cbit = (unsigned)atoi(optarg);
 			if (cbit < 24 || cbit > 51) {
@@ -236,6 +276,14 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i + 4 <= k.kt.offsets.len; i += 4)
 			ks_set(&k, k.offsets_va + i,
 			       (uint32_t)rand_r(&seed) * 2654435761u, 4);
+	}
+	if (base)
+		ks_set(&k, k.base_va, strtoull(base, NULL, 0), 8);
+	if (task_next)
+		ks_link(&k, 0, -1, strtoull(task_next, NULL, 0));
+	if (retype && retype_mm(&k) != 0) {
+		fprintf(stderr, "pgw-mkkernel: no task_struct.mm in the BTF\n");
+		return 2;
 	}
 	if (cbit) {
 		uint64_t mask = UINT64_C(1) << cbit;
