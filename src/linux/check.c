@@ -8,6 +8,7 @@
 #include "check.h"
 #include "../lib/grow.h"
 #include "../lib/names.h"
+#include "../walk/step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,58 @@ static void beyond_ram_rule(struct root_walk *w, const struct pgw_run *r)
 		 "window below 4 GiB", (unsigned long long)limit);
 }
 
+/*
+ * An entry that points back at a table on its own path maps that table
+ * (and the tables below it) as data, with the permissions of the path
+ * down to it: user-writable page tables, or W+X ones.  The range walk
+ * does not descend there (it would never end), so this is said here,
+ * from the entries the CPU reads for the hole's first address.
+ */
+static void cycle_rule(struct root_walk *w, const struct pgw_run *r)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	uint32_t eff = pgw_perm_start(mode);
+	struct pgw_xlat x;
+	struct pgw_finding *f;
+
+	pgw_translate(w->space, r->va, &x);
+	for (unsigned i = 0; i < x.nsteps && x.step[i].read_ok; i++) {
+		eff = pgw_perm_combine(mode, eff, x.step[i].entry.perm);
+		if (x.step[i].entry_pa == r->entry_pa)
+			break;
+	}
+	bool user = eff & PGW_F_USER, rw = eff & PGW_F_RW;
+	bool exec = !(eff & PGW_F_NX);
+	if (!user && !(rw && exec && w->ck->nx))
+		return;
+	f = add(w, user ? PGW_RULE_PT_WRITABLE : PGW_RULE_WX,
+		user && !rw ? PGW_SEV_MEDIUM : PGW_SEV_HIGH, r->va, r->end);
+	if (f)
+		snprintf(f->why, sizeof(f->why), "the entry 0x%llx at 0x%llx "
+			 "points back at a table on its own path: the page "
+			 "tables are mapped %s%s%s through it",
+			 (unsigned long long)r->entry_raw,
+			 (unsigned long long)r->entry_pa,
+			 user ? "at user level, " : "",
+			 rw ? "writable" : "read-only",
+			 exec && w->ck->nx ? " and executable" : "");
+}
+
+/* A table pointer past RAM: the CPU reads whatever answers there (a
+ * device, or nothing) as page tables. */
+static void table_beyond_rule(struct root_walk *w, const struct pgw_run *r)
+{
+	struct pgw_finding *f = add(w, PGW_RULE_BEYOND_RAM, PGW_SEV_MEDIUM,
+				    r->va, r->end);
+
+	if (f)
+		snprintf(f->why, sizeof(f->why), "the entry 0x%llx at 0x%llx "
+			 "points at a page table past the memory the image "
+			 "describes: what it maps is unknown",
+			 (unsigned long long)r->entry_raw,
+			 (unsigned long long)r->entry_pa);
+}
+
 static int on_run(void *arg, const struct pgw_run *r)
 {
 	struct root_walk *w = arg;
@@ -224,6 +277,10 @@ static int on_run(void *arg, const struct pgw_run *r)
 	if (r->kind == PGW_RUN_HOLE) {
 		if (r->stop == PGW_STOP_TABLE_NOT_IN_IMAGE)
 			w->stats->tables_not_in_image++;
+		if (r->stop == PGW_STOP_CYCLE)
+			cycle_rule(w, r);
+		if (r->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			table_beyond_rule(w, r);
 		if (r->stop == PGW_STOP_RESERVED &&
 		    (f = add(w, PGW_RULE_RESERVED, PGW_SEV_MEDIUM, r->va,
 			     r->end)))

@@ -10,14 +10,19 @@
 #    kallsyms_relative_base, a garbage tasks.next, a retyped BTF member):
 #    roots exits 65 (was 2 for the list, 69 for the BTF), and check
 #    --all-roots, whose cross-view (orphan-root: the hidden process) could
-#    not run, is incomplete with exit 65 (was "complete":true, exit 0).
+#    not run, is incomplete with exit 65 (was "complete":true, exit 0);
+#  - check: a self-referencing entry (a process's user-writable one, the
+#    kernel's writable and executable one) maps page tables as data: a
+#    pt-writable or wx finding (the cycle hole was skipped silently); a
+#    kernel-half table pointer beyond RAM: a beyond-ram finding (was 0
+#    findings, exit 0).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 13
+plan 16
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -74,6 +79,28 @@ for damage in "--kallsyms-base=0xffffffff12345678 relative base" \
 		"\(.complete) \(.reason) \([.unchecked[].rule] | join(","))"')" \
 		"65 false task-list-unread text-writable-alias,orphan-root,unowned-task" \
 		"${damage#* } damaged: check --all-roots incomplete, exit 65"
+done
+
+# ---- check: cycles and a table beyond RAM ----
+# findings FILE: "rule severity va end root" of each finding the
+# unplanted kernel lacks.
+"$KMK" --text-bounds "$TMP/base.elf" || bail "pgw-mkkernel failed"
+"$PGWALK" check --all-roots --severity=info --format=json "$TMP/base.elf" |
+	jq -r 'select(.type == "finding") |
+	       "\(.rule) \(.severity) \(.va) \(.end) \(.root)"' |
+	sort >"$TMP/base.f"
+for p in "self-map=pt-writable high 0x8000000000 0x10000000000 0x603000" \
+	 "kernel-self-map=wx high 0xffff960000000000 0xffff968000000000 0x1000" \
+	 "table-beyond-ram=beyond-ram medium 0xffff960000000000 0xffff968000000000 0x1000"; do
+	"$KMK" --text-bounds --plant="${p%%=*}" "$TMP/p.elf" ||
+		bail "pgw-mkkernel --plant=${p%%=*} failed"
+	"$PGWALK" check --all-roots --severity=info --format=json \
+		"$TMP/p.elf" >"$TMP/p.json"
+	rc=$?
+	got=$(jq -r 'select(.type == "finding") |
+		"\(.rule) \(.severity) \(.va) \(.end) \(.root)"' "$TMP/p.json" |
+		sort | comm -13 "$TMP/base.f" -)
+	is "$rc $got" "1 ${p#*=}" "check --plant=${p%%=*}: exactly ${p#*=}"
 done
 
 done_testing

@@ -43,6 +43,13 @@
  *                 kernel's own W+X walk skips
  *     beyond-ram  a vmalloc page at 0xffffc80000000000 maps frame
  *                 0x200000000 (8 GiB; RAM is 8 MiB)
+ *     self-map    pid 10's root maps itself: its PML4 entry 1 points at
+ *                 the PML4 (user, writable), so its page tables are
+ *                 user-writable through the cycle
+ *     kernel-self-map  the kernel's PML4 entry 300 points at the PML4
+ *                 (writable, executable): its tables are W+X
+ *     table-beyond-ram  the kernel's PML4 entry 300 points at a table at
+ *                 0x200000000 (8 GiB; RAM is 8 MiB)
  *   --cbit=N            memory encryption: bit N (SME's C-bit) set in every
  *                       present entry of every table, and VMCOREINFO's
  *                       NUMBER(sme_mask) says so (mm->pgd, a virtual
@@ -83,6 +90,9 @@ static int plant_process(struct ksynth *k, const char *what)
 		iw_frame(&k->mem, 0x7c0);
 		iw_entry(&k->mem, k->pgd_pa[1] >> 12, 400, 8,
 			 UINT64_C(0x7c0000) | IW_TBL);
+	} else if (!strcmp(what, "self-map")) {
+		iw_entry(&k->mem, k->pgd_pa[3] >> 12, 1, 8,
+			 k->pgd_pa[3] | IW_TBL | IW_US);
 	} else if (!strcmp(what, "user-pt")) {
 		iw_entry(&k->mem, pt10, ((user_va >> 12) & 511) + 1, 8,
 			 pt10 << 12 | IW_P | IW_RW | IW_US | IW_A | IW_D |
@@ -121,6 +131,11 @@ static int plant_kernel(struct ksynth *k, const char *what)
 		iw_entry(&k->mem, 0x7c5, 0, 8, UINT64_C(0x7c6000) | IW_TBL);
 		iw_entry(&k->mem, 0x7c6, 0, 8, UINT64_C(0x700000) | IW_P |
 			 IW_RW | IW_A | IW_D | IW_G);
+	} else if (!strcmp(what, "kernel-self-map")) {
+		iw_entry(&k->mem, KS_ROOT >> 12, 300, 8, KS_ROOT | IW_TBL);
+	} else if (!strcmp(what, "table-beyond-ram")) {
+		iw_entry(&k->mem, KS_ROOT >> 12, 300, 8,
+			 UINT64_C(0x200000000) | IW_TBL);
 	} else if (!strcmp(what, "beyond-ram")) {
 		iw_frame(&k->mem, 0x7d2);
 		iw_entry(&k->mem, 0x7d0, 0, 8, UINT64_C(0x7d1000) | IW_TBL);
