@@ -154,22 +154,46 @@ static void wx_rule(struct root_walk *w, const struct pgw_run *r)
 			  "injected code)");
 }
 
+/*
+ * The legacy vsyscall page is user-readable by design (vsyscall=emulate),
+ * but only as the kernel's own frame, __vsyscall_page: any other frame
+ * there is code of someone else's that every process can run.  Without
+ * that symbol the frame cannot be told apart: medium, said why.
+ */
 static void user_kernel_rule(struct root_walk *w, const struct pgw_run *r)
 {
-	bool vsyscall = w->space->mode->va_bits > 32 &&
-			r->va >= LINUX_VSYSCALL_PAGE &&
-			r->end == LINUX_VSYSCALL_PAGE + PGW_PAGE_SIZE &&
-			!(r->eff_flags & PGW_F_RW);
+	const struct pgw_check *ck = w->ck;
+	bool at_vsyscall = w->space->mode->va_bits > 32 &&
+			   r->va >= LINUX_VSYSCALL_PAGE &&
+			   r->end == LINUX_VSYSCALL_PAGE + PGW_PAGE_SIZE &&
+			   !(r->eff_flags & PGW_F_RW);
+	bool ours = at_vsyscall && ck->vsyscall_known &&
+		    r->pa + (LINUX_VSYSCALL_PAGE - r->va) == ck->vsyscall_pa;
 	struct pgw_finding *f = add(w, PGW_RULE_USER_KERNEL,
-				    vsyscall ? PGW_SEV_INFO : PGW_SEV_HIGH,
+				    ours ? PGW_SEV_INFO :
+				    at_vsyscall && !ck->vsyscall_known ?
+				    PGW_SEV_MEDIUM : PGW_SEV_HIGH,
 				    r->va, r->end);
 
-	if (f)
-		snprintf(f->why, sizeof(f->why), "%s",
-			 vsyscall ? "the legacy vsyscall page, user-readable "
-				    "by design (vsyscall=emulate)" :
-				    "user-accessible mapping in the kernel "
-				    "half");
+	if (!f)
+		return;
+	if (ours)
+		snprintf(f->why, sizeof(f->why), "the legacy vsyscall page "
+			 "(the kernel's __vsyscall_page), user-readable by "
+			 "design (vsyscall=emulate)");
+	else if (at_vsyscall && ck->vsyscall_known)
+		snprintf(f->why, sizeof(f->why), "user-accessible page at "
+			 "the legacy vsyscall address, but not the kernel's "
+			 "vsyscall frame (0x%llx): code every process can run",
+			 (unsigned long long)ck->vsyscall_pa);
+	else if (at_vsyscall)
+		snprintf(f->why, sizeof(f->why), "user-accessible page at "
+			 "the legacy vsyscall address; kallsyms has no "
+			 "__vsyscall_page to tell the kernel's frame from "
+			 "another");
+	else
+		snprintf(f->why, sizeof(f->why), "user-accessible mapping in "
+			 "the kernel half");
 }
 
 static void alias_rule(struct root_walk *w, const struct pgw_run *r)

@@ -30,6 +30,10 @@ struct pgw_check {
 				    map ([1] 0: none) */
 	long ldt_index;          /* x86-64: the top-level slot of the LDT
 				    remap (-1: none) */
+	uint64_t vsyscall_pa;    /* x86-64: the frame of kallsyms'
+				    __vsyscall_page, which the kernel maps
+				    at LINUX_VSYSCALL_PAGE */
+	bool vsyscall_known;
 	uint64_t *ktables;       /* the kernel root's tables, sorted */
 	size_t nktables;
 };

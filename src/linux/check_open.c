@@ -80,6 +80,15 @@ static void text_bounds(struct pgw_check *ck)
 				 "%s unknown: %.200s", ranges[i].name, err.msg);
 		}
 	}
+	uint64_t va;
+	struct pgw_xlat x;
+	if (ck->kernel.mode->va_bits > 32 &&
+	    pgw_kallsyms_lookup(ks, "__vsyscall_page", &va, NULL, &err) ==
+	    PGW_OK &&
+	    pgw_translate(&ck->kernel, va, &x) == PGW_STOP_OK) {
+		ck->vsyscall_pa = x.pa;
+		ck->vsyscall_known = true;
+	}
 	pgw_kallsyms_close(ks);
 }
 

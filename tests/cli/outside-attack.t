@@ -15,14 +15,16 @@
 #    kernel's writable and executable one) maps page tables as data: a
 #    pt-writable or wx finding (the cycle hole was skipped silently); a
 #    kernel-half table pointer beyond RAM: a beyond-ram finding (was 0
-#    findings, exit 0).
+#    findings, exit 0);
+#  - check: a user page at the vsyscall address on a frame that is not
+#    kallsyms' __vsyscall_page is high (was info, "legacy vsyscall page").
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 16
+plan 18
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -101,6 +103,19 @@ for p in "self-map=pt-writable high 0x8000000000 0x10000000000 0x603000" \
 		"\(.rule) \(.severity) \(.va) \(.end) \(.root)"' "$TMP/p.json" |
 		sort | comm -13 "$TMP/base.f" -)
 	is "$rc $got" "1 ${p#*=}" "check --plant=${p%%=*}: exactly ${p#*=}"
+done
+
+# ---- check: the vsyscall page, the kernel's frame or another ----
+for v in "real info" "fake high"; do
+	"$KMK" --text-bounds --vsyscall="${v% *}" "$TMP/vs.elf" ||
+		bail "pgw-mkkernel --vsyscall=${v% *} failed"
+	run "$PGWALK" check --all-roots --severity=info --format=json \
+		"$TMP/vs.elf"
+	is "$(printf '%s\n' "$out" | jq -r 'select(.rule == "user-kernel") |
+		"\(.severity) \(.va) \(.root) \(.evidence[-1].entry)"')" \
+		"${v#* } 0xffffffffff600000 0x1000 $( [ "${v% *}" = real ] &&
+			echo 0x3c1125 || echo 0x700125)" \
+		"vsyscall page on the ${v% *} frame: user-kernel ${v#* }"
 done
 
 done_testing

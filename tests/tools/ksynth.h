@@ -40,7 +40,13 @@ struct ksynth_opts {
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
 			     read-only, as mark_rodata_ro leaves it */
+	bool vsyscall;    /* kallsyms also has __vsyscall_page
+			     (KS_VSYSCALL), the frame the kernel maps at
+			     0xffffffffff600000 (not mapped here) */
 };
+
+/* With vsyscall: the kernel's vsyscall page (a frame). */
+#define KS_VSYSCALL UINT64_C(0x3c1000)
 
 /* With text_bounds: the kernel text and read-only data (frames). */
 #define KS_STEXT UINT64_C(0x200000)
@@ -154,7 +160,7 @@ static inline void ks_tasks(struct ksynth *k)
 
 /* kallsyms tables at 0x200000, in the kernel's order. */
 static inline void ks_kallsyms(struct ksynth *k, bool text_only,
-			       bool text_bounds, bool vmas)
+			       bool text_bounds, bool vmas, bool vsyscall)
 {
 	struct kw_sym all[] = {
 		{ 'T', "_stext", ks_kt(0x200000) },
@@ -170,7 +176,7 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 	};
 	size_t n = text_only ? 4 : sizeof(all) / sizeof(all[0]) -
 				   (k->btf_size ? 0 : 2);
-	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 5];
+	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 6];
 	uint64_t va = ks_kt(0x200000);
 
 	memcpy(syms, all, n * sizeof(all[0]));
@@ -187,6 +193,9 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 		syms[n++] = (struct kw_sym){ 'T', "simple_dname",
 					     KS_SIMPLE_DNAME };
 	}
+	if (vsyscall)
+		syms[n++] = (struct kw_sym){ 'D', "__vsyscall_page",
+					     ks_kt(KS_VSYSCALL) };
 	kw_build(syms, n, !text_only, &k->kt);
 	k->offsets_va = va;
 	ks_put(k, va, k->kt.offsets.p, k->kt.offsets.len);
@@ -246,7 +255,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k);
-	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas);
+	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas, o->vsyscall);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,
 			 KS_STEXT | IW_P | IW_PS | IW_A | IW_D | IW_G | IW_NX);

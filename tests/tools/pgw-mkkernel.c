@@ -50,6 +50,10 @@
  *                 (writable, executable): its tables are W+X
  *     table-beyond-ram  the kernel's PML4 entry 300 points at a table at
  *                 0x200000000 (8 GiB; RAM is 8 MiB)
+ *   --vsyscall=real|fake  kallsyms has __vsyscall_page (ksynth.h's
+ *                       KS_VSYSCALL) and the kernel maps 0xffffffffff600000
+ *                       user-readable and executable, as vsyscall=emulate
+ *                       does: to that frame (real) or to 0x700000 (fake)
  *   --cbit=N            memory encryption: bit N (SME's C-bit) set in every
  *                       present entry of every table, and VMCOREINFO's
  *                       NUMBER(sme_mask) says so (mm->pgd, a virtual
@@ -179,6 +183,18 @@ static int retype_mm(struct ksynth *k)
 	return -1;
 }
 
+/* --vsyscall: the fixmap's page at 0xffffffffff600000 (PML4 511, PDPT
+ * 511, PD 507, PT 0) to frame pa, with the user bit on every level as
+ * set_vsyscall_pgtable_user_bits leaves it. */
+static void map_vsyscall(struct ksynth *k, uint64_t pa)
+{
+	iw_frame(&k->mem, 0x7c9);
+	iw_entry(&k->mem, KS_ROOT >> 12, 511, 8, 0x4000 | IW_TBL | IW_US);
+	iw_entry(&k->mem, 4, 511, 8, UINT64_C(0x7c8000) | IW_TBL | IW_US);
+	iw_entry(&k->mem, 0x7c8, 507, 8, UINT64_C(0x7c9000) | IW_TBL | IW_US);
+	iw_entry(&k->mem, 0x7c9, 0, 8, pa | IW_P | IW_US | IW_A | IW_G);
+}
+
 /* Set bit cbit in every present entry of the table at pfn (level lvl:
  * 4 the top) and below it, each table once (seen: per frame). */
 static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
@@ -218,12 +234,14 @@ int main(int argc, char **argv)
 		{ "kallsyms-base", required_argument, NULL, 'B' },
 		{ "task-next", required_argument, NULL, 'T' },
 		{ "btf-retype", no_argument, NULL, 'Y' },
+		{ "vsyscall", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false;
-	const char *plant = "", *base = NULL, *task_next = NULL;
+	const char *plant = "", *base = NULL, *task_next = NULL,
+		   *vsyscall = NULL;
 	unsigned cbit = 0;
 	struct ksynth k;
 	int c;
@@ -243,6 +261,14 @@ int main(int argc, char **argv)
 		case 'B': base = optarg; break;
 		case 'T': task_next = optarg; break;
 		case 'Y': retype = true; break;
+		case 'V':
+			vsyscall = optarg;
+			if (strcmp(optarg, "real") && strcmp(optarg, "fake")) {
+				fprintf(stderr, "pgw-mkkernel: --vsyscall=%s: "
+					"real or fake\n", optarg);
+				return 64;
+			}
+			break;
 		case 'c':
 			cbit = (unsigned)atoi(optarg);
 			if (cbit < 24 || cbit > 51) {
@@ -261,7 +287,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT\n");
 		return 64;
 	}
-	ks_build(&k, &(struct ksynth_opts){ .text_bounds = bounds });
+	ks_build(&k, &(struct ksynth_opts){ .text_bounds = bounds,
+					    .vsyscall = vsyscall != NULL });
+	if (vsyscall)
+		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
+						    UINT64_C(0x700000));
 	/* A third kernel-half entry (an empty vmalloc table), as every real
 	 * kernel has more than two: the kernel-root scan looks for them. */
 	iw_frame(&k.mem, 0x7d0);
