@@ -291,7 +291,8 @@ static int check_all(struct check_run *c, const struct session *s)
 	size_t ntasks = 0;
 	int rc = 0;
 	struct pgw_roots_opts opts = {
-		.scan = { .max_entries = c->max_entries },
+		.scan = { .max_entries = c->max_entries,
+			  .enc = s->space.enc },
 	};
 	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
 					    s->space.root, &opts, &roots, &err);
@@ -318,7 +319,8 @@ static int check_all(struct check_run *c, const struct session *s)
 		c->walk_st = PGW_E_LIMIT;
 	for (size_t i = 0; i < roots->n && !rc; i++) {
 		const struct pgw_root_found *f = &roots->root[i];
-		struct pgw_space sp = { s->img, s->space.mode, f->table };
+		struct pgw_space sp = { s->img, s->space.mode, f->table,
+					s->space.enc };
 		bool kernel = f->table == roots->kernel_root;
 		if (!pgw_check_kind(f->kind))
 			continue;

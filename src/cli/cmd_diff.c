@@ -168,8 +168,9 @@ static int pti_pair(const struct session *s, struct pgw_space *a,
 		}
 		t += PGW_PAGE_SIZE;
 	}
-	*a = (struct pgw_space){ s->img, s->space.mode, p.kernel_table };
-	*b = (struct pgw_space){ s->img, s->space.mode, t };
+	*a = (struct pgw_space){ s->img, s->space.mode, p.kernel_table,
+				 s->space.enc };
+	*b = (struct pgw_space){ s->img, s->space.mode, t, s->space.enc };
 	return 0;
 }
 

@@ -215,7 +215,7 @@ static enum pgw_status add(struct pgw_rmap *rm, const struct session *s,
 			   struct pgw_err *err)
 {
 	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
-				.root = root };
+				.root = root, .enc = s->space.enc };
 	struct pgw_walk_opts wo = { .start = start, .end = end,
 				    .max_entries = s->opts.max_entries };
 	struct pgw_walk_stats st = { 0 };
@@ -251,7 +251,8 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 				 struct build *bd, struct pgw_err *err)
 {
 	struct pgw_roots_opts ro = {
-		.scan = { .max_entries = s->opts.max_entries },
+		.scan = { .max_entries = s->opts.max_entries,
+			  .enc = s->space.enc },
 	};
 	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
 					    s->space.root, &ro, &bd->roots,

@@ -17,14 +17,17 @@
 #    kernel-half table pointer beyond RAM: a beyond-ram finding (was 0
 #    findings, exit 0);
 #  - check: a user page at the vsyscall address on a frame that is not
-#    kallsyms' __vsyscall_page is high (was info, "legacy vsyscall page").
+#    kallsyms' __vsyscall_page is high (was info, "legacy vsyscall page");
+#  - SME (C-bit 47 in every entry): check --all-roots and ptov walk with
+#    the C-bit as roots does (they found frames "beyond RAM", missed the
+#    kernel W+X page, and ptov said no root maps a mapped frame).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 18
+plan 21
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -117,5 +120,22 @@ for v in "real info" "fake high"; do
 			echo 0x3c1125 || echo 0x700125)" \
 		"vsyscall page on the ${v% *} frame: user-kernel ${v#* }"
 done
+
+# ---- SME: every walk with the C-bit ----
+"$KMK" --text-bounds --cbit=47 --plant=wx "$TMP/sme.elf" ||
+	bail "pgw-mkkernel --cbit=47 failed"
+run "$PGWALK" check --all-roots --format=json "$TMP/sme.elf"
+is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "finding") |
+	"\(.rule) \(.severity) \(.va) \(.root)"' | sort | tr '\n' ,)" \
+	"1 unowned-task medium null 0x605000,unowned-task medium null null,wx high 0xffffffff80600000 0x1000,wx low 0x400000 0x601000,wx low 0x400000 0x603000," \
+	"SME: check --all-roots finds the kernel W+X page, no frame beyond RAM"
+run "$PGWALK" ptov --format=tsv "$TMP/sme.elf" 0x600000
+is "$rc $(printf '%s\n' "$out" | sed 1d | cut -f2,3 | tr '\t\n' ' ,')" \
+	"0 0xffff888000600000 0x1000,0xffffffff80600000 0x1000," \
+	"SME: ptov finds the kernel's two mappings of a frame"
+run "$PGWALK" ptov --all-roots --format=tsv "$TMP/sme.elf" 0x701000
+is "$rc $(printf '%s\n' "$out" | sed 1d | cut -f2,3,4 | tr '\t\n' ' ,')" \
+	"0 0xffff888000701000 0x1000 -,0xffffffff80701000 0x1000 -,0x400000 0x601000 1," \
+	"SME: ptov --all-roots finds init's user page"
 
 done_testing
