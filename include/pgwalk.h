@@ -1982,6 +1982,9 @@ struct pgw_check_root_opts {
 	bool user_half_only;     /* walk only below the kernel half (a
 				    process root whose kernel half the
 				    kernel root's check covers) */
+	bool kernel_half_only;   /* walk only the kernel half (a PTI user
+				    copy, whose user half its kernel
+				    copy's walk covers) */
 	bool compare_kernel_half;/* list its kernel-half entries that are
 				    not the kernel root's (kernel-half-
 				    mismatch) */

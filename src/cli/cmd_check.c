@@ -245,6 +245,38 @@ static int check_vmas(struct check_run *c, const struct session *s,
 	return pgw_exit_for(st);
 }
 
+/*
+ * A PTI pair is two roots: the kernel copy, walked as asked, and the user
+ * copy user mode runs on, whose kernel half (the entry text, meant to be
+ * all it maps there) is walked too: what it maps beyond that, user mode
+ * reaches.  Its user half is the kernel copy's.
+ */
+static int check_pti_user(struct check_run *c, const struct session *s,
+			  uint64_t user_copy,
+			  const struct pgw_check_root_opts *like)
+{
+	struct pgw_space sp = { s->img, s->space.mode, user_copy,
+				s->space.enc };
+	struct pgw_check_root_opts ro = *like;
+
+	ro.kernel_root = false;
+	ro.user_half_only = false;
+	ro.compare_kernel_half = false;
+	ro.kernel_half_only = true;
+	return check_one(c, s, &sp, &ro);
+}
+
+/* The session's root's PTI user copy (0: none; the root is no kernel
+ * copy, or is itself the user copy, walked whole). */
+static uint64_t session_pti_user(const struct session *s)
+{
+	struct pgw_pti p;
+	uint64_t t = s->space.root + PGW_PAGE_SIZE;
+
+	pgw_pti_check(s->img, s->space.mode, &s->space.enc, t, &p);
+	return p.is_user_root && p.kernel_table == s->space.root ? t : 0;
+}
+
 /* The task that owns the chosen root, for the findings (--pid, --comm). */
 static const struct pgw_task *chosen_task(const struct pgw_task *tasks,
 					  size_t n, const struct session *s)
@@ -278,6 +310,9 @@ static int check_single(struct check_run *c, const struct session *s,
 	int rc = check_one(c, s, &s->space, &ro);
 	if (!rc && !ro.kernel_root)
 		rc = check_vmas(c, s, &s->space, ro.owner);
+	uint64_t user_copy = session_pti_user(s);
+	if (!rc && user_copy)
+		rc = check_pti_user(c, s, user_copy, &ro);
 	pgw_linux_tasks_free(tasks);
 	return rc;
 }
@@ -333,6 +368,8 @@ static int check_all(struct check_run *c, const struct session *s)
 		rc = check_one(c, s, &sp, &ro);
 		if (!rc && !kernel && f->kind == PGW_RK_PROCESS)
 			rc = check_vmas(c, s, &sp, ro.owner);
+		if (!rc && f->pti_user)
+			rc = check_pti_user(c, s, f->pti_user, &ro);
 	}
 	if (!rc && (st = pgw_check_roots(c->ck, roots, tasks, view,
 					 on_finding, c, &err)) &&

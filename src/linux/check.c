@@ -454,6 +454,8 @@ enum pgw_status pgw_check_root(struct pgw_check *ck,
 	};
 	struct pgw_run_opts ro = {
 		.walk = { .max_entries = opts->max_entries,
+			  .start = opts->kernel_half_only ? ck->kernel_start :
+							    0,
 			  .end = opts->user_half_only ? ck->kernel_start : 0 },
 	};
 	struct pgw_run_ops ops = { .run = on_run, .table = on_table };

@@ -20,14 +20,17 @@
 #    kallsyms' __vsyscall_page is high (was info, "legacy vsyscall page");
 #  - SME (C-bit 47 in every entry): check --all-roots and ptov walk with
 #    the C-bit as roots does (they found frames "beyond RAM", missed the
-#    kernel W+X page, and ptov said no root maps a mapped frame).
+#    kernel W+X page, and ptov said no root maps a mapped frame);
+#  - a PTI user copy mapping kernel text user-writable and executable:
+#    check --all-roots and check of the kernel copy walk the user copy's
+#    kernel half too (they reported nothing; only --cr3=<user copy> did).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 21
+plan 25
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -137,5 +140,23 @@ run "$PGWALK" ptov --all-roots --format=tsv "$TMP/sme.elf" 0x701000
 is "$rc $(printf '%s\n' "$out" | sed 1d | cut -f2,3,4 | tr '\t\n' ' ,')" \
 	"0 0xffff888000701000 0x1000 -,0xffffffff80701000 0x1000 -,0x400000 0x601000 1," \
 	"SME: ptov --all-roots finds init's user page"
+
+# ---- PTI: both roots of a pair ----
+{ cat "$SPECS/roots-pti.spec"
+  echo "map 0xffffffff81001000 0x1001000 4K rw user"; } >"$TMP/pti.spec"
+"$MKIMAGE" -e "$TMP/pti.elf" "$TMP/pti.spec" || bail "pgw-mkimage failed"
+"$MKIMAGE" -e "$TMP/pti0.elf" "$SPECS/roots-pti.spec" ||
+	bail "pgw-mkimage failed"
+want="wx high 0xffffffff81001000 0xffffffff81002000 0x401000,user-kernel high 0xffffffff81001000 0xffffffff81002000 0x401000,"
+for how in "--all-roots" "--cr3=0x400000" "--cpu=1"; do
+	run "$PGWALK" check $how --severity=info --format=json "$TMP/pti.elf"
+	is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "finding") |
+		"\(.rule) \(.severity) \(.va) \(.end) \(.root)"' | tr '\n' ,)" \
+		"1 $want" "PTI user copy's kernel text W+X, user: check $how"
+done
+run "$PGWALK" check --all-roots --severity=info --format=json "$TMP/pti0.elf"
+is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
+	"\(.findings) \(.roots)"')" "0 0 3" \
+	"... the pair as Linux makes it: no finding, three roots walked"
 
 done_testing
