@@ -1860,7 +1860,13 @@ struct pgw_roots_view {
 	size_t nunowned;         /* tasks with an mm whose root the scan did
 				    not find */
 };
-enum pgw_status pgw_roots_view_build(const struct pgw_roots *roots,
+/*
+ * Also names the shared-tables roots by what the task list says is live
+ * (the scan only knew the CPUs'): one a task owns is a process, and one
+ * no task owns that shares the tables of a root a task owns is a process
+ * too (a hidden one: live processes do not share these tables).
+ */
+enum pgw_status pgw_roots_view_build(struct pgw_roots *roots,
 				     const struct pgw_task *tasks,
 				     size_t ntasks,
 				     struct pgw_roots_view **view_ret,

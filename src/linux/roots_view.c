@@ -71,7 +71,45 @@ void pgw_roots_view_free(struct pgw_roots_view *v)
 	free(v);
 }
 
-enum pgw_status pgw_roots_view_build(const struct pgw_roots *roots,
+static bool owned(const struct pgw_roots_view *v, size_t i)
+{
+	return v->first_owner[i] < v->first_owner[i + 1];
+}
+
+/*
+ * The scan called a root sharing user tables with another a stale copy
+ * unless a CPU ran on it; a task owning it says it is live as well.  The
+ * one sharing with a live root that no task owns is no stale copy: live
+ * processes do not share these tables, so it maps a live process's
+ * memory from outside the task list.  (Each root's answer rests on its
+ * own kind and on who owns what, which this does not change.)
+ */
+static void name_live(struct pgw_roots *roots,
+		      const struct pgw_roots_view *v)
+{
+	for (size_t i = 1; i < roots->n; i++) {
+		struct pgw_root_found *r = &roots->root[i];
+		if (r->kind != PGW_RK_SHARED_TABLES || r->other >= roots->n)
+			continue;
+		if (!owned(v, i) && !owned(v, r->other))
+			continue;
+		uint64_t other = roots->root[r->other].table;
+		r->kind = PGW_RK_PROCESS;
+		if (owned(v, i))
+			snprintf(r->why, sizeof(r->why), "its user half maps "
+				 "user pages (a task owns it; root 0x%llx "
+				 "uses its page tables too)",
+				 (unsigned long long)other);
+		else
+			snprintf(r->why, sizeof(r->why), "its user half maps "
+				 "user pages through page tables the live "
+				 "root 0x%llx uses too (processes do not share "
+				 "these): a process outside the task list",
+				 (unsigned long long)other);
+	}
+}
+
+enum pgw_status pgw_roots_view_build(struct pgw_roots *roots,
 				     const struct pgw_task *tasks,
 				     size_t ntasks,
 				     struct pgw_roots_view **view_ret,
@@ -114,6 +152,7 @@ enum pgw_status pgw_roots_view_build(const struct pgw_roots *roots,
 			v->owner[v->first_owner[r] + next[r]++] = t;
 	}
 	free(next);
+	name_live(roots, v);
 	for (size_t i = 1; i < roots->n; i++) {
 		bool suspicious;
 		if (!pgw_roots_view_orphan(v, i))

@@ -23,14 +23,17 @@
 #    kernel W+X page, and ptov said no root maps a mapped frame);
 #  - a PTI user copy mapping kernel text user-writable and executable:
 #    check --all-roots and check of the kernel copy walk the user copy's
-#    kernel half too (they reported nothing; only --cr3=<user copy> did).
+#    kernel half too (they reported nothing; only --cr3=<user copy> did);
+#  - a hidden process root sharing a top-level entry with init's: a
+#    process root no task owns (suspicious), and init's a process (both
+#    were "shared-tables", the hidden one an unsuspicious stale copy).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 25
+plan 28
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -158,5 +161,19 @@ run "$PGWALK" check --all-roots --severity=info --format=json "$TMP/pti0.elf"
 is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
 	"\(.findings) \(.roots)"')" "0 0 3" \
 	"... the pair as Linux makes it: no finding, three roots walked"
+
+# ---- a hidden root sharing init's tables ----
+"$KMK" --hidden-shares "$TMP/hs.elf" || bail "pgw-mkkernel failed"
+run "$PGWALK" roots --format=json "$TMP/hs.elf"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "root") |
+	"\(.root) \(.kind) \(.pid) \(.orphan)"' | tr '\n' ,)" \
+	"0x1000 kernel null false,0x601000 process 1 false,0x603000 process 10 false,0x606000 process null true," \
+	"hidden root sharing init's tables: both processes, the hidden one an orphan"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "orphan") |
+	"\(.root) \(.suspicious)"')" "0x606000 true" "... a suspicious one"
+run "$PGWALK" check --all-roots --format=json "$TMP/hs.elf"
+is "$(printf '%s\n' "$out" | jq -r 'select(.rule == "orphan-root") |
+	"\(.severity) \(.root)"')" "high 0x606000" \
+	"... check: orphan-root high"
 
 done_testing

@@ -16,6 +16,10 @@
  *                       PAGESIZE=8192
  *   --no-vmcoreinfo     (with --raw) no real VMCOREINFO in memory
  *   --hidden            a process root (0x606000) that no task owns
+ *   --hidden-shares     a process root (0x606000) that no task owns, whose
+ *                       user half is pid 1's top-level entry 0 (pid 1's
+ *                       own page tables) and its own entry 1 (a page at
+ *                       0x8000400000)
  *   --same-comm         pid 30 is called "init" too
  *   --loop              the task list loops back to pid 1
  *   --btf-lies          the BTF header claims a 1 MB string section
@@ -235,11 +239,12 @@ int main(int argc, char **argv)
 		{ "task-next", required_argument, NULL, 'T' },
 		{ "btf-retype", no_argument, NULL, 'Y' },
 		{ "vsyscall", required_argument, NULL, 'V' },
+		{ "hidden-shares", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
-	     bounds = false, retype = false;
+	     bounds = false, retype = false, shares = false;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
 	unsigned cbit = 0;
@@ -261,6 +266,7 @@ int main(int argc, char **argv)
 		case 'B': base = optarg; break;
 		case 'T': task_next = optarg; break;
 		case 'Y': retype = true; break;
+		case 'H': shares = true; break;
 		case 'V':
 			vsyscall = optarg;
 			if (strcmp(optarg, "real") && strcmp(optarg, "fake")) {
@@ -303,6 +309,16 @@ int main(int argc, char **argv)
 	process_root(&k, k.pgd_pa[3]);
 	if (hidden)
 		process_root(&k, 0x606000);
+	if (shares) {
+		/* process_root's page for 0x8000400000 (entry 1), then
+		 * entry 0 taken from pid 1's root. */
+		uint64_t e0 = 0;
+		memcpy(&e0, iw_frame(&k.mem, k.pgd_pa[1] >> 12), 8);
+		process_root(&k, 0x606000);
+		uint8_t *top = iw_frame(&k.mem, 0x606);
+		memcpy(top + 8, top, 8);
+		memcpy(top, &e0, 8);
+	}
 	if (kernel_side && plant_process(&k, plant)) {
 		fprintf(stderr, "pgw-mkkernel: no anomaly '%s'\n", plant);
 		return 64;
