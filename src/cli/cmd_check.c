@@ -152,7 +152,14 @@ struct check_run {
 					process root */
 	bool lm_tried;
 	char vmas_why[300];
-	uint64_t max_entries;
+	/* One entry budget for the whole command (--max-entries, else the
+	 * image's default): the roots scan's walks and every root's walk
+	 * draw on it, so a thousand roots sharing one huge user half cost
+	 * one budget, not a thousand. */
+	uint64_t entries_left;
+	uint64_t entries;            /* examined by the roots' walks */
+	uint64_t scan_entries;       /* and by the roots scan's */
+	size_t unwalked;             /* roots the budget left unwalked */
 	enum pgw_status walk_st;     /* the worst walk: PGW_E_LIMIT */
 	int names_exit;              /* the task list could not be read: 65
 					damaged, 69 unsupported (0: read,
@@ -178,11 +185,22 @@ static int check_one(struct check_run *c, const struct session *s,
 		     const struct pgw_space *space,
 		     const struct pgw_check_root_opts *ro)
 {
-	struct pgw_check_stats st;
+	struct pgw_check_stats st = { 0 };
 	struct pgw_err err = { 0 };
-	enum pgw_status rc = pgw_check_root(c->ck, space, ro, on_finding, c,
-					    &st, &err);
+	struct pgw_check_root_opts budgeted = *ro;
 
+	if (c->entries_left == 0) {
+		c->unwalked++;
+		c->walk_st = PGW_E_LIMIT;
+		return 0;
+	}
+	budgeted.max_entries = c->entries_left;
+	enum pgw_status rc = pgw_check_root(c->ck, space, &budgeted,
+					    on_finding, c, &st, &err);
+
+	c->entries += st.walk.entries;
+	c->entries_left -= st.walk.entries < c->entries_left ?
+			   st.walk.entries : c->entries_left;
 	c->sum.roots++;
 	c->sum.tables_not_in_image += st.tables_not_in_image;
 	if (ro->kernel_root) {
@@ -233,7 +251,7 @@ static int check_vmas(struct check_run *c, const struct session *s,
 		pgw_vmas_free(vmas);
 		return 0;
 	}
-	st = pgw_check_vmas(c->ck, user, vmas, owner, c->max_entries,
+	st = pgw_check_vmas(c->ck, user, vmas, owner, c->entries_left,
 			    on_finding, c, &err);
 	pgw_vmas_free(vmas);
 	if (st == PGW_E_LIMIT)
@@ -305,7 +323,6 @@ static int check_single(struct check_run *c, const struct session *s,
 		.kernel_root = s->space.root == kernel->root,
 		.compare_kernel_half = s->space.root != kernel->root,
 		.owner = chosen_task(tasks, ntasks, s),
-		.max_entries = c->max_entries,
 	};
 	int rc = check_one(c, s, &s->space, &ro);
 	if (!rc && !ro.kernel_root)
@@ -326,7 +343,7 @@ static int check_all(struct check_run *c, const struct session *s)
 	size_t ntasks = 0;
 	int rc = 0;
 	struct pgw_roots_opts opts = {
-		.scan = { .max_entries = c->max_entries,
+		.scan = { .max_entries = c->entries_left,
 			  .enc = s->space.enc },
 	};
 	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
@@ -336,6 +353,9 @@ static int check_all(struct check_run *c, const struct session *s)
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
+	c->scan_entries = roots->scan.entries;
+	c->entries_left -= roots->scan.entries < c->entries_left ?
+			   roots->scan.entries : c->entries_left;
 	enum pgw_status tst = pgw_linux_tasks(&s->space, &tasks, &ntasks,
 					      &terr);
 	if (ntasks && (st = pgw_roots_view_build(roots, tasks, ntasks, &view,
@@ -361,7 +381,6 @@ static int check_all(struct check_run *c, const struct session *s)
 			continue;
 		struct pgw_check_root_opts ro = {
 			.kernel_root = kernel, .user_half_only = !kernel,
-			.max_entries = c->max_entries,
 		};
 		if (view && view->first_owner[i] < view->first_owner[i + 1])
 			ro.owner = &tasks[view->owner[view->first_owner[i]]];
@@ -451,7 +470,9 @@ int cmd_check(int argc, char **argv)
 	struct check_run c = {
 		.out = &out, .args = &a,
 		.sum = { .threshold = a.threshold },
-		.max_entries = a.in.opts.max_entries,
+		.entries_left = a.in.opts.max_entries ?
+				a.in.opts.max_entries :
+				pgw_default_budget(s.img),
 	};
 	enum pgw_status st = pgw_check_open(&kernel, &c.ck, &err);
 	if (st != PGW_OK) {
@@ -463,7 +484,19 @@ int cmd_check(int argc, char **argv)
 	c.kernel = &kernel;
 	if (fmt->check_begin)
 		fmt->check_begin(&out);
+	uint64_t budget = c.entries_left;
 	rc = a.all_roots ? check_all(&c, &s) : check_single(&c, &s, &kernel);
+	if (c.unwalked)
+		pgw_cli_error("%s: the entry budget (%llu, --max-entries) ran "
+			      "out: %zu roots not walked", s.path,
+			      (unsigned long long)budget, c.unwalked);
+	if (a.in.opts.verbose)
+		fprintf(stderr, "pgwalk: check: %zu roots walked, %llu "
+			"entries, and %llu by the roots scan (one budget of "
+			"%llu for the command)\n", c.sum.roots,
+			(unsigned long long)c.entries,
+			(unsigned long long)c.scan_entries,
+			(unsigned long long)budget);
 	if (rc == 0) {
 		c.sum.complete = c.walk_st == PGW_OK &&
 				 !c.sum.tables_not_in_image;

@@ -206,6 +206,13 @@ struct build {
 	struct owner *owners;
 	size_t nowners;
 	struct pgw_walk_stats walked;
+	/* One entry budget for the whole command (--max-entries, else the
+	 * image's default): the roots scan's walks and every root's walk
+	 * draw on it, so a thousand roots sharing one huge user half cost
+	 * one budget, not a thousand (and the map's memory stays bounded
+	 * with it). */
+	uint64_t entries_left;
+	size_t unwalked;         /* walks the budget left undone */
 	double ms;
 };
 
@@ -217,10 +224,17 @@ static enum pgw_status add(struct pgw_rmap *rm, const struct session *s,
 	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
 				.root = root, .enc = s->space.enc };
 	struct pgw_walk_opts wo = { .start = start, .end = end,
-				    .max_entries = s->opts.max_entries };
+				    .max_entries = bd->entries_left };
 	struct pgw_walk_stats st = { 0 };
+
+	if (bd->entries_left == 0) {
+		bd->unwalked++;
+		return PGW_OK;
+	}
 	enum pgw_status rc = pgw_rmap_add(rm, &sp, &wo, owner, &st, err);
 
+	bd->entries_left -= st.entries < bd->entries_left ? st.entries :
+							     bd->entries_left;
 	bd->walked.entries += st.entries;
 	bd->walked.tables += st.tables;
 	bd->walked.leaves += st.leaves;
@@ -251,7 +265,7 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 				 struct build *bd, struct pgw_err *err)
 {
 	struct pgw_roots_opts ro = {
-		.scan = { .max_entries = s->opts.max_entries,
+		.scan = { .max_entries = bd->entries_left,
 			  .enc = s->space.enc },
 	};
 	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
@@ -259,6 +273,10 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 					    err);
 	if (st != PGW_OK)
 		return st;
+	uint64_t scanned = bd->roots->scan.entries;
+	bd->walked.entries += scanned;
+	bd->entries_left -= scanned < bd->entries_left ? scanned :
+							 bd->entries_left;
 	bd->names = pgw_linux_tasks(&s->space, &bd->tasks, &bd->ntasks,
 				    &bd->names_err);
 	if (bd->ntasks && (st = pgw_roots_view_build(bd->roots, bd->tasks,
@@ -325,7 +343,8 @@ static int build_status(const struct build *bd, const struct pgw_rmap *rm)
 						bd->names == PGW_E_UNMAPPED ?
 					PGW_EXIT_EVIDENCE :
 					pgw_exit_for(bd->names));
-	if (st.budget_stops || (bd->roots && !bd->roots->scan.complete))
+	if (st.budget_stops || bd->unwalked ||
+	    (bd->roots && !bd->roots->scan.complete))
 		rc = PGW_EXIT_LIMIT;
 	return rc;
 }
@@ -348,16 +367,19 @@ static void say(const struct session *s, const struct build *bd,
 			      "what they map is not listed",
 			      s->path,
 			      (unsigned long long)st.tables_not_in_image);
-	if (st.budget_stops)
-		pgw_cli_error("%s: the entry budget cut %llu walks short "
-			      "(--max-entries): mappings are missing",
-			      s->path, (unsigned long long)st.budget_stops);
+	if (st.budget_stops || bd->unwalked)
+		pgw_cli_error("%s: the entry budget cut %llu walks short and "
+			      "left %zu undone (--max-entries; one budget for "
+			      "the command): mappings are missing", s->path,
+			      (unsigned long long)st.budget_stops,
+			      bd->unwalked);
 	if (!s->opts.verbose)
 		return;
 	session_say(s);
-	fprintf(stderr, "pgwalk: reverse map: %zu roots walked (%llu "
-		"entries, %llu tables, %llu leaves) into %llu ranges, "
-		"%.1f ms\n", bd->nowners,
+	fprintf(stderr, "pgwalk: reverse map: %zu roots, %zu walks left "
+		"undone (%llu entries with the roots scan's, %llu tables, "
+		"%llu leaves) into %llu ranges, %.1f ms\n", bd->nowners,
+		bd->unwalked,
 		(unsigned long long)bd->walked.entries,
 		(unsigned long long)bd->walked.tables,
 		(unsigned long long)bd->walked.leaves,
@@ -388,6 +410,8 @@ int cmd_ptov(int argc, char **argv)
 		return rc;
 	}
 	double t0 = now_ms();
+	bd.entries_left = s.opts.max_entries ? s.opts.max_entries :
+					       pgw_default_budget(s.img);
 	enum pgw_status st = pgw_rmap_new(&rm, &err);
 	if (st == PGW_OK)
 		st = a.all_roots ? build_all(rm, &s, &bd, &err) :

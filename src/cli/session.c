@@ -59,7 +59,8 @@ static const struct argp_option options[] = {
 	  "Entry budget for range walks: stop with exit status 4 after "
 	  "examining N page-table entries (default: 512 per page of the "
 	  "image, at least 1052672; cycles and shared tables cannot make a "
-	  "walk longer)", 3 },
+	  "walk longer); one budget for the whole command, every root's "
+	  "walk and the roots scan's together", 3 },
 	{ "hex", OPT_HEX, NULL, 0,
 	  "Read bare words as hex addresses, as crash and QEMU print them "
 	  "(ffffffff81000000, and 0d000000 is 0xd000000); without it an "
