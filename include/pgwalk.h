@@ -1598,6 +1598,10 @@ struct pgw_scan_stats {
 	uint64_t candidates;     /* pages (PAE: 32-byte slots) that passed the
 				    quick test */
 	uint64_t entries;        /* entries the validation walks examined */
+	uint64_t decoded;        /* pages decompressed (kdump, AVML): those
+				    scanned and those the finder read to
+				    judge them (a PAE slot's directory),
+				    against max_decoded; 0 elsewhere */
 	bool complete;           /* every page looked at, every walk done */
 	char why[200];           /* when not complete: which budget stopped
 				    what */

@@ -59,6 +59,11 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 							   PGW_SCAN_MAX_DECODED;
 	bool decoding = decodes_pages(img);
 	uint64_t decoded = 0;
+	/* The finder's own reads (a PAE slot's page directory) decompress
+	 * too, and once the cache is full each gives a page up: they count
+	 * against the budget with the pages scanned, or forged slots that
+	 * each name another directory would decompress without bound. */
+	const uint64_t *given_up = pgw_image_page_epoch(img);
 
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
@@ -78,8 +83,10 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 			struct pgw_err ignored;
 			/* Pages a kdump left out cost nothing to skip: only
 			 * those decompressed count against that budget. */
+			if (decoding)
+				stats->decoded = decoded;
 			if (stats->scanned == max_pages ||
-			    (decoding && decoded == max_decoded)) {
+			    (decoding && decoded >= max_decoded)) {
 				bool pages = stats->scanned == max_pages;
 				pgw_scan_incomplete(stats,
 					"scan stopped at physical 0x%llx, "
@@ -121,7 +128,12 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 				stats->holes++;
 				continue;
 			}
-			if (visit(arg, pfn << PGW_PAGE_SHIFT, page))
+			uint64_t before = *given_up;
+			int stop = visit(arg, pfn << PGW_PAGE_SHIFT, page);
+			decoded += *given_up - before;
+			if (decoding)
+				stats->decoded = decoded;
+			if (stop)
 				return pgw_err_set(err, PGW_E_STOPPED,
 						   "scan stopped at physical "
 						   "0x%llx",

@@ -56,9 +56,9 @@ static void print_stats(const char *what, const struct pgw_scan_stats *s,
 {
 	printf("%s pages=%" PRIu64 " scanned=%" PRIu64 " absent=%" PRIu64
 	       " candidates=%" PRIu64 " entries=%" PRIu64 " complete=%s"
-	       " ms=%.2f holes=%" PRIu64, what, s->pages, s->scanned,
-	       s->absent, s->candidates, s->entries,
-	       s->complete ? "yes" : "no", ms, s->holes);
+	       " ms=%.2f holes=%" PRIu64 " decoded=%" PRIu64, what, s->pages,
+	       s->scanned, s->absent, s->candidates, s->entries,
+	       s->complete ? "yes" : "no", ms, s->holes, s->decoded);
 	if (!s->complete)
 		printf(" why=\"%s\"", s->why);
 	putchar('\n');
