@@ -257,6 +257,14 @@ enum pgw_status pgw_vmcoreinfo_number(const struct pgw_image *img,
 bool pgw_vmcoreinfo_u64(const struct pgw_image *img, const char *key,
 			uint64_t *val_ret);
 size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
+/*
+ * When the image holds two VMCOREINFO notes that disagree (a key with two
+ * values: two kernels' roots, say), the first key, both values, in words
+ * (raw image bytes: escape them); NULL when they agree or there is one.
+ * The first note's values are the ones read; callers that rely on them
+ * must say the answer may be about the wrong kernel.
+ */
+const char *pgw_vmcoreinfo_conflict(const struct pgw_image *img);
 
 /* ---- paging modes (src/arch/: hardware only) -------------------------- */
 

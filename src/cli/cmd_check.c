@@ -334,6 +334,18 @@ static int check_single(struct check_run *c, const struct session *s,
 	return rc;
 }
 
+/* Two VMCOREINFO notes naming two kernels: the kernel root, its text
+ * and every comparison with it came from the first, so the check may be
+ * of the wrong kernel: incomplete, exit 65 (the session said which key). */
+static void check_conflict(struct check_run *c, const struct session *s)
+{
+	if (!pgw_vmcoreinfo_conflict(s->img))
+		return;
+	c->sum.reason = "vmcoreinfo-conflict";
+	c->sum.complete = false;
+	c->names_exit = PGW_EXIT_BADIMAGE;
+}
+
 static int check_all(struct check_run *c, const struct session *s)
 {
 	struct pgw_roots *roots = NULL;
@@ -418,6 +430,7 @@ static int check_all(struct check_run *c, const struct session *s)
 				c->sum.tables_not_in_image ?
 				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
 				cut ? "data-not-in-image" : "task-list-unread";
+		check_conflict(c, s);
 		c->out->fmt->check_summary(c->out, &c->sum);
 		rc = -1;
 	}
@@ -504,6 +517,7 @@ int cmd_check(int argc, char **argv)
 			       c.sum.tables_not_in_image ?
 			       pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
 			       NULL;
+		check_conflict(&c, &s);
 		fmt->check_summary(&out, &c.sum);
 	}
 	if (rc <= 0) {

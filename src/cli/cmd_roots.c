@@ -193,6 +193,7 @@ int cmd_roots(int argc, char **argv)
 		.ntasks = ntasks, .view = view,
 		.names_why = tst == PGW_OK ? NULL : terr.msg,
 		.complete = roots->scan.complete,
+		.reason = "budget",
 		.why = roots->scan.why,
 	};
 	/* The summary says whether a budget cut the answer short (the
@@ -202,6 +203,14 @@ int cmd_roots(int argc, char **argv)
 	if (tst == PGW_E_LIMIT && r.complete) {
 		r.complete = false;
 		r.why = terr.msg;
+	}
+	/* Two notes naming two kernels: the kernel root, and every
+	 * comparison with it, came from the first (exit 65). */
+	const char *conflict = pgw_vmcoreinfo_conflict(s.img);
+	if (conflict) {
+		r.complete = false;
+		r.reason = "vmcoreinfo-conflict";
+		r.why = conflict;
 	}
 	count(&r);
 	say(&s, roots, scan_ms, &r, names_ms);
@@ -217,6 +226,8 @@ int cmd_roots(int argc, char **argv)
 	struct out out = { stdout, fmt, s.space.mode, NULL };
 	report(&out, &r);
 	rc = !roots->scan.complete ? PGW_EXIT_LIMIT : names_status(tst);
+	if (conflict)
+		rc = PGW_EXIT_BADIMAGE;
 	rc = pgw_cli_flush(rc);
 out:
 	pgw_roots_view_free(view);

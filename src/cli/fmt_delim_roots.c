@@ -221,7 +221,7 @@ void delim_roots_end(struct out *o, const struct delim *d,
 	word(&l, d, "summary");
 	empty(&l, d, 10);
 	word(&l, d, r->complete ? "true" : "false");
-	word(&l, d, r->complete ? "" : "budget");
+	word(&l, d, r->complete ? "" : r->reason);
 	text(&l, d, r->complete ? "" : r->why);
 	from = l.len;
 	kv_u64(&l, from, "roots", r->roots->n);

@@ -180,7 +180,8 @@ void json_roots_end(struct out *o, const struct roots_report *r)
 	if (r->complete) {
 		emit_str(&l, ",\"complete\":true");
 	} else {
-		emit_str(&l, ",\"complete\":false,\"reason\":\"budget\"");
+		emit_str(&l, ",\"complete\":false");
+		kv_str(&l, "reason", r->reason);
 		kv_str(&l, "why", r->why);
 	}
 	emit_str(&l, "}\n");

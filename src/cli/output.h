@@ -147,10 +147,14 @@ struct roots_report {
 	size_t processes;                    /* tasks with an mm */
 	bool complete;                       /* no budget cut the answer
 						short (the scan's, the task
-						list's bound); false: reason
-						"budget" */
+						list's bound), and the
+						image's VMCOREINFO notes
+						agree; false: see reason */
+	const char *reason;                  /* !complete: "budget" or
+						"vmcoreinfo-conflict" */
 	const char *why;                     /* !complete: which budget
-						stopped what */
+						stopped what, or which key
+						the notes disagree on */
 };
 
 /* What check says at its end (cmd_check.c fills it in). */

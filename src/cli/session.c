@@ -411,6 +411,13 @@ int session_choose(struct session *s)
 		out_text_line(stderr, "pgwalk: warning: conflicting "
 			      "paging-mode evidence: ", s->why.mode.conflict,
 			      "\n");
+	/* Never picked silently: the first note was read. */
+	if (pgw_vmcoreinfo_conflict(s->img))
+		out_text_line(stderr, "pgwalk: warning: two VMCOREINFO notes "
+			      "disagree (", pgw_vmcoreinfo_conflict(s->img),
+			      "): the first was read, so the answer may be "
+			      "about another kernel than the one that ran "
+			      "(check and roots exit 65)\n");
 	return 0;
 }
 

@@ -106,6 +106,8 @@ struct pgw_image {
 	bool notes_capped;           /* a cap stopped note parsing */
 	struct pgw_kv *vmcoreinfo;
 	size_t nvmcoreinfo;
+	char vmcoreinfo_conflict[256];/* a key two VMCOREINFO notes give
+					 different values (empty: none) */
 	bool vmcoreinfo_in_memory;   /* adopted from text found in memory */
 	uint64_t vmcoreinfo_pa;      /* ... at this physical address */
 	struct pgw_fact *facts;

@@ -7,6 +7,7 @@
 #include "../lib/grow.h"
 #include "../lib/bytes.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,15 +35,62 @@ static enum pgw_status add_kv(struct pgw_image *img, const char *k, size_t klen,
 	return PGW_OK;
 }
 
+/*
+ * A second VMCOREINFO (a kdump's header copy and its ELF note say the
+ * same) is not parsed again, but compared: the first key it gives
+ * another value is kept, so that no one picks between two kernels
+ * silently (pgw_vmcoreinfo_conflict).
+ */
+static void compare_second(struct pgw_image *img, const char *p,
+			   const char *end)
+{
+	while (p < end && !img->vmcoreinfo_conflict[0]) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *nul = memchr(p, '\0', (size_t)(le - p));
+		if (nul)
+			le = nul;
+		const char *eq = memchr(p, '=', (size_t)(le - p));
+		char key[128];
+		size_t klen = eq ? (size_t)(eq - p) : 0;
+		if (klen && klen < sizeof(key)) {
+			memcpy(key, p, klen);
+			key[klen] = '\0';
+			const char *was = pgw_vmcoreinfo_get(img, key);
+			size_t vlen = (size_t)(le - eq - 1);
+			if (was && (strlen(was) != vlen ||
+				    memcmp(was, eq + 1, vlen) != 0)) {
+				snprintf(img->vmcoreinfo_conflict,
+					 sizeof(img->vmcoreinfo_conflict),
+					 "%s is %.60s in the first VMCOREINFO "
+					 "and %.*s in another", key, was,
+					 (int)(vlen < 60 ? vlen : 60), eq + 1);
+				pgw_image_add_fact(img, "vmcoreinfo_conflict",
+						   "%s",
+						   img->vmcoreinfo_conflict);
+			}
+		}
+		if (nul || !nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+const char *pgw_vmcoreinfo_conflict(const struct pgw_image *img)
+{
+	return img->vmcoreinfo_conflict[0] ? img->vmcoreinfo_conflict : NULL;
+}
+
 enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 					   const char *text, size_t len,
 					   struct pgw_err *err)
 {
 	const char *p = text, *end = text + len;
 
-	/* A second VMCOREINFO (kdump header and ELF note) would duplicate. */
-	if (img->nvmcoreinfo)
+	if (img->nvmcoreinfo) {
+		compare_second(img, p, end);
 		return PGW_OK;
+	}
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;

@@ -202,7 +202,7 @@ def words: {
            "reserved-bits", "bad-leaf", "table-not-in-image",
            "table-beyond-memory", "cycle", "data-not-in-image",
            "read-error", "not-an-address", "budget", "corrupt",
-           "task-list-unread"],
+           "task-list-unread", "vmcoreinfo-conflict"],
   absence: ["outside", "excluded", "truncated", "missing", "other-file",
             "corrupt"],
   flags: ["present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
@@ -440,8 +440,10 @@ def rules($cmd):
        else empty end),
       (if $cmd == "check" and .findings != ([.by_severity[]] | add)
        then "check: findings do not add up by severity" else empty end),
-      (if $cmd == "roots" and has("reason") and .reason != "budget"
-       then "a roots summary reason is budget" else empty end),
+      (if $cmd == "roots" and has("reason") and
+          ([.reason] | inside(["budget", "vmcoreinfo-conflict"]) | not)
+       then "a roots summary reason is budget or vmcoreinfo-conflict"
+       else empty end),
       (if $cmd == "roots" and has("reason") != has("why")
        then "a roots summary: reason and why together" else empty end),
       (if $cmd == "roots" and

@@ -35,14 +35,17 @@
 #  - a PAE kdump whose first pages are forged 32-byte PDPT slots, each
 #    naming another page directory: the scan's decompression budget
 #    counts the directories it decompresses to judge a slot (they were
-#    outside it: a budget of 1000 pages decompressed 1000 + ~32000).
+#    outside it: a budget of 1000 pages decompressed 1000 + ~32000);
+#  - two VMCOREINFO notes, the first naming a decoy kernel root: every
+#    command warns, check and roots say they are incomplete
+#    ("vmcoreinfo-conflict", exit 65; the first note won silently).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 if ! command -v jq >/dev/null 2>&1; then
 	echo "1..0 # skip jq not installed"
 	exit 0
 fi
-plan 32
+plan 37
 
 # ---- ptov of a space that maps nothing ----
 printf 'mode x86-64\nroot 0x1000\nram 0 0x10000\n' >"$TMP/empty.spec"
@@ -262,5 +265,29 @@ case $line in
 	fi ;;
 *) ok 1 "PAE kdump, forged slots: the budget stops the scan ($line)" ;;
 esac
+
+# ---- two VMCOREINFO notes naming two kernel roots ----
+"$KMK" --text-bounds --decoy-note --plant=wx "$TMP/decoy.elf" ||
+	bail "pgw-mkkernel --decoy-note failed"
+conflict="SYMBOL(init_top_pgt) is ffffffff807b0000 in the first VMCOREINFO and ffffffff80001000 in another"
+for how in "check" "check --all-roots"; do
+	run "$PGWALK" $how --format=json "$TMP/decoy.elf"
+	is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
+		"\(.complete) \(.reason)"')" "65 false vmcoreinfo-conflict" \
+		"decoy note: $how incomplete, exit 65"
+done
+case $err in
+*"pgwalk: warning: two VMCOREINFO notes disagree ($conflict): the first was read"*)
+	ok 0 "... and warns, naming the key and both values" ;;
+*) ok 1 "... and warns, naming the key and both values"
+   printf '%s\n' "$err" | sed 's/^/#   /' ;;
+esac
+run "$PGWALK" roots --format=json "$TMP/decoy.elf"
+is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
+	"\(.complete) \(.reason) \(.why)"')" \
+	"65 false vmcoreinfo-conflict $conflict" "decoy note: roots incomplete, exit 65"
+run "$PGWALK" info --format=json "$TMP/decoy.elf"
+is "$(printf '%s\n' "$out" | jq -r '.facts.vmcoreinfo_conflict')" "$conflict" \
+	"decoy note: info's facts say so"
 
 done_testing

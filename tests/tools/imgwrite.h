@@ -159,6 +159,8 @@ struct iw_elf {
 	const struct iw_cpu *cpus;
 	size_t ncpus;
 	const char *vmcoreinfo;     /* NULL: none */
+	const char *vmcoreinfo2;    /* a second VMCOREINFO note after it (a
+				       hostile image's); NULL: none */
 	unsigned nprstatus;         /* empty CORE/NT_PRSTATUS notes */
 	const struct iw_load *loads;/* NULL: one PT_LOAD of all memory */
 	size_t nloads;
@@ -226,6 +228,9 @@ static inline void iw_notes(struct iw_buf *b, const struct iw_elf *e,
 	if (e->vmcoreinfo)
 		iw_note(b, lay, "VMCOREINFO", 0, e->vmcoreinfo,
 			strlen(e->vmcoreinfo));
+	if (e->vmcoreinfo2)
+		iw_note(b, lay, "VMCOREINFO", 0, e->vmcoreinfo2,
+			strlen(e->vmcoreinfo2));
 }
 
 /* Serialise memory m as an ELF core into out; lay (may be NULL) tells

@@ -58,6 +58,10 @@
  *                       KS_VSYSCALL) and the kernel maps 0xffffffffff600000
  *                       user-readable and executable, as vsyscall=emulate
  *                       does: to that frame (real) or to 0x700000 (fake)
+ *   --decoy-note        two VMCOREINFO notes: the first names a decoy
+ *                       kernel root (0x7b0000: copies of the kernel's
+ *                       PML4, its text PDPT and PD, made before --plant),
+ *                       the second the real one
  *   --cbit=N            memory encryption: bit N (SME's C-bit) set in every
  *                       present entry of every table, and VMCOREINFO's
  *                       NUMBER(sme_mask) says so (mm->pgd, a virtual
@@ -199,6 +203,17 @@ static void map_vsyscall(struct ksynth *k, uint64_t pa)
 	iw_entry(&k->mem, 0x7c9, 0, 8, pa | IW_P | IW_US | IW_A | IW_G);
 }
 
+/* --decoy-note: a copy of the kernel's tables down to the text PD
+ * (frames 1, 4, 5 to 0x7b0, 0x7b1, 0x7b2), linked to each other. */
+static void decoy_root(struct ksynth *k)
+{
+	memcpy(iw_frame(&k->mem, 0x7b0), iw_frame(&k->mem, 1), IW_PAGE);
+	memcpy(iw_frame(&k->mem, 0x7b1), iw_frame(&k->mem, 4), IW_PAGE);
+	memcpy(iw_frame(&k->mem, 0x7b2), iw_frame(&k->mem, 5), IW_PAGE);
+	iw_entry(&k->mem, 0x7b0, 511, 8, UINT64_C(0x7b1000) | IW_TBL);
+	iw_entry(&k->mem, 0x7b1, 510, 8, UINT64_C(0x7b2000) | IW_TBL);
+}
+
 /* Set bit cbit in every present entry of the table at pfn (level lvl:
  * 4 the top) and below it, each table once (seen: per frame). */
 static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
@@ -240,11 +255,12 @@ int main(int argc, char **argv)
 		{ "btf-retype", no_argument, NULL, 'Y' },
 		{ "vsyscall", required_argument, NULL, 'V' },
 		{ "hidden-shares", no_argument, NULL, 'H' },
+		{ "decoy-note", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
-	     bounds = false, retype = false, shares = false;
+	     bounds = false, retype = false, shares = false, decoy = false;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
 	unsigned cbit = 0;
@@ -267,6 +283,7 @@ int main(int argc, char **argv)
 		case 'T': task_next = optarg; break;
 		case 'Y': retype = true; break;
 		case 'H': shares = true; break;
+		case 'D': decoy = true; break;
 		case 'V':
 			vsyscall = optarg;
 			if (strcmp(optarg, "real") && strcmp(optarg, "fake")) {
@@ -304,6 +321,8 @@ int main(int argc, char **argv)
 	iw_entry(&k.mem, KS_ROOT >> 12, 400, 8, UINT64_C(0x7d0000) | IW_TBL);
 	/* ksynth's roots for pids 1 and 10 (tasks 1 and 3), which copy
 	 * the kernel half as planted. */
+	if (decoy)
+		decoy_root(&k);
 	int kernel_side = *plant ? plant_kernel(&k, plant) : 0;
 	process_root(&k, k.pgd_pa[1]);
 	process_root(&k, k.pgd_pa[3]);
@@ -374,7 +393,26 @@ int main(int argc, char **argv)
 			memcpy(p, "PAGESIZE=8192", 13);
 		ks_put(&k, ks_dm(0x7e0000), text, strlen(text));
 	}
-	int rc = ks_write(&k, argv[optind], raw);
+	int rc;
+	if (decoy && !raw) {
+		/* The decoy's note first: the same text, another root. */
+		char first[sizeof(k.vmcoreinfo)];
+		char *at = strstr(k.vmcoreinfo, "SYMBOL(init_top_pgt)=");
+		size_t head = at ? (size_t)(at - k.vmcoreinfo) : 0;
+		const char *nl = at ? strchr(at, '\n') : NULL;
+		snprintf(first, sizeof(first), "%.*sSYMBOL(init_top_pgt)=%llx%s",
+			 (int)head, k.vmcoreinfo,
+			 (unsigned long long)ks_kt(0x7b0000), nl ? nl : "\n");
+		struct iw_elf e = { .is64 = true, .machine = 62,
+				    .vmcoreinfo = first,
+				    .vmcoreinfo2 = k.vmcoreinfo };
+		struct iw_buf elf = { 0 };
+		iw_elf_build(&e, &k.mem, &elf, NULL);
+		rc = iw_write_file(argv[optind], elf.p, elf.len);
+		iw_free(&elf);
+	} else {
+		rc = ks_write(&k, argv[optind], raw);
+	}
 	ks_free(&k);
 	return rc ? 2 : 0;
 }
