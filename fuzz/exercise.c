@@ -537,6 +537,7 @@ void fz_exercise_image(struct pgw_image *img)
 			fz_fail("space and its reasons disagree", sp.root,
 				why.root.table);
 		walk_root(img, sp.mode, &sreq.root, false);
+		fz_exercise_linux(img, &sp);
 	} else if (!err.msg[0]) {
 		fz_fail("space error without a message", 0, 0);
 	}

@@ -40,6 +40,11 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
 		      uint64_t end);
 
+/* What the CLI builds on a space (exercise_linux.c): the roots scan and
+ * its budgets, check on the roots it finds, ptov's reverse map, a diff of
+ * the space with itself, VMCOREINFO conflicts. */
+void fz_exercise_linux(struct pgw_image *img, const struct pgw_space *sp);
+
 /* Abort with a message: an invariant the library promises is broken. */
 void fz_fail(const char *what, uint64_t a, uint64_t b)
 	__attribute__((noreturn));

@@ -23,6 +23,9 @@ done
 "$M" lime --raw="$R/pae.raw" --holes "$D/image_lime/pae-holes.lime" >/dev/null
 "$M" avml --raw="$R/x86-64.raw" --avml-block=8192 "$D/image_avml/x86-64.avml" >/dev/null
 "$M" avml --raw="$R/i386.raw" --holes --avml-block=4096 "$D/image_avml/i386-holes.avml" >/dev/null
+# Issue 32: PAE slots that each name another page directory, in a kdump
+# (the directories were decompressed outside the scan's budget).
+"$M" kdump --raw="$R/issue32-pae-forged-slots.raw" --codec=zlib "$D/image_kdump/issue32-pae-forged-slots.kdump" >/dev/null
 
 # Reproducers of issue 12's hostile inputs, cut and patched from the seeds
 # (the same cases at full size are in tests/tools/mkcorrupt).

@@ -81,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  data[2]);
 	if (flags & 4)
 		fz_exercise_runs(&sp, start, end);
+	fz_exercise_linux(img, &sp);
 	pgw_image_close(img);
 	close(fd);
 	return 0;

@@ -36,7 +36,8 @@ FUZZ_MAIN_afl = $(FZ)/obj/fuzz/driver.o
 
 FUZZ_LIB_OBJ = $(LIB_SRC:%.c=$(FZ)/obj/%.o)
 FUZZ_BIN     = $(FUZZ_TARGETS:%=$(FZ)/fuzz-%)
-FUZZ_COMMON  = $(FZ)/obj/fuzz/exercise.o $(FUZZ_MAIN_$(FUZZ_ENGINE))
+FUZZ_COMMON  = $(FZ)/obj/fuzz/exercise.o $(FZ)/obj/fuzz/exercise_linux.o \
+               $(FUZZ_MAIN_$(FUZZ_ENGINE))
 
 .PHONY: fuzz fuzz-smoke fuzz-afl fuzz-check-cc
 fuzz: fuzz-check-cc $(FUZZ_BIN)
@@ -101,7 +102,8 @@ $(O)/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 # The Linux targets reach src/linux/'s internal headers.
 $(FUZZ_LINUX:%=$(O)/fuzz/%.o): CFLAGS += -Isrc
 
-$(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o $(O)/fuzz/driver.o $(LIB)
+$(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o \
+                          $(O)/fuzz/exercise_linux.o $(O)/fuzz/driver.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -111,5 +113,7 @@ check: $(FUZZ_REPLAY)
 
 # Objects made by pattern chains are kept (make would delete them).
 .SECONDARY: $(FUZZ_TARGETS:%=$(O)/fuzz/%.o) $(O)/fuzz/exercise.o \
+            $(O)/fuzz/exercise_linux.o \
             $(O)/fuzz/driver.o $(FUZZ_TARGETS:%=$(FZ)/obj/fuzz/%.o) \
-            $(FZ)/obj/fuzz/exercise.o $(FZ)/obj/fuzz/driver.o
+            $(FZ)/obj/fuzz/exercise.o $(FZ)/obj/fuzz/exercise_linux.o \
+            $(FZ)/obj/fuzz/driver.o

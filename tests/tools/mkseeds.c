@@ -66,6 +66,87 @@ static const char vmci_pae[] =
 	"OSRELEASE=6.1.0-seed\nCONFIG_X86_PAE=y\n"
 	"SYMBOL(swapper_pg_dir)=c0001000\n";
 
+/* A copy of memory m, for a seed that changes a few entries. */
+static void mem_copy(struct iw_mem *to, const struct iw_mem *m)
+{
+	memset(to, 0, sizeof(*to));
+	iw_frame(to, m->b.len / IW_PAGE - 1);
+	memcpy(to->b.p, m->b.p, m->b.len);
+}
+
+/* Set bit in every present entry of the x86-64 table at pfn (level lvl,
+ * 4 the top) and below, each table once. */
+static void set_bit_below(struct iw_mem *m, uint64_t pfn, unsigned lvl,
+			  uint64_t bit, uint8_t *seen)
+{
+	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
+		return;
+	seen[pfn] = 1;
+	for (unsigned i = 0; i < 512; i++) {
+		uint64_t v = 0;
+		memcpy(&v, iw_frame(m, pfn) + i * 8, 8);
+		if (!(v & IW_P))
+			continue;
+		iw_entry(m, pfn, i, 8, v | bit);
+		if (lvl > 1 && !(v & IW_PS))
+			set_bit_below(m, (v & UINT64_C(0xffffffffff000)) >> 12,
+				      lvl - 1, bit, seen);
+	}
+}
+
+/*
+ * Issue 32's outside attack, as small inputs that reach what it broke
+ * through fuzz/exercise_linux.c: a root that maps nothing (ptov's empty
+ * reverse map), self-referencing entries and a table pointer past RAM
+ * (check skipped both), entries with the C-bit (check and ptov walked
+ * without it), two VMCOREINFO notes naming two roots, and PAE slots that
+ * each name another page directory (kdump: decompressed outside the
+ * scan's budget; mkseeds.sh turns the raw one into a kdump).
+ */
+static void issue32_seeds(const struct iw_mem *m64, uint64_t r64,
+			  const struct iw_mem *mpae)
+{
+	struct iw_mem m;
+
+	mem_copy(&m, m64);
+	memset(iw_frame(&m, 9), 0, IW_PAGE);
+	save_walker("issue32-empty-root", 2, 1, 9 << 12, 0, 0, &m);
+	iw_entry(&m, r64 >> 12, 1, 8, r64 | IW_TBL | IW_US);
+	save_walker("issue32-self-map-user", 2, 4, r64, 0, 0, &m);
+	iw_free(&m.b);
+	mem_copy(&m, m64);
+	iw_entry(&m, r64 >> 12, 300, 8, r64 | IW_TBL);
+	iw_entry(&m, r64 >> 12, 301, 8, UINT64_C(0x200000000) | IW_TBL);
+	save_walker("issue32-kernel-cycle-table-beyond-ram", 2, 0, r64, 0, 0,
+		    &m);
+	iw_free(&m.b);
+
+	mem_copy(&m, m64);
+	uint8_t seen[64] = { 0 };
+	if (m.b.len / IW_PAGE <= sizeof(seen))
+		set_bit_below(&m, r64 >> 12, 4, UINT64_C(1) << 47, seen);
+	save_walker("issue32-cbit47", 2, 8, r64 | UINT64_C(1) << 47, 0, 0,
+		    &m);
+	iw_free(&m.b);
+
+	static const char decoy[] =
+		"OSRELEASE=6.1.0-seed\nPAGESIZE=4096\n"
+		"SYMBOL(init_top_pgt)=ffffffff82009000\n"
+		"NUMBER(phys_base)=-33554432\nNUMBER(pgtable_l5_enabled)=0\n"
+		"KERNELOFFSET=0\n";
+	struct iw_elf two = { .is64 = true, .machine = 62, .vmcoreinfo = decoy,
+			      .vmcoreinfo2 = vmci_64, .page_align_data = true };
+	save_elf("issue32-two-vmcoreinfo.elf", &two, m64);
+
+	mem_copy(&m, mpae);
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned s = 0; s < 128; s++)
+			iw_entry(&m, 16 + p, s * 4 + 3, 8,
+				 (uint64_t)((p * 128 + s) % 16) << 12 | IW_P);
+	save("image_raw", "issue32-pae-forged-slots.raw", m.b.p, m.b.len);
+	iw_free(&m.b);
+}
+
 int main(int argc, char **argv)
 {
 	struct iw_mem m64 = { 0 }, m57 = { 0 }, m32 = { 0 }, mpae = { 0 };
@@ -147,6 +228,7 @@ int main(int argc, char **argv)
 		    UINT64_C(0xffff800000000000),
 		    UINT64_C(0xffff888000400000), &m64);
 	save_walker("i386-runs", 0, 2 | 4, r32, 0xc0000000, 0xc1000000, &m32);
+	issue32_seeds(&m64, r64, &mpae);
 	iw_free(&m64.b);
 	iw_free(&m57.b);
 	iw_free(&m32.b);
