@@ -403,6 +403,29 @@ static inline uint64_t iw_tables_pae(struct iw_mem *m)
 	return 1u << 12;
 }
 
+/* Set bit in every present entry of the x86-64 table at pfn (level lvl:
+ * 4 the top) and below it, each table once (seen: a byte per frame of
+ * m): a C-bit, as SME's __sme_set puts it in every entry. */
+static inline void iw_set_bit_below(struct iw_mem *m, uint64_t pfn,
+				    unsigned lvl, uint64_t bit, uint8_t *seen)
+{
+	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
+		return;
+	seen[pfn] = 1;
+	for (unsigned i = 0; i < 512; i++) {
+		uint8_t *e = iw_frame(m, pfn) + (size_t)i * 8;
+		uint64_t v = 0;
+		for (unsigned b = 0; b < 8; b++)
+			v |= (uint64_t)e[b] << (8 * b);
+		if (!(v & IW_P))
+			continue;
+		iw_le(e, v | bit, 8);
+		if (lvl > 1 && !(v & IW_PS))
+			iw_set_bit_below(m, (v & UINT64_C(0x000ffffffffff000)) >>
+					 12, lvl - 1, bit, seen);
+	}
+}
+
 /* ---- hostile page tables (tests/unit/hostile_walk.c, mkhostile) ---- */
 
 /* Every entry of the table at frame pfn holds val. */

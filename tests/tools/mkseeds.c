@@ -74,26 +74,6 @@ static void mem_copy(struct iw_mem *to, const struct iw_mem *m)
 	memcpy(to->b.p, m->b.p, m->b.len);
 }
 
-/* Set bit in every present entry of the x86-64 table at pfn (level lvl,
- * 4 the top) and below, each table once. */
-static void set_bit_below(struct iw_mem *m, uint64_t pfn, unsigned lvl,
-			  uint64_t bit, uint8_t *seen)
-{
-	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
-		return;
-	seen[pfn] = 1;
-	for (unsigned i = 0; i < 512; i++) {
-		uint64_t v = 0;
-		memcpy(&v, iw_frame(m, pfn) + i * 8, 8);
-		if (!(v & IW_P))
-			continue;
-		iw_entry(m, pfn, i, 8, v | bit);
-		if (lvl > 1 && !(v & IW_PS))
-			set_bit_below(m, (v & UINT64_C(0xffffffffff000)) >> 12,
-				      lvl - 1, bit, seen);
-	}
-}
-
 /*
  * Issue 32's outside attack, as small inputs that reach what it broke
  * through fuzz/exercise_linux.c: a root that maps nothing (ptov's empty
@@ -124,7 +104,7 @@ static void issue32_seeds(const struct iw_mem *m64, uint64_t r64,
 	mem_copy(&m, m64);
 	uint8_t seen[64] = { 0 };
 	if (m.b.len / IW_PAGE <= sizeof(seen))
-		set_bit_below(&m, r64 >> 12, 4, UINT64_C(1) << 47, seen);
+		iw_set_bit_below(&m, r64 >> 12, 4, UINT64_C(1) << 47, seen);
 	save_walker("issue32-cbit47", 2, 8, r64 | UINT64_C(1) << 47, 0, 0,
 		    &m);
 	iw_free(&m.b);

@@ -214,28 +214,6 @@ static void decoy_root(struct ksynth *k)
 	iw_entry(&k->mem, 0x7b1, 510, 8, UINT64_C(0x7b2000) | IW_TBL);
 }
 
-/* Set bit cbit in every present entry of the table at pfn (level lvl:
- * 4 the top) and below it, each table once (seen: per frame). */
-static void encrypt_table(struct iw_mem *m, uint64_t pfn, unsigned lvl,
-			  uint64_t cbit, uint8_t *seen)
-{
-	if (pfn >= m->b.len / IW_PAGE || seen[pfn])
-		return;
-	seen[pfn] = 1;
-	for (unsigned i = 0; i < 512; i++) {
-		uint8_t *e = iw_frame(m, pfn) + (size_t)i * 8;
-		uint64_t v = 0;
-		for (unsigned b = 0; b < 8; b++)
-			v |= (uint64_t)e[b] << (8 * b);
-		if (!(v & IW_P))
-			continue;
-		iw_le(e, v | cbit, 8);
-		if (lvl > 1 && !(v & IW_PS))
-			encrypt_table(m, (v & UINT64_C(0x000ffffffffff000)) >>
-					  12, lvl - 1, cbit, seen);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -370,13 +348,13 @@ int main(int argc, char **argv)
 		uint8_t *seen = calloc(k.mem.b.len / IW_PAGE, 1);
 		if (!seen)
 			return 2;
-		encrypt_table(&k.mem, KS_ROOT >> 12, 4, mask, seen);
+		iw_set_bit_below(&k.mem, KS_ROOT >> 12, 4, mask, seen);
 		for (int i = 0; i < KS_NTASKS; i++)
 			if (k.pgd_pa[i])
-				encrypt_table(&k.mem, k.pgd_pa[i] >> 12, 4,
+				iw_set_bit_below(&k.mem, k.pgd_pa[i] >> 12, 4,
 					      mask, seen);
 		if (hidden)
-			encrypt_table(&k.mem, 0x606, 4, mask, seen);
+			iw_set_bit_below(&k.mem, 0x606, 4, mask, seen);
 		free(seen);
 		size_t n = strlen(k.vmcoreinfo);
 		snprintf(k.vmcoreinfo + n, sizeof(k.vmcoreinfo) - n,
