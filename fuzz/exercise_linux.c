@@ -167,18 +167,27 @@ static int on_self_diff(void *arg, const struct pgw_diff_range *r)
 	return 0;
 }
 
-/* A space against itself, bytes too: nothing added, removed or changed;
- * what is uncompared is what the image lacks, whichever way. */
+/* A space against itself, bytes too, in two windows of 4 MiB (a 1 GiB
+ * page compared byte by byte would cost the input seconds): nothing
+ * added, removed or changed; what is uncompared is what the image lacks,
+ * whichever way. */
 static void self_diff(const struct pgw_space *sp)
 {
-	struct pgw_diff_opts o = {
-		.walk = { .start = 0, .end = 0, .max_entries = FZ_MAX_ENTRIES },
-		.data = true,
-	};
+	static const uint64_t windows[] = { 0x400000,
+					    UINT64_C(0xffff888000000000) };
 	struct pgw_diff_stats st;
 	struct pgw_err err = { 0 };
 
-	(void)pgw_diff_spaces(sp, sp, &o, on_self_diff, NULL, &st, &err);
+	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
+		struct pgw_diff_opts o = {
+			.walk = { .start = windows[i],
+				  .end = windows[i] + 0x400000,
+				  .max_entries = FZ_MAX_ENTRIES },
+			.data = true,
+		};
+		(void)pgw_diff_spaces(sp, sp, &o, on_self_diff, NULL, &st,
+				      &err);
+	}
 }
 
 void fz_exercise_linux(struct pgw_image *img, const struct pgw_space *sp)

@@ -194,8 +194,10 @@ enum pgw_status pgw_check_roots(struct pgw_check *ck,
 		const struct pgw_root_found *r = &roots->root[i];
 		if (r->table == roots->kernel_root || !pgw_check_kind(r->kind))
 			continue;
-		st = mismatches(ck, r->table, roots->diffs + r->diff,
-				r->ndiffs_listed, r->ndiffs,
+		/* No root differs: no list (an offset on NULL is UB). */
+		const struct pgw_root_diff *d = r->ndiffs_listed ?
+						roots->diffs + r->diff : NULL;
+		st = mismatches(ck, r->table, d, r->ndiffs_listed, r->ndiffs,
 				first_owner(view, tasks, i), &found, &n, err);
 	}
 	if (!st && view)
