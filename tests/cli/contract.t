@@ -189,13 +189,25 @@ done
 # ---- check and diff: every planted anomaly, every kind of root ----
 "$KMK" --text-bounds "$TMP/kt.elf" || bail "pgw-mkkernel failed"
 contract check "synthetic kernel --all-roots" --all-roots --severity=info "$TMP/kt.elf"
-for a in wx text-alias hook user-pt user-kernel reserved beyond-ram; do
+for a in wx text-alias hook user-pt user-kernel reserved beyond-ram \
+	 self-map kernel-self-map table-beyond-ram; do
 	"$KMK" --text-bounds --plant=$a "$TMP/kp.elf" ||
 		bail "pgw-mkkernel --plant=$a failed"
 	contract check "--plant=$a" --all-roots --severity=info "$TMP/kp.elf"
 done
 contract check "kernel --hidden (a suspicious orphan)" --all-roots \
 	--severity=info "$TMP/kh.raw"
+# Kernel data the image damaged, two VMCOREINFO notes: exit 65, and
+# every line still per the contract.
+for h in task-next=0xffffc90000123456 btf-retype decoy-note; do
+	"$KMK" --$h "$TMP/h.elf" || bail "pgw-mkkernel --$h failed"
+	for c in "check --all-roots" roots; do
+		"$PGWALK" $c --format=json "$TMP/h.elf" >"$TMP/h.json" 2>/dev/null
+		rc=$?
+		contract_check ${c%% *} "$TMP/h.json"
+		ok $? "$c --$h: exit $rc, $nrec records per the contract${cerr:+: $cerr}"
+	done
+done
 contract check "roots-x86-64 (every kind, unnamed)" --all-roots \
 	--severity=info "$TMP/roots-x86-64.elf"
 contract check "with a budget (cut short)" --all-roots --max-entries=8 "$TMP/kt.elf"
