@@ -450,8 +450,10 @@ def rules($cmd):
           ([.kinds | keys[] | select(. as $k | words.root_kind | index($k) | not)]
            | length) > 0
        then "kinds: not root kinds" else empty end),
-      (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "data-not-in-image", "read-error"]) | not)
-       then "a summary reason is budget, table-not-in-image, data-not-in-image or read-error"
+      (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "data-not-in-image", "read-error"]) | not) and
+          ($cmd != "check" or ([.reason] | inside(["task-list-unread", "vmcoreinfo-conflict"]) | not)) and
+          ($cmd != "roots" or .reason != "vmcoreinfo-conflict")
+       then "a summary reason is budget, table-not-in-image, data-not-in-image or read-error (check: task-list-unread, vmcoreinfo-conflict; roots: vmcoreinfo-conflict)"
        else empty end) ]
   elif $cmd == "info" then
     [ (if .pages.dumped + .pages.outside + .pages.excluded + .pages.truncated +
