@@ -161,6 +161,13 @@ static void test_lists(void)
 	ks_link(&k, 2, -1, UINT64_C(0x8000000000000010));
 	list_fails(&k, 0, PGW_E_FORMAT, 3, "non-canonical",
 		   "2 -> non-canonical");
+	/* A direct-map page past RAM (entry 4 of the PD, 2 MiB at 256 MiB):
+	 * it translates, to a frame no range holds. */
+	iw_entry(&k.mem, 3, 4, 8, UINT64_C(0x10000000) | IW_P | IW_RW |
+		 IW_PS | IW_A | IW_D | IW_G | IW_NX);
+	ks_link(&k, 2, -1, ks_dm(0x800000) + k.bo.tasks);
+	list_fails(&k, 0, PGW_E_FORMAT, 3, "(a damaged list: no task_struct "
+		   "there)", "2 -> a frame outside RAM");
 	ks_link(&k, 2, 3, 0);
 	list_fails(&k, 3, PGW_E_LIMIT, 3, "more than 3 tasks", "max_tasks 3");
 
