@@ -132,7 +132,8 @@ static void scan_roots(struct pgw_image *img, const struct pgw_space *sp)
 }
 
 /* ptov's reverse map of one space (an empty one too): every hit
- * translates back to the frame looked up. */
+ * translates back to the frame looked up, or, PROT_NONE, stops at a
+ * PROT_NONE entry (which holds the frame). */
 static void reverse_map(const struct pgw_space *sp)
 {
 	static const uint64_t pas[] = { 0, 0x1000, 0x2000, 0x8000, 0x100000,
@@ -150,11 +151,17 @@ static void reverse_map(const struct pgw_space *sp)
 	pgw_rmap_finish(rm);
 	for (size_t i = 0; i < sizeof(pas) / sizeof(pas[0]); i++) {
 		size_t n = pgw_rmap_lookup(rm, pas[i], hits, 8);
-		for (size_t k = 0; k < n && k < 8; k++)
-			if (pgw_translate(sp, hits[k].va, &x) != PGW_STOP_OK ||
-			    x.pa != pas[i])
+		for (size_t k = 0; k < n && k < 8; k++) {
+			enum pgw_stop stop = pgw_translate(sp, hits[k].va, &x);
+			bool back = hits[k].protnone ?
+				    stop == PGW_STOP_NOT_PRESENT && x.nsteps &&
+				    x.step[x.nsteps - 1].entry.np_kind ==
+				    PGW_NP_PROTNONE :
+				    stop == PGW_STOP_OK && x.pa == pas[i];
+			if (!back)
 				fz_fail("reverse map hit does not translate "
 					"back", hits[k].va, pas[i]);
+		}
 	}
 	pgw_rmap_free(rm);
 }
