@@ -100,7 +100,7 @@ for damage in "--kallsyms-base=0xffffffff12345678 relative base" \
 	run "$PGWALK" check --all-roots --format=json "$TMP/dmg.elf"
 	is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "summary") |
 		"\(.complete) \(.reason) \([.unchecked[].rule] | join(","))"')" \
-		"65 false task-list-unread text-writable-alias,orphan-root,unowned-task" \
+		"65 false task-list-unread text-writable-alias,orphan-root,unowned-task,outside-vma,beyond-vma,anon-exec,deleted-exe" \
 		"${damage#* } damaged: check --all-roots incomplete, exit 65"
 done
 
