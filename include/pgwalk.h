@@ -963,6 +963,36 @@ bool pgw_enc_infer(struct pgw_image *img, const struct pgw_mode *mode,
 		   uint64_t cr3, struct pgw_enc_choice *ch);
 
 /*
+ * The kernel keeps its VMCOREINFO text twice (kernel/crash_core.c): in a
+ * zeroed page it appends "KEY=value\n" lines to (vmcoreinfo_data), and
+ * copied into an ELF note (vmcoreinfo_note, page aligned: a 12-byte
+ * header, the name "VMCOREINFO", the text at byte 24) that /proc/vmcore
+ * and QEMU's vmcoreinfo device export.  Both begin "OSRELEASE=".  Memory
+ * may hold more than one kernel's (a kdump capture kernel's and the
+ * crashed kernel's; a forged page): pgw_vmcoreinfo_find_in_memory lists
+ * every candidate and chooses by evidence.
+ */
+enum pgw_vmci_place {
+	PGW_VMCI_NOTE = 0,       /* "note": the ELF note */
+	PGW_VMCI_DATA,           /* "data": the page the kernel appends to */
+};
+
+struct pgw_vmci_candidate {
+	uint64_t pa;             /* the note's header, or the data page */
+	enum pgw_vmci_place place;
+	bool valid;
+	bool chosen;             /* the one adopted */
+	/* Valid ones: the kernel root its facts name, and the evidence for
+	 * it: CPUs whose CR3 selects that root (or its PTI user copy), and
+	 * CPUs on other roots that map its _stext where it does. */
+	uint64_t kernel_root;
+	unsigned cpus_on_root, cpus_map_text;
+	char why[200];           /* what validated it, or why it was rejected
+				    ("PAGESIZE=8192, not 4096") */
+};
+#define PGW_VMCI_MAX_LISTED 16
+
+/*
  * What a caller asks of pgw_space_open.  Zero-initialise it and set what
  * is known; every field left zero is "not asked" (detect, choose).
  */
@@ -971,6 +1001,10 @@ struct pgw_space_request {
 	struct pgw_root_request root;  /* --cr3 (also the validation walk's
 					  root), --cpu, PTI kernel half */
 	struct pgw_enc_request enc;    /* --sme-mask, --shared-mask */
+	/* --vmcoreinfo=PA: adopt the VMCOREINFO found in memory at PA (a
+	 * candidate `info` lists), even over the image's own note. */
+	bool have_vmcoreinfo_pa;
+	uint64_t vmcoreinfo_pa;
 };
 
 /*
@@ -992,6 +1026,12 @@ struct pgw_facts_why {
 	bool note_damaged;       /* the image has a note that did not validate */
 	bool kernel_root_scanned;/* pgw_kernel_root_scan ran (mode or root) */
 	char why[320];
+	/* Memory searched: every candidate (the first PGW_VMCI_MAX_LISTED),
+	 * and whether valid ones name different kernel roots. */
+	size_t ncandidates, nlisted;
+	struct pgw_vmci_candidate cand[PGW_VMCI_MAX_LISTED];
+	bool conflict;
+	char choice[320];        /* which was adopted and why */
 };
 
 /* How a space was chosen, for saying so. */
@@ -1592,6 +1632,9 @@ struct pgw_scan_opts {
 				    examine; 0: pgw_default_budget(img) */
 	struct pgw_enc_bits enc; /* memory-encryption bits of the entries
 				    (a space's enc); zero: none */
+	bool have_pa;            /* VMCOREINFO: choose the candidate at pa,
+				    not by evidence */
+	uint64_t pa;
 };
 
 struct pgw_scan_stats {
@@ -1617,26 +1660,10 @@ struct pgw_scan_stats {
 
 /* ---- kernel facts found in memory (src/linux/) -------------------------- */
 
-/*
- * The kernel keeps its VMCOREINFO text twice (kernel/crash_core.c): in a
- * zeroed page it appends "KEY=value\n" lines to (vmcoreinfo_data), and
- * copied into an ELF note (vmcoreinfo_note, page aligned: a 12-byte
- * header, the name "VMCOREINFO", the text at byte 24) that /proc/vmcore
- * and QEMU's vmcoreinfo device export.  Both begin "OSRELEASE=".
- */
-enum pgw_vmci_place {
-	PGW_VMCI_NOTE = 0,       /* "note": the ELF note */
-	PGW_VMCI_DATA,           /* "data": the page the kernel appends to */
-};
-const char *pgw_vmci_place_key(enum pgw_vmci_place place);
 
-struct pgw_vmci_candidate {
-	uint64_t pa;             /* the note's header, or the data page */
-	enum pgw_vmci_place place;
-	bool valid;
-	char why[200];           /* what validated it, or why it was rejected
-				    ("PAGESIZE=8192, not 4096") */
-};
+/* Where a candidate lies (enum pgw_vmci_place, with the candidates
+ * above pgw_space_open): "note" or "data". */
+const char *pgw_vmci_place_key(enum pgw_vmci_place place);
 
 /* What VMCOREINFO text says about the kernel, checked by walking. */
 struct pgw_vmci_check {
@@ -1660,7 +1687,6 @@ enum pgw_status pgw_vmcoreinfo_validate(struct pgw_image *img,
 					struct pgw_err *err);
 
 #define PGW_VMCI_TEXT_MAX 4096       /* VMCOREINFO_BYTES: one page */
-#define PGW_VMCI_MAX_LISTED 16
 
 struct pgw_vmci_found {
 	struct pgw_vmci_candidate chosen;
@@ -1672,6 +1698,8 @@ struct pgw_vmci_found {
 	size_t nvalid;
 	size_t nlisted;          /* the first candidates, in address order */
 	struct pgw_vmci_candidate cand[PGW_VMCI_MAX_LISTED];
+	bool conflict;           /* valid candidates name different roots */
+	char choice[320];        /* which was chosen and by what evidence */
 	struct pgw_scan_stats scan;
 };
 
@@ -1680,8 +1708,14 @@ struct pgw_vmci_found {
  * "KEY=value" lines as the kernel writes them (80-byte lines, printable
  * values), PAGESIZE=4096, well-formed SYMBOL()/NUMBER() values, and a
  * kernel page-table symbol whose table walks (maps itself, and _stext).
- * Prefers a valid note, then a valid data page.  PGW_E_NOTFOUND (with
- * the first rejections in err) when none validates.  The caller may then
+ * Among valid candidates, evidence chooses: most CPUs running on its
+ * root, then most CPUs whose root maps its _stext where its own does,
+ * then a note before a data page, then the first in memory; found->choice
+ * says which and why, and found->conflict whether valid ones name
+ * different kernel roots.  opts->have_pa chooses the candidate at opts->pa
+ * instead (PGW_E_NOTFOUND, with its rejection, unless it is one and
+ * valid).  PGW_E_NOTFOUND (with the first rejections in err) when none
+ * validates.  The caller may then
  * pgw_image_adopt_vmcoreinfo(img, found->text, found->len,
  * found->chosen.pa, err).
  */

@@ -342,6 +342,48 @@ static void info_vmcoreinfo(struct out *o, struct line *l,
 	emit_str(l, "}}");
 }
 
+/* ,"vmcoreinfo_candidates":[...]: what memory held, when it was searched
+ * (null when it was not), and which was adopted and why. */
+static void info_vmci_candidates(struct out *o, struct line *l,
+				 const struct pgw_facts_why *f)
+{
+	bool searched = f->source == PGW_FACTS_MEMORY ||
+			f->source == PGW_FACTS_NONE;
+
+	if (!searched) {
+		emit_str(l, ",\"vmcoreinfo_candidates\":null");
+		return;
+	}
+	emit_str(l, ",\"vmcoreinfo_candidates\":[");
+	for (size_t i = 0; i < f->nlisted; i++) {
+		const struct pgw_vmci_candidate *c = &f->cand[i];
+		if (l->len > sizeof(l->buf) / 2)
+			emit_spill(l, o->f);
+		emit_str(l, i ? ",{\"pa\":\"" : "{\"pa\":\"");
+		emit_hex(l, c->pa);
+		emit_char(l, '"');
+		kv_str(l, "place", pgw_vmci_place_key(c->place));
+		kv_bool(l, "valid", c->valid);
+		kv_bool(l, "chosen", c->chosen);
+		if (c->valid) {
+			kv_hex(l, "kernel_root", c->kernel_root);
+			kv_u64(l, "cpus_on_root", c->cpus_on_root);
+			kv_u64(l, "cpus_map_text", c->cpus_map_text);
+		} else {
+			kv_null(l, "kernel_root");
+		}
+		kv_long(o, l, false, "why", c->why);
+		emit_char(l, '}');
+	}
+	emit_char(l, ']');
+	kv_u64(l, "vmcoreinfo_candidates_found", f->ncandidates);
+	kv_bool(l, "vmcoreinfo_conflict", f->conflict);
+	if (f->choice[0])
+		kv_long(o, l, false, "vmcoreinfo_choice", f->choice);
+	else
+		kv_null(l, "vmcoreinfo_choice");
+}
+
 /* A mask as a JSON value: "0x.." or null for 0 (no such bit). */
 static void mask_value(struct line *l, uint64_t m)
 {
@@ -407,6 +449,7 @@ static void json_info(struct out *o, const struct info_view *v)
 	kv_u64(&l, "prstatus", pgw_image_prstatus_count(img));
 	info_cpus(o, &l, v);
 	info_vmcoreinfo(o, &l, img, &v->why->facts);
+	info_vmci_candidates(o, &l, &v->why->facts);
 	info_encryption(o, &l, &v->why->enc);
 	if (v->why->mode.mode) {
 		kv_str(&l, "mode", v->why->mode.mode->name);

@@ -424,6 +424,37 @@ static void text_info_vmcoreinfo(struct out *o, struct pgw_image *img,
 	}
 }
 
+/* Memory searched: each candidate a line, then which was adopted. */
+static void text_info_vmci_candidates(struct out *o,
+				      const struct pgw_facts_why *f)
+{
+	char prefix[200];
+
+	if (f->source != PGW_FACTS_MEMORY && f->source != PGW_FACTS_NONE)
+		return;
+	for (size_t i = 0; i < f->nlisted; i++) {
+		const struct pgw_vmci_candidate *c = &f->cand[i];
+		if (c->valid)
+			snprintf(prefix, sizeof(prefix), "  candidate 0x%llx %s "
+				 "%s, root 0x%llx, CPUs on it %u, mapping its "
+				 "text %u: ", (unsigned long long)c->pa,
+				 pgw_vmci_place_key(c->place),
+				 c->chosen ? "CHOSEN" : "valid",
+				 (unsigned long long)c->kernel_root,
+				 c->cpus_on_root, c->cpus_map_text);
+		else
+			snprintf(prefix, sizeof(prefix), "  candidate 0x%llx %s "
+				 "rejected: ", (unsigned long long)c->pa,
+				 pgw_vmci_place_key(c->place));
+		out_text_line(o->f, prefix, c->why, "\n");
+	}
+	if (f->ncandidates > f->nlisted)
+		fprintf(o->f, "  ... %zu more candidates\n",
+			f->ncandidates - f->nlisted);
+	if (f->choice[0])
+		out_text_line(o->f, "  choice              ", f->choice, "\n");
+}
+
 static void text_info(struct out *o, const struct info_view *v)
 {
 	const struct pgw_phys_range *r;
@@ -475,6 +506,7 @@ static void text_info(struct out *o, const struct info_view *v)
 			nr - INFO_TEXT_RANGES);
 	text_info_cpus(o, v);
 	text_info_vmcoreinfo(o, img, &v->why->facts);
+	text_info_vmci_candidates(o, &v->why->facts);
 	/* The mode may be known when the root is not (the error says why
 	 * on stderr). */
 	if (v->why->mode.mode) {

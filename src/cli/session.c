@@ -11,7 +11,7 @@
 enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
-	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED,
+	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED, OPT_VMCOREINFO,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -32,6 +32,10 @@ static const struct argp_option options[] = {
 	  "Read the pages a filtered dump excluded (kdump's dump level, an "
 	  "ELF core's bytes past p_filesz) as zeros instead of not in the "
 	  "image", 2 },
+	{ "vmcoreinfo", OPT_VMCOREINFO, "PA", 0,
+	  "Use the VMCOREINFO text found in memory at PA (a candidate "
+	  "`pgwalk info` lists), over the image's own note and over the "
+	  "choice by evidence", 2 },
 	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
@@ -252,6 +256,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_BASE:
 		o->base_arg = arg;
 		break;
+	case OPT_VMCOREINFO:
+		o->vmcoreinfo_arg = arg;
+		break;
 	case OPT_HEX:
 		pgw_cli_bare_hex = true;
 		break;
@@ -283,6 +290,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			pgw_bad_addr_option(state, "base", o->base_arg);
 		if (o->base_arg)
 			o->open.raw_base = v;
+		if (o->vmcoreinfo_arg &&
+		    !pgw_parse_u64(o->vmcoreinfo_arg, &v))
+			pgw_bad_addr_option(state, "vmcoreinfo",
+					    o->vmcoreinfo_arg);
+		if (o->vmcoreinfo_arg) {
+			o->space.have_vmcoreinfo_pa = true;
+			o->space.vmcoreinfo_pa = v;
+		}
 		session_root_finish(o, state);
 		if (o->sme_mask_arg) {
 			o->space.enc.have_enc = true;
@@ -407,6 +422,9 @@ int session_choose(struct session *s)
 			pgw_cli_error("%s: %s", s->path, err.msg);
 		return pgw_exit_for(st);
 	}
+	if (s->why.facts.conflict && !s->conflict_in_record)
+		out_text_line(stderr, "pgwalk: warning: VMCOREINFO in memory: ",
+			      s->why.facts.choice, "\n");
 	if (s->why.mode.conflict[0] && !s->conflict_in_record)
 		out_text_line(stderr, "pgwalk: warning: conflicting "
 			      "paging-mode evidence: ", s->why.mode.conflict,
@@ -444,6 +462,9 @@ void session_say(const struct session *s)
 			      "pgwalk: vmcoreinfo memory (" :
 			      "pgwalk: vmcoreinfo none (", s->why.facts.why,
 			      ")\n");
+	if (s->why.facts.choice[0])
+		out_text_line(stderr, "pgwalk: vmcoreinfo candidates (",
+			      s->why.facts.choice, ")\n");
 	snprintf(head, sizeof(head), "pgwalk: mode %s (",
 		 s->space.mode->name);
 	out_text_line(stderr, head, s->why.mode.why, ")\n");

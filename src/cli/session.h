@@ -16,7 +16,7 @@ struct session_opts {
 	const char *image_format;    /* --image-format=elf|raw|... */
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	/* Addresses are parsed once every option is known (--hex). */
-	const char *base_arg, *cr3_arg, *root_arg;
+	const char *base_arg, *cr3_arg, *root_arg, *vmcoreinfo_arg;
 	const char *sme_mask_arg, *shared_mask_arg;
 	struct pgw_image_open_opts open;
 	struct pgw_space_request space;  /* --mode, the root: --cr3, --cpu,
@@ -77,7 +77,8 @@ int session_start(struct session *s, const struct image_args *a);
 void session_close(struct session *s);
 
 /* With -v, say on stderr how the space was chosen: "pgwalk: vmcoreinfo
- * memory|none (why)" when memory was searched for it, "pgwalk: mode NAME
+ * memory|none (why)" when memory was searched for it, "pgwalk: vmcoreinfo
+ * candidates (choice)" when one was chosen, "pgwalk: mode NAME
  * (why)", "pgwalk: root 0x.. (why)", and "pgwalk: encryption C-bit N
  * (why)" when bits are in use or were asked for (provenance, never on
  * stdout). */

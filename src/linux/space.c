@@ -62,12 +62,30 @@ static void check_note(struct pgw_image *img, struct pgw_facts_why *f)
 	}
 }
 
-/* VMCOREINFO in memory, adopted in the note's place when found. */
+/* The candidates and the choice, for `info` and -v. */
+static void keep_candidates(struct pgw_facts_why *f,
+			    const struct pgw_vmci_found *found)
+{
+	f->ncandidates = found->ncandidates;
+	f->nlisted = found->nlisted;
+	memcpy(f->cand, found->cand, found->nlisted * sizeof(f->cand[0]));
+	f->conflict = found->conflict;
+	snprintf(f->choice, sizeof(f->choice), "%s", found->choice);
+}
+
+/* VMCOREINFO in memory, adopted in the note's place when found (or when
+ * the request names one). */
 static enum pgw_status search_memory(struct pgw_image *img,
+				     const struct pgw_space_request *req,
+				     const struct pgw_enc_bits *enc,
 				     struct pgw_facts_why *f,
 				     struct pgw_err *err)
 {
 	struct pgw_vmci_found *found = malloc(sizeof(*found));
+	struct pgw_scan_opts opts = {
+		.enc = *enc, .have_pa = req->have_vmcoreinfo_pa,
+		.pa = req->vmcoreinfo_pa,
+	};
 	struct pgw_err e = { 0 };
 	char before[sizeof(f->why)];
 	enum pgw_status st;
@@ -75,7 +93,8 @@ static enum pgw_status search_memory(struct pgw_image *img,
 	if (!found)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	snprintf(before, sizeof(before), "%s", f->why);
-	st = pgw_vmcoreinfo_find_in_memory(img, NULL, found, &e);
+	st = pgw_vmcoreinfo_find_in_memory(img, &opts, found, &e);
+	keep_candidates(f, found);
 	if (st == PGW_OK)
 		st = pgw_image_adopt_vmcoreinfo(img, found->text, found->len,
 						found->chosen.pa, &e);
@@ -86,7 +105,9 @@ static enum pgw_status search_memory(struct pgw_image *img,
 			 "at 0x%llx (the kernel's %s; %.150s)",
 			 (unsigned long long)found->chosen.pa,
 			 pgw_vmci_place_key(found->chosen.place), before);
-	} else if (st == PGW_E_NOMEM) {
+	} else if (st == PGW_E_NOMEM || req->have_vmcoreinfo_pa) {
+		/* A candidate asked for and not there is the caller's
+		 * mistake to hear about, not a kernel without facts. */
 		*err = e;
 	} else {
 		f->source = PGW_FACTS_NONE;
@@ -186,9 +207,10 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 			ch->rule == PGW_MODE_VALIDATION ||
 			(ch->rule == PGW_MODE_VMCOREINFO &&
 			 f->source == PGW_FACTS_NOTE));
-	if (f->source != PGW_FACTS_NOTE &&
-	    (!settled || !root_given(&req->root))) {
-		enum pgw_status s = search_memory(img, f, err);
+	if (req->have_vmcoreinfo_pa || (f->source != PGW_FACTS_NOTE &&
+	    (!settled || !root_given(&req->root)))) {
+		enum pgw_status s = search_memory(img, req, &why->enc.bits, f,
+						  err);
 		if (s != PGW_OK)
 			return s;
 		/* The adopted text's NUMBER(sme_mask) counts as the note's. */
@@ -196,7 +218,8 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 		    (s = linux_enc_declared(img, &req->enc, &why->enc, err)) !=
 			    PGW_OK)
 			return s;
-		if (f->source == PGW_FACTS_MEMORY && !settled)
+		if (f->source == PGW_FACTS_MEMORY &&
+		    (!settled || ch->rule == PGW_MODE_VMCOREINFO))
 			st = detect(img, req, &why->enc, ch, err);
 	}
 	bool weak = st != PGW_OK || ch->rule == PGW_MODE_MACHINE;

@@ -54,11 +54,20 @@ static bool parse_hex(const char *s, size_t len, uint64_t *v)
 	return true;
 }
 
+/* NUMBER() and the other decimal keys: "%ld" as most are written, or
+ * "0x%lx" as some are (6.12's NUMBER(VMALLOC_START), arm64's
+ * NUMBER(PHYS_OFFSET)): a kernel long either way. */
 static bool parse_dec(const char *s, size_t len, int64_t *v)
 {
 	bool neg = len && s[0] == '-';
 	uint64_t u = 0;
 
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!parse_hex(s + 2, len - 2, &u))
+			return false;
+		*v = (int64_t)u;
+		return true;
+	}
 	if (neg) {
 		s++;
 		len--;
@@ -130,7 +139,8 @@ static bool check_line(const char *p, size_t len, unsigned lineno, char *why,
 	case V_DEC:
 		if (!parse_dec(v, vlen, &d))
 			return fail(why, n, "%.*s=%.*s is not a 64-bit "
-				    "decimal number", (int)(eq - p), p,
+				    "number (decimal, or hex after 0x)",
+				    (int)(eq - p), p,
 				    (int)(vlen > VMCI_VALUE_MAX ?
 					  VMCI_VALUE_MAX : vlen), v);
 		break;

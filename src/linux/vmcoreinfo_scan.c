@@ -117,9 +117,54 @@ static bool read_text(struct pgw_image *img, const struct spot *s, char *buf,
 	return true;
 }
 
-static bool check_spot(struct pgw_image *img, const struct spot *s,
-		       struct pgw_vmci_found *tmp, char *why, size_t n)
+/* The evidence for a valid candidate: the image's CPUs (their CR3s are
+ * the hardware's word, which no text in memory controls). */
+static void weigh(struct pgw_image *img, const struct pgw_scan_opts *opts,
+		  const struct pgw_vmci_found *tmp,
+		  struct pgw_vmci_candidate *c)
 {
+	const struct pgw_mode *mode = tmp->check.mode;
+	struct pgw_enc_bits enc = opts ? opts->enc : (struct pgw_enc_bits){ 0 };
+	struct pgw_vmci_text t = { tmp->text, tmp->len };
+	const struct pgw_cpu *cpus;
+	size_t ncpus = pgw_image_cpus(img, &cpus);
+	char v[24];
+	uint64_t stext = 0;
+	bool have_stext = false;
+	struct pgw_xlat own;
+
+	c->kernel_root = tmp->check.kernel_root;
+	if (pgw_vmci_text_get(&t, "SYMBOL(_stext)", v, sizeof(v))) {
+		char *end;
+		stext = strtoull(v, &end, 16);
+		struct pgw_space sp = { img, mode, c->kernel_root, enc };
+		have_stext = *end == '\0' &&
+			     pgw_translate(&sp, stext, &own) == PGW_STOP_OK;
+	}
+	for (size_t i = 0; i < ncpus; i++) {
+		if (!cpus[i].has_cr)
+			continue;
+		uint64_t table = pgw_cr3_table(mode, cpus[i].cr3, &enc);
+		/* PTI: the user copy is the kernel root's odd page. */
+		if (table == c->kernel_root ||
+		    (mode->va_bits > 32 && table == (c->kernel_root | 0x1000))) {
+			c->cpus_on_root++;
+			continue;
+		}
+		struct pgw_space sp = { img, mode, table, enc };
+		struct pgw_xlat x;
+		if (have_stext && pgw_translate(&sp, stext, &x) == PGW_STOP_OK &&
+		    x.pa == own.pa)
+			c->cpus_map_text++;
+	}
+}
+
+static bool check_spot(struct pgw_image *img, const struct pgw_scan_opts *opts,
+		       const struct spot *s, struct pgw_vmci_found *tmp,
+		       struct pgw_vmci_candidate *c)
+{
+	char *why = c->why;
+	size_t n = sizeof(c->why);
 	unsigned lines;
 
 	if (!read_text(img, s, tmp->text, &tmp->len, &tmp->text_pa, why, n))
@@ -132,16 +177,87 @@ static bool check_spot(struct pgw_image *img, const struct spot *s,
 		return false;
 	tmp->check.lines = lines;
 	snprintf(why, n, "%u lines; %.180s", lines, tmp->check.why);
+	weigh(img, opts, tmp, c);
 	return true;
 }
 
-/* A valid note beats a valid data page: it is what the kernel exports
- * (and what a crash adds CRASHTIME to); otherwise the first wins. */
+/* Is c a better choice than the one chosen so far?  The CPUs first: a
+ * root the hardware runs on, then one whose text the CPUs' roots map;
+ * then a note (what the kernel exports, and what a crash adds CRASHTIME
+ * to); then the first in memory. */
 static bool better(const struct pgw_vmci_found *found,
-		   enum pgw_vmci_place place)
+		   const struct pgw_vmci_candidate *c)
 {
-	return found->nvalid == 0 ||
-	       (place == PGW_VMCI_NOTE && found->chosen.place != PGW_VMCI_NOTE);
+	const struct pgw_vmci_candidate *b = &found->chosen;
+
+	if (found->nvalid == 0)
+		return true;
+	if (c->cpus_on_root != b->cpus_on_root)
+		return c->cpus_on_root > b->cpus_on_root;
+	if (c->cpus_map_text != b->cpus_map_text)
+		return c->cpus_map_text > b->cpus_map_text;
+	return c->place == PGW_VMCI_NOTE && b->place != PGW_VMCI_NOTE;
+}
+
+static void adopt(struct pgw_vmci_found *found,
+		  const struct pgw_vmci_candidate *c,
+		  const struct pgw_vmci_found *tmp)
+{
+	found->chosen = *c;
+	found->check = tmp->check;
+	found->text_pa = tmp->text_pa;
+	found->len = tmp->len;
+	memcpy(found->text, tmp->text, tmp->len + 1);
+}
+
+/* Why the chosen one: said always, and loudly when valid candidates
+ * disagree on the kernel root. */
+static void say_choice(struct pgw_vmci_found *found, bool by_pa)
+{
+	const struct pgw_vmci_candidate *b = &found->chosen;
+	size_t n = 0, others = 0;
+	char *p = found->choice;
+	size_t cap = sizeof(found->choice);
+
+	for (size_t i = 0; i < found->nlisted; i++) {
+		const struct pgw_vmci_candidate *c = &found->cand[i];
+		if (c->valid && c->pa != b->pa && c->kernel_root != b->kernel_root)
+			others++;
+	}
+	found->conflict = others > 0;
+	if (found->conflict)
+		n += (size_t)snprintf(p + n, cap - n, "CONFLICT: %zu valid "
+				      "candidate%s name%s another kernel root "
+				      "than 0x%llx; ", others,
+				      others == 1 ? "" : "s",
+				      others == 1 ? "s" : "",
+				      (unsigned long long)b->kernel_root);
+	if (n >= cap)
+		return;
+	if (by_pa)
+		snprintf(p + n, cap - n, "0x%llx chosen by --vmcoreinfo",
+			 (unsigned long long)b->pa);
+	else if (found->nvalid == 1)
+		snprintf(p + n, cap - n, "0x%llx (%s), the only valid "
+			 "candidate", (unsigned long long)b->pa,
+			 pgw_vmci_place_key(b->place));
+	else if (!found->conflict)
+		snprintf(p + n, cap - n, "0x%llx (%s), of %zu valid candidates "
+			 "that agree on the kernel root 0x%llx",
+			 (unsigned long long)b->pa,
+			 pgw_vmci_place_key(b->place), found->nvalid,
+			 (unsigned long long)b->kernel_root);
+	else
+		snprintf(p + n, cap - n, "0x%llx (%s) chosen: %u CPU%s on its "
+			 "root 0x%llx, %u more map%s its _stext where it "
+			 "does; then a note before a data page, then the first "
+			 "in memory%s", (unsigned long long)b->pa,
+			 pgw_vmci_place_key(b->place), b->cpus_on_root,
+			 b->cpus_on_root == 1 ? "" : "s",
+			 (unsigned long long)b->kernel_root, b->cpus_map_text,
+			 b->cpus_map_text == 1 ? "s" : "",
+			 found->conflict ? "; --vmcoreinfo=PA chooses another" :
+					   "");
 }
 
 enum pgw_status pgw_vmcoreinfo_find_in_memory(struct pgw_image *img,
@@ -151,6 +267,9 @@ enum pgw_status pgw_vmcoreinfo_find_in_memory(struct pgw_image *img,
 {
 	struct finder f = { 0 };
 	struct pgw_vmci_found *tmp = malloc(sizeof(*tmp));
+	bool by_pa = opts && opts->have_pa;
+	struct pgw_vmci_candidate asked = { 0 };
+	bool asked_seen = false;
 	enum pgw_status st;
 
 	memset(found, 0, sizeof(*found));
@@ -168,19 +287,32 @@ enum pgw_status pgw_vmcoreinfo_find_in_memory(struct pgw_image *img,
 			.pa = f.spots[i].pa, .place = f.spots[i].place,
 		};
 		memset(tmp, 0, sizeof(*tmp));
-		c.valid = check_spot(img, &f.spots[i], tmp, c.why,
-				     sizeof(c.why));
-		if (c.valid && better(found, c.place)) {
-			found->chosen = c;
-			found->check = tmp->check;
-			found->text_pa = tmp->text_pa;
-			found->len = tmp->len;
-			memcpy(found->text, tmp->text, tmp->len + 1);
-		}
+		c.valid = check_spot(img, opts, &f.spots[i], tmp, &c);
+		bool wanted = by_pa ? c.pa == opts->pa : better(found, &c);
+		if (c.valid && wanted)
+			adopt(found, &c, tmp);
 		found->nvalid += c.valid;
 		if (found->nlisted < PGW_VMCI_MAX_LISTED)
 			found->cand[found->nlisted++] = c;
+		if (by_pa && c.pa == opts->pa) {
+			asked = c;
+			asked_seen = true;
+		}
 	}
+	if (by_pa && !asked.valid) {
+		st = pgw_err_set(err, PGW_E_NOTFOUND, "--vmcoreinfo=0x%llx: %s%s",
+				 (unsigned long long)opts->pa,
+				 asked_seen ? "not valid: " :
+					      "no candidate begins there "
+					      "(pgwalk info lists them)",
+				 asked_seen ? asked.why : "");
+		goto out;
+	}
+	for (size_t i = 0; found->nvalid && i < found->nlisted; i++)
+		found->cand[i].chosen = found->cand[i].valid &&
+					found->cand[i].pa == found->chosen.pa;
+	if (found->nvalid)
+		say_choice(found, by_pa);
 	if (found->nvalid == 0) {
 		if (f.n == 0)
 			st = pgw_err_set(err, PGW_E_NOTFOUND,

@@ -163,7 +163,7 @@ done <<'EOF'
 0x104000|SYMBOL\(init_top_pgt\)=ffffffff82000000: its table 0x2000000 \(x86-64\) does not map itself
 0x106000|line 1 is 102 bytes, longer than the kernel writes \(80\)
 0x107000|no kernel page-table symbol
-0x108000|NUMBER\(phys_base\)=-0x1000 is not a 64-bit decimal number
+0x108000|NUMBER\(phys_base\)=-0x1000 is not a 64-bit number \(decimal, or hex after 0x\)
 EOF
 like '^candidates=8 valid=1$' "vmcoreinfo: 8 candidates, 1 valid"
 sed -n '/^memtext 0x1a00000/,/^end/p' "$SPECS/vmcoreinfo-fake.spec" |

@@ -15,6 +15,14 @@
  *   --fake-vmcoreinfo   also a fake VMCOREINFO page (0x7e0000) claiming
  *                       PAGESIZE=8192
  *   --no-vmcoreinfo     (with --raw) no real VMCOREINFO in memory
+ *   --hex-vmcoreinfo    VMCOREINFO also has a NUMBER() written in hex, as
+ *                       6.12 writes NUMBER(VMALLOC_START)=0x...
+ *   --second-vmcoreinfo a second valid VMCOREINFO page in memory
+ *                       (0x7a0000, "6.1.0-capture") naming another kernel
+ *                       root: 0x7b0000, a copy of the kernel root
+ *   --no-note           (ELF) no VMCOREINFO note; the text in memory at
+ *                       0x7f0000 as --raw has it
+ *   --cpu-cr3=PA        (ELF) a QEMU CPU-state note: long mode, this CR3
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -234,11 +242,17 @@ int main(int argc, char **argv)
 		{ "vsyscall", required_argument, NULL, 'V' },
 		{ "hidden-shares", no_argument, NULL, 'H' },
 		{ "decoy-note", no_argument, NULL, 'D' },
+		{ "hex-vmcoreinfo", no_argument, NULL, 'x' },
+		{ "second-vmcoreinfo", no_argument, NULL, '2' },
+		{ "no-note", no_argument, NULL, 'N' },
+		{ "cpu-cr3", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
-	     bounds = false, retype = false, shares = false, decoy = false;
+	     bounds = false, retype = false, shares = false, decoy = false,
+	     hex = false, second = false, no_note = false;
+	uint64_t cr3 = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
 	unsigned cbit = 0;
@@ -270,6 +284,10 @@ int main(int argc, char **argv)
 				return 64;
 			}
 			break;
+		case 'x': hex = true; break;
+		case '2': second = true; break;
+		case 'N': no_note = true; break;
+		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
 		case 'c':
 			cbit = (unsigned)atoi(optarg);
 			if (cbit < 24 || cbit > 51) {
@@ -360,7 +378,25 @@ int main(int argc, char **argv)
 		snprintf(k.vmcoreinfo + n, sizeof(k.vmcoreinfo) - n,
 			 "NUMBER(sme_mask)=%llu\n", (unsigned long long)mask);
 	}
-	if (raw && !no_vmci)
+	if (hex) {
+		size_t n = strlen(k.vmcoreinfo);
+		snprintf(k.vmcoreinfo + n, sizeof(k.vmcoreinfo) - n,
+			 "NUMBER(VMALLOC_START)=0xffffc90000000000\n");
+	}
+	if (second) {
+		/* Another kernel's facts: its root a copy of this one's, so
+		 * it maps itself and _stext as the real one does. */
+		char text[sizeof(k.vmcoreinfo)];
+		memcpy(iw_frame(&k.mem, 0x7b0), iw_frame(&k.mem, KS_ROOT >> 12),
+		       IW_PAGE);
+		snprintf(text, sizeof(text), "OSRELEASE=6.1.0-capture\n"
+			 "PAGESIZE=4096\nSYMBOL(init_top_pgt)=%llx\n"
+			 "NUMBER(phys_base)=0\nSYMBOL(_stext)=%llx\n",
+			 (unsigned long long)ks_kt(0x7b0000),
+			 (unsigned long long)ks_kt(0x200000));
+		ks_put(&k, ks_dm(0x7a0000), text, strlen(text));
+	}
+	if ((raw || no_note) && !no_vmci)
 		ks_put(&k, ks_dm(0x7f0000), k.vmcoreinfo,
 		       strlen(k.vmcoreinfo));
 	if (fake) {
@@ -372,24 +408,36 @@ int main(int argc, char **argv)
 		ks_put(&k, ks_dm(0x7e0000), text, strlen(text));
 	}
 	int rc;
-	if (decoy && !raw) {
-		/* The decoy's note first: the same text, another root. */
-		char first[sizeof(k.vmcoreinfo)];
-		char *at = strstr(k.vmcoreinfo, "SYMBOL(init_top_pgt)=");
-		size_t head = at ? (size_t)(at - k.vmcoreinfo) : 0;
-		const char *nl = at ? strchr(at, '\n') : NULL;
-		snprintf(first, sizeof(first), "%.*sSYMBOL(init_top_pgt)=%llx%s",
-			 (int)head, k.vmcoreinfo,
-			 (unsigned long long)ks_kt(0x7b0000), nl ? nl : "\n");
-		struct iw_elf e = { .is64 = true, .machine = 62,
-				    .vmcoreinfo = first,
-				    .vmcoreinfo2 = k.vmcoreinfo };
+	if (raw) {
+		rc = iw_write_file(argv[optind], k.mem.b.p, k.mem.b.len);
+	} else {
 		struct iw_buf elf = { 0 };
+		struct iw_cpu cpu = {
+			.cr0 = 0x80050033, .cr3 = cr3, .cr4 = 0x3606f0,
+			.cs_flags = 1u << 21,          /* CS.L: long mode */
+		};
+		struct iw_elf e = { .is64 = true, .machine = 62,
+				    .vmcoreinfo = no_note ? NULL : k.vmcoreinfo,
+				    .cpus = cr3 ? &cpu : NULL,
+				    .ncpus = cr3 ? 1 : 0 };
+		char first[sizeof(k.vmcoreinfo)];
+		if (decoy) {
+			/* The decoy's note first: the same text, another
+			 * root. */
+			char *at = strstr(k.vmcoreinfo, "SYMBOL(init_top_pgt)=");
+			size_t head = at ? (size_t)(at - k.vmcoreinfo) : 0;
+			const char *nl = at ? strchr(at, '\n') : NULL;
+			snprintf(first, sizeof(first),
+				 "%.*sSYMBOL(init_top_pgt)=%llx%s", (int)head,
+				 k.vmcoreinfo,
+				 (unsigned long long)ks_kt(0x7b0000),
+				 nl ? nl : "\n");
+			e.vmcoreinfo = first;
+			e.vmcoreinfo2 = k.vmcoreinfo;
+		}
 		iw_elf_build(&e, &k.mem, &elf, NULL);
 		rc = iw_write_file(argv[optind], elf.p, elf.len);
 		iw_free(&elf);
-	} else {
-		rc = ks_write(&k, argv[optind], raw);
 	}
 	ks_free(&k);
 	return rc ? 2 : 0;
