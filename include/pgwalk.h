@@ -1380,6 +1380,15 @@ struct pgw_task_layout {
 	uint32_t flags, flags_size;  /* 4 or 8 bytes */
 	uint32_t mm;                 /* task_struct.mm */
 	uint32_t mm_pgd;             /* mm_struct.pgd */
+	uint32_t real_parent;        /* task_struct.real_parent; 0: not known */
+	/* For ps, where BTF has them (0: not known; no such field is at
+	 * a task_struct's first byte): */
+	uint32_t state, state_size;  /* __state (5.14+, 4 bytes) or state */
+	uint32_t exit_state;         /* EXIT_ZOMBIE, EXIT_DEAD */
+	uint32_t cpu;                /* thread_info.cpu (5.16+) or cpu: the CPU
+					it runs or last ran on */
+	uint32_t on_cpu;             /* running on that CPU now */
+	uint32_t start_time;         /* ns of monotonic time at fork */
 };
 /* The layout from BTF, checked: sizes, shapes, fields inside the struct. */
 enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
@@ -1404,8 +1413,24 @@ struct pgw_task {
 	uint64_t pgd;                /* mm->pgd, a kernel VA (0: no mm) */
 	bool has_pgd_pa;
 	uint64_t pgd_pa;             /* its physical address: the root */
+	uint64_t real_parent;        /* its task_struct (0: not known) */
+	int32_t ppid;                /* real_parent's tgid; -1: not known */
+	/* Each with its layout field (has_*: the layout knows it). */
+	bool has_state, has_cpu, has_on_cpu, has_start_time;
+	uint32_t state, exit_state;
+	uint32_t cpu;
+	bool on_cpu;
+	uint64_t start_time;
 	char why[160];               /* mm but no pgd_pa: why */
 };
+
+/*
+ * A task's state as ps and crash spell it: "RU" running, "IN"
+ * interruptible, "UN" uninterruptible, "ID" idle (uninterruptible without
+ * load), "ST" stopped, "TR" traced, "ZO" zombie, "DE" dead, "??" a
+ * value none of these; NULL when the layout has no state.
+ */
+const char *pgw_task_state_key(const struct pgw_task *task);
 
 /*
  * Follow init_task.tasks around the list until it is back at init_task
@@ -1424,10 +1449,51 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 				    struct pgw_task **tasks_ret, size_t *n_ret,
 				    struct pgw_err *err);
 /*
- * All of it from the image: kallsyms from VMCOREINFO, init_task, BTF, the
- * layout, the list.  Without kallsyms or BTF, PGW_E_NOTFOUND and a
- * message a command can print ("no BTF: ...").
+ * The layout without BTF, inferred from the image and anchored on
+ * init_task (kallsyms' when it has one, else the comm "swapper/0" in the
+ * kernel image): each field found by a property no other has, then
+ * checked against facts the guess does not control (init_task's pid 0,
+ * the tasks ring, distinct pids, printable comms, init_mm's pgd the
+ * kernel root, every mm's pgd a top table sharing the kernel root's
+ * kernel half, PF_KTHREAD where there is no mm).  A guess that fails
+ * any check, or two that pass, name nothing: PGW_E_NOTFOUND or
+ * PGW_E_FORMAT with why.  why says what was found (ks may be NULL).
  */
+enum pgw_status pgw_task_layout_infer(const struct pgw_space *kernel,
+				      const struct pgw_kallsyms *ks,
+				      uint64_t *init_task_ret,
+				      struct pgw_task_layout *layout_ret,
+				      char *why, size_t why_size,
+				      struct pgw_err *err);
+
+/* How the task list was read: what the names rest on. */
+enum pgw_tasks_method {
+	PGW_TASKS_BTF = 0,       /* "vmcoreinfo+btf": kallsyms where VMCOREINFO
+				    lists it, the layout from BTF */
+	PGW_TASKS_INFERRED,      /* "inferred-layout": no BTF;
+				    pgw_task_layout_infer */
+};
+const char *pgw_tasks_method_key(enum pgw_tasks_method method);
+
+struct pgw_tasks_how {
+	enum pgw_tasks_method method;
+	uint64_t init_task;
+	struct pgw_task_layout layout;
+	char why[480];               /* what was found, in words */
+};
+
+/*
+ * All of it from the image: kallsyms from VMCOREINFO, init_task, BTF, the
+ * layout, the list; without BTF (or init_task) the inferred layout.  When
+ * neither works, PGW_E_NOTFOUND and a message a command can print
+ * ("no BTF: ...; inferred layout: ...").  how_ret (may be NULL) says
+ * which method named the tasks.
+ */
+enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
+				    struct pgw_task **tasks_ret, size_t *n_ret,
+				    struct pgw_tasks_how *how_ret,
+				    struct pgw_err *err);
+/* The same, without saying how. */
 enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 				struct pgw_task **tasks_ret, size_t *n_ret,
 				struct pgw_err *err);

@@ -1,4 +1,5 @@
 /* pgwalk info: what the image holds and how pgwalk would walk it. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "commands.h"
@@ -6,6 +7,39 @@
 #include "lists.h"
 #include "output.h"
 #include "session.h"
+
+/* The task list through the kernel's own root (the root info shows may
+ * be a CPU's): how the processes are named, or why they are not. */
+static void info_names(const struct session *s, struct info_view *v)
+{
+	struct pgw_root_request kr = { .kernel = true, .enc = s->why.enc.bits };
+	struct pgw_root kroot;
+	struct pgw_task *tasks = NULL;
+	struct pgw_tasks_how how;
+	struct pgw_err err = { 0 };
+	enum pgw_status st;
+
+	v->names_tried = true;
+	st = pgw_root_resolve(s->img, s->why.mode.mode, &kr, &kroot, &err);
+	if (st == PGW_OK) {
+		struct pgw_space k = { s->img, s->why.mode.mode, kroot.table,
+				       s->why.enc.bits };
+		st = pgw_linux_tasks_how(&k, &tasks, &v->ntasks, &how, &err);
+	}
+	for (size_t i = 0; i < v->ntasks; i++)
+		v->nprocesses += tasks[i].mm != 0;
+	v->names_complete = st == PGW_OK;
+	if (v->ntasks) {
+		v->names_method = pgw_tasks_method_key(how.method);
+		snprintf(v->names_why, sizeof(v->names_why), "%.480s%s%.500s",
+			 how.why,
+			 st == PGW_OK ? "" : "; cut short: ",
+			 st == PGW_OK ? "" : err.msg);
+	} else {
+		snprintf(v->names_why, sizeof(v->names_why), "%.1000s", err.msg);
+	}
+	pgw_linux_tasks_free(tasks);
+}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -73,6 +107,8 @@ int cmd_info(int argc, char **argv)
 		.root = s.space.root, .pti = pti,
 	};
 	pgw_image_evidence(s.img, &view.ev);
+	if (mode)
+		info_names(&s, &view);
 	fmt->info(&out, &view);
 	rc = choose_rc ? choose_rc :
 		view.ev.complete ? PGW_EXIT_OK : PGW_EXIT_EVIDENCE;

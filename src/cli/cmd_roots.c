@@ -117,6 +117,8 @@ static void say(const struct session *s, const struct pgw_roots *roots,
 	if (r->view && !r->names_why)
 		fprintf(stderr, "pgwalk: task list: %zu tasks, %.1f ms\n",
 			r->ntasks, names_ms);
+	if (r->method)
+		out_text_line(stderr, "pgwalk: names: ", r->method_why, "\n");
 }
 
 static void report(struct out *o, struct roots_report *r)
@@ -179,8 +181,9 @@ int cmd_roots(int argc, char **argv)
 
 	size_t ntasks = 0;
 	t0 = now_ms();
-	enum pgw_status tst = pgw_linux_tasks(&s.space, &tasks, &ntasks,
-					      &terr);
+	struct pgw_tasks_how how;
+	enum pgw_status tst = pgw_linux_tasks_how(&s.space, &tasks, &ntasks,
+						  &how, &terr);
 	double names_ms = now_ms() - t0;
 	if (ntasks && (st = pgw_roots_view_build(roots, tasks, ntasks, &view,
 						 &err)) != PGW_OK) {
@@ -192,6 +195,8 @@ int cmd_roots(int argc, char **argv)
 		.img = s.img, .roots = roots, .tasks = tasks,
 		.ntasks = ntasks, .view = view,
 		.names_why = tst == PGW_OK ? NULL : terr.msg,
+		.method = ntasks ? pgw_tasks_method_key(how.method) : NULL,
+		.method_why = ntasks ? how.why : NULL,
 		.complete = roots->scan.complete,
 		.reason = "budget",
 		.why = roots->scan.why,

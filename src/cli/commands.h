@@ -8,6 +8,7 @@ int cmd_translate(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_regions(int argc, char **argv);
 int cmd_roots(int argc, char **argv);
+int cmd_ps(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_ptov(int argc, char **argv);
 int cmd_check(int argc, char **argv);

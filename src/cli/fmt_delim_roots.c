@@ -56,6 +56,17 @@ static void kv_u64(struct line *l, size_t from, const char *key,
 	emit_u64(l, v);
 }
 
+/* " key=word" (a word of ours: no escaping needed). */
+static void kv_word(struct line *l, size_t from, const char *key,
+		    const char *v)
+{
+	if (l->len > from)
+		emit_char(l, ' ');
+	emit_str(l, key);
+	emit_char(l, '=');
+	emit_str(l, v);
+}
+
 /* The detail cell's end: empty when nothing went in. */
 static void detail_end(struct line *l, const struct delim *d, size_t from)
 {
@@ -214,6 +225,8 @@ void delim_roots_end(struct out *o, const struct delim *d,
 	kv_u64(&l, from, "tasks", r->ntasks);
 	kv_u64(&l, from, "processes", r->processes);
 	kv_u64(&l, from, "roots_named", r->named);
+	if (r->method)
+		kv_word(&l, from, "method", r->method);
 	detail_end(&l, d, from);
 	row_end(o, &l);
 

@@ -4,6 +4,7 @@
  * numbers, strings from the image escaped to printable ASCII.
  */
 #include "json_kv.h"
+#include "ps_out.h"
 #include "spelled.h"
 #include "read_out.h"
 #include "check_out.h"
@@ -466,6 +467,23 @@ static void json_info(struct out *o, const struct info_view *v)
 	} else {
 		emit_str(&l, ",\"root\":null");
 	}
+	if (v->names_tried) {
+		emit_str(&l, ",\"names\":{\"method\":");
+		if (v->names_method) {
+			emit_char(&l, '"');
+			emit_str(&l, v->names_method);
+			emit_char(&l, '"');
+		} else {
+			emit_str(&l, "null");
+		}
+		kv_u64(&l, "tasks", v->ntasks);
+		kv_u64(&l, "processes", v->nprocesses);
+		kv_bool(&l, "complete", v->names_complete);
+		kv_long(o, &l, false, "why", v->names_why);
+		emit_char(&l, '}');
+	} else {
+		emit_str(&l, ",\"names\":null");
+	}
 	put(o, &l);
 }
 
@@ -661,6 +679,8 @@ const struct formatter fmt_json = {
 	.maps_vma = json_maps_vma,
 	.maps_page = json_maps_page,
 	.maps_end = json_maps_end,
+	.ps_task = json_ps_task,
+	.ps_end = json_ps_end,
 	.read_data = json_read_data,
 	.read_gap = json_read_gap,
 	.ptov = json_ptov,

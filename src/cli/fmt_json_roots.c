@@ -148,6 +148,12 @@ void json_roots_end(struct out *o, const struct roots_report *r)
 	kv_u64(&l, "tasks", r->ntasks);
 	kv_u64(&l, "processes", r->processes);
 	kv_u64(&l, "roots_named", r->named);
+	if (r->method) {
+		kv_str(&l, "method", r->method);
+		kv_long(o, &l, false, "method_why", r->method_why);
+	} else {
+		kv_null(&l, "method");
+	}
 	if (!r->view || r->names_why)
 		kv_str(&l, "why", r->names_why ? r->names_why :
 						    "no task list");

@@ -7,6 +7,7 @@
 #include "check_out.h"
 #include "maps_out.h"
 #include "roots_out.h"
+#include "ps_out.h"
 #include "text_cells.h"
 #include "spelled.h"
 
@@ -527,6 +528,15 @@ static void text_info(struct out *o, const struct info_view *v)
 		fprintf(o->f, "root:        none\n");
 	}
 	text_info_enc(o, &v->why->enc);
+	if (v->names_method) {
+		snprintf(prefix, sizeof(prefix), "names:       %zu tasks, %zu "
+			 "with an mm, by %s%s (", v->ntasks, v->nprocesses,
+			 v->names_method,
+			 v->names_complete ? "" : ", INCOMPLETE");
+		out_text_line(o->f, prefix, v->names_why, ")\n");
+	} else if (v->names_tried) {
+		out_text_line(o->f, "names:       none (", v->names_why, ")\n");
+	}
 }
 
 /* ---- dump and regions ---- */
@@ -900,6 +910,9 @@ const struct formatter fmt_text = {
 	.maps_vma = text_maps_vma,
 	.maps_page = text_maps_page,
 	.maps_end = text_maps_end,
+	.ps_begin = text_ps_begin,
+	.ps_task = text_ps_task,
+	.ps_end = text_ps_end,
 	.read_data = text_read_data,
 	.read_gap = text_read_gap,
 	.read_end = text_read_end,

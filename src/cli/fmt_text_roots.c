@@ -194,8 +194,8 @@ void text_roots_end(struct out *o, const struct roots_report *r)
 	}
 	if (r->view) {
 		snprintf(buf, sizeof(buf), "; %zu named by the task list "
-			 "(%zu tasks, %zu with an mm)", r->named, r->ntasks,
-			 r->processes);
+			 "(%zu tasks, %zu with an mm; %s)", r->named,
+			 r->ntasks, r->processes, r->method);
 		emit_str(&l, buf);
 		snprintf(buf, sizeof(buf), "; %zu orphan%s (%zu suspicious), "
 			 "%zu unowned task%s", r->view->norphans,

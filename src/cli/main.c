@@ -22,6 +22,8 @@ static const struct {
 	{ "regions", cmd_regions, "the kernel memory map: regions and bases" },
 	{ "roots", cmd_roots, "every page-table root in memory, named by "
 			      "the task list" },
+	{ "ps", cmd_ps, "every task of the kernel's task list: pid, parent, "
+			"state, CPU, root" },
 	{ "read", cmd_read, "the bytes at an address: hex, raw or records" },
 	{ "ptov", cmd_ptov, "physical to virtual: every address that maps a "
 			    "frame, in one root or all" },

@@ -130,7 +130,16 @@ struct info_view {
 	uint64_t root;
 	const struct pgw_pti *pti;         /* one per CPU; NULL without a mode */
 	struct pgw_evidence ev;
+	/* The task list read through the kernel root (with a mode only):
+	 * how many tasks, how they were named, or why there are none. */
+	bool names_tried;
+	const char *names_method;          /* NULL: no task list */
+	size_t ntasks, nprocesses;
+	bool names_complete;
+	char names_why[1024];
 };
+
+struct ps_report;      /* ps_out.h */
 
 /* What `roots` prints: the roots the scan found, the task list and
  * their cross-view (cmd_roots.c fills it in). */
@@ -142,6 +151,9 @@ struct roots_report {
 	const struct pgw_roots_view *view;   /* NULL: no task list */
 	const char *names_why;               /* no list, or one cut short: why
 						(NULL: the whole list) */
+	const char *method;                  /* with tasks: how they were
+						named (pgw_tasks_method_key) */
+	const char *method_why;              /* ... in words */
 	size_t kinds[PGW_NROOT_KINDS];       /* roots of each kind */
 	size_t named;                        /* roots a task owns */
 	size_t processes;                    /* tasks with an mm */
@@ -238,6 +250,10 @@ struct formatter {
 	void (*roots_unowned)(struct out *o, const struct roots_report *r,
 			      size_t task, const char *why);
 	void (*roots_end)(struct out *o, const struct roots_report *r);
+	/* ps: a header (NULL: none), a record per task, the summary */
+	void (*ps_begin)(struct out *o, const struct ps_report *r);
+	void (*ps_task)(struct out *o, const struct ps_report *r, size_t i);
+	void (*ps_end)(struct out *o, const struct ps_report *r);
 	/* read: a header, pieces of bytes (a 4 KiB page at most) and the
 	 * gaps --skip-unreadable skips, in address order, then the end
 	 * address (text: the last line). */

@@ -103,7 +103,9 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 	char incomplete[sizeof(list_err.msg) + 32] = "";
 
 	asked(req, what, sizeof(what));
-	enum pgw_status st = pgw_linux_tasks(kernel, &tasks, &n, &list_err);
+	struct pgw_tasks_how how;
+	enum pgw_status st = pgw_linux_tasks_how(kernel, &tasks, &n, &how,
+						 &list_err);
 	if (st != PGW_OK && n == 0) {
 		pgw_linux_tasks_free(tasks);
 		if (st == PGW_E_NOMEM)
@@ -138,9 +140,10 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 		root->comm_len = t->comm_len;
 		root->table = root->cr3 = t->pgd_pa;
 		snprintf(root->why, sizeof(root->why),
-			 "pid %d (%.64s): mm->pgd 0x%llx from the task list, "
-			 "read through the kernel root 0x%llx",
+			 "pid %d (%.64s): mm->pgd 0x%llx from the task list "
+			 "(%s), read through the kernel root 0x%llx",
 			 t->pid, comm, (unsigned long long)t->pgd,
+			 pgw_tasks_method_key(how.method),
 			 (unsigned long long)kernel->root);
 	}
 	pgw_linux_tasks_free(tasks);

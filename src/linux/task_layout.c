@@ -69,6 +69,67 @@ static uint64_t size_read(const struct field *f,
 	return want == ANY || m->size == want || m->size == alt ? m->size : 0;
 }
 
+/* What ps shows beyond the walk, each by the names it has had, with the
+ * sizes read; a field BTF lacks, or has in another shape, stays 0
+ * (unknown). */
+static const struct optional {
+	const char *member, *within;   /* within: a struct member of
+					  task_struct holding it */
+	uint64_t size, size_alt;       /* 0: a pointer */
+	size_t offset_at, size_at;
+} optionals[] = {
+	{ "real_parent", NULL, 0, 0,
+	  offsetof(struct pgw_task_layout, real_parent), 0 },
+	{ "__state", NULL, 4, 4, offsetof(struct pgw_task_layout, state),
+	  offsetof(struct pgw_task_layout, state_size) },
+	{ "state", NULL, 8, 4, offsetof(struct pgw_task_layout, state),
+	  offsetof(struct pgw_task_layout, state_size) },
+	{ "exit_state", NULL, 4, 4,
+	  offsetof(struct pgw_task_layout, exit_state), 0 },
+	{ "cpu", "thread_info", 4, 4, offsetof(struct pgw_task_layout, cpu),
+	  0 },
+	{ "cpu", NULL, 4, 4, offsetof(struct pgw_task_layout, cpu), 0 },
+	{ "on_cpu", NULL, 4, 4, offsetof(struct pgw_task_layout, on_cpu), 0 },
+	{ "start_time", NULL, 8, 8,
+	  offsetof(struct pgw_task_layout, start_time), 0 },
+};
+
+static void optional_fields(const struct pgw_kernel_btf *kb,
+			    unsigned ptr_size, uint64_t task_size,
+			    struct pgw_task_layout *lay)
+{
+	for (size_t i = 0; i < sizeof(optionals) / sizeof(optionals[0]);
+	     i++) {
+		const struct optional *f = &optionals[i];
+		uint32_t *at = (uint32_t *)((char *)lay + f->offset_at);
+		struct pgw_btf_member m, in = { 0 };
+		struct pgw_err ignored;
+		if (*at)
+			continue;      /* an earlier name found it */
+		if (f->within &&
+		    (pgw_kernel_btf_member(kb, "task_struct", f->within, &in,
+					   &ignored) != PGW_OK ||
+		     in.shape != PGW_BTF_COMPOSITE))
+			continue;
+		if (pgw_kernel_btf_member(kb, f->within ? f->within :
+						      "task_struct",
+					  f->member, &m, &ignored) != PGW_OK)
+			continue;
+		uint64_t off = in.offset + m.offset;
+		uint64_t size = f->size ? m.size : ptr_size;
+		bool shape = f->size ? m.shape == PGW_BTF_INT &&
+					       (m.size == f->size ||
+						m.size == f->size_alt) :
+				       m.shape == PGW_BTF_PTR;
+		if (!shape || off == 0 || off + size > task_size)
+			continue;
+		*at = (uint32_t)off;
+		if (f->size_at)
+			*(uint32_t *)((char *)lay + f->size_at) =
+				(uint32_t)size;
+	}
+}
+
 enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
 				    unsigned ptr_size,
 				    struct pgw_task_layout *lay,
@@ -128,6 +189,7 @@ enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
 			*(uint32_t *)((char *)lay + f->size_at) =
 				(uint32_t)size;
 	}
+	optional_fields(kb, ptr_size, whole[TASK], lay);
 	if (lay->comm_size > PGW_TASK_COMM_MAX)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "BTF: task_struct.comm is %u bytes, more "

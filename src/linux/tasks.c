@@ -29,6 +29,12 @@ static struct span task_span(const struct pgw_task_layout *l)
 		{ l->tasks + l->list_next, l->ptr_size },
 		{ l->pid, 4 }, { l->tgid, 4 }, { l->comm, l->comm_size },
 		{ l->flags, l->flags_size }, { l->mm, l->ptr_size },
+		{ l->real_parent ? l->real_parent : l->mm, l->ptr_size },
+		{ l->state ? l->state : l->mm, l->state ? l->state_size : 1 },
+		{ l->exit_state ? l->exit_state : l->mm, 4 },
+		{ l->cpu ? l->cpu : l->mm, 4 },
+		{ l->on_cpu ? l->on_cpu : l->mm, 4 },
+		{ l->start_time ? l->start_time : l->mm, 8 },
 	};
 	uint64_t lo = UINT32_MAX, hi = 0;
 
@@ -153,6 +159,20 @@ static enum pgw_status read_task(const struct pgw_space *kernel,
 	memcpy(t->comm, b + l->comm, l->comm_size);
 	t->comm_len = strnlen((const char *)t->comm, l->comm_size);
 	t->mm = le_n(b + l->mm, l->ptr_size);
+	t->ppid = -1;
+	if (l->real_parent)
+		t->real_parent = le_n(b + l->real_parent, l->ptr_size);
+	if ((t->has_state = l->state != 0)) {
+		t->state = (uint32_t)le_n(b + l->state, l->state_size);
+		if (l->exit_state)
+			t->exit_state = (uint32_t)le_n(b + l->exit_state, 4);
+	}
+	if ((t->has_cpu = l->cpu != 0))
+		t->cpu = (uint32_t)le_n(b + l->cpu, 4);
+	if ((t->has_on_cpu = l->on_cpu != 0))
+		t->on_cpu = le_n(b + l->on_cpu, 4) != 0;
+	if ((t->has_start_time = l->start_time != 0))
+		t->start_time = le_n(b + l->start_time, 8);
 	if (t->mm)
 		read_pgd(kernel, l, t);
 	return PGW_OK;
@@ -174,6 +194,44 @@ static bool damaged_link(struct pgw_err *err)
 	err->status = PGW_E_FORMAT;
 	err->absence = PGW_ABSENT_NONE;
 	return true;
+}
+
+static int by_task(const void *a, const void *b)
+{
+	const struct pgw_task *x = a, *y = b;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+/* ppid: the tgid of real_parent, from the list when it is a leader there
+ * (a sorted copy of the addresses), else read from its task_struct (a
+ * thread's); -1 when it cannot be read. */
+static void resolve_ppids(const struct pgw_space *kernel,
+			  const struct pgw_task_layout *l,
+			  struct pgw_task *tasks, size_t n)
+{
+	struct pgw_task *sorted;
+
+	if (!l->real_parent || !n || !(sorted = malloc(n * sizeof(*sorted))))
+		return;
+	memcpy(sorted, tasks, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_task);
+	for (size_t i = 0; i < n; i++) {
+		struct pgw_task key = { .task = tasks[i].real_parent };
+		const struct pgw_task *p = bsearch(&key, sorted, n,
+						   sizeof(*sorted), by_task);
+		uint8_t w[4];
+		struct pgw_err e;
+		if (p)
+			tasks[i].ppid = p->tgid;
+		else if (tasks[i].real_parent &&
+			 pgw_read_virt(kernel, tasks[i].real_parent + l->tgid,
+				       w, 4, NULL, &e) == PGW_OK)
+			tasks[i].ppid = (int32_t)le_n(w, 4);
+	}
+	/* init_task is its own parent: the kernel's ps says 0. */
+	if (tasks[0].real_parent == tasks[0].task)
+		tasks[0].ppid = 0;
+	free(sorted);
 }
 
 /* At most one task per task_struct-sized piece of the image's memory. */
@@ -270,6 +328,7 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 		}
 	}
 	free(seen.slot);
+	resolve_ppids(kernel, lay, tasks, n);
 	*tasks_ret = tasks;
 	*n_ret = n;
 	return st;
@@ -278,6 +337,38 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 void pgw_linux_tasks_free(struct pgw_task *tasks)
 {
 	free(tasks);
+}
+
+const char *pgw_task_state_key(const struct pgw_task *t)
+{
+	/* The bits every kernel since 2.6 gives the same meaning
+	 * (include/linux/sched.h); the others moved between versions. */
+	enum {
+		INTERRUPTIBLE = 1, UNINTERRUPTIBLE = 2, STOPPED = 4,
+		TRACED = 8, EXIT_DEAD = 0x10, EXIT_ZOMBIE = 0x20,
+		NOLOAD = 0x400,
+	};
+
+	if (!t->has_state)
+		return NULL;
+	if (t->exit_state & EXIT_ZOMBIE)
+		return "ZO";
+	if (t->exit_state & EXIT_DEAD)
+		return "DE";
+	if (t->state == 0)
+		return "RU";
+	if ((t->state & (UNINTERRUPTIBLE | NOLOAD)) ==
+	    (UNINTERRUPTIBLE | NOLOAD))
+		return "ID";
+	if (t->state & INTERRUPTIBLE)
+		return "IN";
+	if (t->state & UNINTERRUPTIBLE)
+		return "UN";
+	if (t->state & STOPPED)
+		return "ST";
+	if (t->state & TRACED)
+		return "TR";
+	return "??";
 }
 
 /* init_task from kallsyms, or why it is not there. */
@@ -301,39 +392,86 @@ static enum pgw_status find_init_task(const struct pgw_kallsyms *ks,
 			   ki.symbols);
 }
 
-enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
-				struct pgw_task **tasks_ret, size_t *n_ret,
-				struct pgw_err *err)
+const char *pgw_tasks_method_key(enum pgw_tasks_method method)
+{
+	return method == PGW_TASKS_INFERRED ? "inferred-layout" :
+					      "vmcoreinfo+btf";
+}
+
+/* Without BTF (or init_task): the layout inferred, said in how. */
+static enum pgw_status infer(const struct pgw_space *kernel,
+			     const struct pgw_kallsyms *ks,
+			     struct pgw_task **tasks_ret, size_t *n_ret,
+			     struct pgw_tasks_how *how, struct pgw_err *err)
+{
+	struct pgw_err e = { 0 };
+	enum pgw_status st;
+
+	how->method = PGW_TASKS_INFERRED;
+	st = pgw_task_layout_infer(kernel, ks, &how->init_task, &how->layout,
+				   how->why, sizeof(how->why), &e);
+	if (st != PGW_OK) {
+		/* Both reasons: why not BTF, and why the guess failed. */
+		size_t n = strlen(err->msg);
+		snprintf(err->msg + n, sizeof(err->msg) - n, "; %s", e.msg);
+		return st == PGW_E_NOMEM ? (*err = e, st) : err->status;
+	}
+	return pgw_linux_task_list(kernel, how->init_task, &how->layout, 0,
+				   tasks_ret, n_ret, err);
+}
+
+enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
+				    struct pgw_task **tasks_ret, size_t *n_ret,
+				    struct pgw_tasks_how *how_ret,
+				    struct pgw_err *err)
 {
 	struct pgw_kallsyms *ks = NULL;
 	struct pgw_kernel_btf *kb = NULL;
-	struct pgw_task_layout lay;
+	struct pgw_tasks_how local, *how = how_ret ? how_ret : &local;
 	struct pgw_err no_init = { 0 };
-	uint64_t init_task;
 	enum pgw_status st;
 
 	*tasks_ret = NULL;
 	*n_ret = 0;
-	if ((st = pgw_kallsyms_open(kernel, &ks, err)) != PGW_OK)
+	memset(how, 0, sizeof(*how));
+	if ((st = pgw_kallsyms_open(kernel, &ks, err)) != PGW_OK) {
+		/* No kallsyms: the guess can still anchor on "swapper/0". */
+		if (st == PGW_E_NOTFOUND)
+			st = infer(kernel, NULL, tasks_ret, n_ret, how, err);
 		return st;
+	}
 	/* Both missing (i386 distribution kernels): say both. */
-	enum pgw_status init_st = find_init_task(ks, &init_task, &no_init);
+	enum pgw_status init_st = find_init_task(ks, &how->init_task,
+						 &no_init);
 	if ((st = pgw_kernel_btf_open(kernel, ks, &kb, err)) != PGW_OK) {
 		if (init_st != PGW_OK) {
 			size_t n = strlen(err->msg);
 			snprintf(err->msg + n, sizeof(err->msg) - n, "; and %s",
 				 no_init.msg);
 		}
+		if (st == PGW_E_NOTFOUND)
+			st = infer(kernel, ks, tasks_ret, n_ret, how, err);
 	} else if (init_st != PGW_OK) {
 		*err = no_init;
-		st = init_st;
+		st = infer(kernel, ks, tasks_ret, n_ret, how, err);
 	} else if ((st = pgw_task_layout_btf(kb, kernel->mode->va_bits > 32 ?
-						     8 : 4, &lay, err)) ==
-		   PGW_OK) {
-		st = pgw_linux_task_list(kernel, init_task, &lay, 0, tasks_ret,
-					 n_ret, err);
+						     8 : 4, &how->layout,
+					     err)) == PGW_OK) {
+		how->method = PGW_TASKS_BTF;
+		snprintf(how->why, sizeof(how->why), "kallsyms (VMCOREINFO) "
+			 "init_task 0x%llx; the layout from BTF",
+			 (unsigned long long)how->init_task);
+		st = pgw_linux_task_list(kernel, how->init_task, &how->layout,
+					 0, tasks_ret, n_ret, err);
 	}
 	pgw_kernel_btf_close(kb);
 	pgw_kallsyms_close(ks);
 	return st;
+}
+
+enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
+				struct pgw_task **tasks_ret, size_t *n_ret,
+				struct pgw_err *err)
+{
+	return pgw_linux_tasks_how(kernel, tasks_ret, n_ret, NULL, err);
 }

@@ -67,10 +67,13 @@ def S: {
           vmcoreinfo: "null|obj:vmcoreinfo",
           vmcoreinfo_candidates: "null|arr:obj:vmci_candidate",
           encryption: "obj:encryption", mode: "null|str",
-          root: "null|addr"},
+          root: "null|addr", names: "null|obj:info_names"},
     opt: {mode_reason: "str", mode_conflict: "str", root_reason: "str",
           vmcoreinfo_candidates_found: "u64", vmcoreinfo_conflict: "bool",
           vmcoreinfo_choice: "null|str"}},
+  "info_names": {
+    req: {method: "null|tasks_method", tasks: "u64", processes: "u64",
+          complete: "bool", why: "str"}, opt: {}},
   "vmci_candidate": {
     req: {pa: "addr", place: "vmci_place", valid: "bool", chosen: "bool",
           kernel_root: "null|addr", why: "str"},
@@ -116,9 +119,21 @@ def S: {
   "roots.unowned-task": {
     req: {type: "str", pid: "u64", comm: "str", task: "addr", mm: "addr",
           pgd: "null|addr", root: "null|addr", why: "str"}, opt: {}},
+  "ps.task": {
+    req: {type: "str", pid: "u64", tgid: "u64", ppid: "null|u64",
+          comm: "str", state: "null|task_state", state_value: "null|u64",
+          cpu: "null|u64", running: "null|bool", kthread: "bool",
+          task: "addr", mm: "null|addr", root: "null|addr",
+          start_time: "null|u64"}, opt: {why: "str"}},
+  "ps.summary": {
+    req: {type: "str", tasks: "u64", processes: "u64",
+          kernel_threads: "u64", method: "tasks_method",
+          method_why: "str", threads: "bool", complete: "bool"},
+    opt: {why: "str"}},
   "roots.names": {
     req: {type: "str", complete: "bool", tasks: "u64", processes: "u64",
-          roots_named: "u64"}, opt: {why: "str"}},
+          roots_named: "u64", method: "null|tasks_method"},
+    opt: {why: "str", method_why: "str"}},
   "roots.summary": {
     req: {type: "str", roots: "u64", kinds: "map:u64", orphans: "null|u64",
           suspicious_orphans: "null|u64", unowned_tasks: "null|u64",
@@ -221,6 +236,8 @@ def words: {
                 "default"],
   vmci_source: ["note", "memory"],
   vmci_place: ["note", "data"],
+  tasks_method: ["vmcoreinfo+btf", "inferred-layout"],
+  task_state: ["RU", "IN", "UN", "ID", "ST", "TR", "ZO", "DE", "??"],
   enc_source: ["none", "option", "vmcoreinfo", "inferred"],
   root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
               "kernel-image", "shared-tables", "bad-user-half",

@@ -176,6 +176,11 @@ contract info "raw synthetic kernel (none: a fake only)" "$TMP/kscan.raw"
 "$KMK" --no-note --second-vmcoreinfo --hex-vmcoreinfo --cpu-cr3=0x1000 \
 	"$TMP/k2.elf" || bail "pgw-mkkernel --second-vmcoreinfo failed"
 contract info "two VMCOREINFO candidates in memory (a conflict)" "$TMP/k2.elf"
+contract ps "synthetic kernel (BTF)" "$TMP/k.elf"
+"$KMK" --no-btf "$TMP/knb.elf" || bail "pgw-mkkernel --no-btf failed"
+contract ps "synthetic kernel without BTF (the layout inferred)" "$TMP/knb.elf"
+contract roots "synthetic kernel without BTF (the layout inferred)" "$TMP/knb.elf"
+contract info "synthetic kernel without BTF (the layout inferred)" "$TMP/knb.elf"
 contract translate "synthetic kernel --pid=1" --pid=1 "$TMP/k.elf" 0x400000 0x500000
 contract ptov "synthetic kernel --all-roots (named, an orphan)" --all-roots "$TMP/k.elf" 0x1000 0x200000 0x300000
 contract read "synthetic kernel --pid=1 --skip-unreadable" --pid=1 --skip-unreadable "$TMP/k.elf" 0x400000 0x3000

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 99   # 18 per dump (4), 8 per x64-4l-a kdump file (2), 3 maps per x86-64
+plan 107  # 20 per dump (4), 8 per x64-4l-a kdump file (2), 3 maps per x86-64
           # dump (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
@@ -27,6 +27,8 @@ for dm in $DUMPS; do
 	contract regions "$d vmcore.elf" "$elf"
 	contract roots "$d vmcore.elf" "$elf"
 	contract roots "$d mem.raw (no options)" "$raw"
+	contract ps "$d vmcore.elf" "$elf"
+	contract ps "$d mem.raw (no options)" "$raw"
 	contract info "$d mem.raw (no options)" "$raw"
 	cr3=$(cr3_of "$SHARED/$d" 1)
 	contract info "$d mem.raw" --image-format=raw --cr3="$cr3" "$raw"

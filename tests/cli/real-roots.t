@@ -13,8 +13,8 @@
 #    and VMCOREINFO left: tests/tools/pgw-renote) of vmcore.elf and of the
 #    filtered vmcore-d31.kdump: the same named roots, and --pid;
 #  - i386 (no BTF, kallsyms without data symbols): every root listed,
-#    unnamed, and one stderr line (a JSON record) saying why; --pid says
-#    why it cannot.
+#    the processes named by the inferred layout (the names record says
+#    so), CPU 1's root pgw-spin's, --pid through it as --cpu=1.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 RENOTE=$PGW_TOOLS/pgw-renote
@@ -175,28 +175,31 @@ x64_d31() {
 i386() {
 	d=$1 dir=$SHARED/$1 elf=$UNPACKED/$1/vmcore.elf raw=$UNPACKED/$1/mem.raw
 	"$PGWALK" roots --format=json "$elf" >"$TMP/elf.json" 2>"$TMP/err"
-	is "$?:$(grep -c '' "$TMP/err")" "0:1" \
-		"$d: roots exits 0 with one stderr line"
-	grep -q 'roots are unnamed: no BTF' "$TMP/err"
-	ok $? "$d: ... saying the roots are unnamed, and why: $(cut -c1-80 "$TMP/err")"
-	is "$(field "$TMP/elf.json" names complete):$(field "$TMP/elf.json" names why | cut -c1-6)" \
-		"false:no BTF" "$d: the JSON names record says it too"
+	is "$?:$(grep -c '' "$TMP/err")" "0:0" \
+		"$d: roots exits 0, nothing on stderr"
+	is "$(field "$TMP/elf.json" names complete):$(field "$TMP/elf.json" names method)" \
+		"true:inferred-layout" \
+		"$d: no BTF: the names record says the layout was inferred"
 	is "$(roots_list "$TMP/elf.json" | head -1)" "$(kernel_root "$dir") kernel null null" \
 		"$d: the kernel root first"
-	n=$(grep -c '^{"type":"root"' "$TMP/elf.json")
-	is "$(roots_list "$TMP/elf.json" | awk '$3 == "null" && $4 == "null"' |
-	      grep -c .):$([ "$n" -ge 5 ] && echo many)" "$n:many" \
-		"$d: every root unnamed ($n roots)"
+	is "$(roots_list "$TMP/elf.json" | awk '$2 == "process" && $3 != "null"' |
+	      grep -c .)" 7 "$d: 7 process roots named (real-infer.t: as the guest's ps)"
 	r=$(cr3_of "$dir" 1)
-	is "$(roots_list "$TMP/elf.json" | awk -v r="$r" '$1 == r { print $2 }')" \
-		process "$d: CPU 1's CR3 $r is a process root"
+	spin=$(sed -n 's/^PGWALK-PROCS .*spin=\([0-9]*\).*/\1/p' "$dir/console.log")
+	is "$(roots_list "$TMP/elf.json" | awk -v r="$r" '$1 == r { print $2, $3, $4 }')" \
+		"process $spin pgw-spin" "$d: CPU 1's CR3 $r is pgw-spin's root (pid $spin)"
 	"$PGWALK" roots --format=json "$raw" >"$TMP/raw.json" 2>/dev/null
 	roots_list "$TMP/elf.json" >"$TMP/elf.list"
 	roots_list "$TMP/raw.json" >"$TMP/raw.list"
-	agree "$d: mem.raw, with no flags: the same roots" \
+	agree "$d: mem.raw, with no flags: the same roots, the same names" \
 		"$TMP/elf.list" "$TMP/raw.list"
-	run "$PGWALK" translate --pid=1 "$elf" 0x8048000
-	one_error "$d: --pid without a task list says why" 3
+	run "$PGWALK" translate --pid="$spin" "$elf" 0x8048000
+	a=$out
+	run "$PGWALK" translate --cpu=1 "$elf" 0x8048000
+	[ -n "$a" ] && [ "$a" = "$out" ]
+	ok $? "$d: translate --pid=$spin (the inferred task list) = --cpu=1"
+	run "$PGWALK" translate --pid=2 "$elf" 0x8048000
+	one_error "$d: --pid of a kernel thread says why" 3
 }
 
 for dm in $DUMPS; do

@@ -98,7 +98,7 @@ like '^mode: +x86-64 \(ELF machine x86-64 \(4-level assumed' \
 like '^root: +none$' "... no root to walk from: info says none"
 is "$rc" 3 "... and exits 3"
 run "$PGWALK" info --format=json --image-format=raw "$TMP/r3.elf"
-like '"mode":null,"root":null}$' "raw, no hints: JSON mode and root are null"
+like '"mode":null,"root":null,"names":null}$' "raw, no hints: JSON mode and root are null"
 dm_spec pae 2m 0x1000 | sed 's/^cpu.*//' | "$MKIMAGE" -e "$TMP/r3.elf"
 run "$PGWALK" info --cr3=0x1000 "$TMP/r3.elf"
 like '^mode: +pae \(validation walk' "EM_386 with --cr3: the validation walk finds pae"

@@ -36,6 +36,10 @@ struct ksynth_opts {
 	int vmas;         /* BW_VMAS_*: BTF has the VMA reader's structs,
 			     kallsyms the functions it compares pointers
 			     with (pgw-mkvmas) */
+	bool inferable;   /* (with text_only and no_btf) a layout the
+			     inference can find: task_structs with
+			     active_mm, real_parent and parent (KS_INFER),
+			     an init_mm, every process's pgd a root */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -47,6 +51,15 @@ struct ksynth_opts {
 
 /* With vsyscall: the kernel's vsyscall page (a frame). */
 #define KS_VSYSCALL UINT64_C(0x3c1000)
+/* inferable: the offsets of a task_struct BTF never describes, and
+ * init_mm (in the kernel image's data, pgd the kernel root). */
+static const struct bw_offsets ks_infer_offsets = {
+	.task_size = 256, .flags = 4, .tasks = 16, .mm = 32, .ids = 48,
+	.comm = 80, .comm_len = 16, .mm_size = 128, .pgd = 72,
+};
+#define KS_INFER_ACTIVE_MM 40
+#define KS_INFER_REAL_PARENT 56
+#define KS_INIT_MM UINT64_C(0x320000)
 
 /* With text_bounds: the kernel text and read-only data (frames). */
 #define KS_STEXT UINT64_C(0x200000)
@@ -87,11 +100,14 @@ static inline void ks_put(struct ksynth *k, uint64_t va, const void *p,
 	memcpy(k->mem.b.p + pa, p, n);
 }
 
-/* Point task i's tasks.next at task j's list_head (j < 0: at va). */
+/* Point task i's tasks.next at task j's list_head (j < 0: at va), and
+ * j's tasks.prev back, as list_add does. */
 static inline void ks_link(struct ksynth *k, int i, int j, uint64_t va)
 {
 	uint64_t to = j >= 0 ? k->task[j] + k->bo.tasks : va;
 	ks_set(k, k->task[i] + k->bo.tasks, to, 8);
+	if (j >= 0)
+		ks_set(k, to + 8, k->task[i] + k->bo.tasks, 8);
 }
 
 static inline void ks_tables(struct ksynth *k)
@@ -110,7 +126,7 @@ static inline void ks_tables(struct ksynth *k)
 	}
 }
 
-static inline void ks_tasks(struct ksynth *k)
+static inline void ks_tasks(struct ksynth *k, bool inferable)
 {
 	static const struct {
 		int32_t pid;
@@ -142,14 +158,26 @@ static inline void ks_tasks(struct ksynth *k)
 		if (t[i].mm) {
 			k->mm[i] = ks_dm(0x500000 + (uint64_t)i * 0x100);
 			uint64_t pgd = ks_dm(0x600000 + (uint64_t)i * 0x1000);
-			if (t[i].mapped)
+			if (t[i].mapped || inferable)
 				k->pgd_pa[i] = pgd - KS_DM;
 			else
 				pgd = UINT64_C(0xffff888100000000);
 			ks_set(k, k->mm[i] + o->pgd, pgd, 8);
 		}
 		ks_set(k, k->task[i] + o->mm, k->mm[i], 8);
+		if (!inferable)
+			continue;
+		/* init_task borrows init_mm; kernel threads have none. */
+		ks_set(k, k->task[i] + KS_INFER_ACTIVE_MM,
+		       i == 0 ? ks_kt(KS_INIT_MM) : k->mm[i], 8);
+		/* init_task is its own parent; kthreadd's children its. */
+		uint64_t parent = k->task[i == 0 || t[i].pid <= 2 ? 0 :
+					 t[i].kthread ? 2 : 1];
+		ks_set(k, k->task[i] + KS_INFER_REAL_PARENT, parent, 8);
+		ks_set(k, k->task[i] + KS_INFER_REAL_PARENT + 8, parent, 8);
 	}
+	if (inferable)
+		ks_set(k, ks_kt(KS_INIT_MM) + o->pgd, ks_kt(KS_ROOT), 8);
 	for (int i = 0; i < KS_NTASKS; i++)
 		ks_link(k, i, (i + 1) % KS_NTASKS, 0);
 }
@@ -241,7 +269,7 @@ static inline void ks_vmcoreinfo(struct ksynth *k)
 static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 {
 	memset(k, 0, sizeof(*k));
-	k->bo = bw_default;
+	k->bo = o->inferable ? ks_infer_offsets : bw_default;
 	k->bo.vmas = o->vmas;
 	if (o->vmas)
 		k->bo.mm_size = MM_SIZE;
@@ -254,7 +282,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		ks_put(k, k->btf_va, blob, size);
 		free(blob);
 	}
-	ks_tasks(k);
+	ks_tasks(k, o->inferable);
 	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas, o->vsyscall);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,

@@ -23,6 +23,14 @@
  *   --no-note           (ELF) no VMCOREINFO note; the text in memory at
  *                       0x7f0000 as --raw has it
  *   --cpu-cr3=PA        (ELF) a QEMU CPU-state note: long mode, this CR3
+ *   --no-btf            no BTF and kallsyms of text symbols only (no
+ *                       init_task), as i386 distribution kernels: the task
+ *                       layout must be inferred (ksynth.h's inferable
+ *                       one); every process has a root with the kernel
+ *                       half (pids 20 and 30 too), pid 30 is called
+ *                       "fifteen-letters"
+ *   --dup-pid           pid 30 claims pid 10 as well (with --no-btf: no
+ *                       inferred layout may name anything)
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -246,12 +254,15 @@ int main(int argc, char **argv)
 		{ "second-vmcoreinfo", no_argument, NULL, '2' },
 		{ "no-note", no_argument, NULL, 'N' },
 		{ "cpu-cr3", required_argument, NULL, 'C' },
+		{ "no-btf", no_argument, NULL, 'B' },
+		{ "dup-pid", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false, shares = false, decoy = false,
-	     hex = false, second = false, no_note = false;
+	     hex = false, second = false, no_note = false,
+	     no_btf = false, dup_pid = false;
 	uint64_t cr3 = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
@@ -288,6 +299,8 @@ int main(int argc, char **argv)
 		case '2': second = true; break;
 		case 'N': no_note = true; break;
 		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
+		case 'B': no_btf = true; break;
+		case 'D': dup_pid = true; break;
 		case 'c':
 			cbit = (unsigned)atoi(optarg);
 			if (cbit < 24 || cbit > 51) {
@@ -306,8 +319,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pgw-mkkernel [OPTION...] OUT\n");
 		return 64;
 	}
-	ks_build(&k, &(struct ksynth_opts){ .text_bounds = bounds,
-					    .vsyscall = vsyscall != NULL });
+	ks_build(&k, &(struct ksynth_opts){
+			     .text_bounds = bounds, .text_only = no_btf,
+			     .no_btf = no_btf, .inferable = no_btf,
+			     .vsyscall = vsyscall != NULL });
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));
@@ -322,6 +337,16 @@ int main(int argc, char **argv)
 	int kernel_side = *plant ? plant_kernel(&k, plant) : 0;
 	process_root(&k, k.pgd_pa[1]);
 	process_root(&k, k.pgd_pa[3]);
+	if (no_btf) {
+		process_root(&k, k.pgd_pa[4]);
+		process_root(&k, k.pgd_pa[5]);
+		/* A comm the kernel could have written: NUL-terminated. */
+		ks_put(&k, k.task[5] + k.bo.comm, "fifteen-letters", 16);
+	}
+	if (dup_pid) {
+		ks_set(&k, k.task[5] + k.bo.ids, 10, 4);
+		ks_set(&k, k.task[5] + k.bo.ids + 4, 10, 4);
+	}
 	if (hidden)
 		process_root(&k, 0x606000);
 	if (shares) {

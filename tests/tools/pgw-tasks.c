@@ -18,6 +18,10 @@
  *   --time              per-phase CPU times on stderr, in ms
  *   --btf-blob=FILE     print the task layout of a BTF blob file instead
  *                       (IMAGE is not read)
+ *   --infer             the layout inferred without BTF (even where the
+ *                       image has BTF), anchored on "swapper/0": with
+ *                       --info the layout line, else the task lines with
+ *                       a seventh column, PPID
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -49,7 +53,7 @@ static void put_escaped(const uint8_t *p, size_t n)
 	}
 }
 
-static void print_tasks(const struct pgw_task *t, size_t n)
+static void print_tasks(const struct pgw_task *t, size_t n, bool ppid)
 {
 	for (size_t i = 0; i < n; i++) {
 		printf("%" PRId32 "\t", t[i].pid);
@@ -58,8 +62,11 @@ static void print_tasks(const struct pgw_task *t, size_t n)
 			printf("\t0x%" PRIx64, t[i].pgd_pa);
 		else
 			printf("\t-");
-		printf("\t%s\t0x%" PRIx64 "\t0x%" PRIx64 "\n",
+		printf("\t%s\t0x%" PRIx64 "\t0x%" PRIx64,
 		       t[i].kthread ? "kthread" : "user", t[i].task, t[i].mm);
+		if (ppid)
+			printf("\t%" PRId32, t[i].ppid);
+		putchar('\n');
 	}
 }
 
@@ -100,7 +107,7 @@ struct opts {
 	const char *blob;
 	const char *vmcoreinfo, *mode, *format, *syms[16];
 	size_t nsyms;
-	bool have_cr3, info, scan, simple, timing;
+	bool have_cr3, info, scan, simple, timing, infer;
 	uint64_t cr3;
 };
 
@@ -117,6 +124,37 @@ static void print_info_layout(const struct pgw_task_layout *l)
 	       "comm=%u/%u flags=%u/%u mm=%u pgd=%u\n", l->task_size,
 	       l->tasks, l->list_next, l->pid, l->tgid, l->comm, l->comm_size,
 	       l->flags, l->flags_size, l->mm, l->mm_pgd);
+}
+
+/* --infer: the inferred layout (the fields BTF also gives, so the two
+ * can be compared), or the tasks read with it and their ppids. */
+static int run_infer(struct pgw_space *sp, const struct opts *o)
+{
+	struct pgw_task_layout lay;
+	struct pgw_task *tasks = NULL;
+	struct pgw_err err = { 0 };
+	uint64_t init_task;
+	char why[480];
+	size_t n = 0;
+	double t0 = now_ms();
+
+	if (pgw_task_layout_infer(sp, NULL, &init_task, &lay, why,
+				  sizeof(why), &err) != PGW_OK)
+		return fail("", &err);
+	if (o->timing)
+		fprintf(stderr, "time infer=%.2f\n", now_ms() - t0);
+	if (o->info) {
+		printf("init_task 0x%" PRIx64 " real_parent=%u\n", init_task,
+		       lay.real_parent);
+		lay.task_size = 0;     /* BTF knows it; inference cannot */
+		print_info_layout(&lay);
+		return 0;
+	}
+	enum pgw_status st = pgw_linux_task_list(sp, init_task, &lay, 0,
+						 &tasks, &n, &err);
+	print_tasks(tasks, n, true);
+	pgw_linux_tasks_free(tasks);
+	return st == PGW_OK ? 0 : fail("", &err);
 }
 
 static void print_info(const struct pgw_kallsyms *ks,
@@ -177,7 +215,7 @@ static int run(struct pgw_space *sp, const struct opts *o)
 	if (o->simple) {
 		enum pgw_status st = pgw_linux_tasks(sp, &tasks, &n, &err);
 		t1 = now_ms();
-		print_tasks(tasks, n);
+		print_tasks(tasks, n, false);
 		pgw_linux_tasks_free(tasks);
 		if (o->timing)
 			fprintf(stderr, "time all=%.2f\n", t1 - t0);
@@ -240,7 +278,7 @@ static int run(struct pgw_space *sp, const struct opts *o)
 	}
 	st = pgw_linux_task_list(sp, init_task, &lay, 0, &tasks, &n, &err);
 	t3 = now_ms();
-	print_tasks(tasks, n);
+	print_tasks(tasks, n, false);
 	pgw_linux_tasks_free(tasks);
 	if (o->timing)
 		fprintf(stderr, "time kallsyms=%.2f btf=%.2f tasks=%.2f "
@@ -266,6 +304,7 @@ int main(int argc, char **argv)
 		{ "simple", no_argument, NULL, '1' },
 		{ "time", no_argument, NULL, 't' },
 		{ "btf-blob", required_argument, NULL, 'b' },
+		{ "infer", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
@@ -287,6 +326,7 @@ int main(int argc, char **argv)
 		case '1': o.simple = true; break;
 		case 't': o.timing = true; break;
 		case 'b': o.blob = optarg; break;
+		case 'I': o.infer = true; break;
 		default: return 64;
 		}
 	}
@@ -318,7 +358,7 @@ int main(int argc, char **argv)
 	struct pgw_space sp = { img, mode.mode, root.table };
 	if (o.timing)
 		fprintf(stderr, "time open=%.2f\n", now_ms() - t0);
-	int rc = run(&sp, &o);
+	int rc = o.infer ? run_infer(&sp, &o) : run(&sp, &o);
 	pgw_image_close(img);
 	return rc;
 }

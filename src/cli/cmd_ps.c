@@ -1,0 +1,118 @@
+/*
+ * pgwalk ps: the kernel's task list, kernel threads included, each task
+ * with its pid, tgid, parent, comm, state, CPU and root, read through the
+ * kernel's own page tables (kallsyms and BTF, or the layout inferred
+ * without BTF); the list links thread-group leaders, so each process is
+ * one line.
+ */
+#include <stdlib.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "output.h"
+#include "ps_out.h"
+#include "session.h"
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct image_args *a = state->input;
+	const struct pgw_root_request *r = &a->opts.space.root;
+
+	if (key == ARGP_KEY_SUCCESS &&
+	    (r->have_cpu || r->have_pid || r->comm || r->kernel_half))
+		pgw_usage_error(state, "ps reads the task list through the "
+				"kernel's root; only --root or --cr3 may name "
+				"it");
+	return key == ARGP_KEY_SUCCESS ? 0 :
+		session_parse_image(a, "ps", key, arg, state);
+}
+
+static const char doc[] =
+	"List the kernel's tasks in IMAGE, kernel threads included: pid, "
+	"tgid, ppid (real_parent's tgid), state (as crash spells it: RU, IN, "
+	"UN, ID, ST, TR, ZO, DE), the CPU it runs or last ran on (running: "
+	"on that CPU now, marked > in text), comm, its mm's root (none for "
+	"kernel threads), its task_struct and, where the layout has it, its "
+	"start time (ns since boot).  The task list is read through the "
+	"kernel's root: init_task from kallsyms and the layout from BTF, or "
+	"without BTF the layout inferred from the image and cross-checked; "
+	"fields the layout does not have are left empty.  The list links "
+	"thread-group leaders: each process is one task, its other threads "
+	"are not listed.\v"
+	"-v says how the kernel root was chosen and how the task list was "
+	"read.  Output: text (a table and a # summary line), json (JSON "
+	"Lines: task records, then a summary), csv or tsv (the same columns, "
+	"a header row).  Exit status: 0, 2 the list was cut short by a page "
+	"the image lacks, 3 no mode, kernel root or task list, 4 the list "
+	"ran past its bound, 64 usage, 65 a task list, kallsyms or BTF the "
+	"image damaged (the tasks read before are listed), 66 cannot open, "
+	"74 cannot write.";
+
+static const struct argp ps_argp = {
+	NULL, parse_opt, "IMAGE", doc, session_children, NULL, NULL
+};
+
+static int list_status(enum pgw_status st, size_t ntasks)
+{
+	if (st == PGW_OK)
+		return PGW_EXIT_OK;
+	if (ntasks == 0 && st == PGW_E_NOTFOUND)
+		return PGW_EXIT_NOROOT;
+	if (st == PGW_E_NODATA || st == PGW_E_UNMAPPED)
+		return PGW_EXIT_EVIDENCE;
+	return pgw_exit_for(st);
+}
+
+int cmd_ps(int argc, char **argv)
+{
+	struct image_args a = { 0 };
+	struct session s = { 0 };
+	struct pgw_task *tasks = NULL;
+	struct pgw_tasks_how how;
+	struct pgw_err err = { 0 };
+	size_t n = 0;
+	int rc;
+
+	pgw_argp_parse(&ps_argp, argc, argv, &a);
+	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
+	a.opts.space.root.kernel = true;
+	rc = session_start(&s, &a);
+	if (rc) {
+		session_close(&s);
+		return rc;
+	}
+	session_say(&s);
+	enum pgw_status st = pgw_linux_tasks_how(&s.space, &tasks, &n, &how,
+						 &err);
+	if (n == 0) {
+		pgw_cli_error("%s: no task list: %s", s.path, err.msg);
+		pgw_linux_tasks_free(tasks);
+		session_close(&s);
+		return list_status(st, n);
+	}
+	if (s.opts.verbose)
+		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
+	if (st != PGW_OK)
+		pgw_cli_error("%s: the task list is cut short after %zu tasks: "
+			      "%s", s.path, n, err.msg);
+	struct ps_report r = {
+		.tasks = tasks, .ntasks = n,
+		.method = pgw_tasks_method_key(how.method),
+		.method_why = how.why, .complete = st == PGW_OK,
+		.why = st == PGW_OK ? NULL : err.msg,
+	};
+	for (size_t i = 0; i < n; i++)
+		r.processes += tasks[i].mm != 0;
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, s.space.mode, NULL };
+	if (fmt->ps_begin)
+		fmt->ps_begin(&out, &r);
+	for (size_t i = 0; i < n; i++)
+		fmt->ps_task(&out, &r, i);
+	fmt->ps_end(&out, &r);
+	rc = pgw_cli_flush(list_status(st, n));
+	pgw_linux_tasks_free(tasks);
+	session_close(&s);
+	return rc;
+}
