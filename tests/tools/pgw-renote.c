@@ -9,6 +9,9 @@
  *                         without it)
  *   --damage-vmcoreinfo   make VMCOREINFO say PAGESIZE=8192: a note that
  *                         no longer validates
+ *   --withhold-kallsyms   rename VMCOREINFO's SYMBOL(kallsyms_*) keys to
+ *                         SYMBOL(kallsyms.*), as a kernel before 6.0 has
+ *                         none: a note that validates, without the tables
  *
  * IN is an ELF64 core (its PT_NOTE segments are compacted in place and
  * their sizes cut) or a kdump compressed file with the 64-bit sub-header
@@ -48,8 +51,25 @@ static void die(const char *what)
 struct opts {
 	const char *drop[8];
 	size_t ndrop;
-	bool damage;
+	bool damage, withhold;
 };
+
+/* --withhold-kallsyms: each "SYMBOL(kallsyms_" in the text renamed in
+ * place (the same length: every offset stays). */
+static unsigned withhold(uint8_t *text, size_t len)
+{
+	static const char key[] = "SYMBOL(kallsyms_";
+	unsigned n = 0;
+	uint8_t *p = text;
+
+	while ((p = memmem(p, len - (size_t)(p - text), key,
+			   sizeof(key) - 1)) != NULL) {
+		p[sizeof(key) - 2] = '.';
+		p += sizeof(key) - 1;
+		n++;
+	}
+	return n;
+}
 
 static bool dropped(const struct opts *o, const uint8_t *name, size_t len)
 {
@@ -93,6 +113,11 @@ static size_t rewrite(const struct opts *o, uint8_t *buf, size_t len,
 			memcpy(out + n, buf + at, whole);
 			if (namesz == 11 && !memcmp(name, "VMCOREINFO", 11)) {
 				*vmci_desc = (long)(n + 12 + 12);
+				if (o->withhold &&
+				    withhold(out + n + 24, descsz) == 0)
+					die("VMCOREINFO has no kallsyms");
+				if (o->withhold)
+					++*changed;
 				if (o->damage) {
 					uint8_t *d = out + n + 24;
 					uint8_t *p = memmem(d, descsz,
@@ -161,6 +186,9 @@ static void kdump(const struct opts *o, uint8_t *f, size_t size,
 		put_le(sub + 32, vd < 0 ? 0 : noff + (uint64_t)vd, 8);
 		if (vd < 0)
 			put_le(sub + 40, 0, 8);
+	} else if (vsize && o->withhold && voff <= size &&
+		   vsize <= size - voff) {
+		withhold(f + voff, vsize);
 	} else if (vsize && o->damage) {
 		uint8_t *p = voff <= size && vsize <= size - voff ?
 				     memmem(f + voff, vsize, "PAGESIZE=4096",
@@ -180,13 +208,15 @@ int main(int argc, char **argv)
 			o.drop[o.ndrop++] = argv[i] + 7;
 		else if (!strcmp(argv[i], "--damage-vmcoreinfo"))
 			o.damage = true;
+		else if (!strcmp(argv[i], "--withhold-kallsyms"))
+			o.withhold = true;
 		else
 			die("usage: pgw-renote [--drop=OWNER]... "
-			    "[--damage-vmcoreinfo] IN OUT");
+			    "[--damage-vmcoreinfo] [--withhold-kallsyms] IN OUT");
 	}
 	if (argc - i != 2)
 		die("usage: pgw-renote [--drop=OWNER]... "
-		    "[--damage-vmcoreinfo] IN OUT");
+		    "[--damage-vmcoreinfo] [--withhold-kallsyms] IN OUT");
 	FILE *in = fopen(argv[i], "rb");
 	if (!in || fseek(in, 0, SEEK_END) != 0)
 		die("cannot open IN");
