@@ -13,8 +13,9 @@
 # The name "probe" builds a target that opens without naming a format, so
 # the library probes (worth adding once several formats have magic).
 FUZZ_FORMATS  = elf raw kdump lime avml
-# The Linux readers: kallsyms' decoder and the BTF reader (fuzz/*.c).
-FUZZ_LINUX    = kallsyms kernel_btf
+# The Linux readers: kallsyms' decoder, the BTF reader and the task layout
+# inferred without BTF (fuzz/*.c).
+FUZZ_LINUX    = kallsyms kernel_btf task_infer
 FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker $(FUZZ_LINUX)
 
 FUZZ_CC      ?= clang

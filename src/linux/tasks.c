@@ -136,6 +136,13 @@ static void read_pgd(const struct pgw_space *kernel,
 	t->pgd_pa = x.pa;
 }
 
+/* The field at offset off of a task read into buf from sp.lo on (every
+ * field read lies in the span). */
+static const uint8_t *at(const uint8_t *buf, struct span sp, uint32_t off)
+{
+	return buf + (off - sp.lo);
+}
+
 /* Read the task at va into t; its tasks.next into *next. */
 static enum pgw_status read_task(const struct pgw_space *kernel,
 				 const struct pgw_task_layout *l,
@@ -144,35 +151,37 @@ static enum pgw_status read_task(const struct pgw_space *kernel,
 				 struct pgw_err *err)
 {
 	uint8_t buf[SPAN_MAX];
-	const uint8_t *b = buf - sp.lo;
 
 	if (pgw_read_virt(kernel, va + sp.lo, buf, sp.len, NULL, err) !=
 	    PGW_OK)
 		return err->status;
 	memset(t, 0, sizeof(*t));
 	t->task = va;
-	*next = le_n(b + l->tasks + l->list_next, l->ptr_size);
-	t->pid = (int32_t)le_n(b + l->pid, 4);
-	t->tgid = (int32_t)le_n(b + l->tgid, 4);
-	t->flags = (uint32_t)le_n(b + l->flags, l->flags_size);
+	*next = le_n(at(buf, sp, l->tasks + l->list_next), l->ptr_size);
+	t->pid = (int32_t)le_n(at(buf, sp, l->pid), 4);
+	t->tgid = (int32_t)le_n(at(buf, sp, l->tgid), 4);
+	t->flags = (uint32_t)le_n(at(buf, sp, l->flags), l->flags_size);
 	t->kthread = t->flags & PGW_PF_KTHREAD;
-	memcpy(t->comm, b + l->comm, l->comm_size);
+	memcpy(t->comm, at(buf, sp, l->comm), l->comm_size);
 	t->comm_len = strnlen((const char *)t->comm, l->comm_size);
-	t->mm = le_n(b + l->mm, l->ptr_size);
+	t->mm = le_n(at(buf, sp, l->mm), l->ptr_size);
 	t->ppid = -1;
 	if (l->real_parent)
-		t->real_parent = le_n(b + l->real_parent, l->ptr_size);
+		t->real_parent = le_n(at(buf, sp, l->real_parent),
+				      l->ptr_size);
 	if ((t->has_state = l->state != 0)) {
-		t->state = (uint32_t)le_n(b + l->state, l->state_size);
+		t->state = (uint32_t)le_n(at(buf, sp, l->state),
+					  l->state_size);
 		if (l->exit_state)
-			t->exit_state = (uint32_t)le_n(b + l->exit_state, 4);
+			t->exit_state = (uint32_t)le_n(
+				at(buf, sp, l->exit_state), 4);
 	}
 	if ((t->has_cpu = l->cpu != 0))
-		t->cpu = (uint32_t)le_n(b + l->cpu, 4);
+		t->cpu = (uint32_t)le_n(at(buf, sp, l->cpu), 4);
 	if ((t->has_on_cpu = l->on_cpu != 0))
-		t->on_cpu = le_n(b + l->on_cpu, 4) != 0;
+		t->on_cpu = le_n(at(buf, sp, l->on_cpu), 4) != 0;
 	if ((t->has_start_time = l->start_time != 0))
-		t->start_time = le_n(b + l->start_time, 8);
+		t->start_time = le_n(at(buf, sp, l->start_time), 8);
 	if (t->mm)
 		read_pgd(kernel, l, t);
 	return PGW_OK;

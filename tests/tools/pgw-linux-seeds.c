@@ -15,6 +15,10 @@
  *                             integers, pointers and byte arrays
  *   kernel_btf/written        btfwriter.h's blob, with a self-nesting
  *                             struct
+ *   task_infer/written        a 64 KiB x86-64 kernel whose task layout
+ *                             can be inferred: init_task ("swapper/0"),
+ *                             init, kthreadd and sh in a ring, init_mm,
+ *                             two process roots with the kernel half
  *
  * fuzz/corpus/ was made with it from x64-4l-a and i386-pae-a.
  */
@@ -248,6 +252,71 @@ static void btf_seeds(const struct pgw_space *sp)
 	free(blob);
 }
 
+/* fuzz/task_infer.c's input: a small kernel (the direct map and the
+ * kernel map both 2 MiB pages over memory from 0, root at 0x1000) with
+ * ksynth.h's inferable offsets: flags 4, tasks 16, mm 32, active_mm 40,
+ * pid 48, tgid 52, real_parent 56, parent 64, comm 80; mm_struct.pgd 72. */
+static void infer_seed(void)
+{
+	const uint64_t dm = UINT64_C(0xffff888000000000),
+		       kt = UINT64_C(0xffffffff80000000);
+	static const struct {
+		int32_t pid;
+		const char *comm;
+		bool kthread;
+	} t[] = {
+		{ 0, "swapper/0", true }, { 1, "init", false },
+		{ 2, "kthreadd", true }, { 3, "sh", false },
+	};
+	const size_t n = sizeof(t) / sizeof(t[0]);
+	uint64_t task[4], init_mm = kt + 0x9000;
+	struct iw_mem m = { 0 };
+	struct iw_buf out = { 0 };
+
+	iw_frame(&m, 15);
+	iw_entry(&m, 1, 273, 8, 0x2000 | IW_TBL);
+	iw_entry(&m, 2, 0, 8, 0x3000 | IW_TBL);
+	iw_entry(&m, 3, 0, 8, IW_P | IW_RW | IW_PS | IW_A | IW_D);
+	iw_entry(&m, 1, 511, 8, 0x4000 | IW_TBL);
+	iw_entry(&m, 4, 510, 8, 0x5000 | IW_TBL);
+	iw_entry(&m, 5, 0, 8, IW_P | IW_RW | IW_PS | IW_A | IW_D);
+	for (size_t i = 0; i < n; i++)
+		task[i] = i == 0 ? kt + 0x6000 : dm + 0x7000 + i * 0x100;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = m.b.p + (task[i] & 0xffff);
+		uint64_t mm = t[i].kthread ? 0 : dm + 0x8000 + i * 0x100;
+		uint64_t parent = task[i < 2 ? 0 : t[i].kthread ? 2 : 1];
+		iw_le(p + 4, t[i].kthread ? 0x00200040 : 0x00400100, 4);
+		iw_le(p + 16, task[(i + 1) % n] + 16, 8);
+		iw_le(p + 24, task[(i + n - 1) % n] + 16, 8);
+		iw_le(p + 32, mm, 8);
+		iw_le(p + 40, i == 0 ? init_mm : mm, 8);
+		iw_le(p + 48, (uint32_t)t[i].pid, 4);
+		iw_le(p + 52, (uint32_t)t[i].pid, 4);
+		iw_le(p + 56, parent, 8);
+		iw_le(p + 64, parent, 8);
+		memcpy(p + 80, t[i].comm, strlen(t[i].comm));
+		if (mm) {
+			/* Its root copies the kernel half (pgd_ctor). */
+			uint64_t pgd = 0xa000 + (i - 1) * 0x1000;
+			iw_le(m.b.p + (mm & 0xffff) + 72, dm + pgd, 8);
+			memcpy(m.b.p + pgd + 256 * 8, m.b.p + 0x1000 + 256 * 8,
+			       256 * 8);
+		}
+	}
+	iw_le(m.b.p + (init_mm & 0xffff) + 72, kt + 0x1000, 8);
+	size_t x86_64 = 0;
+	while (strcmp(pgw_modes()[x86_64]->name, "x86-64"))
+		x86_64++;
+	iw_put_le(&out, x86_64, 1);
+	iw_put_le(&out, 0x1000, 8);
+	iw_put_le(&out, kt, 8);
+	iw_put(&out, m.b.p, m.b.len);
+	save("task_infer", "written", out.p, out.len);
+	iw_free(&out);
+	iw_free(&m.b);
+}
+
 int main(int argc, char **argv)
 {
 	struct pgw_space sp;
@@ -267,5 +336,6 @@ int main(int argc, char **argv)
 	kallsyms_seeds(&sp, 1000, "i386-window");
 	pgw_image_close(img);
 	kallsyms_written();
+	infer_seed();
 	return 0;
 }
