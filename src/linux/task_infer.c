@@ -509,34 +509,39 @@ static bool try_candidate(struct infer *in, uint64_t c0, size_t cap)
 	return false;
 }
 
-/* Where "swapper/0" or "swapper" lies, as a NUL-terminated comm, in
- * [lo, hi). */
+/* Where "swapper/0" or "swapper" lies, as a NUL-terminated comm that
+ * starts a 4-byte word (comm follows pointers and ints in every
+ * task_struct layout), in [lo, hi).  A word compare a step: the window
+ * spans tens of MiB of kernel image. */
 static size_t candidates(const struct infer *in, uint64_t lo, uint64_t hi,
 			 uint64_t *out, size_t max)
 {
-	static const char *const names[] = { "swapper/0", "swapper" };
 	static uint8_t buf[PGW_PAGE_SIZE + COMM_LEN];
+	uint32_t swap;
 	size_t n = 0;
 
+	memcpy(&swap, "swap", 4);
 	for (uint64_t va = lo & ~(uint64_t)(PGW_PAGE_SIZE - 1);
 	     va < hi && n < max; va += PGW_PAGE_SIZE) {
 		if (!rd(in, va, buf, PGW_PAGE_SIZE))
 			continue;
-		/* The next page's first bytes, for a name across the end. */
-		if (!rd(in, va + PGW_PAGE_SIZE, buf + PGW_PAGE_SIZE, COMM_LEN))
-			memset(buf + PGW_PAGE_SIZE, 0xff, COMM_LEN);
-		for (size_t k = 0; k < 2; k++) {
-			size_t len = strlen(names[k]) + 1;
-			const uint8_t *p = buf;
-			while (n < max &&
-			       (p = memmem(p, (size_t)(buf + PGW_PAGE_SIZE - p),
-					   names[k], len)) != NULL) {
-				/* "swapper" also ends "swapper/0"'s prefix:
-				 * a comm starts the name. */
-				if (p == buf || p[-1] == '\0')
-					out[n++] = va + (uint64_t)(p - buf);
-				p++;
+		bool next = false;
+		for (size_t i = 0; i < PGW_PAGE_SIZE && n < max; i += 4) {
+			uint32_t w;
+			memcpy(&w, buf + i, 4);
+			if (w != swap)
+				continue;
+			/* A name across the page's end: its next page. */
+			if (i + COMM_LEN > PGW_PAGE_SIZE && !next) {
+				next = true;
+				if (!rd(in, va + PGW_PAGE_SIZE,
+					buf + PGW_PAGE_SIZE, COMM_LEN))
+					memset(buf + PGW_PAGE_SIZE, 0xff,
+					       COMM_LEN);
 			}
+			if (!memcmp(buf + i, "swapper/0", 10) ||
+			    !memcmp(buf + i, "swapper", 8))
+				out[n++] = va + i;
 		}
 	}
 	return n;
