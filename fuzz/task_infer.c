@@ -8,7 +8,9 @@
  *   9..16  _stext (where the search for init_task's comm begins)
  *   17..   physical memory from 0
  *
- * The memory is a raw image given VMCOREINFO text naming _stext.  Seeds:
+ * The memory is a raw image given VMCOREINFO text naming _stext and, as
+ * init_uts_ns, the end of memory past it: the window the kallsyms scan
+ * (src/linux/kallsyms_scan.c) searches, through pgw_linux_tasks_how.  Seeds:
  * a small written kernel (tests/tools/pgw-linux-seeds).  Invariants: a
  * layout accepted has its fields inside the bound it gives, the list read
  * with it begins at init_task with pid 0 and holds distinct tasks; every
@@ -71,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nmodes = 0;
 	struct pgw_image *img;
 	struct pgw_err err = { 0 };
-	char path[64], text[128];
+	char path[64], text[160];
 
 	if (size <= HDR)
 		return 0;
@@ -88,7 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	int len = snprintf(text, sizeof(text), "OSRELEASE=fuzz\nPAGESIZE=4096\n"
-			   "SYMBOL(_stext)=%llx\n", (unsigned long long)stext);
+			   "SYMBOL(_stext)=%llx\nSYMBOL(init_uts_ns)=%llx\n",
+			   (unsigned long long)stext,
+			   (unsigned long long)(stext + (size - HDR)));
 	if (pgw_image_adopt_vmcoreinfo(img, text, (size_t)len, 0, &err) !=
 	    PGW_OK)
 		fz_fail("adopting VMCOREINFO text", err.status, 0);

@@ -1271,7 +1271,11 @@ enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 				  struct pgw_kallsyms **ks_ret,
 				  struct pgw_err *err);
 /* Both, then check the symbols VMCOREINFO also names (_stext, ...)
- * decode to its addresses. */
+ * decode to its addresses.  When VMCOREINFO lists no tables (before
+ * Linux 6.0), they are looked for in the kernel's read-only data between
+ * _stext and init_uts_ns (4.6-6.3's order, base-relative offsets) and
+ * accepted when _stext decodes to VMCOREINFO's (pgw_kallsyms_info's
+ * scanned); PGW_E_NOTFOUND saying both when neither works. */
 enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,
 				  struct pgw_kallsyms **ks_ret,
 				  struct pgw_err *err);
@@ -1301,6 +1305,9 @@ struct pgw_kallsyms_info {
 	bool big_lengths;            /* two-byte name lengths seen */
 	size_t names_bytes;          /* compressed names decoded */
 	struct pgw_kallsyms_tables tables;
+	bool scanned;                /* found by scanning the kernel's read-only
+					data: VMCOREINFO does not list them
+					(before Linux 6.0) */
 };
 void pgw_kallsyms_info(const struct pgw_kallsyms *ks,
 		       struct pgw_kallsyms_info *info_ret);
@@ -1470,6 +1477,9 @@ enum pgw_status pgw_task_layout_infer(const struct pgw_space *kernel,
 enum pgw_tasks_method {
 	PGW_TASKS_BTF = 0,       /* "vmcoreinfo+btf": kallsyms where VMCOREINFO
 				    lists it, the layout from BTF */
+	PGW_TASKS_SCANNED_BTF,   /* "scanned-kallsyms+btf": kallsyms found by
+				    scanning the kernel (VMCOREINFO before
+				    6.0 lists none), the layout from BTF */
 	PGW_TASKS_INFERRED,      /* "inferred-layout": no BTF;
 				    pgw_task_layout_infer */
 };

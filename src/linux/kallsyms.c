@@ -260,8 +260,23 @@ enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,
 	enum pgw_status st;
 
 	*ks_ret = NULL;
-	if ((st = pgw_kallsyms_tables_vmcoreinfo(kernel->img, &t, err)) !=
-		    PGW_OK ||
+	st = pgw_kallsyms_tables_vmcoreinfo(kernel->img, &t, err);
+	/* Before 6.0 VMCOREINFO lists no tables: look for them. */
+	if (st == PGW_E_NOTFOUND && pgw_vmcoreinfo_count(kernel->img)) {
+		struct pgw_err listed = *err;
+		if ((st = pgw_kallsyms_scan(kernel, ks_ret, err)) == PGW_OK) {
+			(*ks_ret)->scanned = true;
+			return PGW_OK;
+		}
+		if (st == PGW_E_NOTFOUND) {
+			size_t n = strlen(listed.msg);
+			snprintf(listed.msg + n, sizeof(listed.msg) - n,
+				 "; %.300s", err->msg);
+			*err = listed;
+		}
+		return st;
+	}
+	if (st != PGW_OK ||
 	    (st = pgw_kallsyms_read(kernel, &t, ks_ret, err)) != PGW_OK)
 		return st;
 	if ((st = cross_check(kernel->img, *ks_ret, err)) != PGW_OK) {
@@ -335,4 +350,5 @@ void pgw_kallsyms_info(const struct pgw_kallsyms *ks,
 	info_ret->big_lengths = ks->big_lengths;
 	info_ret->names_bytes = ks->names_len;
 	info_ret->tables = ks->tables;
+	info_ret->scanned = ks->scanned;
 }

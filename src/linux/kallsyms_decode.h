@@ -71,6 +71,8 @@ struct pgw_kallsyms {
 				       90 000 symbols), then decodes the
 				       few that match */
 	struct pgw_kallsyms_tables tables;  /* where they were read from */
+	bool scanned;               /* found by pgw_kallsyms_scan, not
+				       listed by VMCOREINFO */
 };
 
 /* At most this many symbols (a distribution kernel has ~90 000). */
@@ -98,6 +100,15 @@ size_t pgw_kallsyms_expand(const struct pgw_kallsyms *ks, uint32_t idx,
  * hash(AB) = hash(A) * M^len(B) + hash(B).
  */
 uint32_t pgw_kallsyms_hash(const char *name, size_t len);
+
+/*
+ * The tables found in the kernel's read-only data (kallsyms_scan.c), for
+ * kernels whose VMCOREINFO does not list them, decoded and checked
+ * against VMCOREINFO's _stext.  PGW_E_NOTFOUND with why when none is.
+ */
+enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
+				  struct pgw_kallsyms **ks_ret,
+				  struct pgw_err *err);
 
 
 #endif

@@ -403,8 +403,14 @@ static enum pgw_status find_init_task(const struct pgw_kallsyms *ks,
 
 const char *pgw_tasks_method_key(enum pgw_tasks_method method)
 {
-	return method == PGW_TASKS_INFERRED ? "inferred-layout" :
-					      "vmcoreinfo+btf";
+	static const char *const keys[] = {
+		[PGW_TASKS_BTF] = "vmcoreinfo+btf",
+		[PGW_TASKS_SCANNED_BTF] = "scanned-kallsyms+btf",
+		[PGW_TASKS_INFERRED] = "inferred-layout",
+	};
+
+	return (unsigned)method < sizeof(keys) / sizeof(keys[0]) ?
+		       keys[method] : "unknown";
 }
 
 /* Without BTF (or init_task): the layout inferred, said in how. */
@@ -466,10 +472,22 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 	} else if ((st = pgw_task_layout_btf(kb, kernel->mode->va_bits > 32 ?
 						     8 : 4, &how->layout,
 					     err)) == PGW_OK) {
-		how->method = PGW_TASKS_BTF;
-		snprintf(how->why, sizeof(how->why), "kallsyms (VMCOREINFO) "
-			 "init_task 0x%llx; the layout from BTF",
-			 (unsigned long long)how->init_task);
+		struct pgw_kallsyms_info ki;
+		pgw_kallsyms_info(ks, &ki);
+		how->method = ki.scanned ? PGW_TASKS_SCANNED_BTF :
+					   PGW_TASKS_BTF;
+		if (!ki.scanned)
+			snprintf(how->why, sizeof(how->why), "kallsyms "
+				 "(VMCOREINFO) init_task 0x%llx; the layout "
+				 "from BTF", (unsigned long long)how->init_task);
+		else
+			snprintf(how->why, sizeof(how->why), "kallsyms found "
+				 "by scan (names at 0x%llx, token_index at "
+				 "0x%llx; _stext as VMCOREINFO's) init_task "
+				 "0x%llx; the layout from BTF",
+				 (unsigned long long)ki.tables.names,
+				 (unsigned long long)ki.tables.token_index,
+				 (unsigned long long)how->init_task);
 		st = pgw_linux_task_list(kernel, how->init_task, &how->layout,
 					 0, tasks_ret, n_ret, err);
 	}

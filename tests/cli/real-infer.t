@@ -16,7 +16,7 @@
 
 T=$PGW_TOOLS/pgw-tasks
 [ -x "$T" ] || bail "pgw-tasks is not built"
-plan 26
+plan 23
 
 # console_ps DIR: "pid ppid comm" of the guest's ps but ps itself.
 console_ps() {
@@ -114,22 +114,4 @@ for d in x64-4l-a x64-5l-a; do
 	[ -z "$bad" ] && [ -s "$TMP/inf" ]
 	ok $? "$d: every inferred ppid is crash's"
 	[ -z "$bad" ] || printf '%s\n' "$bad" | head -3 | sed 's/^/#   /'
-done
-
-# A kernel before 6.0 lists no kallsyms tables in VMCOREINFO: the same
-# dumps with those lines withheld (pgw-renote) name every process all
-# the same, by the inferred layout (ELF and the filtered kdump).
-RENOTE=$PGW_TOOLS/pgw-renote
-for src in "$UNPACKED/x64-4l-a/vmcore.elf" "$SHARED/x64-4l-a/vmcore-d31.kdump" \
-	   "$UNPACKED/x64-5l-a/vmcore.elf"; do
-	"$RENOTE" --withhold-kallsyms "$src" "$TMP/nok" || bail "pgw-renote failed"
-	"$PGWALK" roots --format=json "$src" 2>/dev/null |
-		jq -r 'select(.type == "root") | "\(.root) \(.pid) \(.comm)"' >"$TMP/want"
-	"$PGWALK" roots --format=json "$TMP/nok" >"$TMP/got.json" 2>"$TMP/err"
-	jq -r 'select(.type == "root") | "\(.root) \(.pid) \(.comm)"' "$TMP/got.json" >"$TMP/got"
-	[ -s "$TMP/want" ] && [ ! -s "$TMP/err" ] && cmp -s "$TMP/want" "$TMP/got" &&
-		jq -s -e 'map(select(.type == "names"))[0] |
-			.method == "inferred-layout" and .complete' \
-			"$TMP/got.json" >/dev/null
-	ok $? "$(basename "$(dirname "$src")")/$(basename "$src") without VMCOREINFO's kallsyms: every root named as with them ($(grep -c ' [0-9]* ' "$TMP/got") processes), by the inferred layout"
 done

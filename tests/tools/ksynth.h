@@ -40,6 +40,11 @@ struct ksynth_opts {
 			     inference can find: task_structs with
 			     active_mm, real_parent and parent (KS_INFER),
 			     an init_mm, every process's pgd a root */
+	int unlisted;     /* 61 or 62: VMCOREINFO lists no kallsyms tables
+			     (before 6.0), which are laid out as
+			     scripts/kallsyms.c writes them up to 6.1
+			     (markers after the names) or from 6.2
+			     (seqs_of_names after the markers) */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -186,9 +191,27 @@ static inline void ks_tasks(struct ksynth *k, bool inferable)
 #define KS_SPECIAL_MAPPING_NAME ks_kt(0x201300)
 #define KS_SIMPLE_DNAME ks_kt(0x201400)
 
+/* unlisted: after the names, the markers (one u32: the first name's
+ * offset, 0) and 6.2's seqs_of_names (3 bytes a symbol), each aligned to
+ * 8, as kallsyms.c's ALGN. */
+static inline uint64_t ks_markers(struct ksynth *k, uint64_t va,
+				  int unlisted)
+{
+	va = (va + 7) & ~UINT64_C(7);
+	ks_set(k, va, 0, 4);
+	va = (va + 4 + 7) & ~UINT64_C(7);
+	if (unlisted == 62) {
+		for (uint32_t i = 0; i < k->kt.num; i++)
+			ks_set(k, va + 3 * i, (uint64_t)(i + 1) << 8, 3);
+		va = (va + 3 * (uint64_t)k->kt.num + 7) & ~UINT64_C(7);
+	}
+	return va;
+}
+
 /* kallsyms tables at 0x200000, in the kernel's order. */
 static inline void ks_kallsyms(struct ksynth *k, bool text_only,
-			       bool text_bounds, bool vmas, bool vsyscall)
+			       bool text_bounds, bool vmas, bool vsyscall,
+			       int unlisted)
 {
 	struct kw_sym all[] = {
 		{ 'T', "_stext", ks_kt(0x200000) },
@@ -234,8 +257,9 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 	ks_set(k, k->num_va, k->kt.num, 4);
 	k->names_va = va + 16;
 	ks_put(k, k->names_va, k->kt.names.p, k->kt.names.len);
-	k->token_table_va = (k->names_va + k->kt.names.len + 64) &
-			    ~UINT64_C(7);
+	k->token_table_va = unlisted ?
+		ks_markers(k, k->names_va + k->kt.names.len, unlisted) :
+		(k->names_va + k->kt.names.len + 64) & ~UINT64_C(7);
 	ks_put(k, k->token_table_va, k->kt.token_table.p,
 	       k->kt.token_table.len);
 	k->token_index_va = (k->token_table_va + k->kt.token_table.len + 7) &
@@ -283,11 +307,18 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k, o->inferable);
-	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas, o->vsyscall);
+	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas, o->vsyscall,
+		    o->unlisted);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,
 			 KS_STEXT | IW_P | IW_PS | IW_A | IW_D | IW_G | IW_NX);
 	ks_vmcoreinfo(k);
+	if (o->unlisted) {
+		/* Cut the text before its first kallsyms line. */
+		char *cut = strstr(k->vmcoreinfo, "SYMBOL(kallsyms_");
+		if (cut)
+			*cut = '\0';
+	}
 }
 
 /* The ELF core: x86-64, VMCOREINFO, all memory in one PT_LOAD. */

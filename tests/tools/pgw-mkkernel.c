@@ -31,6 +31,10 @@
  *                       "fifteen-letters"
  *   --dup-pid           pid 30 claims pid 10 as well (with --no-btf: no
  *                       inferred layout may name anything)
+ *   --kallsyms-unlisted=61|62  VMCOREINFO lists no kallsyms tables (as
+ *                       before Linux 6.0); they are laid out as 6.1 (the
+ *                       markers after the names) or 6.2+ (and
+ *                       seqs_of_names) write them, for the scan to find
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -256,6 +260,7 @@ int main(int argc, char **argv)
 		{ "cpu-cr3", required_argument, NULL, 'C' },
 		{ "no-btf", no_argument, NULL, 'B' },
 		{ "dup-pid", no_argument, NULL, 'D' },
+		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
@@ -264,6 +269,7 @@ int main(int argc, char **argv)
 	     hex = false, second = false, no_note = false,
 	     no_btf = false, dup_pid = false;
 	uint64_t cr3 = 0;
+	int unlisted = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
 	unsigned cbit = 0;
@@ -301,6 +307,15 @@ int main(int argc, char **argv)
 		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
 		case 'B': no_btf = true; break;
 		case 'D': dup_pid = true; break;
+		case 'U':
+			unlisted = atoi(optarg);
+			if (unlisted != 61 && unlisted != 62) {
+				fprintf(stderr, "pgw-mkkernel: "
+					"--kallsyms-unlisted=%s: 61 or 62\n",
+					optarg);
+				return 64;
+			}
+			break;
 		case 'c':
 			cbit = (unsigned)atoi(optarg);
 			if (cbit < 24 || cbit > 51) {
@@ -322,7 +337,8 @@ int main(int argc, char **argv)
 	ks_build(&k, &(struct ksynth_opts){
 			     .text_bounds = bounds, .text_only = no_btf,
 			     .no_btf = no_btf, .inferable = no_btf,
-			     .vsyscall = vsyscall != NULL });
+			     .vsyscall = vsyscall != NULL,
+			     .unlisted = unlisted });
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));

@@ -168,6 +168,13 @@ static void print_info(const struct pgw_kallsyms *ks,
 	printf("kallsyms symbols=%u data=%u absolute_percpu=%d big=%d "
 	       "names_bytes=%zu\n", ki.symbols, ki.data_symbols,
 	       ki.absolute_percpu, ki.big_lengths, ki.names_bytes);
+	printf("tables %s names=0x%" PRIx64 " num_syms=0x%" PRIx64
+	       " token_table=0x%" PRIx64 " token_index=0x%" PRIx64
+	       " offsets=0x%" PRIx64 " relative_base=0x%" PRIx64 "\n",
+	       ki.scanned ? "scanned" : "vmcoreinfo", ki.tables.names,
+	       ki.tables.num_syms, ki.tables.token_table,
+	       ki.tables.token_index, ki.tables.offsets,
+	       ki.tables.relative_base);
 	if (!kb)
 		return;
 	pgw_kernel_btf_info(kb, &bi);

@@ -1,0 +1,290 @@
+/*
+ * kallsyms found in the kernel image when VMCOREINFO does not list the
+ * tables (every kernel before 6.0).  scripts/kallsyms.c writes them, in
+ * 4.6 to 6.3, in this order, each aligned to the pointer size:
+ *
+ *   kallsyms_offsets       u32 per symbol
+ *   kallsyms_relative_base a pointer
+ *   kallsyms_num_syms      u32
+ *   kallsyms_names         per symbol: a length (one byte; 6.1+ two when
+ *                          the first has bit 7), that many token indices
+ *   kallsyms_markers       the names' offset of every 256th symbol (u32,
+ *                          or a pointer-sized long)
+ *   kallsyms_seqs_of_names 3 bytes per symbol (6.2+)
+ *   kallsyms_token_table   256 NUL-terminated tokens
+ *   kallsyms_token_index   256 u16: each token's offset in the table
+ *
+ * The search runs down from the end of the window (the tables lie in
+ * read-only data, nearer its end than the text's start): a token_index is
+ * 256 increasing u16 from 0, which the NULs of a token table right before
+ * it must agree with; before that, the markers and the names they index
+ * back to a num_syms whose names walk exactly to them, preceded by a
+ * relative base and the offsets.  Absolute kallsyms_addresses (before
+ * 4.6, or KALLSYMS_BASE_RELATIVE off) and 6.4+'s reordered tables are not
+ * recognised.  What is found is decoded (pgw_kallsyms_read) and accepted
+ * only when _stext decodes to VMCOREINFO's.
+ */
+#include "kallsyms_decode.h"
+#include "linux.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOKENS 256
+#define MAX_TOKEN 64                 /* bytes of one token, NUL included */
+#define NAMES_MAX (UINT64_C(32) << 20)
+#define WINDOW_MAX (UINT64_C(256) << 20)
+
+static uint64_t le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t align_up(uint64_t v, unsigned a)
+{
+	return (v + a - 1) & ~(uint64_t)(a - 1);
+}
+
+/* 256 u16 from 0, each 2..MAX_TOKEN more than the one before. */
+static bool token_index_at(const uint8_t *p, uint16_t idx[TOKENS])
+{
+	idx[0] = (uint16_t)le(p, 2);
+	if (idx[0] != 0)
+		return false;
+	for (unsigned i = 1; i < TOKENS; i++) {
+		idx[i] = (uint16_t)le(p + 2 * i, 2);
+		if (idx[i] < idx[i - 1] + 2 || idx[i] > idx[i - 1] + MAX_TOKEN)
+			return false;
+	}
+	return true;
+}
+
+/* The token table ending (but for padding) at buf[end]: its start, or
+ * -1.  Every token non-empty, NUL-terminated where the index says. */
+static int64_t token_table_before(const uint8_t *buf, size_t end,
+				  const uint16_t idx[TOKENS])
+{
+	for (size_t pad = 0; pad < 8 && pad < end; pad++) {
+		if (pad && buf[end - pad] != 0)
+			break;
+		size_t e = end - pad;         /* one past the last NUL */
+		if (buf[e - 1] != 0)
+			continue;
+		for (size_t last = 2; last <= MAX_TOKEN; last++) {
+			if (e < idx[TOKENS - 1] + last)
+				break;
+			size_t s = e - last - idx[TOKENS - 1];
+			bool ok = true;
+			for (unsigned i = 0; ok && i < TOKENS; i++) {
+				size_t at = s + idx[i];
+				size_t len = (i + 1 < TOKENS ? idx[i + 1] :
+					      e - s) - idx[i];
+				ok = buf[at] != 0 && buf[at + len - 1] == 0 &&
+				     memchr(buf + at, 0, len) ==
+					     buf + at + len - 1;
+			}
+			if (ok)
+				return (int64_t)s;
+		}
+	}
+	return -1;
+}
+
+/* Walk n names from buf[at]; their end, or 0 past lim.  offset_256
+ * gets the names' offset of symbol 256 (0 with fewer). */
+static size_t walk_names(const uint8_t *buf, size_t at, size_t lim,
+			 uint32_t n, size_t *offset_256)
+{
+	size_t pos = at;
+
+	*offset_256 = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == 256)
+			*offset_256 = pos - at;
+		if (pos >= lim)
+			return 0;
+		size_t len = buf[pos++];
+		if (len & 0x80) {
+			if (pos >= lim)
+				return 0;
+			len = (len & 0x7f) | (size_t)buf[pos++] << 7;
+		}
+		if (len == 0 || len > lim - pos)
+			return 0;
+		pos += len;
+	}
+	return pos;
+}
+
+/* The window, read from its end down as the search needs it (the tables
+ * lie nearer the end): [filled, len) is read. */
+struct window {
+	const struct pgw_space *k;
+	uint64_t lo;
+	uint8_t *buf;
+	size_t len, filled;
+};
+
+#define FILL_CHUNK (UINT64_C(1) << 20)
+
+/* Read down to from (pages that cannot be read stay zeros, in which
+ * nothing matches). */
+static void fill(struct window *w, size_t from)
+{
+	if (from >= w->filled)
+		return;
+	from = from > FILL_CHUNK ? (from - FILL_CHUNK) & ~(size_t)4095 : 0;
+	for (size_t at = from; at < w->filled; at += PGW_PAGE_SIZE) {
+		struct pgw_err e;
+		size_t n = w->filled - at < PGW_PAGE_SIZE ? w->filled - at :
+							    PGW_PAGE_SIZE;
+		(void)pgw_read_virt(w->k, w->lo + at, w->buf + at, n, NULL,
+				    &e);
+	}
+	w->filled = from;
+}
+
+struct found {
+	size_t offsets, relative_base, num_syms, names;
+	uint32_t n;
+};
+
+/* Before the token table at tt (buf offsets): num_syms, names, markers
+ * (and 6.2+'s seqs_of_names), in the order above. */
+static bool tables_before(struct window *w, size_t tt, unsigned ptr,
+			  uint64_t kernel_start, struct found *f)
+{
+	size_t floor = tt > NAMES_MAX ? tt - NAMES_MAX : 0;
+	const uint8_t *buf = w->buf;
+
+	for (size_t q = (tt - 4) & ~(size_t)3; q >= floor + ptr + 4;
+	     q -= 4) {
+		fill(w, q - ptr);
+		uint32_t n = (uint32_t)le(buf + q, 4);
+		if (n < 2 || n > PGW_KALLSYMS_MAX_SYMS)
+			continue;
+		size_t rb = q - ptr, names = align_up(q + 4, ptr);
+		if (rb % ptr || le(buf + rb, ptr) < kernel_start ||
+		    (uint64_t)n * 2 > tt - names || rb < 4 * (size_t)n)
+			continue;
+		size_t off256, end = walk_names(buf, names, tt, n, &off256);
+		if (!end)
+			continue;
+		/* The markers: u32, or pointer-sized on older kernels. */
+		size_t nm = (n + 255) / 256;
+		bool marked = false;
+		for (unsigned mw = 4; mw <= ptr && !marked; mw *= 2) {
+			size_t m = align_up(end, ptr);
+			if (m + nm * mw > tt || le(buf + m, mw) != 0 ||
+			    (n > 256 && le(buf + m + mw, mw) != off256))
+				continue;
+			size_t rest = tt - (m + nm * mw);
+			/* Padding (up to 6.1), or seqs_of_names (6.2+)
+			 * padded before and after. */
+			marked = rest < 2 * ptr ||
+				 (rest >= 3 * (size_t)n &&
+				  rest < 3 * (size_t)n + 2 * ptr);
+		}
+		if (!marked)
+			continue;
+		*f = (struct found){
+			.offsets = (rb - 4 * (size_t)n) & ~(size_t)(ptr - 1),
+			.relative_base = rb, .num_syms = q, .names = names,
+			.n = n,
+		};
+		return true;
+	}
+	return false;
+}
+
+/* Is kernel_start the lowest kernel VA? The kernel map on x86-64, the
+ * direct map's PAGE_OFFSET on 32-bit: a relative base lies above. */
+static uint64_t kernel_floor(const struct pgw_space *k)
+{
+	return k->mode->va_bits > 32 ? UINT64_C(0xffff800000000000) :
+				       UINT64_C(0x40000000);
+}
+
+enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
+				  struct pgw_kallsyms **ks_ret,
+				  struct pgw_err *err)
+{
+	unsigned ptr = kernel->mode->va_bits > 32 ? 8 : 4;
+	uint64_t lo, hi = 0, v;
+	const char *key;
+
+	*ks_ret = NULL;
+	if (!pgw_vmcoreinfo_u64(kernel->img, "SYMBOL(_stext)", &lo))
+		return pgw_err_set(err, PGW_E_NOTFOUND, "no kallsyms: "
+				   "VMCOREINFO lists no tables and no _stext "
+				   "to look for them from");
+	if (pgw_vmcoreinfo_u64(kernel->img, "SYMBOL(init_uts_ns)", &v))
+		hi = v;
+	if (!hi && linux_kernel_root_symbol(kernel->img, &key, &v))
+		hi = v;
+	if (hi <= lo || hi - lo > WINDOW_MAX)
+		return pgw_err_set(err, PGW_E_NOTFOUND, "no kallsyms: "
+				   "VMCOREINFO lists no tables, and no "
+				   "init_uts_ns or root symbol bounds the "
+				   "kernel's read-only data after _stext");
+	size_t len = (size_t)(hi - lo);
+	uint8_t *buf = calloc(1, len);
+	if (!buf)
+		return pgw_err_set(err, PGW_E_NOMEM, "kallsyms scan");
+	struct window w = { kernel, lo, buf, len, len };
+	enum pgw_status st = PGW_E_NOTFOUND;
+	char last[200] = "no token_index (256 increasing offsets from 0) "
+			 "before init_uts_ns";
+	uint16_t idx[TOKENS];
+	for (size_t p = (len - 2 * TOKENS) & ~(size_t)3; p > 0 &&
+	     st == PGW_E_NOTFOUND; p -= 4) {
+		fill(&w, p > MAX_TOKEN * TOKENS ? p - MAX_TOKEN * TOKENS : 0);
+		if (buf[p] || buf[p + 1] || !token_index_at(buf + p, idx))
+			continue;
+		int64_t tt = token_table_before(buf, p, idx);
+		struct found f;
+		if (tt < 0 || !tables_before(&w, (size_t)tt, ptr,
+					     kernel_floor(kernel), &f)) {
+			snprintf(last, sizeof(last), "a token_index at 0x%llx "
+				 "without the tables before it",
+				 (unsigned long long)(lo + p));
+			continue;
+		}
+		struct pgw_kallsyms_tables t = {
+			.names = lo + f.names, .num_syms = lo + f.num_syms,
+			.token_table = lo + (uint64_t)tt,
+			.token_index = lo + p, .offsets = lo + f.offsets,
+			.relative_base = lo + f.relative_base,
+		};
+		struct pgw_err e = { 0 };
+		uint64_t stext;
+		if (pgw_kallsyms_read(kernel, &t, ks_ret, &e) != PGW_OK) {
+			snprintf(last, sizeof(last), "tables at 0x%llx: %.150s",
+				 (unsigned long long)t.names, e.msg);
+			continue;
+		}
+		if (pgw_kallsyms_lookup(*ks_ret, "_stext", &stext, NULL, &e) ==
+			    PGW_OK && stext == lo) {
+			st = PGW_OK;
+			break;
+		}
+		snprintf(last, sizeof(last), "tables at 0x%llx decode, but "
+			 "not _stext to VMCOREINFO's 0x%llx",
+			 (unsigned long long)t.names, (unsigned long long)lo);
+		pgw_kallsyms_close(*ks_ret);
+		*ks_ret = NULL;
+	}
+	free(buf);
+	if (st != PGW_OK)
+		return pgw_err_set(err, PGW_E_NOTFOUND, "no kallsyms: "
+				   "VMCOREINFO lists no tables, and the scan "
+				   "of 0x%llx-0x%llx found none: %s",
+				   (unsigned long long)lo,
+				   (unsigned long long)hi, last);
+	return PGW_OK;
+}
