@@ -1273,7 +1273,8 @@ enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 /* Both, then check the symbols VMCOREINFO also names (_stext, ...)
  * decode to its addresses.  When VMCOREINFO lists no tables (before
  * Linux 6.0), they are looked for in the kernel's read-only data between
- * _stext and init_uts_ns (4.6-6.3's order, base-relative offsets) and
+ * _stext and init_uts_ns (4.6-6.3's order or 6.4's, base-relative
+ * offsets) and
  * accepted when _stext decodes to VMCOREINFO's (pgw_kallsyms_info's
  * scanned); PGW_E_NOTFOUND saying both when neither works. */
 enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,

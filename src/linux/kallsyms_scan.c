@@ -1,7 +1,9 @@
 /*
  * kallsyms found in the kernel image when VMCOREINFO does not list the
  * tables (every kernel before 6.0).  scripts/kallsyms.c writes them, in
- * 4.6 to 6.3, in this order, each aligned to the pointer size:
+ * 4.6 to 6.3, in this order, each aligned to the pointer size (6.4 and
+ * later: num_syms, names, markers, token table, token index, offsets,
+ * relative base, seqs_of_names):
  *
  *   kallsyms_offsets       u32 per symbol
  *   kallsyms_relative_base a pointer
@@ -19,8 +21,10 @@
  * 256 increasing u16 from 0, which the NULs of a token table right before
  * it must agree with; before that, the markers and the names they index
  * back to a num_syms whose names walk exactly to them, preceded by a
- * relative base and the offsets.  Absolute kallsyms_addresses (before
- * 4.6, or KALLSYMS_BASE_RELATIVE off) and 6.4+'s reordered tables are not
+ * relative base and the offsets (6.4+: the u32 markers right before the
+ * token table bound the count, whose names walk to them from num_syms,
+ * the offsets and relative base after the token index).  Absolute
+ * kallsyms_addresses (before 4.6, or KALLSYMS_BASE_RELATIVE off) are not
  * recognised.  What is found is decoded (pgw_kallsyms_read) and accepted
  * only when _stext decodes to VMCOREINFO's.
  */
@@ -154,6 +158,68 @@ struct found {
 	uint32_t n;
 };
 
+/* 6.4+: the u32 markers end (but for padding) right at the token table:
+ * where they begin and how many, or 0. */
+static size_t markers_before(const uint8_t *buf, size_t tt, unsigned ptr,
+			     size_t *start)
+{
+	for (size_t pad = 0; pad < ptr && pad + 4 <= tt; pad += 4) {
+		size_t i = tt - pad - 4, m = 1;
+		uint32_t prev = (uint32_t)le(buf + i, 4);
+		while (prev != 0 && i >= 4 &&
+		       m <= PGW_KALLSYMS_MAX_SYMS / 256) {
+			uint32_t v = (uint32_t)le(buf + i - 4, 4);
+			if (v >= prev)
+				break;
+			prev = v;
+			i -= 4;
+			m++;
+		}
+		if (prev == 0 && i % ptr == 0) {
+			*start = i;
+			return m;
+		}
+	}
+	return 0;
+}
+
+/* 6.4+'s order: num_syms, names, markers, token table, token index,
+ * offsets, relative base, seqs_of_names. */
+static bool tables_around(struct window *w, size_t tt, size_t ti,
+			  unsigned ptr, uint64_t kernel_start,
+			  struct found *f)
+{
+	const uint8_t *buf = w->buf;
+	size_t ms, nm = markers_before(buf, tt, ptr, &ms);
+	size_t floor = ms > NAMES_MAX ? ms - NAMES_MAX : 0;
+
+	if (!nm)
+		return false;
+	uint32_t lo_n = (uint32_t)(256 * (nm - 1) + 1),
+		 hi_n = (uint32_t)(256 * nm);
+	for (size_t q = (ms - 4) & ~(size_t)3; q >= floor + 4; q -= 4) {
+		fill(w, q);
+		uint32_t n = (uint32_t)le(buf + q, 4);
+		if (n < lo_n || n > hi_n)
+			continue;
+		size_t names = align_up(q + 4, ptr), off256;
+		size_t end = walk_names(buf, names, ms, n, &off256);
+		if (!end || align_up(end, ptr) != ms ||
+		    (n > 256 && le(buf + ms + 4, 4) != off256))
+			continue;
+		size_t offsets = align_up(ti + 2 * TOKENS, ptr);
+		size_t rb = align_up(offsets + 4 * (size_t)n, ptr);
+		if (rb + ptr > w->len || le(buf + rb, ptr) < kernel_start)
+			continue;
+		*f = (struct found){
+			.offsets = offsets, .relative_base = rb,
+			.num_syms = q, .names = names, .n = n,
+		};
+		return true;
+	}
+	return false;
+}
+
 /* Before the token table at tt (buf offsets): num_syms, names, markers
  * (and 6.2+'s seqs_of_names), in the order above. */
 static bool tables_before(struct window *w, size_t tt, unsigned ptr,
@@ -248,8 +314,10 @@ enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
 			continue;
 		int64_t tt = token_table_before(buf, p, idx);
 		struct found f;
-		if (tt < 0 || !tables_before(&w, (size_t)tt, ptr,
-					     kernel_floor(kernel), &f)) {
+		if (tt < 0 || (!tables_before(&w, (size_t)tt, ptr,
+					      kernel_floor(kernel), &f) &&
+				!tables_around(&w, (size_t)tt, p, ptr,
+					       kernel_floor(kernel), &f))) {
 			snprintf(last, sizeof(last), "a token_index at 0x%llx "
 				 "without the tables before it",
 				 (unsigned long long)(lo + p));

@@ -1,8 +1,9 @@
 #!/bin/sh
 # kallsyms found by scanning, on the synthetic kernel of pgw-mkkernel
 # --kallsyms-unlisted (VMCOREINFO without the tables, as before Linux 6.0;
-# the tables written as 6.1 lays them out, markers after the names, and
-# as 6.2+ does, seqs_of_names after the markers): every symbol as the
+# the tables written as 6.1 lays them out, markers after the names, as
+# 6.2 does, seqs_of_names after the markers, and in 6.4+'s order, num_syms
+# first and the offsets after the token index): every symbol as the
 # listed tables give it, the processes named, the method said; tables
 # whose offsets lie are refused by _stext and name nothing by them.
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +11,7 @@
 MK=$PGW_TOOLS/pgw-mkkernel
 T=$PGW_TOOLS/pgw-tasks
 [ -x "$MK" ] || skip "pgw-mkkernel is not built (run through make check)"
-plan 8
+plan 11
 
 mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 syms="--sym=_stext --sym=start_kernel --sym=init_task --sym=init_top_pgt --sym=__start_BTF --sym=cpu_number"
@@ -19,7 +20,7 @@ mk "$TMP/listed.elf"
 "$T" $syms "$TMP/listed.elf" >"$TMP/want"
 "$PGWALK" roots --format=json "$TMP/listed.elf" 2>/dev/null |
 	grep '"type":"root"' >"$TMP/roots.want"
-for l in 61 62; do
+for l in 61 62 64; do
 	mk --kallsyms-unlisted=$l "$TMP/k$l.elf"
 	"$T" $syms "$TMP/k$l.elf" >"$TMP/got"
 	cmp -s "$TMP/want" "$TMP/got" && ! grep -q "$(printf '\t-\t')" "$TMP/got"

@@ -40,11 +40,12 @@ struct ksynth_opts {
 			     inference can find: task_structs with
 			     active_mm, real_parent and parent (KS_INFER),
 			     an init_mm, every process's pgd a root */
-	int unlisted;     /* 61 or 62: VMCOREINFO lists no kallsyms tables
-			     (before 6.0), which are laid out as
+	int unlisted;     /* 61, 62 or 64: VMCOREINFO lists no kallsyms
+			     tables (before 6.0), which are laid out as
 			     scripts/kallsyms.c writes them up to 6.1
-			     (markers after the names) or from 6.2
-			     (seqs_of_names after the markers) */
+			     (markers after the names), in 6.2-6.3
+			     (seqs_of_names after the markers) or from 6.4
+			     (num_syms first, offsets after the index) */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -208,6 +209,29 @@ static inline uint64_t ks_markers(struct ksynth *k, uint64_t va,
 	return va;
 }
 
+/* 6.4+'s order (scripts/kallsyms.c since "change the output order"):
+ * num_syms, names, markers, token table, token index, offsets, relative
+ * base, seqs_of_names, each aligned to 8. */
+static inline void ks_kallsyms_64(struct ksynth *k, uint64_t va)
+{
+	k->num_va = va;
+	ks_set(k, va, k->kt.num, 4);
+	k->names_va = va + 8;
+	ks_put(k, k->names_va, k->kt.names.p, k->kt.names.len);
+	k->token_table_va = ks_markers(k, k->names_va + k->kt.names.len, 61);
+	ks_put(k, k->token_table_va, k->kt.token_table.p,
+	       k->kt.token_table.len);
+	k->token_index_va = (k->token_table_va + k->kt.token_table.len + 7) &
+			    ~UINT64_C(7);
+	ks_put(k, k->token_index_va, k->kt.token_index.p, 512);
+	k->offsets_va = (k->token_index_va + 512 + 7) & ~UINT64_C(7);
+	ks_put(k, k->offsets_va, k->kt.offsets.p, k->kt.offsets.len);
+	k->base_va = (k->offsets_va + k->kt.offsets.len + 7) & ~UINT64_C(7);
+	ks_set(k, k->base_va, k->kt.relative_base, 8);
+	for (uint32_t i = 0; i < k->kt.num; i++)
+		ks_set(k, k->base_va + 8 + 3 * i, (uint64_t)(i + 1) << 8, 3);
+}
+
 /* kallsyms tables at 0x200000, in the kernel's order. */
 static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 			       bool text_bounds, bool vmas, bool vsyscall,
@@ -248,6 +272,10 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 		syms[n++] = (struct kw_sym){ 'D', "__vsyscall_page",
 					     ks_kt(KS_VSYSCALL) };
 	kw_build(syms, n, !text_only, &k->kt);
+	if (unlisted == 64) {
+		ks_kallsyms_64(k, va + 8);
+		return;
+	}
 	k->offsets_va = va;
 	ks_put(k, va, k->kt.offsets.p, k->kt.offsets.len);
 	va = (va + k->kt.offsets.len + 7) & ~UINT64_C(7);

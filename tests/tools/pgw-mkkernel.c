@@ -31,10 +31,11 @@
  *                       "fifteen-letters"
  *   --dup-pid           pid 30 claims pid 10 as well (with --no-btf: no
  *                       inferred layout may name anything)
- *   --kallsyms-unlisted=61|62  VMCOREINFO lists no kallsyms tables (as
- *                       before Linux 6.0); they are laid out as 6.1 (the
- *                       markers after the names) or 6.2+ (and
- *                       seqs_of_names) write them, for the scan to find
+ *   --kallsyms-unlisted=61|62|64  VMCOREINFO lists no kallsyms tables
+ *                       (as before Linux 6.0); they are laid out as 6.1
+ *                       (the markers after the names), 6.2 (and
+ *                       seqs_of_names) or 6.4+ (num_syms first, offsets
+ *                       after the token index) write them
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -309,9 +310,11 @@ int main(int argc, char **argv)
 		case 'D': dup_pid = true; break;
 		case 'U':
 			unlisted = atoi(optarg);
-			if (unlisted != 61 && unlisted != 62) {
+			if (unlisted != 61 && unlisted != 62 &&
+			    unlisted != 64) {
 				fprintf(stderr, "pgw-mkkernel: "
-					"--kallsyms-unlisted=%s: 61 or 62\n",
+					"--kallsyms-unlisted=%s: 61, 62 or "
+					"64\n",
 					optarg);
 				return 64;
 			}
