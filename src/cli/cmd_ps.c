@@ -42,8 +42,9 @@ static const char doc[] =
 	"-v says how the kernel root was chosen and how the task list was "
 	"read.  Output: text (a table and a # summary line), json (JSON "
 	"Lines: task records, then a summary), csv or tsv (the same columns, "
-	"a header row).  Exit status: 0, 2 the list was cut short by a page "
-	"the image lacks, 3 no mode, kernel root or task list, 4 the list "
+	"a header row).  Exit status: 0 (also without a task list: the "
+	"summary says why), 2 the list was cut short by a page the image "
+	"lacks, 3 no mode or kernel root, 4 the list "
 	"ran past its bound, 64 usage, 65 a task list, kallsyms or BTF the "
 	"image damaged (the tasks read before are listed), 66 cannot open, "
 	"74 cannot write.";
@@ -52,12 +53,12 @@ static const struct argp ps_argp = {
 	NULL, parse_opt, "IMAGE", doc, session_children, NULL, NULL
 };
 
-static int list_status(enum pgw_status st, size_t ntasks)
+/* No task list (no kallsyms or layout to read it with) is an answer, as
+ * roots' unnamed roots are: the summary says why, exit 0. */
+static int list_status(enum pgw_status st)
 {
-	if (st == PGW_OK)
+	if (st == PGW_OK || st == PGW_E_NOTFOUND)
 		return PGW_EXIT_OK;
-	if (ntasks == 0 && st == PGW_E_NOTFOUND)
-		return PGW_EXIT_NOROOT;
 	if (st == PGW_E_NODATA || st == PGW_E_UNMAPPED)
 		return PGW_EXIT_EVIDENCE;
 	return pgw_exit_for(st);
@@ -84,21 +85,17 @@ int cmd_ps(int argc, char **argv)
 	session_say(&s);
 	enum pgw_status st = pgw_linux_tasks_how(&s.space, &tasks, &n, &how,
 						 &err);
-	if (n == 0) {
+	if (n == 0)
 		pgw_cli_error("%s: no task list: %s", s.path, err.msg);
-		pgw_linux_tasks_free(tasks);
-		session_close(&s);
-		return list_status(st, n);
-	}
-	if (s.opts.verbose)
-		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
-	if (st != PGW_OK)
+	else if (st != PGW_OK)
 		pgw_cli_error("%s: the task list is cut short after %zu tasks: "
 			      "%s", s.path, n, err.msg);
+	if (n && s.opts.verbose)
+		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
 	struct ps_report r = {
 		.tasks = tasks, .ntasks = n,
-		.method = pgw_tasks_method_key(how.method),
-		.method_why = how.why, .complete = st == PGW_OK,
+		.method = n ? pgw_tasks_method_key(how.method) : NULL,
+		.method_why = n ? how.why : NULL, .complete = st == PGW_OK,
 		.why = st == PGW_OK ? NULL : err.msg,
 	};
 	for (size_t i = 0; i < n; i++)
@@ -111,7 +108,7 @@ int cmd_ps(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		fmt->ps_task(&out, &r, i);
 	fmt->ps_end(&out, &r);
-	rc = pgw_cli_flush(list_status(st, n));
+	rc = pgw_cli_flush(list_status(st));
 	pgw_linux_tasks_free(tasks);
 	session_close(&s);
 	return rc;

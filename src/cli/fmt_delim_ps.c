@@ -72,8 +72,9 @@ void delim_ps_end(struct out *o, const struct delim *d,
 	word(&l, d, r->complete ? "true" : "false");
 	text(&l, d, r->complete ? "" : r->why);
 	snprintf(detail, sizeof(detail), "tasks=%zu processes=%zu "
-		 "kernel_threads=%zu method=%s", r->ntasks, r->processes,
-		 r->ntasks - r->processes, r->method);
+		 "kernel_threads=%zu%s%s", r->ntasks, r->processes,
+		 r->ntasks - r->processes, r->method ? " method=" : "",
+		 r->method ? r->method : "");
 	word(&l, d, detail);
 	row_end(o, &l);
 }

@@ -69,8 +69,12 @@ void json_ps_end(struct out *o, const struct ps_report *r)
 	kv_u64(&l, "tasks", r->ntasks);
 	kv_u64(&l, "processes", r->processes);
 	kv_u64(&l, "kernel_threads", r->ntasks - r->processes);
-	kv_str(&l, "method", r->method);
-	kv_long(o, &l, false, "method_why", r->method_why);
+	if (r->method) {
+		kv_str(&l, "method", r->method);
+		kv_long(o, &l, false, "method_why", r->method_why);
+	} else {
+		kv_null(&l, "method");
+	}
 	kv_bool(&l, "threads", false);
 	kv_bool(&l, "complete", r->complete);
 	if (!r->complete)

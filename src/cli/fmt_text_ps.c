@@ -89,10 +89,15 @@ void text_ps_end(struct out *o, const struct ps_report *r)
 	char buf[200];
 
 	l.len = 0;
-	snprintf(buf, sizeof(buf), "# %zu tasks: %zu with an mm, %zu without "
-		 "(kernel threads); read by %s; thread-group leaders only\n",
-		 r->ntasks, r->processes, r->ntasks - r->processes, r->method);
-	emit_str(&l, buf);
+	if (r->method) {
+		snprintf(buf, sizeof(buf), "# %zu tasks: %zu with an mm, %zu "
+			 "without (kernel threads); read by %s; thread-group "
+			 "leaders only\n", r->ntasks, r->processes,
+			 r->ntasks - r->processes, r->method);
+		emit_str(&l, buf);
+	} else {
+		emit_str(&l, "# 0 tasks: no task list\n");
+	}
 	if (!r->complete) {
 		emit_str(&l, "# INCOMPLETE: ");
 		emit_long(&l, o->f, r->why, emit_text_strn);

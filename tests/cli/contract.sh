@@ -127,9 +127,9 @@ def S: {
           start_time: "null|u64"}, opt: {why: "str"}},
   "ps.summary": {
     req: {type: "str", tasks: "u64", processes: "u64",
-          kernel_threads: "u64", method: "tasks_method",
-          method_why: "str", threads: "bool", complete: "bool"},
-    opt: {why: "str"}},
+          kernel_threads: "u64", method: "null|tasks_method",
+          threads: "bool", complete: "bool"},
+    opt: {method_why: "str", why: "str"}},
   "roots.names": {
     req: {type: "str", complete: "bool", tasks: "u64", processes: "u64",
           roots_named: "u64", method: "null|tasks_method"},

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/assert.sh"
 MK=$PGW_TOOLS/pgw-mkkernel
 [ -x "$MK" ] || skip "pgw-mkkernel is not built (run through make check)"
-plan 13
+plan 14
 
 mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 
@@ -48,6 +48,10 @@ run "$PGWALK" roots "$TMP/dup.elf"
 like 'unnamed \(no task list\)' "pid 30 claims pid 10 too: nothing named"
 out=$err
 like 'inferred layout: pid/tgid: no offset fits$' "... and stderr says which check failed"
+run "$PGWALK" ps --format=json "$TMP/dup.elf"
+is "$rc:$(printf '%s\n' "$out" | jq -c '[.type, .tasks, .method, .complete]')" \
+	'0:["summary",0,null,false]' \
+	"ps of that kernel: no task, no method, incomplete, exit 0 (why on stderr and in the summary)"
 mk --no-btf --loop "$TMP/loop.elf"
 run "$PGWALK" roots "$TMP/loop.elf"
 like 'unnamed \(no task list\)' "a task list that loops: nothing named"
