@@ -259,8 +259,8 @@ int main(int argc, char **argv)
 		{ "second-vmcoreinfo", no_argument, NULL, '2' },
 		{ "no-note", no_argument, NULL, 'N' },
 		{ "cpu-cr3", required_argument, NULL, 'C' },
-		{ "no-btf", no_argument, NULL, 'B' },
-		{ "dup-pid", no_argument, NULL, 'D' },
+		{ "no-btf", no_argument, NULL, 'O' },
+		{ "dup-pid", no_argument, NULL, 'P' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -306,8 +306,8 @@ int main(int argc, char **argv)
 		case '2': second = true; break;
 		case 'N': no_note = true; break;
 		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
-		case 'B': no_btf = true; break;
-		case 'D': dup_pid = true; break;
+		case 'O': no_btf = true; break;
+		case 'P': dup_pid = true; break;
 		case 'U':
 			unlisted = atoi(optarg);
 			if (unlisted != 61 && unlisted != 62 &&
