@@ -296,8 +296,18 @@ enum pgw_flag {
 					C-bit; see struct pgw_enc_bits) */
 	PGW_F_SHARED   = 1u << 12,  /* the entry's shared bit is set: the page
 					is shared with the host (Intel TDX) */
+	PGW_F_PXN      = 1u << 13,  /* AArch64: privileged execute-never (PXN,
+					or PXNTable above): EL1 may not
+					execute */
+	PGW_F_UXN      = 1u << 14,  /* AArch64: unprivileged execute-never
+					(UXN, or UXNTable above): EL0 may not
+					execute */
+	PGW_F_CONT     = 1u << 15,  /* AArch64: the contiguous hint: one of an
+					aligned run of entries (16 of 4 KiB or
+					64 KiB pages, 128 of 16 KiB pages ...)
+					mapping one contiguous block alike */
 };
-#define PGW_NFLAGS 13
+#define PGW_NFLAGS 16
 /* Short lower-case names in bit order: "present", "rw", "user", ... */
 const char *pgw_flag_name(unsigned bit_index);
 
@@ -373,6 +383,15 @@ enum pgw_mode_quirk {
 	PGW_Q_PSE36       = 1u << 1,  /* 4 MiB PDEs carry PA bits 32..39 in 13..20 */
 	PGW_Q_PDPTE_NOPERM = 1u << 2, /* PAE PDPTEs: no RW/US/A/NX, bits reserved */
 	PGW_Q_CANONICAL   = 1u << 3,  /* VA is sign-extended from va_bits-1 */
+	PGW_Q_TBI         = 1u << 4,  /* the top byte (bits 56..63) of a VA is
+					 ignored (AArch64 TBI0/TBI1: tagged
+					 addresses): bit 55 stands for it */
+	PGW_Q_LPA2        = 1u << 5,  /* AArch64 52-bit descriptors, 4/16 KiB
+					 granules (TCR.DS=1): OA[49:12] in
+					 place, OA[51:50] in bits 9..8 */
+	PGW_Q_LPA64K      = 1u << 6,  /* AArch64 52-bit descriptors, 64 KiB
+					 granule (FEAT_LPA): OA[51:48] in bits
+					 15..12 */
 };
 
 /*
@@ -396,7 +415,10 @@ struct pgw_mode_hints {
 	uint64_t cr4_set;      /* CR4 bits the mode needs set */
 	uint64_t cr4_clear;    /* ... and clear */
 	bool long_mode;        /* EFER.LMA */
-	unsigned elf_machine;  /* ELF e_machine: EM_386 = 3, EM_X86_64 = 62 */
+	unsigned elf_machine;  /* ELF e_machine: EM_386 = 3, EM_X86_64 = 62,
+				  EM_AARCH64 = 183 */
+	unsigned granule;      /* AArch64: the translation granule in bytes
+				  (the kernel's PAGESIZE); 0 elsewhere */
 };
 
 /*
@@ -411,8 +433,16 @@ struct pgw_mode {
 	uint8_t entry_size;    /* 4 or 8 bytes */
 	uint8_t va_bits;       /* 32, 48, 57 */
 	uint8_t phys_bits;     /* highest physical address bits an entry holds */
-	uint64_t root_mask;    /* CR3 bits that address the top table */
+	uint64_t root_mask;    /* CR3 (TTBR) bits that address the top table */
 	unsigned quirks;       /* enum pgw_mode_quirk */
+	/*
+	 * 0: one root for the whole space.  Else two roots, chosen by this
+	 * VA bit (AArch64: 55, TTBR0 below, TTBR1 above), each covering
+	 * 2^va_bits bytes: [0, 2^va_bits) from pgw_space.root and
+	 * [2^64 - 2^va_bits, 2^64) from pgw_space.root_upper; the VAs
+	 * between them are outside the space (non-canonical).
+	 */
+	uint8_t root_select_bit;
 	struct pgw_perm_rule perm;
 	struct pgw_mode_hints hints;
 	struct pgw_level_desc level[PGW_NLEVELS];
@@ -454,6 +484,12 @@ struct pgw_space {
 	const struct pgw_mode *mode;
 	uint64_t root;          /* physical address of the top table */
 	struct pgw_enc_bits enc;/* memory-encryption bits of its entries */
+	/* Modes with two roots (pgw_mode.root_select_bit): the top table of
+	 * the upper half (AArch64 TTBR1); root is the lower half's (TTBR0).
+	 * In such a mode a root of 0 means that half has no table: its
+	 * addresses stop not-present at the top level, as a CPU's with
+	 * TCR_EL1.EPDn set. */
+	uint64_t root_upper;
 };
 
 /*
@@ -859,6 +895,7 @@ enum pgw_root_source {
 				  task list */
 	PGW_ROOT_SCAN,         /* the kernel root found by the kernel-root
 				  scan (pgw_space_open, without VMCOREINFO) */
+	PGW_ROOT_TTBR_OPTION,  /* --ttbr0, --ttbr1 (modes with two roots) */
 };
 
 struct pgw_root {
@@ -872,6 +909,11 @@ struct pgw_root {
 	size_t comm_len;
 	char why[256];         /* "CPU 1 CR3 0x295e000", "SYMBOL(init_top_pgt)..."
 				  (a comm in it is escaped: \xNN) */
+	/* Modes with two roots (pgw_mode.root_select_bit): each half's top
+	 * table, 0 for none (pgw_space.root and root_upper).  table is the
+	 * one the request named: the kernel's is the upper, a process's
+	 * (--root, --pid, --comm) the lower, with the kernel's above it. */
+	uint64_t lower, upper;
 };
 
 /* Which root; all zero asks for the kernel's own (else CPU 0's). */
@@ -891,6 +933,11 @@ struct pgw_root_request {
 	bool kernel;           /* the kernel's own root (VMCOREINFO's; from
 				  pgw_space_open also one found by scan),
 				  never a CPU's CR3 */
+	/* Modes with two roots: TTBR0_EL1 and TTBR1_EL1 values (ASID and
+	 * CnP ignored).  One alone keeps the other half: TTBR1 the kernel's,
+	 * TTBR0 none. */
+	bool have_ttbr0, have_ttbr1;
+	uint64_t ttbr0, ttbr1;
 	struct pgw_enc_bits enc;  /* cleared from the CR3 and the entries read
 				     (pgw_space_open fills it in) */
 };

@@ -4,6 +4,7 @@
  * pgtable-nop4d.h/-nopud.h/-nopmd.h fold them.  Adding a mode is adding a
  * table here (and listing it in all_modes).
  */
+#include "arm64.h"
 #include "x86.h"
 #include "../lib/names.h"
 
@@ -88,8 +89,14 @@ const struct pgw_mode pgw_mode_la57 = {
 	.decode = pgw_x86_decode,
 };
 
+/* x86 first (detection's fallbacks keep their order); each machine's
+ * modes shallowest first. */
 static const struct pgw_mode *const all_modes[] = {
-	&pgw_mode_i386, &pgw_mode_pae, &pgw_mode_x86_64, &pgw_mode_la57, NULL,
+	&pgw_mode_i386, &pgw_mode_pae, &pgw_mode_x86_64, &pgw_mode_la57,
+	&pgw_mode_arm64_16k_36, &pgw_mode_arm64_64k_42,
+	&pgw_mode_arm64_4k_39, &pgw_mode_arm64_16k_47, &pgw_mode_arm64_64k_48,
+	&pgw_mode_arm64_64k_52, &pgw_mode_arm64_4k_48, &pgw_mode_arm64_16k_48,
+	&pgw_mode_arm64_16k_52, &pgw_mode_arm64_4k_52, NULL,
 };
 
 const struct pgw_mode *const *pgw_modes(void)
@@ -125,6 +132,7 @@ const char *pgw_machine_name(unsigned elf_machine)
 {
 	static const char *const names[] = {
 		[0] = "none", [EM_386_ID] = "i386", [EM_X86_64_ID] = "x86-64",
+		[EM_AARCH64_ID] = "arm64",
 	};
 	return PGW_NAME(names, elf_machine, "other");
 }
@@ -134,8 +142,22 @@ uint64_t pgw_level_span(const struct pgw_mode *mode, enum pgw_level lvl)
 	return UINT64_C(1) << mode->level[lvl].shift;
 }
 
+/* The VA the MMU looks at: with the top byte ignored, bit 55 copied
+ * over it. */
+static uint64_t untagged(const struct pgw_mode *mode, uint64_t va)
+{
+	if (!(mode->quirks & PGW_Q_TBI))
+		return va;
+	return (uint64_t)((int64_t)(va << 8) >> 8);
+}
+
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va)
 {
+	if (mode->root_select_bit) {
+		/* Each root's half: bits va_bits..63 all clear or all set. */
+		uint64_t top = untagged(mode, va) >> mode->va_bits;
+		return top == 0 || top == (~UINT64_C(0) >> mode->va_bits);
+	}
 	if (!(mode->quirks & PGW_Q_CANONICAL))
 		return mode->va_bits >= 64 || va < (UINT64_C(1) << mode->va_bits);
 	/* Bits va_bits-1 .. 63 must all be equal. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "layout_opts.h"
@@ -168,7 +169,7 @@ struct dump_state {
 static bool selected(unsigned filters, uint32_t eff)
 {
 	bool user = eff & PGW_F_USER, rw = eff & PGW_F_RW,
-	     x = !(eff & PGW_F_NX);
+	     x = pgw_cli_executable(eff);
 
 	return !((filters & F_USER) && !user) &&
 	       !((filters & F_KERNEL) && user) &&
@@ -269,7 +270,8 @@ static int on_run(void *arg, const struct pgw_run *run)
 	d->sum.mapped += size;
 	d->sum.level_bytes[run->level] += size;
 	d->sum.not_in_image += absent;
-	if ((run->eff_flags & PGW_F_RW) && !(run->eff_flags & PGW_F_NX)) {
+	if ((run->eff_flags & PGW_F_RW) &&
+	    pgw_cli_executable(run->eff_flags)) {
 		d->sum.wx++;
 		d->sum.wx_bytes += size;
 	}
@@ -326,7 +328,8 @@ static int on_leaf_runs(void *arg, const struct pgw_run *first, uint64_t n)
 	d->sum.mapped += len;
 	d->sum.level_bytes[first->level] += len;
 	d->sum.not_in_image += absent;
-	if ((first->eff_flags & PGW_F_RW) && !(first->eff_flags & PGW_F_NX)) {
+	if ((first->eff_flags & PGW_F_RW) &&
+	    pgw_cli_executable(first->eff_flags)) {
 		d->sum.wx += n;
 		d->sum.wx_bytes += len;
 	}

@@ -104,7 +104,7 @@ int cmd_info(int argc, char **argv)
 	struct out out = { stdout, fmt, mode, NULL, false };
 	struct info_view view = {
 		.img = s.img, .why = &s.why, .have_root = choose_rc == 0,
-		.root = s.space.root, .pti = pti,
+		.root = s.why.root.table, .pti = pti,
 	};
 	pgw_image_evidence(s.img, &view.ev);
 	if (mode)

@@ -10,7 +10,8 @@
 #define NMEMO 64
 
 struct spelled {
-	uint32_t key;          /* flags | sep << 16 | quote << 24; 0: empty */
+	uint64_t key;          /* flags | sep << 16 | quote << 24 | 1 << 32;
+				  0: empty */
 	uint8_t len;
 	char s[PGW_NFLAGS * 12];   /* the longest name, quoted, and a sep */
 };
@@ -39,12 +40,12 @@ static void spell(struct line *l, uint32_t flags, char sep, char quote)
 void emit_flags(struct line *l, uint32_t flags, const char *sep,
 		const char *quote)
 {
-	/* The key is never 0: bit 15 marks it (flags fit in PGW_NFLAGS
-	 * bits). */
-	uint32_t key = (flags & 0x7fff) | 0x8000 |
-		       (uint32_t)(uint8_t)sep[0] << 16 |
-		       (uint32_t)(uint8_t)quote[0] << 24;
-	struct spelled *m = &memo[(key * 0x9e3779b1u) >> 26];
+	/* The key is never 0: bit 32 marks it (flags fit in PGW_NFLAGS =
+	 * 16 bits). */
+	uint64_t key = (flags & 0xffff) | UINT64_C(1) << 32 |
+		       (uint64_t)(uint8_t)sep[0] << 16 |
+		       (uint64_t)(uint8_t)quote[0] << 24;
+	struct spelled *m = &memo[(key * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
 
 	if (m->key != key) {
 		struct line tmp;

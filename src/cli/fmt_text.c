@@ -5,6 +5,7 @@
 #include "output.h"
 #include "read_out.h"
 #include "check_out.h"
+#include "access.h"
 #include "maps_out.h"
 #include "roots_out.h"
 #include "ps_out.h"
@@ -83,10 +84,7 @@ void text_access(struct line *l, uint32_t eff)
 		emit_lit(l, "rw ");
 	else
 		emit_lit(l, "ro ");
-	if (eff & PGW_F_NX)
-		emit_lit(l, "nx");
-	else
-		emit_lit(l, "exec");
+	emit_str(l, pgw_cli_exec_word(eff));
 }
 
 /* The leaf's memory-encryption bits and protection key, only where
@@ -668,10 +666,7 @@ static void text_dump_map(struct out *o, struct line *l,
 	else
 		emit_lit(l, "    ");
 	/* Padded: the columns after it line up (the end is trimmed). */
-	if (e & PGW_F_NX)
-		emit_lit(l, " NX");
-	else
-		emit_lit(l, " x ");
+	emit_str(l, pgw_cli_exec_cell(e));
 	/* Memory encryption and protection keys only where there are any,
 	 * so other dumps keep ptdump's columns. */
 	if (f & PGW_F_ENC)

@@ -12,6 +12,7 @@ enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
 	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED, OPT_VMCOREINFO,
+	OPT_TTBR0, OPT_TTBR1,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -42,7 +43,15 @@ static const struct argp_option options[] = {
 	  "ignored)", 3 },
 	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 3 },
 	{ "root", OPT_ROOT, "ADDR", 0,
-	  "Walk from the top table at ADDR (a root `pgwalk roots` lists)", 3 },
+	  "Walk from the top table at ADDR (a root `pgwalk roots` lists; "
+	  "arm64: the user half's, under the kernel's)", 3 },
+	{ "ttbr0", OPT_TTBR0, "VALUE", 0,
+	  "arm64: walk the lower (user) half from this TTBR0_EL1 value (ASID "
+	  "and CnP ignored); the upper half is the kernel's unless --ttbr1 "
+	  "is given", 3 },
+	{ "ttbr1", OPT_TTBR1, "VALUE", 0,
+	  "arm64: walk the upper (kernel) half from this TTBR1_EL1 value; "
+	  "alone, the lower half has no table", 3 },
 	{ "pid", OPT_PID, "N", 0,
 	  "Walk process N's address space: its mm->pgd, from the kernel's "
 	  "task list (kallsyms and BTF in the image)", 3 },
@@ -230,10 +239,23 @@ void session_root_finish(struct session_opts *o, struct argp_state *state)
 		o->space.root.have_table = true;
 		o->space.root.table = v;
 	}
+	if (o->ttbr0_arg && !pgw_parse_u64(o->ttbr0_arg, &v))
+		pgw_bad_addr_option(state, "ttbr0", o->ttbr0_arg);
+	if (o->ttbr0_arg) {
+		o->space.root.have_ttbr0 = true;
+		o->space.root.ttbr0 = v;
+	}
+	if (o->ttbr1_arg && !pgw_parse_u64(o->ttbr1_arg, &v))
+		pgw_bad_addr_option(state, "ttbr1", o->ttbr1_arg);
+	if (o->ttbr1_arg) {
+		o->space.root.have_ttbr1 = true;
+		o->space.root.ttbr1 = v;
+	}
 	if (r->have_cr3 + r->have_cpu + r->have_table + r->have_pid +
-	    (r->comm != NULL) > 1)
-		pgw_usage_error(state, "--cr3, --cpu, --root, --pid and "
-				"--comm each choose the root; give one");
+	    (r->comm != NULL) + (r->have_ttbr0 || r->have_ttbr1) > 1)
+		pgw_usage_error(state, "--cr3, --cpu, --root, --pid, --comm "
+				"and --ttbr0/--ttbr1 each choose the root; give "
+				"one");
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -267,6 +289,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_KERNEL_ROOT:
 		o->space.root.kernel_half = true;
+		break;
+	case OPT_TTBR0:
+		o->ttbr0_arg = arg;
+		break;
+	case OPT_TTBR1:
+		o->ttbr1_arg = arg;
 		break;
 	case OPT_SME_MASK:
 		o->sme_mask_arg = arg;

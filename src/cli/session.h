@@ -17,6 +17,7 @@ struct session_opts {
 	const char *output_format;   /* --format=text|json|tsv|csv */
 	/* Addresses are parsed once every option is known (--hex). */
 	const char *base_arg, *cr3_arg, *root_arg, *vmcoreinfo_arg;
+	const char *ttbr0_arg, *ttbr1_arg;
 	const char *sme_mask_arg, *shared_mask_arg;
 	struct pgw_image_open_opts open;
 	struct pgw_space_request space;  /* --mode, the root: --cr3, --cpu,

@@ -6,7 +6,8 @@ const char *pgw_flag_name(unsigned bit_index)
 {
 	static const char *const names[PGW_NFLAGS] = {
 		"present", "rw", "user", "pwt", "pcd", "accessed", "dirty",
-		"ps", "global", "pat", "nx", "enc", "shared",
+		"ps", "global", "pat", "nx", "enc", "shared", "pxn", "uxn",
+		"cont",
 	};
 	return PGW_NAME(names, bit_index, "?");
 }

@@ -7,6 +7,7 @@
  * Linux rules are the VMCOREINFO table below.
  */
 #include "linux.h"
+#include "arm64.h"
 #include "../arch/x86.h"
 #include "../lib/names.h"
 
@@ -158,6 +159,20 @@ static bool from_vmcoreinfo(struct pgw_image *img, struct pgw_mode_choice *ch,
 		return true;
 	}
 	return false;
+}
+
+/* Rule 2 on arm64: its VMCOREINFO, checked by walking (arm64.c). */
+static bool from_arm64(struct pgw_image *img, struct pgw_mode_choice *ch)
+{
+	struct pgw_vmci_source s = pgw_vmci_image(img);
+	uint64_t table;
+
+	if (!linux_arm64_facts(&s) ||
+	    !linux_arm64_kernel(img, &s, &ch->mode, &table, ch->why,
+				sizeof(ch->why)))
+		return false;
+	ch->rule = PGW_MODE_VMCOREINFO;
+	return true;
 }
 
 #define MAX_MODES 16
@@ -398,7 +413,8 @@ enum pgw_status pgw_detect_mode(struct pgw_image *img, uint64_t root_hint,
 	bool own = machine_modes(machine, modes);
 
 	memset(ch, 0, sizeof(*ch));
-	if (from_cpus(img, enc, ch) || from_vmcoreinfo(img, ch, false))
+	if (from_cpus(img, enc, ch) || from_arm64(img, ch) ||
+	    from_vmcoreinfo(img, ch, false))
 		return PGW_OK;
 	if (have_root_hint &&
 	    from_validation(img, root_hint, enc, modes, ch))

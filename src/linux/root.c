@@ -6,6 +6,7 @@
  * below.
  */
 #include "linux.h"
+#include "arm64.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +54,19 @@ static bool root_from_vmcoreinfo(struct pgw_image *img,
 {
 	uint64_t va = 0;
 	const char *sym;
+	struct pgw_vmci_source src = pgw_vmci_image(img);
 
+	if (mode->root_select_bit) {
+		/* arm64: __pa_symbol(swapper_pg_dir), TTBR1's table. */
+		if (linux_arm64_swapper(&src, &root->table, root->why,
+					sizeof(root->why))) {
+			root->cr3 = root->table;
+			return true;
+		}
+		snprintf(why_not, n, "no SYMBOL(swapper_pg_dir) and "
+			 "NUMBER(kimage_voffset) in VMCOREINFO");
+		return false;
+	}
 	if (!linux_kernel_root_symbol(img, &sym, &va)) {
 		const char *bad = root_symbol_present(img);
 		if (bad)
@@ -177,6 +190,10 @@ static enum pgw_status from_task(struct pgw_image *img,
 				   pgw_absence_key(why));
 	struct pgw_space kernel = { .img = img, .mode = mode,
 				    .root = k.table, .enc = req->enc };
+	if (mode->root_select_bit) {
+		kernel.root = 0;
+		kernel.root_upper = k.table;
+	}
 	enum pgw_status st = linux_task_root(&kernel, req, root, err);
 	if (st == PGW_OK)
 		root->source = PGW_ROOT_TASK;
@@ -197,7 +214,24 @@ static enum pgw_status pick(struct pgw_image *img,
 
 	memset(root, 0, sizeof(*root));
 	root->cpu = -1;
-	if (req->have_cr3) {
+	if (mode->root_select_bit && (req->have_cr3 || req->have_cpu))
+		return pgw_err_set(err, PGW_E_ARG,
+				   "%s: %s has no CR3, and the image's notes "
+				   "carry no TTBR: give --ttbr0/--ttbr1, --root, "
+				   "--pid or --comm", req->have_cr3 ? "--cr3" :
+				   "--cpu", mode->name);
+	if (!mode->root_select_bit && (req->have_ttbr0 || req->have_ttbr1))
+		return pgw_err_set(err, PGW_E_ARG,
+				   "--ttbr0/--ttbr1: %s has one root; give "
+				   "--cr3 or --root", mode->name);
+	if (req->have_ttbr0 || req->have_ttbr1) {
+		root->source = PGW_ROOT_TTBR_OPTION;
+		root->cr3 = req->have_ttbr0 ? req->ttbr0 : req->ttbr1;
+		root->table = root->cr3 & mode->root_mask;
+		snprintf(root->why, sizeof(root->why), "--ttbr%d=0x%llx",
+			 req->have_ttbr0 ? 0 : 1,
+			 (unsigned long long)root->cr3);
+	} else if (req->have_cr3) {
 		root->source = PGW_ROOT_CR3_OPTION;
 		root->cr3 = req->cr3;
 		root->table = pgw_cr3_table(mode, req->cr3, enc);
@@ -265,6 +299,71 @@ bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
 	return true;
 }
 
+/* A half's table the image lacks: said once, as for one root. */
+static enum pgw_status half_in_image(struct pgw_image *img, uint64_t table,
+				     const char *half, const struct pgw_root *root,
+				     struct pgw_err *err)
+{
+	enum pgw_absence why = pgw_image_page_state(img, table >>
+							     PGW_PAGE_SHIFT);
+
+	if (table && why != PGW_ABSENT_NONE)
+		return pgw_err_set(err, PGW_E_NOTFOUND,
+				   "%s root table 0x%llx (%s) is not in the "
+				   "image (%s)", half, (unsigned long long)table,
+				   root->why, pgw_absence_key(why));
+	return PGW_OK;
+}
+
+/*
+ * A mode with two roots: the halves of the root picked.  The kernel's is
+ * the upper (TTBR1); a process's table the lower (TTBR0), under the
+ * kernel's upper half, as the CPU runs it; --ttbr0/--ttbr1 each their
+ * own, one alone as a process's or the kernel's.
+ */
+static enum pgw_status two_roots(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 const struct linux_scanned_root *scanned,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	struct pgw_root k;
+	char why_not[120] = "";
+	bool kernel = root->source == PGW_ROOT_VMCOREINFO ||
+		      root->source == PGW_ROOT_SCAN ||
+		      (root->source == PGW_ROOT_TTBR_OPTION &&
+		       !req->have_ttbr0);
+
+	memset(&k, 0, sizeof(k));
+	if (req->kernel_half)
+		return pgw_err_set(err, PGW_E_ARG, "--kernel-root: %s has "
+				   "no PTI pairs (TTBR1 holds the kernel)",
+				   mode->name);
+	if (kernel) {
+		root->upper = root->table;
+	} else {
+		root->lower = root->table;
+		if (req->have_ttbr1)
+			root->upper = req->ttbr1 & mode->root_mask;
+		else if (kernel_root(img, mode, &req->enc, scanned, &k,
+				     why_not, sizeof(why_not)))
+			root->upper = k.table;
+		size_t n = strlen(root->why);
+		if (req->have_ttbr1 && req->have_ttbr0)
+			snprintf(root->why + n, sizeof(root->why) - n,
+				 ", --ttbr1=0x%llx",
+				 (unsigned long long)req->ttbr1);
+		else
+			snprintf(root->why + n, sizeof(root->why) - n,
+				 "; upper half: %s", root->upper ?
+				 "the kernel's" : "none");
+	}
+	enum pgw_status st = half_in_image(img, root->lower, "lower", root,
+					   err);
+	return st == PGW_OK ? half_in_image(img, root->upper, "upper", root,
+					    err) : st;
+}
+
 enum pgw_status linux_root_resolve(struct pgw_image *img,
 				   const struct pgw_mode *mode,
 				   const struct pgw_root_request *req,
@@ -275,6 +374,8 @@ enum pgw_status linux_root_resolve(struct pgw_image *img,
 
 	if (st != PGW_OK)
 		return st;
+	if (mode->root_select_bit)
+		return two_roots(img, mode, req, scanned, root, err);
 	if (req->kernel_half) {
 		struct pgw_pti pti;
 		pgw_pti_check(img, mode, &req->enc, root->table, &pti);

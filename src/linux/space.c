@@ -22,7 +22,8 @@
 
 static bool root_given(const struct pgw_root_request *r)
 {
-	return r->have_cr3 || r->have_cpu || r->have_table;
+	return r->have_cr3 || r->have_cpu || r->have_table || r->have_ttbr0 ||
+	       r->have_ttbr1;
 }
 
 static bool cpu0_has_cr3(struct pgw_image *img)
@@ -341,6 +342,10 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 		space->mode = why->mode.mode;
 		space->root = why->root.table;
 		space->enc = why->enc.bits;
+		if (space->mode->root_select_bit) {
+			space->root = why->root.lower;
+			space->root_upper = why->root.upper;
+		}
 	}
 	return st;
 }

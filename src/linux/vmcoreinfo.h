@@ -12,6 +12,9 @@ struct pgw_vmci_source {
 	const void *src;
 };
 
+/* The image's own VMCOREINFO as a source. */
+struct pgw_vmci_source pgw_vmci_image(const struct pgw_image *img);
+
 /* Text not yet adopted: pgw_vmci_text_get reads its lines. */
 struct pgw_vmci_text {
 	const char *text;

@@ -7,6 +7,7 @@
  */
 #include "vmcoreinfo.h"
 #include "../arch/x86.h"
+#include "arm64.h"
 #include "linux.h"
 
 #include <ctype.h>
@@ -297,6 +298,27 @@ static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 	return st == PGW_STOP_OK && x.pa == pa;
 }
 
+/* arm64: swapper_pg_dir's table, in the mode it maps itself under. */
+static bool check_arm64(struct pgw_image *img, const struct pgw_vmci_source *s,
+			struct pgw_vmci_check *check, char *why, size_t n)
+{
+	const struct pgw_mode *mode;
+	uint64_t table;
+
+	if (!linux_arm64_kernel(img, s, &mode, &table, why, n))
+		return false;
+	check->mode = mode;
+	check->kernel_root = table;
+	check->unverified = PGW_ABSENT_NONE;
+	snprintf(check->why, sizeof(check->why), "%s", why);
+	return true;
+}
+
+struct pgw_vmci_source pgw_vmci_image(const struct pgw_image *img)
+{
+	return (struct pgw_vmci_source){ image_get, img };
+}
+
 bool pgw_vmci_check_facts(struct pgw_image *img,
 			  const struct pgw_vmci_source *s,
 			  struct pgw_vmci_check *check, char *why, size_t n)
@@ -308,6 +330,8 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 
 	if (!get_dec(s, "PAGESIZE", &pagesize))
 		return fail(why, n, "no PAGESIZE");
+	if (linux_arm64_facts(s))
+		return check_arm64(img, s, check, why, n);
 	if (pagesize != 4096)
 		return fail(why, n, "PAGESIZE=%lld, not 4096",
 			    (long long)pagesize);

@@ -61,12 +61,13 @@ static inline void pgw_xlat_found(const struct pgw_space *space,
 		      frame, eff);
 }
 
-/* Outside the space: x86-64's gap is non-canonical; a 32-bit space
- * simply ends (an address above 4 GiB is not "non-canonical"). */
+/* Outside the space: x86-64's gap, and the one between two roots'
+ * halves, are non-canonical; a 32-bit space simply ends (an address above
+ * 4 GiB is not "non-canonical"). */
 static inline enum pgw_stop pgw_outside_stop(const struct pgw_mode *mode)
 {
-	return mode->quirks & PGW_Q_CANONICAL ? PGW_STOP_NONCANONICAL :
-						PGW_STOP_BEYOND_SPACE;
+	return (mode->quirks & PGW_Q_CANONICAL) || mode->root_select_bit ?
+		       PGW_STOP_NONCANONICAL : PGW_STOP_BEYOND_SPACE;
 }
 
 #endif

@@ -8,6 +8,8 @@
  * The walk runs in "linear" VA space [0, 2^va_bits); for canonical modes
  * the upper half is mapped back to the sign-extended addresses only when
  * calling back, and the gap between the halves is one NONCANONICAL hole.
+ * A mode with two roots walks each root's [0, 2^va_bits) in turn, the
+ * upper one's mapped back to the top of the address space likewise.
  */
 #include "frame_bits.h"
 #include "range.h"
@@ -18,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A mode's tables: at most this many entries, inside one page. */
-#define MAX_TABLE_ENTRIES 1024
+/* A mode's tables: at most this many entries (AArch64's 64 KiB granule:
+ * 8192 in 64 KiB, several of the image's pages). */
+#define MAX_TABLE_ENTRIES 8192
 
 /* The previous entry of the table, when it was a leaf. */
 struct prev_leaf {
@@ -38,7 +41,7 @@ struct range_walk {
 	struct pgw_walk_stats stats;
 	uint64_t budget;
 	uint64_t upper_off;     /* added to linear VAs of the upper half */
-	uint64_t half;          /* 2^(va_bits-1) for canonical modes, else 0 */
+	bool upper;             /* the upper half is being walked */
 	uint64_t mem_top;       /* end of the image's highest physical range */
 	uint32_t eff_start;     /* effective permissions before any level */
 	uint64_t path[PGW_NLEVELS];
@@ -47,15 +50,14 @@ struct range_walk {
 	struct pgw_err *err;
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
 	struct pgw_frame_bits_memo frame_bits;
-	uint64_t buf[PGW_NLEVELS][MAX_TABLE_ENTRIES];   /* last: see malloc */
+	size_t stride;          /* entries per level in buf: the mode's most */
+	uint64_t buf[];         /* PGW_NLEVELS * stride; last: see malloc */
 };
 
 /* Linear VA to the real (sign-extended) VA; end 2^64 comes back as 0. */
 static uint64_t real_va(const struct range_walk *w, uint64_t lin)
 {
-	if (w->half && lin >= w->half)
-		return lin + w->upper_off;
-	return lin;
+	return w->upper ? lin + w->upper_off : lin;
 }
 
 /* A callback's answer: non-zero stops the walk. */
@@ -85,9 +87,6 @@ static enum pgw_status report_hole(struct range_walk *w, uint64_t lin,
 	if (stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 	    stop == PGW_STOP_TABLE_BEYOND_MEMORY)
 		h.absence = w->err->absence;
-	/* The end of the lower half is the start of the gap, not upper. */
-	if (w->half && lin_end == w->half)
-		h.end = w->half;
 	if (e)
 		h.entry = *e;
 	return go_on(w, w->ops->hole(w->arg, &h));
@@ -167,19 +166,37 @@ static enum pgw_status read_table(struct range_walk *w, enum pgw_level lvl,
 {
 	const struct pgw_mode *mode = w->space->mode;
 	unsigned n = 1u << mode->level[lvl].bits, esize = mode->entry_size;
-	uint64_t *ent = w->buf[w->depth];
+	uint64_t *ent = w->buf + w->depth * w->stride;
 	const uint8_t *page;
 	enum pgw_status st;
 
-	st = pgw_image_page(w->space->img, table >> PGW_PAGE_SHIFT, &page,
-			    w->err);
+	/* A table of several pages (16 and 64 KiB granules) is read page by
+	 * page; a table inside one page takes the loop once. */
+	size_t bytes = (size_t)n * esize, done = 0;
+	while (bytes - done > PGW_PAGE_SIZE - ((table + done) &
+					       (PGW_PAGE_SIZE - 1))) {
+		size_t part = PGW_PAGE_SIZE - ((table + done) &
+					       (PGW_PAGE_SIZE - 1));
+		st = pgw_image_page(w->space->img,
+				    (table + done) >> PGW_PAGE_SHIFT, &page,
+				    w->err);
+		if (st != PGW_OK)
+			return st;
+		memcpy((uint8_t *)ent + done,
+		       page + ((table + done) & (PGW_PAGE_SIZE - 1)), part);
+		done += part;
+	}
+	st = pgw_image_page(w->space->img, (table + done) >> PGW_PAGE_SHIFT,
+			    &page, w->err);
 	if (st != PGW_OK)
 		return st;
 	/* Copy: the cache may evict this page while children are read.
 	 * The common widths get fixed-size copies (a variable-length memcpy
 	 * per entry costs more than the rest of the walk's step). */
-	page += table & (PGW_PAGE_SIZE - 1);
-	if (esize == sizeof(uint64_t)) {
+	page += (table + done) & (PGW_PAGE_SIZE - 1);
+	if (done) {
+		memcpy((uint8_t *)ent + done, page, bytes - done);
+	} else if (esize == sizeof(uint64_t)) {
 		memcpy(ent, page, (size_t)n * sizeof(uint64_t));
 	} else if (esize == sizeof(uint32_t)) {
 		for (unsigned i = 0; i < n; i++) {
@@ -379,7 +396,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		.start = start, .end = end, .eff = eff,
 	};
 	unsigned n = 1u << mode->level[lvl].bits;
-	const uint64_t *ent = w->buf[w->depth];
+	const uint64_t *ent = w->buf + w->depth * w->stride;
 	enum pgw_status st = read_table(w, lvl, table, base);
 
 	if (st != PGW_OK)
@@ -409,15 +426,20 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 	return st;
 }
 
-/* [start, end) of one half (linear VAs) from the root. */
-static enum pgw_status walk_part(struct range_walk *w, uint64_t start,
-				 uint64_t end)
+/* [start, end) of one half (linear VAs) from root (the space's own, or
+ * in a mode with two the half's: 0 is none there). */
+static enum pgw_status walk_part(struct range_walk *w, uint64_t root,
+				 uint64_t start, uint64_t end)
 {
 	const struct pgw_mode *mode = w->space->mode;
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
-	uint64_t root = pgw_root_table(mode, w->space->root, &w->space->enc);
 	enum pgw_status st = PGW_OK;
 
+	if (mode->root_select_bit && root == 0)
+		return start < end ? report_hole(w, start, end, top,
+						 PGW_STOP_NOT_PRESENT, 0,
+						 NULL) : PGW_OK;
+	root = pgw_root_table(mode, root, &w->space->enc);
 	if (start < end)
 		st = walk_table(w, top, root, 0, start, end, w->eff_start);
 	if (st == PGW_E_NODATA) {
@@ -446,16 +468,21 @@ uint64_t pgw_default_budget(struct pgw_image *img)
 						      PGW_DEFAULT_MAX_ENTRIES;
 }
 
-/* The range walk's own limits on a mode: every table within one page and
- * the per-level buffers. */
-static bool mode_fits(const struct pgw_mode *mode)
+/* The range walk's own limits on a mode: the per-level buffers; the
+ * most entries a table of the mode has in *stride. */
+static bool mode_fits(const struct pgw_mode *mode, size_t *stride)
 {
+	*stride = 1;
 	for (unsigned l = 0; l < PGW_NLEVELS; l++) {
 		uint64_t n = UINT64_C(1) << mode->level[l].bits;
+		/* Tables past a page are read as 8-byte entries only. */
 		if (mode->level[l].bits &&
 		    (n > MAX_TABLE_ENTRIES ||
-		     n * mode->entry_size > PGW_PAGE_SIZE))
+		     (n * mode->entry_size > PGW_PAGE_SIZE &&
+		      mode->entry_size != sizeof(uint64_t))))
 			return false;
+		if (mode->level[l].bits && n > *stride)
+			*stride = (size_t)n;
 	}
 	return pgw_next_level(mode, PGW_PGD) < PGW_NLEVELS &&
 	       mode->va_bits < 64;
@@ -477,10 +504,10 @@ static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
 	uint64_t us = start > high ? start : high;
 	enum pgw_status st = PGW_OK;
 
-	w->half = half;
 	w->upper_off = high - half;
 	if (start < half)
-		st = walk_part(w, start, end && end < half ? end : half);
+		st = walk_part(w, w->space->root, start,
+			       end && end < half ? end : half);
 	if (st == PGW_OK && gs < ge && w->ops->hole) {
 		/* Real VAs already: not through report_hole. */
 		struct pgw_hole h = {
@@ -490,9 +517,44 @@ static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
 		};
 		st = go_on(w, w->ops->hole(w->arg, &h));
 	}
+	w->upper = true;
 	if (st == PGW_OK && (end == 0 || end > us))
-		st = walk_part(w, us - w->upper_off,
+		st = walk_part(w, w->space->root, us - w->upper_off,
 			       end == 0 ? top : end - w->upper_off);
+	return st;
+}
+
+/*
+ * A two-root mode's [start, end) (real VAs, end 0 = 2^64): the lower
+ * root's [0, top), the gap up to the upper root's 2^64 - top as one hole,
+ * and the upper root's half shifted down into linear VAs [0, top).
+ */
+static enum pgw_status walk_two_roots(struct range_walk *w, uint64_t start,
+				      uint64_t end, uint64_t top)
+{
+	const struct pgw_mode *mode = w->space->mode;
+	uint64_t high = 0 - top;       /* first upper-half VA */
+	uint64_t gs = start > top ? start : top;
+	uint64_t ge = end && end < high ? end : high;
+	uint64_t us = start > high ? start : high;
+	enum pgw_status st = PGW_OK;
+
+	if (start < top)
+		st = walk_part(w, w->space->root, start,
+			       end && end < top ? end : top);
+	if (st == PGW_OK && gs < ge && w->ops->hole) {
+		struct pgw_hole h = {
+			.va = gs, .end = ge,
+			.level = pgw_next_level(mode, PGW_PGD),
+			.stop = PGW_STOP_NONCANONICAL,
+		};
+		st = go_on(w, w->ops->hole(w->arg, &h));
+	}
+	w->upper = true;
+	w->upper_off = high;
+	if (st == PGW_OK && (end == 0 || end > us))
+		st = walk_part(w, w->space->root_upper, us - high,
+			       end == 0 ? top : end - high);
 	return st;
 }
 
@@ -506,6 +568,7 @@ enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
 	const struct pgw_mode *mode = space->mode;
 	struct range_walk *w;
 	uint64_t top, end = opts->end;
+	size_t stride;
 	enum pgw_status st;
 
 	/* Said even when nothing is walked. */
@@ -513,14 +576,16 @@ enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
 		memset(stats_ret, 0, sizeof(*stats_ret));
 	if (stopped_ret)
 		*stopped_ret = 0;
-	if (!mode_fits(mode))
+	if (!mode_fits(mode, &stride))
 		return pgw_err_set(err, PGW_E_ARG,
-				   "mode %s: a table larger than a page, or "
-				   "no level", mode->name);
+				   "mode %s: a table of more than %u entries, "
+				   "or no level", mode->name,
+				   MAX_TABLE_ENTRIES);
 	top = UINT64_C(1) << mode->va_bits;   /* linear size */
 	/* A range that begins past a 32-bit space's top would list nothing:
 	 * that is a mistake to say, not an empty answer. */
-	if (!(mode->quirks & PGW_Q_CANONICAL) && opts->start >= top)
+	if (!(mode->quirks & PGW_Q_CANONICAL) && !mode->root_select_bit &&
+	    opts->start >= top)
 		return pgw_err_set(err, PGW_E_ARG,
 				   "range start 0x%llx is beyond the %u-bit "
 				   "address space of %s paging (its top is "
@@ -529,10 +594,11 @@ enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
 				   (unsigned long long)top);
 	/* The table buffers are written before they are read: only the
 	 * header needs zeroing (walks of small windows are frequent). */
-	w = malloc(sizeof(*w));
+	w = malloc(sizeof(*w) + PGW_NLEVELS * stride * sizeof(uint64_t));
 	if (!w)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	memset(w, 0, offsetof(struct range_walk, buf));
+	w->stride = stride;
 	w->space = space;
 	w->ops = ops;
 	w->leaf_run = ops->leaf ? leaf_run : NULL;
@@ -544,12 +610,14 @@ enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
 	w->eff_start = pgw_perm_start(mode);
 	if (!opts->expand_shared && !(w->memo = pgw_uniform_memo_new())) {
 		st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	} else if (mode->root_select_bit) {
+		st = walk_two_roots(w, opts->start, end, top);
 	} else if (mode->quirks & PGW_Q_CANONICAL) {
 		st = walk_canonical(w, opts->start, end, top);
 	} else {
 		if (end == 0 || end > top)
 			end = top;
-		st = walk_part(w, opts->start, end);
+		st = walk_part(w, space->root, opts->start, end);
 	}
 	if (stats_ret)
 		*stats_ret = w->stats;

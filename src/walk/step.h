@@ -123,7 +123,9 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 	s->table = table;
 	s->index = index;
 	s->entry_pa = table + (uint64_t)index * size;
-	if (!page) {
+	/* A page given is the table's first: an entry of a table of
+	 * several pages (16 and 64 KiB granules) past it is read. */
+	if (!page || (s->entry_pa ^ table) >> PGW_PAGE_SHIFT) {
 		enum pgw_status st = pgw_image_page(img,
 						    s->entry_pa >> PGW_PAGE_SHIFT,
 						    &page, err);
@@ -204,6 +206,18 @@ static inline uint64_t pgw_root_table(const struct pgw_mode *mode,
 			 mode->entry_size;
 
 	return root & ~(bytes - 1) & ~(enc->enc | enc->shared);
+}
+
+/* The root that translates va: the space's one, or in a mode with two
+ * the one va's select bit picks (0: that half has no table). */
+static inline uint64_t pgw_root_of(const struct pgw_space *space,
+				   uint64_t va)
+{
+	const struct pgw_mode *mode = space->mode;
+
+	if (mode->root_select_bit && (va >> mode->root_select_bit & 1))
+		return space->root_upper;
+	return space->root;
 }
 
 /* Effective permissions down the levels, by the mode's rule (x86: USER

@@ -47,11 +47,17 @@ enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,
 	enum pgw_level lvl = pgw_next_level(mode, PGW_PGD);
 	enum pgw_stop why = pgw_outside_stop(mode);
 
+	uint64_t root = pgw_root_of(space, va);
+
 	pgw_xlat_reset(out, va);
+	/* A half without a table faults at its top level, as with EPDn. */
 	if (pgw_mode_canonical(mode, va))
-		why = pgw_descend(space, out, &lvl,
-				  pgw_root_table(mode, space->root, &space->enc),
-				  pgw_perm_start(mode), NULL, memo);
+		why = mode->root_select_bit && root == 0 ?
+			      PGW_STOP_NOT_PRESENT :
+			      pgw_descend(space, out, &lvl,
+					  pgw_root_table(mode, root,
+							 &space->enc),
+					  pgw_perm_start(mode), NULL, memo);
 	out->level = lvl;
 	out->stop = why;
 	return why;

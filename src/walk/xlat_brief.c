@@ -109,14 +109,15 @@ static inline bool brief(const struct pgw_space *space,
 		if (!sl->cont)
 			return brief_final(space, ls, sl, va, b);
 		const uint8_t *page = kept_page(c, sl);
-		if (!page)
-			return false;
 		/* The entry below (under the finest slots, the last
-		 * level's). */
+		 * level's), when it lies in the page kept: the table's
+		 * first (a table of several pages: see pgw_step_read). */
 		unsigned size = space->mode->entry_size;
 		uint64_t index = (va >> ls->below_shift) & ls->below_mask;
-		uint64_t raw = pgw_entry_at(page, sl->table + index * size,
-					    size);
+		uint64_t entry_pa = sl->table + index * size;
+		if (!page || (entry_pa ^ sl->table) >> PGW_PAGE_SHIFT)
+			return false;
+		uint64_t raw = pgw_entry_at(page, entry_pa, size);
 		if (raw == 0)
 			return brief_empty(&c->memo, ls->below, b);
 		return i == 0 && brief_leaf(space, c, sl, va, raw, b);

@@ -86,6 +86,7 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 	c->img_serial = space->img->serial;
 	c->mode = mode;
 	c->root = space->root;
+	c->root_upper = space->root_upper;
 	c->enc = space->enc;
 	c->epoch = pgw_image_page_epoch(space->img);
 	pgw_entry_memo_clear(&c->memo);

@@ -54,7 +54,7 @@ struct pgw_xlat_cache {
 	 * may be opened where a closed one was). */
 	uint64_t img_serial;
 	const struct pgw_mode *mode;
-	uint64_t root;
+	uint64_t root, root_upper;
 	struct pgw_enc_bits enc;  /* bits taken out of every frame */
 	uint16_t gen;
 	const uint64_t *epoch;   /* the image's (pgw_image_page_epoch) */
@@ -85,11 +85,12 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 static inline void aim(struct pgw_xlat_cache *c,
 		       const struct pgw_space *space)
 {
-	/* One test of all five, not five branches: it is asked per
+	/* One test of all six, not six branches: it is asked per
 	 * address. */
 	if ((c->img_serial ^ space->img->serial) |
 	    ((uintptr_t)c->mode ^ (uintptr_t)space->mode) |
-	    (c->root ^ space->root) | (c->enc.enc ^ space->enc.enc) |
+	    (c->root ^ space->root) | (c->root_upper ^ space->root_upper) |
+	    (c->enc.enc ^ space->enc.enc) |
 	    (c->enc.shared ^ space->enc.shared))
 		pgw_xlat_cache_retarget(c, space);
 }
