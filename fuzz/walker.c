@@ -77,6 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		img, mode, (flags & 1) ? root : pgw_cr3_table(mode, root, &enc),
 		enc,
 	};
+	/* A mode with two roots (AArch64) gets the same table above, so
+	 * both halves are walked. */
+	if (mode->root_select_bit)
+		sp.root_upper = sp.root;
 	fz_exercise_space(&sp, start, end, vas, sizeof(vas) / sizeof(vas[0]),
 			  data[2]);
 	if (flags & 4)

@@ -261,7 +261,7 @@ void session_root_finish(struct session_opts *o, struct argp_state *state)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct session_opts *o = state->input;
-	char names[128];
+	char names[512];
 	uint64_t v;
 
 	switch (key) {
@@ -357,7 +357,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static char *help_filter(int key, const char *text, void *input)
 {
-	char a[128], b[128];
+	char a[512], b[128];
 	char *out = NULL;
 	int n = -1;
 

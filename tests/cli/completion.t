@@ -74,7 +74,7 @@ for c in $commands; do
 done
 
 # --mode values, however bash split the word.
-modes="i386 la57 pae x86-64"
+modes="arm64-16k-36 arm64-16k-47 arm64-16k-48 arm64-16k-52 arm64-4k-39 arm64-4k-48 arm64-4k-52 arm64-64k-42 arm64-64k-48 arm64-64k-52 i386 la57 pae x86-64"
 comp translate --mode =
 is "$got" "$modes" "--mode= (split at '='): every mode"
 comp translate --mode = l

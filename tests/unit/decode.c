@@ -353,6 +353,10 @@ static void single_flags(void)
 
 	for (size_t mi = 0; modes[mi]; mi++) {
 		const struct pgw_mode *m = modes[mi];
+		/* x86 bits: the AArch64 modes have their own test
+		 * (arm64_decode.c). */
+		if (m->hints.granule)
+			continue;
 		for (int lvl = 0; lvl < PGW_NLEVELS; lvl++) {
 			if (!m->level[lvl].bits || !m->level[lvl].leaf_ok)
 				continue;
