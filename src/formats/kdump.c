@@ -910,8 +910,8 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 	const struct hdr *h = &k->h;
 	if (h->block_size != PGW_PAGE_SIZE)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
-				   "block size %u: x86 dumps have %u-byte "
-				   "pages", h->block_size,
+				   "block size %u: only blocks of %u bytes "
+				   "are read", h->block_size,
 				   (unsigned)PGW_PAGE_SIZE);
 	if (h->kdump && h->version >= 1) {
 		uint8_t sb[128] = { 0 };
