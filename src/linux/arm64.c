@@ -13,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A value of the facts: SYMBOL() hex without 0x, the rest decimal or
- * 0x hex (arm64 prints its NUMBER()s in hex). */
-static bool number(const struct pgw_vmci_source *s, const char *key,
-		   uint64_t *v)
+bool linux_arm64_number(const struct pgw_vmci_source *s, const char *key,
+			uint64_t *v)
 {
 	char buf[72], *end;
-	bool sym = strncmp(key, "SYMBOL(", 7) == 0;
+	bool sym = strncmp(key, "SYMBOL(", 7) == 0 ||
+		   strcmp(key, "KERNELOFFSET") == 0;
 
 	if (!s->get(s->src, key, buf, sizeof(buf)) || !buf[0] ||
 	    buf[0] == '-')
@@ -32,7 +31,7 @@ bool linux_arm64_facts(const struct pgw_vmci_source *s)
 {
 	uint64_t v;
 
-	return number(s, "NUMBER(kimage_voffset)", &v);
+	return linux_arm64_number(s, "NUMBER(kimage_voffset)", &v);
 }
 
 bool linux_arm64_swapper(const struct pgw_vmci_source *s, uint64_t *table_ret,
@@ -40,8 +39,8 @@ bool linux_arm64_swapper(const struct pgw_vmci_source *s, uint64_t *table_ret,
 {
 	uint64_t kvoff, swapper;
 
-	if (!number(s, "NUMBER(kimage_voffset)", &kvoff) ||
-	    !number(s, "SYMBOL(swapper_pg_dir)", &swapper))
+	if (!linux_arm64_number(s, "NUMBER(kimage_voffset)", &kvoff) ||
+	    !linux_arm64_number(s, "SYMBOL(swapper_pg_dir)", &swapper))
 		return false;
 	*table_ret = swapper - kvoff;
 	snprintf(why, n, "VMCOREINFO SYMBOL(swapper_pg_dir)=%llx - "
@@ -76,11 +75,11 @@ bool linux_arm64_kernel(struct pgw_image *img,
 			char *why, size_t n)
 {
 	uint64_t kvoff, swapper, stext = 0, granule, t1sz, va_bits;
-	bool have_stext = number(s, "SYMBOL(_stext)", &stext);
+	bool have_stext = linux_arm64_number(s, "SYMBOL(_stext)", &stext);
 
-	if (!number(s, "NUMBER(kimage_voffset)", &kvoff) ||
-	    !number(s, "SYMBOL(swapper_pg_dir)", &swapper) ||
-	    !number(s, "PAGESIZE", &granule)) {
+	if (!linux_arm64_number(s, "NUMBER(kimage_voffset)", &kvoff) ||
+	    !linux_arm64_number(s, "SYMBOL(swapper_pg_dir)", &swapper) ||
+	    !linux_arm64_number(s, "PAGESIZE", &granule)) {
 		snprintf(why, n, "arm64 VMCOREINFO without kimage_voffset, "
 			 "swapper_pg_dir or PAGESIZE");
 		return false;
@@ -89,9 +88,9 @@ bool linux_arm64_kernel(struct pgw_image *img,
 	/* Candidates, best first; 0: none. */
 	uint64_t cand[2 + 8] = { 0 };
 	const char *from[2 + 8] = { "TCR_EL1_T1SZ", "VA_BITS" };
-	if (number(s, "NUMBER(TCR_EL1_T1SZ)", &t1sz) && t1sz < 64)
+	if (linux_arm64_number(s, "NUMBER(TCR_EL1_T1SZ)", &t1sz) && t1sz < 64)
 		cand[0] = 64 - t1sz;
-	if (number(s, "NUMBER(VA_BITS)", &va_bits))
+	if (linux_arm64_number(s, "NUMBER(VA_BITS)", &va_bits))
 		cand[1] = va_bits;
 	size_t nc = 2;
 	for (const struct pgw_mode *const *m = pgw_modes(); *m && nc < 10;

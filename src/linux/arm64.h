@@ -12,6 +12,11 @@
  * NUMBER(kimage_voffset), which no other architecture does)? */
 bool linux_arm64_facts(const struct pgw_vmci_source *s);
 
+/* A number of the facts: SYMBOL() and KERNELOFFSET hex without 0x, the
+ * rest decimal or 0x hex (arm64 prints its NUMBER()s in hex). */
+bool linux_arm64_number(const struct pgw_vmci_source *s, const char *key,
+			uint64_t *v);
+
 /* swapper_pg_dir's physical address (__pa_symbol), and the text saying
  * so in why; false when the facts lack either number. */
 bool linux_arm64_swapper(const struct pgw_vmci_source *s, uint64_t *table_ret,

@@ -15,6 +15,7 @@
 static const struct layout_era *const eras[] = {
 	&pgw_era_x86_64_2611, &pgw_era_x86_64_2627, &pgw_era_x86_64_420,
 	&pgw_era_la57_414, &pgw_era_la57_420, &pgw_era_i386,
+	&pgw_era_arm64_48, &pgw_era_arm64_69,
 };
 #define NERAS PGW_NELEMS(eras)
 
@@ -57,7 +58,7 @@ bool pgw_layout_default_region(const char *name, const struct pgw_mode *mode,
 	for (size_t i = 0; i < NERAS; i++)
 		if (strcmp(eras[i]->name, name) == 0)
 			e = eras[i];
-	if (!e || (e->modes[0] != mode && e->modes[1] != mode))
+	if (!e || !layout_era_fits(e, mode))
 		return false;
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct layout_row *r = &e->rows[i];
@@ -98,9 +99,10 @@ static uint32_t parse_release(const char *s)
 	return part[0] ? KV(part[0], part[1], part[2]) : 0;
 }
 
-static bool era_fits_mode(const struct layout_era *era,
-			  const struct pgw_mode *mode)
+bool layout_era_fits(const struct layout_era *era, const struct pgw_mode *mode)
 {
+	if (era->elf_machine && era->elf_machine == mode->hints.elf_machine)
+		return true;
 	for (size_t i = 0; i < PGW_NELEMS(era->modes); i++)
 		if (era->modes[i] == mode)
 			return true;
@@ -117,7 +119,7 @@ static const struct layout_era *choose(const struct pgw_space *space,
 
 	for (size_t i = 0; i < NERAS; i++) {
 		const struct layout_era *e = eras[i];
-		if (!era_fits_mode(e, space->mode))
+		if (!layout_era_fits(e, space->mode))
 			continue;
 		if (!oldest)
 			oldest = e;
@@ -140,7 +142,7 @@ static const struct layout_era *choose(const struct pgw_space *space,
 	if (pgw_find_direct_map(space, &dm, &matches)) {
 		for (size_t i = 0; i < NERAS; i++) {
 			const struct layout_era *e = eras[i];
-			if (era_fits_mode(e, space->mode) &&
+			if (layout_era_fits(e, space->mode) &&
 			    e->direct_default == dm) {
 				snprintf(out->why, sizeof(out->why),
 					 "no OSRELEASE; the direct map is at "
@@ -166,8 +168,13 @@ static struct pgw_space kernel_space(const struct pgw_space *space)
 
 	if (pgw_root_resolve(space->img, space->mode, &kernel, &root, &err) ==
 		    PGW_OK &&
-	    root.source == PGW_ROOT_VMCOREINFO)
+	    root.source == PGW_ROOT_VMCOREINFO) {
 		k.root = root.table;
+		if (space->mode->root_select_bit) {
+			k.root = root.lower;
+			k.root_upper = root.upper;
+		}
+	}
 	return k;
 }
 
@@ -195,7 +202,7 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *given,
 		if (!era)
 			return pgw_err_set(err, PGW_E_ARG,
 					   "no layout '%s'", req->name);
-		if (!era_fits_mode(era, space->mode))
+		if (!layout_era_fits(era, space->mode))
 			return pgw_err_set(err, PGW_E_ARG,
 					   "layout %s is for %s paging, the "
 					   "image uses %s", era->name,
@@ -215,7 +222,8 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *given,
 	layout_defaults(era, &vals);
 	era->resolve(era, space, req, &vals, out);
 	uint64_t top = space->mode->va_bits >= 64 ||
-				       (space->mode->quirks & PGW_Q_CANONICAL) ?
+				       (space->mode->quirks & PGW_Q_CANONICAL) ||
+				       space->mode->root_select_bit ?
 			       0 : UINT64_C(1) << space->mode->va_bits;
 	layout_build(era, &vals, top, out);
 	return PGW_OK;

@@ -27,6 +27,15 @@ enum lvar {
 	LV_LDT,            /* i386 LDT_BASE_ADDR */
 	LV_CPU_ENTRY,      /* i386 CPU_ENTRY_AREA_BASE */
 	LV_PMD_SIZE,       /* i386: 4 MiB, PAE: 2 MiB */
+	LV_USER_END,       /* arm64: 2^VA bits, the top of TTBR0's half */
+	LV_LINEAR_END,     /* arm64 PAGE_END: the linear map's end */
+	LV_MODULES_END,    /* arm64 MODULES_END */
+	LV_KIMAGE,         /* arm64 _text: the kernel image, in vmalloc */
+	LV_KIMAGE_END,     /* ... and its end */
+	LV_VMEMMAP_END,    /* arm64 VMEMMAP_END */
+	LV_FIXMAP,         /* arm64 fixmap: start ... */
+	LV_FIXMAP_END,     /* ... and FIXADDR_TOP */
+	LV_PCI_IO,         /* arm64 PCI_IO_START */
 	LV_COUNT
 };
 
@@ -55,6 +64,8 @@ struct layout_era {
 	const char *desc;
 	const struct pgw_mode *modes[2];  /* the modes its kernels run in
 					     (i386's: i386 and pae) */
+	unsigned elf_machine;  /* non-zero: every mode of this machine too
+				  (arm64's ten; modes[0] names them) */
 	uint32_t from, until;  /* kernel versions [from, until); until 0: open */
 	const struct layout_row *rows;
 	size_t nrows;
@@ -71,7 +82,12 @@ struct layout_era {
 };
 
 extern const struct layout_era pgw_era_x86_64_2611, pgw_era_x86_64_2627,
-	pgw_era_x86_64_420, pgw_era_la57_414, pgw_era_la57_420, pgw_era_i386;
+	pgw_era_x86_64_420, pgw_era_la57_414, pgw_era_la57_420, pgw_era_i386,
+	pgw_era_arm64_48, pgw_era_arm64_69;
+
+/* Whether era's kernels run in mode. */
+bool layout_era_fits(const struct layout_era *era,
+		     const struct pgw_mode *mode);
 
 /* Rows into regions: substitute, sort, clip, fill gaps with "unused". */
 void layout_build(const struct layout_era *era, const struct layout_vals *vals,

@@ -27,7 +27,7 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 21
+plan 29
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
@@ -103,6 +103,32 @@ for a in $ARM; do
 	run "$PGWALK" read --raw "$elf" "$(printf '0x%s%04x' "$hi" $((0x$lo + 130)))" \
 		"${#rel}"
 	is "$out" "$rel" "$d: read init_uts_ns.name.release = OSRELEASE"
+
+	# regions against the guest's /proc/kcore segments (console.log):
+	# where text, vmalloc, modules, the linear map and vmemmap start, the
+	# image's end, and the linear map's bytes.
+	"$PGWALK" regions --format=json "$elf" >"$TMP/regions"
+	tr -d '\r' <"$D/console.log" | awk '/^PGWALK-KCORE/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		print f["vaddr"], f["memsz"] }' >"$TMP/kcore"
+	got=$(for key in kernel_text vmalloc modules direct_map vmemmap; do
+		sed -n "s/.*\"va\":\"\(0x[0-9a-f]*\)\".*\"region\":\"$key\".*/\1/p" \
+			"$TMP/regions" | head -1; done | sort | tr '\n' ' ')
+	want=$(cut -d' ' -f1 "$TMP/kcore" | sort | tr '\n' ' ')
+	is "$got" "$want" "$d: regions start where /proc/kcore's text, vmalloc, modules, linear and vmemmap segments do"
+	# text's end: vaddr + memsz on 32-bit halves (sh stops at 2^63).
+	set -- $(awk 'NR == 1 { print substr($1, 3, 8), substr($1, 11, 8), $2 }' "$TMP/kcore")
+	lo=$((0x$2 + $3))
+	end=$(printf '0x%08x%08x' $((0x$1 + lo / 4294967296)) $((lo % 4294967296)))
+	got=$(sed -n 's/.*"end":"\(0x[0-9a-f]*\)".*"region":"kernel_text".*/\1/p' "$TMP/regions")
+	is "$got" "$end" "$d: the kernel image ends at kcore's text end (_end, inferred by walking)"
+	lin=$(sed -n 's/.*"va":"\(0x[0-9a-f]*\)".*"region":"direct_map".*"mapped":\([0-9]*\).*/\1 \2/p' "$TMP/regions")
+	memsz=$(awk -v va="${lin% *}" '$1 == va { print $2 }' "$TMP/kcore")
+	is "${lin#* }" "$((memsz))" \
+		"$d: the linear map maps all of RAM (kcore's linear memsz $memsz)"
+	run "$PGWALK" dump --format=json "$elf"
+	like '"type":"summary".*"wx":0,.*"complete":true' \
+		"$d: dump walks the kernel's space whole, no W+X (the guest's check_wx)"
 
 	# A user marker read back through vCPU1's TTBR0 (console.log).
 	m=$(tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-FINAL .*kind=anon4k ' |
