@@ -371,9 +371,8 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 					run_start = pfn;
 				} else if (img->nranges < MAX_RANGES) {
 					st = pgw_image_add_range(
-						img, run_start << PGW_PAGE_SHIFT,
-						(pfn - run_start)
-							<< PGW_PAGE_SHIFT,
+						img, run_start << k->shift,
+						(pfn - run_start) << k->shift,
 						err);
 					if (st != PGW_OK)
 						return st;
@@ -382,7 +381,7 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 					 * last range instead of growing. */
 					struct pgw_phys_range *r =
 						&img->ranges[img->nranges - 1];
-					r->size = (pfn << PGW_PAGE_SHIFT) -
+					r->size = (pfn << k->shift) -
 						  r->start;
 					coalesced = true;
 				}
@@ -391,9 +390,8 @@ static enum pgw_status scan_bitmaps(struct pgw_image *img, struct kdump *k,
 		}
 	}
 	if (in_run) {
-		st = pgw_image_add_range(img, run_start << PGW_PAGE_SHIFT,
-					 (k->max_mapnr - run_start)
-						 << PGW_PAGE_SHIFT,
+		st = pgw_image_add_range(img, run_start << k->shift,
+					 (k->max_mapnr - run_start) << k->shift,
 					 err);
 		if (st != PGW_OK)
 			return st;
@@ -460,7 +458,7 @@ static enum pgw_absence desc_verdict(const struct pgw_image *img,
 		*why_ret = "its descriptor names two compressions";
 		return PGW_ABSENT_CORRUPT;
 	}
-	if (!(d->flags & DH_CODECS) && d->size != PGW_PAGE_SIZE) {
+	if (!(d->flags & DH_CODECS) && d->size != k->h.block_size) {
 		*why_ret = "its descriptor gives an uncompressed page a size "
 			   "other than a page";
 		return PGW_ABSENT_CORRUPT;
@@ -520,7 +518,7 @@ static inline enum pgw_absence bitmap_state(const struct pgw_image *img,
 static enum pgw_status not_dumped(const struct kdump *k, uint64_t pfn,
 				  enum pgw_absence why, struct pgw_err *err)
 {
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	uint64_t pa = pfn << k->shift;
 	char lvl[32] = "";
 
 	switch (why) {
@@ -559,7 +557,7 @@ static enum pgw_status find_desc(const struct pgw_image *img,
 				 const struct kdump *k, uint64_t pfn,
 				 struct desc *d, struct pgw_err *err)
 {
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	uint64_t pa = pfn << k->shift;
 	uint64_t idx;
 	const char *why_text = "";
 	enum pgw_absence why = bitmap_state(img, k, pfn);
@@ -592,12 +590,13 @@ static enum pgw_status find_desc(const struct pgw_image *img,
 			      why_text);
 }
 
-static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
-				  uint8_t *buf, const uint8_t **page_ret,
-				  struct pgw_err *err)
+/* Block pfn (of block_size bytes) into buf, or in place at *block_ret. */
+static enum pgw_status kdump_block(struct pgw_image *img, uint64_t pfn,
+				   uint8_t *buf, const uint8_t **block_ret,
+				   struct pgw_err *err)
 {
 	struct kdump *k = img->priv;
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+	uint64_t pa = pfn << k->shift;
 	struct desc d;
 	const uint8_t *data;
 	enum pgw_status st = find_desc(img, k, pfn, &d, err);
@@ -605,8 +604,8 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 	if (st != PGW_OK)
 		return st;
 	if (!(d.flags & DH_CODECS))
-		st = pgw_source_get(&img->src, d.offset, PGW_PAGE_SIZE, buf,
-				    page_ret, err);
+		st = pgw_source_get(&img->src, d.offset, k->h.block_size, buf,
+				    block_ret, err);
 	else
 		st = pgw_source_get(&img->src, d.offset, d.size, k->cbuf,
 				    &data, err);
@@ -615,8 +614,8 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 		if (!(d.flags & codec_flags[i].flag))
 			continue;
 		st = pgw_decompress(k->codecs, codec_flags[i].codec, data,
-				    d.size, buf, PGW_PAGE_SIZE, err);
-		*page_ret = buf;
+				    d.size, buf, k->h.block_size, err);
+		*block_ret = buf;
 		break;
 	}
 	/* A stream that does not decode to its page damages that page, not
@@ -630,6 +629,50 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 		return pgw_err_prefix(err, "physical 0x%llx",
 				      (unsigned long long)pa);
 	return PGW_OK;
+}
+
+/*
+ * The image's 4 KiB page pfn: its block's own when blocks are 4 KiB, else
+ * a copy of its part of the block, which is decoded once and kept while
+ * its pages are read one after another (a walk reads a table's, a read
+ * its neighbours').
+ */
+static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
+				  uint8_t *buf, const uint8_t **page_ret,
+				  struct pgw_err *err)
+{
+	struct kdump *k = img->priv;
+	unsigned sub = k->shift - PGW_PAGE_SHIFT;
+	uint64_t bpfn = pfn >> sub;
+	const uint8_t *block;
+	enum pgw_status st;
+
+	if (!sub)
+		return kdump_block(img, pfn, buf, page_ret, err);
+	if (!k->block || k->block_pfn != bpfn) {
+		if (!k->block && !(k->block = malloc(k->h.block_size)))
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		k->block_pfn = UINT64_MAX;
+		st = kdump_block(img, bpfn, k->block, &block, err);
+		if (st != PGW_OK)
+			return st;
+		if (block != k->block)
+			memcpy(k->block, block, k->h.block_size);
+		k->block_pfn = bpfn;
+	}
+	memcpy(buf, k->block + ((pfn & ((UINT64_C(1) << sub) - 1))
+				<< PGW_PAGE_SHIFT), PGW_PAGE_SIZE);
+	*page_ret = buf;
+	return PGW_OK;
+}
+
+/* The image's 4 KiB page pfn: its block's state. */
+static enum pgw_absence kdump_page_state_4k(struct pgw_image *img,
+					    uint64_t pfn)
+{
+	const struct kdump *k = img->priv;
+
+	return pgw_kdump_page_state(img, pfn >> (k->shift - PGW_PAGE_SHIFT));
 }
 
 enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)
@@ -655,7 +698,7 @@ static uint64_t kdump_held_pages(const struct pgw_image *img)
 {
 	const struct kdump *k = img->priv;
 
-	return k->ndesc;
+	return k->ndesc << (k->shift - PGW_PAGE_SHIFT);
 }
 
 /* ---- open ---- */
@@ -664,6 +707,8 @@ static unsigned machine_from_uts(const char *m)
 {
 	if (strcmp(m, "x86_64") == 0)
 		return 62;  /* EM_X86_64 */
+	if (strcmp(m, "aarch64") == 0)
+		return 183; /* EM_AARCH64 */
 	if (m[0] == 'i' && m[1] >= '3' && m[1] <= '6' &&
 	    strcmp(m + 2, "86") == 0)
 		return 3;   /* EM_386 */
@@ -842,12 +887,18 @@ static void add_facts(struct pgw_image *img, const struct kdump *k,
 	pgw_image_add_fact(img, "max_mapnr", "0x%llx (%llu MiB)",
 			   (unsigned long long)k->max_mapnr,
 			   (unsigned long long)(k->max_mapnr >>
-						(20 - PGW_PAGE_SHIFT)));
+						(20 - k->shift)));
 	pgw_image_add_fact(img, "pages",
-			   "%llu RAM, %llu dumped, %llu excluded by filtering",
+			   "%llu RAM, %llu dumped, %llu excluded by filtering%s",
 			   (unsigned long long)valid,
 			   (unsigned long long)k->ndumped,
-			   (unsigned long long)excluded);
+			   (unsigned long long)excluded,
+			   k->shift > PGW_PAGE_SHIFT ? " (blocks)" : "");
+	if (k->shift > PGW_PAGE_SHIFT)
+		pgw_image_add_fact(img, "block_size",
+				   "%u bytes (the writer's; pages are read "
+				   "from blocks of %u)", k->h.block_size,
+				   1u << (k->shift - PGW_PAGE_SHIFT));
 	if (k->s.have)
 		pgw_image_add_fact(img, "phys_base", "0x%llx",
 				   (unsigned long long)k->s.phys_base);
@@ -908,11 +959,13 @@ static enum pgw_status kdump_open(struct pgw_image *img, struct pgw_err *err)
 		return st;
 	read_hdr(hb, k->lay, &k->h);
 	const struct hdr *h = &k->h;
-	if (h->block_size != PGW_PAGE_SIZE)
+	if (h->block_size < PGW_PAGE_SIZE || h->block_size > KDUMP_MAX_BLOCK)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
-				   "block size %u: only blocks of %u bytes "
+				   "block size %u: blocks of %u to %u bytes "
 				   "are read", h->block_size,
-				   (unsigned)PGW_PAGE_SIZE);
+				   (unsigned)PGW_PAGE_SIZE,
+				   (unsigned)KDUMP_MAX_BLOCK);
+	k->shift = (unsigned)__builtin_ctz(h->block_size);
 	if (h->kdump && h->version >= 1) {
 		uint8_t sb[128] = { 0 };
 		size_t n = pgw_source_avail(&img->src, h->block_size,
@@ -1026,6 +1079,7 @@ static void kdump_close(struct pgw_image *img)
 	free(k->subrank);
 	free(k->sums);
 	free(k->clean);
+	free(k->block);
 	free(k);
 	img->priv = NULL;
 }
@@ -1035,7 +1089,7 @@ const struct pgw_format pgw_format_kdump = {
 	.probe = kdump_probe,
 	.open = kdump_open,
 	.page = kdump_page,
-	.page_state = pgw_kdump_page_state,
+	.page_state = kdump_page_state_4k,
 	.absent_bytes = pgw_kdump_absent_bytes,
 	.evidence = pgw_kdump_evidence,
 	.held_pages = kdump_held_pages,

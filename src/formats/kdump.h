@@ -9,6 +9,7 @@
 #include "format.h"
 
 #define DESC_SIZE 24
+#define KDUMP_MAX_BLOCK 65536       /* the largest block size read */
 #define RANK_BITS 4096              /* pfns per rank-table entry */
 #define SUB_BITS 512                /* pfns per sub-rank entry */
 #define SUBS (RANK_BITS / SUB_BITS)
@@ -68,7 +69,17 @@ struct kdump {
 	bool incomplete;             /* header flag */
 	bool truncated;              /* the file ends before its last page */
 	struct pgw_codecs *codecs;
-	uint8_t cbuf[PGW_PAGE_SIZE]; /* compressed bytes split by flattening */
+	/* A kdump pfn is a block of block_size bytes (QEMU writes 64 KiB
+	 * blocks for a 4 KiB guest): 2^shift bytes, 2^(shift - 12) of the
+	 * image's 4 KiB pages.  The bitmaps, descriptors and ranks count
+	 * blocks; only the image's page and page-state calls see 4 KiB
+	 * pages (kdump_page, kdump_page_state_4k). */
+	unsigned shift;
+	uint8_t *block;              /* blocks above 4 KiB: the last one
+					decoded (block_pfn), NULL before */
+	uint64_t block_pfn;
+	uint8_t cbuf[KDUMP_MAX_BLOCK]; /* compressed bytes split by
+					  flattening */
 };
 
 struct desc {

@@ -176,7 +176,8 @@ void pgw_kdump_absent_bytes(struct pgw_image *img, uint64_t pa,
 			    uint64_t last, uint64_t counts[PGW_NABSENCES])
 {
 	struct kdump *k = img->priv;
-	uint64_t pfn = pa >> PGW_PAGE_SHIFT, lpfn = last >> PGW_PAGE_SHIFT;
+	uint64_t pfn = pa >> k->shift, lpfn = last >> k->shift;
+	uint64_t bmask = (UINT64_C(1) << k->shift) - 1;
 	uint64_t pages[PGW_NABSENCES] = { 0 };
 
 	if (!have_sums(k)) {
@@ -203,9 +204,9 @@ void pgw_kdump_absent_bytes(struct pgw_image *img, uint64_t pa,
 	enum pgw_absence first_why = pgw_kdump_page_state(img, pfn);
 	enum pgw_absence last_why = pgw_kdump_page_state(img, lpfn);
 	for (size_t r = 0; r < PGW_NABSENCES; r++)
-		counts[r] += pages[r] << PGW_PAGE_SHIFT;
-	counts[first_why] -= pa & (PGW_PAGE_SIZE - 1);
-	counts[last_why] -= (PGW_PAGE_SIZE - 1) - (last & (PGW_PAGE_SIZE - 1));
+		counts[r] += pages[r] << k->shift;
+	counts[first_why] -= pa & bmask;
+	counts[last_why] -= bmask - (last & bmask);
 }
 
 void pgw_kdump_evidence(struct pgw_image *img, struct pgw_evidence *ev)
@@ -213,7 +214,7 @@ void pgw_kdump_evidence(struct pgw_image *img, struct pgw_evidence *ev)
 	struct kdump *k = img->priv;
 	uint64_t counts[PGW_NABSENCES] = { 0 };
 
-	pgw_kdump_absent_bytes(img, 0, (k->max_mapnr << PGW_PAGE_SHIFT) - 1,
+	pgw_kdump_absent_bytes(img, 0, (k->max_mapnr << k->shift) - 1,
 			       counts);
 	for (size_t r = 0; r < PGW_NABSENCES; r++)
 		counts[r] >>= PGW_PAGE_SHIFT;

@@ -124,8 +124,11 @@ static void header_damage(void)
 	dw_free(&b);
 
 	image(&b, &in);
-	dw_le(&b, in.status_off + 4, 8192, 4);
-	open_fails("8 KiB blocks", &b, PGW_E_UNSUPPORTED, "block size 8192");
+	dw_le(&b, in.status_off + 4, 131072, 4);
+	open_fails("128 KiB blocks", &b, PGW_E_UNSUPPORTED,
+		   "block size 131072");
+	dw_le(&b, in.status_off + 4, 2048, 4);
+	open_fails("2 KiB blocks", &b, PGW_E_UNSUPPORTED, "block size 2048");
 	dw_free(&b);
 
 	image(&b, &in);
