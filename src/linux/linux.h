@@ -80,4 +80,13 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 				const struct pgw_root_request *req,
 				struct pgw_root *root_ret, struct pgw_err *err);
 
+/*
+ * init_task found in the kernel image's data when kallsyms lacks it: a
+ * task named "swapper/0" with pid 0 whose task list comes back to it
+ * (init_task_scan.c).  PGW_E_NOTFOUND with the reason when none does.
+ */
+enum pgw_status linux_init_task_scan(const struct pgw_space *kernel,
+				     const struct pgw_task_layout *lay,
+				     uint64_t *va_ret, struct pgw_err *err);
+
 #endif

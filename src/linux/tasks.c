@@ -12,6 +12,7 @@
  * read.
  */
 #include "pgwalk.h"
+#include "linux.h"
 #include "../lib/grow.h"
 
 #include <stdio.h>
@@ -467,8 +468,36 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 		if (st == PGW_E_NOTFOUND)
 			st = infer(kernel, ks, tasks_ret, n_ret, how, err);
 	} else if (init_st != PGW_OK) {
-		*err = no_init;
-		st = infer(kernel, ks, tasks_ret, n_ret, how, err);
+		/* No init_task symbol (a kernel without CONFIG_KALLSYMS_ALL):
+		 * the task itself is looked for with BTF's layout; failing
+		 * that, the layout is inferred. */
+		struct pgw_err scan = { 0 };
+		if ((st = pgw_task_layout_btf(kb, kernel->mode->va_bits > 32 ?
+						      8 : 4, &how->layout,
+					      &scan)) == PGW_OK &&
+		    (st = linux_init_task_scan(kernel, &how->layout,
+					       &how->init_task, &scan)) ==
+			    PGW_OK) {
+			struct pgw_kallsyms_info ki;
+			pgw_kallsyms_info(ks, &ki);
+			how->method = ki.scanned ? PGW_TASKS_SCANNED_BTF :
+						   PGW_TASKS_BTF;
+			snprintf(how->why, sizeof(how->why), "init_task 0x%llx "
+				 "found in the kernel's data (the swapper/0 "
+				 "task whose list comes back to it); the "
+				 "layout from BTF",
+				 (unsigned long long)how->init_task);
+			st = pgw_linux_task_list(kernel, how->init_task,
+						 &how->layout, 0, tasks_ret,
+						 n_ret, err);
+		} else {
+			*err = no_init;
+			size_t n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n, "; %s",
+				 scan.msg);
+			memset(&how->layout, 0, sizeof(how->layout));
+			st = infer(kernel, ks, tasks_ret, n_ret, how, err);
+		}
 	} else if ((st = pgw_task_layout_btf(kb, kernel->mode->va_bits > 32 ?
 						     8 : 4, &how->layout,
 					     err)) == PGW_OK) {

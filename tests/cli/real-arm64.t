@@ -7,9 +7,9 @@
 # its vCPU would read at its exception level (README.txt): vCPU0, in EL1
 # with PAN, "Unmapped" for EL0-accessible pages; vCPU1, in EL0, for every
 # page not EL0-accessible (E0PD1 hides the kernel half).  The user half
-# has no root pgwalk finds yet on arm64: its answers are checked with
-# vCPU1's TTBR0 given by hand (--ttbr0, the README's value); the system
-# registers are otherwise only answers here.
+# is vCPU1's process's, by --pid (its mm->pgd through the task list:
+# init_task found by scan, the layout from BTF); the system registers
+# are only answers here (TTBR0: that process's root; TTBR1: the kernel's).
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/assert.sh"
 . "$TESTDIR/oracles.sh"
@@ -27,14 +27,15 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 32
+plan 40
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
 # "-" for Unmapped.
 answers() {
 	qemu_answers "$1" "$2" | awk -F'\t' -v h="$3" '{
-		k = length($1) == 18 && substr($1, 5, 1) ~ /[89a-f]/
+		x = substr($1, 3); while (length(x) < 16) x = "0" x
+		k = substr(x, 3, 1) ~ /[89a-f]/
 		if ((h == "kernel") == k) print }'
 }
 # walked MODEL: pgwalk's tsv records as QEMU would answer at that EL:
@@ -73,6 +74,15 @@ for a in $ARM; do
 	agree "$d vCPU0 kernel half, mem.raw (no --base, no root)" \
 		"$TMP/want" "$TMP/got"
 
+	# vCPU0's user half: PAN hides every EL0 page from it, and the
+	# kernel's space has no lower table: all Unmapped, no root given.
+	answers "$D" 0 user >"$TMP/want"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | walked el1 \
+		>"$TMP/got0"
+	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
+	agree "$d vCPU0 (EL1, PAN) user half, vmcore.elf, no root given" \
+		"$TMP/want" "$TMP/got"
+
 	answers "$D" 1 kernel >"$TMP/want"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | walked el0 \
 		>"$TMP/got0"
@@ -80,12 +90,45 @@ for a in $ARM; do
 	agree "$d vCPU1 (EL0) kernel half: no kernel page EL0-accessible" \
 		"$TMP/want" "$TMP/got"
 
+	# vCPU1's process by pid (the README names it; its root is found
+	# through the task list: init_task by scan, BTF), then by TTBR0.
+	owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
 	answers "$D" 1 user >"$TMP/want"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --ttbr0="$ttbr0" \
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" \
 		"$elf" - | walked el0 >"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
-	agree "$d vCPU1 user half, tagged copies too, --ttbr0=$ttbr0 by hand" \
+	agree "$d vCPU1 user half, tagged copies too, --pid=$owner (no root given)" \
 		"$TMP/want" "$TMP/got"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" \
+		"$raw" - | walked el0 >"$TMP/got0"
+	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
+	agree "$d vCPU1 user half, mem.raw, --pid=$owner" "$TMP/want" "$TMP/got"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --ttbr0="$ttbr0" \
+		"$elf" - >"$TMP/by_ttbr0"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" \
+		"$elf" - >"$TMP/by_pid"
+	if cmp -s "$TMP/by_ttbr0" "$TMP/by_pid"; then
+		ok 0 "$d: pid $owner's root is vCPU1's TTBR0 $ttbr0 (--ttbr0 gives the same records)"
+	else
+		ok 1 "$d: pid $owner's root is vCPU1's TTBR0 $ttbr0"
+	fi
+
+	# Every workload process's markers, by pid: the frame its pagemap
+	# gave (PROT_NONE pages aside: their entries are invalid).
+	tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-FINAL ' |
+		grep -av 'kind=protnone' |
+		sed -n 's/.*pid=\([0-9]*\) .*marker_va=\(0x[0-9a-f]*\) pa=\(0x[0-9a-f]*\) .*/\1 \2 \3/p' \
+		>"$TMP/markers"
+	: >"$TMP/mwant"; : >"$TMP/mgot"
+	for p in $(cut -d' ' -f1 "$TMP/markers" | sort -u); do
+		awk -v p="$p" '$1 == p { print $2 "\t" $3 }' "$TMP/markers" |
+			hexnorm >>"$TMP/mwant"
+		awk -v p="$p" '$1 == p { print $2 }' "$TMP/markers" |
+			"$PGWALK" translate -f tsv --pid="$p" "$elf" - |
+			sed 1d | cut -f1,2 >>"$TMP/mgot"
+	done
+	agree "$d: every process's markers by pid ($(cut -d' ' -f1 "$TMP/markers" | sort -u | tr '\n' ' '))" \
+		"$TMP/mwant" "$TMP/mgot"
 
 	# --levels: the mode's depth, hardware level names.
 	va=$(awk '$1 == "cpu0" && $3 == "gpa:" && $2 ~ /^0xffff/ { print $2; exit }' \
@@ -132,17 +175,16 @@ for a in $ARM; do
 
 	# A user marker read back through vCPU1's TTBR0 (console.log).
 	m=$(tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-FINAL .*kind=anon4k ' |
-		grep -a "pid=$(sed -n 's/.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1) " | head -1)
+		grep -a "pid=$owner " | head -1)
 	mva=$(printf '%s\n' "$m" | sed 's/.*marker_va=\(0x[0-9a-f]*\).*/\1/')
 	mstr=$(printf '%s\n' "$m" | sed 's/.*marker="\([^"]*\)".*/\1/')
-	run "$PGWALK" read --raw --ttbr0="$ttbr0" "$elf" "$mva" "${#mstr}"
-	is "$out" "$mstr" "$d: a marker of vCPU1's process read back at $mva"
+	run "$PGWALK" read --raw --pid="$owner" "$elf" "$mva" "${#mstr}"
+	is "$out" "$mstr" "$d: a marker of pid $owner read back at $mva"
 done
 
 # QEMU's kdump of arm64-4k-a: 64 KiB blocks (the header's block_size),
 # read as the 4 KiB pages they hold.
 D=$SHARED/arm64-4k-a kd=$D/vmcore.kdump-zlib
-ttbr0=$(sed -n 's/^vCPU1:.*TTBR0_EL1=\(0x[0-9a-f]*\).*/\1/p' "$D/README.txt")
 run "$PGWALK" info "$kd"
 like '^pages: +ram 65536, dumped 65536' \
 	"kdump, 64 KiB blocks: 256 MiB of RAM in 4 KiB pages, all dumped"
@@ -152,10 +194,11 @@ paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 agree "arm64-4k-a vCPU0 kernel half, vmcore.kdump-zlib, no root given" \
 	"$TMP/want" "$TMP/got"
 answers "$D" 1 user >"$TMP/want"
-cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --ttbr0="$ttbr0" "$kd" - |
+owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
+cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" "$kd" - |
 	walked el0 >"$TMP/got0"
 paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
-agree "arm64-4k-a vCPU1 user half, vmcore.kdump-zlib, --ttbr0 by hand" \
+agree "arm64-4k-a vCPU1 user half, vmcore.kdump-zlib, --pid=$owner" \
 	"$TMP/want" "$TMP/got"
 "$PGWALK" dump --format=tsv "$UNPACKED/arm64-4k-a/vmcore.elf" >"$TMP/d_elf"
 "$PGWALK" dump --format=tsv "$kd" >"$TMP/d_kd"

@@ -9,6 +9,7 @@
 static const struct layout_era *const eras[] = {
 	&pgw_era_x86_64_2611, &pgw_era_x86_64_2627, &pgw_era_x86_64_420,
 	&pgw_era_la57_414, &pgw_era_la57_420, &pgw_era_i386,
+	&pgw_era_arm64_48, &pgw_era_arm64_69,
 };
 
 static bool tiles(const struct pgw_layout *l, uint64_t top, const char *what)
@@ -53,6 +54,38 @@ static void i386_vals(struct layout_vals *v)
 	}
 }
 
+/* arm64-4k-a's bounds (6.1, 48-bit VA), and 6.9's upper end. */
+static void arm64_vals(const struct layout_era *e, struct layout_vals *v)
+{
+	static const struct { enum lvar var; uint64_t val; } set[] = {
+		{ LV_USER_END, UINT64_C(0x0001000000000000) },
+		{ LV_PAGE_OFFSET, UINT64_C(0xffff000000000000) },
+		{ LV_LINEAR_END, UINT64_C(0xffff800000000000) },
+		{ LV_MODULES, UINT64_C(0xffff800000000000) },
+		{ LV_MODULES_END, UINT64_C(0xffff800008000000) },
+		{ LV_VMALLOC, UINT64_C(0xffff800008000000) },
+		{ LV_KIMAGE, UINT64_C(0xffffd62fd9a00000) },
+		{ LV_KIMAGE_END, UINT64_C(0xffffd62fdba10000) },
+		{ LV_VMALLOC_END, UINT64_C(0xfffffbfff0000000) },
+		{ LV_FIXMAP, UINT64_C(0xfffffbfff0000000) },
+		{ LV_FIXMAP_END, UINT64_C(0xfffffbfffe000000) },
+		{ LV_PCI_IO, UINT64_C(0xfffffbfffe800000) },
+		{ LV_VMEMMAP, UINT64_C(0xfffffc0000000000) },
+		{ LV_VMEMMAP_END, UINT64_C(0xfffffe0000000000) },
+	};
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		v->v[set[i].var] = set[i].val;
+		v->known[set[i].var] = true;
+	}
+	if (e == &pgw_era_arm64_69) {
+		v->v[LV_VMEMMAP_END] = UINT64_C(0xffffffffc0000000);
+		v->v[LV_VMEMMAP] = UINT64_C(0xffffffbfc0000000);
+		v->v[LV_PCI_IO] = UINT64_C(0xffffffffc0800000);
+		v->v[LV_FIXMAP] = UINT64_C(0xffffffffc1800000);
+		v->v[LV_FIXMAP_END] = UINT64_C(0xffffffffff800000);
+	}
+}
+
 int main(void)
 {
 	static struct pgw_layout l;
@@ -69,9 +102,20 @@ int main(void)
 		layout_defaults(e, &v);
 		if (is32)
 			i386_vals(&v);
+		if (e->elf_machine)
+			arm64_vals(e, &v);
 		memset(&l, 0, sizeof(l));
 		layout_build(e, &v, top, &l);
 		tiles(&l, top, e->name);
+		if (e->elf_machine) {
+			size_t k = pgw_layout_find(&l, v.v[LV_KIMAGE_END]);
+			ok(has(&l, "fixmap") && has(&l, "pci_io") &&
+			   has(&l, "vmemmap") &&
+			   pgw_layout_find(&l, v.v[LV_KIMAGE]) + 1 == k &&
+			   strcmp(l.region[k].key, "vmalloc") == 0,
+			   "%s: fixmap, PCI I/O, vmemmap; the kernel image "
+			   "inside vmalloc", e->name);
+		}
 		if (is32) {
 			ok(has(&l, "pkmap") && has(&l, "ldt_remap"),
 			   "%s: pkmap and LDT remap present", e->name);

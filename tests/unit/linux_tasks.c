@@ -408,14 +408,28 @@ static void test_absent(void)
 	pgw_image_close(o.img);
 	ks_free(&k);
 
+	/* Text symbols only: init_task is found in the image's data by
+	 * its name, pid 0 and a list that comes back to it. */
 	ks_build(&k, &(struct ksynth_opts){ .text_only = true });
+	open_kernel(&k, &o);
+	t = NULL;
+	ok(pgw_linux_tasks(&o.sp, &t, &n, &err) == PGW_OK &&
+	   n == KS_NTASKS && t[0].task == k.task[0] && t[0].pid == 0 &&
+	   t[1].pid == 1,
+	   "text symbols only, BTF found by the scan: init_task found by "
+	   "scan, %zu tasks", n);
+	pgw_linux_tasks_free(t);
+	pgw_image_close(o.img);
+	/* Renamed: no task looks like CPU 0's idle task. */
+	ks_set(&k, k.task[0] + k.bo.comm, 0x2f72657070617778u, 8);
 	open_kernel(&k, &o);
 	ok(pgw_linux_tasks(&o.sp, &t, &n, &err) == PGW_E_NOTFOUND &&
 	   !strstr(err.msg, "BTF") &&
 	   strstr(err.msg, "no init_task: kallsyms holds text symbols only (0 "
 			   "of 4 symbols are data): the kernel was built "
-			   "without CONFIG_KALLSYMS_ALL"),
-	   "text symbols only, BTF found by the scan: %s", err.msg);
+			   "without CONFIG_KALLSYMS_ALL; no init_task found by "
+			   "scan (0 candidates named swapper/0"),
+	   "text symbols only, no idle task to find: %s", err.msg);
 	pgw_image_close(o.img);
 	ks_free(&k);
 
