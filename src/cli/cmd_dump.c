@@ -386,7 +386,8 @@ int cmd_dump(int argc, char **argv)
 		return rc;
 	}
 	say(&s, layout);
-	bool no_nx = !(s.space.mode->quirks & PGW_Q_NX);
+	/* A mode whose permission rule ORs in no execute-never bit. */
+	bool no_nx = !s.space.mode->perm.or_bits;
 	if (no_nx && (a.filters & (F_WX | F_EXEC)))
 		pgw_cli_error("note: %s paging has no NX bit: every mapping is "
 			      "executable, so every writable one is W+X",

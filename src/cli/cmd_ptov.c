@@ -216,13 +216,16 @@ struct build {
 	double ms;
 };
 
+/* Add the walk of root (and, in a mode with two, root_upper) over
+ * [start, end) to rm as owner. */
 static enum pgw_status add(struct pgw_rmap *rm, const struct session *s,
-			   uint64_t root, uint64_t start, uint64_t end,
-			   uint32_t owner, struct build *bd,
+			   uint64_t root, uint64_t root_upper, uint64_t start,
+			   uint64_t end, uint32_t owner, struct build *bd,
 			   struct pgw_err *err)
 {
 	struct pgw_space sp = { .img = s->img, .mode = s->space.mode,
-				.root = root, .enc = s->space.enc };
+				.root = root, .root_upper = root_upper,
+				.enc = s->space.enc };
 	struct pgw_walk_opts wo = { .start = start, .end = end,
 				    .max_entries = bd->entries_left };
 	struct pgw_walk_stats st = { 0 };
@@ -250,13 +253,14 @@ static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 	if (!(bd->owners = calloc(1, sizeof(*bd->owners))))
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	bd->nowners = 1;
-	bd->owners[0].root = s->space.root;
+	bd->owners[0].root = r->table;
 	if (r->source == PGW_ROOT_TASK) {
 		bd->owners[0].pid = r->pid;
 		bd->owners[0].comm = r->comm;
 		bd->owners[0].comm_len = r->comm_len;
 	}
-	return add(rm, s, s->space.root, 0, 0, 0, bd, err);
+	return add(rm, s, s->space.root, s->space.root_upper, 0, 0, 0, bd,
+		   err);
 }
 
 /* Every root: the kernel's whole, each other's user half (its kernel
@@ -302,14 +306,14 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 			o->comm_len = t->comm_len;
 		}
 		if (i == 0) {
-			st = add(rm, s, f->table, 0, 0, 0, bd, err);
+			st = add(rm, s, f->table, 0, 0, 0, 0, bd, err);
 		} else {
 			/* PTI: the user half as user mode sees it, through
 			 * the user copy (the kernel copy's is NX). */
 			st = add(rm, s, f->pti_user ? f->pti_user : f->table,
-				 0, roots->kernel_start, (uint32_t)i, bd, err);
+				 0, 0, roots->kernel_start, (uint32_t)i, bd, err);
 			if (st == PGW_OK && f->ndiffs > 0)
-				st = add(rm, s, f->table, roots->kernel_start,
+				st = add(rm, s, f->table, 0, roots->kernel_start,
 					 0, (uint32_t)i, bd, err);
 		}
 		if (st != PGW_OK)

@@ -162,7 +162,8 @@ static void side_cells(struct line *l, const struct delim *d,
 	}
 	hex(l, d, sd->pa);
 	num(l, d, sd->page_size);
-	flags(l, d, sd->eff_flags & (PGW_F_RW | PGW_F_USER | PGW_F_NX));
+	flags(l, d, sd->eff_flags & (PGW_F_RW | PGW_F_USER | PGW_F_NX |
+				 PGW_F_PXN | PGW_F_UXN));
 }
 
 static void side_detail(struct line *l, size_t from, const struct out *o,

@@ -164,7 +164,8 @@ static void side(const struct out *o, struct line *l, const char *key,
 	emit_str(l, ",\"flags\":[");
 	emit_flags(l, sd->flags, ",", "\"");
 	emit_str(l, "],\"effective\":[");
-	emit_flags(l, sd->eff_flags & (PGW_F_RW | PGW_F_USER | PGW_F_NX),
+	emit_flags(l, sd->eff_flags & (PGW_F_RW | PGW_F_USER | PGW_F_NX |
+				 PGW_F_PXN | PGW_F_UXN),
 		   ",", "\"");
 	emit_char(l, ']');
 	if (sd->same_frame)

@@ -4,6 +4,7 @@
  * summary lines.  diff: a line per range (+ added, - removed, ~ changed,
  * ? uncompared) with each side's mapping, then a '#' summary line.
  */
+#include "access.h"
 #include "check_out.h"
 #include "emit.h"
 
@@ -175,7 +176,12 @@ static void side(struct line *l, const struct out *o, const char *name,
 	emit_str(l, out_level_name(o->mode, sd->level));
 	emit_str(l, (sd->eff_flags & PGW_F_USER) ? " USR" : "");
 	emit_str(l, (sd->eff_flags & PGW_F_RW) ? " RW" : " ro");
-	emit_str(l, (sd->eff_flags & PGW_F_NX) ? " NX" : " x");
+	if (!pgw_cli_executable(sd->eff_flags))
+		emit_str(l, " NX");
+	else if (sd->eff_flags & (PGW_F_PXN | PGW_F_UXN))
+		emit_str(l, pgw_cli_exec_cell(sd->eff_flags));
+	else
+		emit_str(l, " x");
 	if (sd->flags & PGW_F_GLOBAL)
 		emit_str(l, " GLB");
 	if (sd->same_frame)
