@@ -386,8 +386,10 @@ int cmd_dump(int argc, char **argv)
 		return rc;
 	}
 	say(&s, layout);
-	/* A mode whose permission rule ORs in no execute-never bit. */
-	bool no_nx = !s.space.mode->perm.or_bits;
+	/* A mode without an execute-never bit: x86's NX where the mode has
+	 * it, AArch64's PXN and UXN always. */
+	bool no_nx = !(s.space.mode->quirks & PGW_Q_NX) &&
+		     !(s.space.mode->perm.or_bits & (PGW_F_PXN | PGW_F_UXN));
 	if (no_nx && (a.filters & (F_WX | F_EXEC)))
 		pgw_cli_error("note: %s paging has no NX bit: every mapping is "
 			      "executable, so every writable one is W+X",
