@@ -53,6 +53,15 @@ enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
 			       struct pgw_err *err)
 {
 	memset(kh, 0, sizeof(*kh));
+	/* Two roots (AArch64): a process's top table holds no copy of the
+	 * kernel's to compare, so what roots and check learn from one is
+	 * not there; their own evidence is not written yet. */
+	if (mode->root_select_bit)
+		return pgw_err_set(err, PGW_E_UNSUPPORTED,
+				   "%s: a process's top table holds no kernel "
+				   "half (the kernel's is TTBR1's own table): "
+				   "roots and check are not supported in a "
+				   "mode with two roots yet", mode->name);
 	kh->img = img;
 	kh->mode = mode;
 	if (enc)
