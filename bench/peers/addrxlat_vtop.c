@@ -7,7 +7,8 @@
  *   addrxlat_vtop IMAGE CR3 [MODE] < addrs       ELF or kdump (libkdumpfile)
  *   addrxlat_vtop --raw IMAGE CR3 [MODE] < addrs  raw physical image
  *
- * MODE is x86-64 (default), la57, pae or i386.  ELF and kdump pages are
+ * MODE is x86-64 (default), la57, pae, i386, arm64-4k-48 or arm64-16k-47
+ * (CR3 is then the TTBR's table; the walk is of that one root).  ELF and kdump pages are
  * read through libkdumpfile's own addrxlat context; a raw image (which
  * libkdumpfile does not open) through a get-page callback on the mmapped
  * file, so that addrxlat itself does the walk in every case.  Built by
@@ -67,6 +68,8 @@ static int paging_form(const char *mode, addrxlat_paging_form_t *pf)
 		{ "la57", ADDRXLAT_PTE_X86_64, 6, { 12, 9, 9, 9, 9, 9 } },
 		{ "pae", ADDRXLAT_PTE_IA32_PAE, 4, { 12, 9, 9, 2 } },
 		{ "i386", ADDRXLAT_PTE_IA32, 3, { 12, 10, 10 } },
+		{ "arm64-4k-48", ADDRXLAT_PTE_AARCH64, 5, { 12, 9, 9, 9, 9 } },
+		{ "arm64-16k-47", ADDRXLAT_PTE_AARCH64, 4, { 14, 11, 11, 11 } },
 	};
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
