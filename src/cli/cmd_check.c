@@ -319,9 +319,13 @@ static int check_single(struct check_run *c, const struct session *s,
 	 * less true). */
 	if (s->why.root.source == PGW_ROOT_TASK)
 		(void)pgw_linux_tasks(kernel, &tasks, &ntasks, &terr);
+	bool is_kernel = s->space.root == kernel->root &&
+			 s->space.root_upper == kernel->root_upper;
 	struct pgw_check_root_opts ro = {
-		.kernel_root = s->space.root == kernel->root,
-		.compare_kernel_half = s->space.root != kernel->root,
+		.kernel_root = is_kernel,
+		/* Two roots: the kernel's half is its own table, shared. */
+		.compare_kernel_half = !is_kernel &&
+				       !s->space.mode->root_select_bit,
 		.owner = chosen_task(tasks, ntasks, s),
 	};
 	int rc = check_one(c, s, &s->space, &ro);
@@ -441,6 +445,60 @@ out:
 	return rc;
 }
 
+/*
+ * A mode with two roots (AArch64): no process table shares the kernel's
+ * half, so there is no scan for roots to compare; the kernel's space,
+ * then each process's lower half from the task list, once per table
+ * (threads and vfork children share one).  The cross-view rules need the
+ * scan: not run.
+ */
+static int check_tasks(struct check_run *c, const struct session *s)
+{
+	struct pgw_task *tasks = NULL;
+	struct pgw_err terr = { 0 };
+	size_t ntasks = 0;
+	struct pgw_check_root_opts kro = { .kernel_root = true };
+	int rc = check_one(c, s, &s->space, &kro);
+	enum pgw_status tst = pgw_linux_tasks(&s->space, &tasks, &ntasks,
+					      &terr);
+
+	if (tst != PGW_OK) {
+		c->sum.names_why = terr.msg;
+		pgw_cli_error("%s: processes are checked as far as the task "
+			      "list was read (%zu tasks): %s", s->path, ntasks,
+			      terr.msg);
+	}
+	for (size_t i = 0; i < ntasks && !rc; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = tasks[k].has_pgd_pa &&
+			       tasks[k].pgd_pa == tasks[i].pgd_pa;
+		if (!tasks[i].has_pgd_pa || seen)
+			continue;
+		struct pgw_space sp = s->space;
+		sp.root = tasks[i].pgd_pa;
+		struct pgw_check_root_opts ro = {
+			.user_half_only = true, .owner = &tasks[i],
+		};
+		rc = check_one(c, s, &sp, &ro);
+	}
+	if (tst == PGW_E_LIMIT || tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED)
+		c->walk_st = PGW_E_LIMIT;
+	if (!rc) {
+		c->sum.complete = c->walk_st == PGW_OK &&
+				  !c->sum.tables_not_in_image && tst == PGW_OK;
+		c->sum.reason = c->sum.complete ? NULL :
+				c->walk_st == PGW_E_LIMIT ? "budget" :
+				c->sum.tables_not_in_image ?
+				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
+				"data-not-in-image";
+		c->out->fmt->check_summary(c->out, &c->sum);
+		rc = -1;
+	}
+	pgw_linux_tasks_free(tasks);
+	return rc;
+}
+
 /* The kernel's own root, which every root is compared with: the
  * session's when it is the kernel's, else opened as such.  Without one,
  * the chosen root stands in (said on stderr). */
@@ -498,7 +556,9 @@ int cmd_check(int argc, char **argv)
 	if (fmt->check_begin)
 		fmt->check_begin(&out);
 	uint64_t budget = c.entries_left;
-	rc = a.all_roots ? check_all(&c, &s) : check_single(&c, &s, &kernel);
+	rc = !a.all_roots ? check_single(&c, &s, &kernel) :
+	     s.space.mode->root_select_bit ? check_tasks(&c, &s) :
+					     check_all(&c, &s);
 	if (c.unwalked)
 		pgw_cli_error("%s: the entry budget (%llu, --max-entries) ran "
 			      "out: %zu roots not walked", s.path,

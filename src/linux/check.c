@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "../lib/grow.h"
+#include "../walk/step.h"
 #include "../lib/names.h"
 #include "../walk/step.h"
 
@@ -96,7 +97,7 @@ struct pgw_finding *check_add(struct pgw_finding **found, size_t *n,
 	*f = (struct pgw_finding){
 		.rule = rule, .severity = sev, .has_range = true,
 		.va = va, .end = end, .has_root = true,
-		.root = space->root, .owner = owner,
+		.root = pgw_root_of(space, va), .owner = owner,
 	};
 	if (evidence)
 		check_evidence_path(space, va, f);
@@ -316,7 +317,7 @@ static int on_run(void *arg, const struct pgw_run *r)
 		return w->failed ? 1 : 0;
 	}
 	uint32_t eff = r->eff_flags;
-	if ((eff & PGW_F_RW) && !(eff & PGW_F_NX))
+	if ((eff & PGW_F_RW) && check_executable(eff))
 		wx_rule(w, r);
 	if ((eff & PGW_F_USER) && r->va >= w->ck->kernel_start)
 		user_kernel_rule(w, r);

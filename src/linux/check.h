@@ -38,6 +38,13 @@ struct pgw_check {
 	size_t nktables;
 };
 
+/* Executable at some level: x86's NX clear, or AArch64's PXN or UXN. */
+static inline bool check_executable(uint32_t eff)
+{
+	return !(eff & PGW_F_NX) &&
+	       (eff & (PGW_F_PXN | PGW_F_UXN)) != (PGW_F_PXN | PGW_F_UXN);
+}
+
 /* The walk to va as evidence: every entry read on the way. */
 void check_evidence_path(const struct pgw_space *space, uint64_t va,
 			 struct pgw_finding *f);

@@ -115,6 +115,20 @@ enum pgw_status pgw_check_open(const struct pgw_space *kernel,
 	if (!ck)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	ck->kernel = *kernel;
+	ck->ldt_index = -1;
+	if (mode->root_select_bit) {
+		/* Two roots (AArch64): the kernel half is the upper root's
+		 * whole, shared by no process table (nothing to compare);
+		 * PXN and UXN are its execute-never bits; devices sit
+		 * anywhere in its physical map, so there is no RAM limit to
+		 * hold frames to. */
+		ck->kernel_start = 0 - (UINT64_C(1) << mode->va_bits);
+		ck->nx = true;
+		ck->ram_limit = UINT64_MAX;
+		text_bounds(ck);
+		*ck_ret = ck;
+		return PGW_OK;
+	}
 	if ((st = pgw_khalf_init(&ck->kh, kernel->img, mode, &kernel->enc,
 				 kernel->root, err))) {
 		free(ck);
@@ -123,7 +137,6 @@ enum pgw_status pgw_check_open(const struct pgw_space *kernel,
 	ck->kernel_start = ck->kh.kernel_start;
 	ck->nx = mode->quirks & PGW_Q_NX;
 	ck->ram_limit = ram_limit(kernel->img);
-	ck->ldt_index = -1;
 	if (mode->va_bits > 32) {
 		unsigned top = mode->level[PGW_PGD].shift;
 		ck->guard[0] = ck->kernel_start;

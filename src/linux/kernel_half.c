@@ -54,13 +54,13 @@ enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
 {
 	memset(kh, 0, sizeof(*kh));
 	/* Two roots (AArch64): a process's top table holds no copy of the
-	 * kernel's to compare, so what roots and check learn from one is
-	 * not there; their own evidence is not written yet. */
+	 * kernel's to compare, so what the roots scan learns from one is
+	 * not there; its own evidence is not written yet. */
 	if (mode->root_select_bit)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "%s: a process's top table holds no kernel "
 				   "half (the kernel's is TTBR1's own table): "
-				   "roots and check are not supported in a "
+				   "the scan for roots is not supported in a "
 				   "mode with two roots yet", mode->name);
 	kh->img = img;
 	kh->mode = mode;
