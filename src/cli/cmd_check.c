@@ -350,6 +350,24 @@ static void check_conflict(struct check_run *c, const struct session *s)
 	c->names_exit = PGW_EXIT_BADIMAGE;
 }
 
+/* The summary of every root checked: cut, a task list cut short by a
+ * page the image lacks (partial evidence); unread, one that could not be
+ * read.  Returns -1: written. */
+static int summary(struct check_run *c, const struct session *s, bool cut,
+		   bool unread)
+{
+	c->sum.complete = c->walk_st == PGW_OK &&
+			  !c->sum.tables_not_in_image && !cut && !unread;
+	c->sum.reason = c->sum.complete ? NULL :
+			c->walk_st == PGW_E_LIMIT ? "budget" :
+			c->sum.tables_not_in_image ?
+			pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
+			cut ? "data-not-in-image" : "task-list-unread";
+	check_conflict(c, s);
+	c->out->fmt->check_summary(c->out, &c->sum);
+	return -1;
+}
+
 static int check_all(struct check_run *c, const struct session *s)
 {
 	struct pgw_roots *roots = NULL;
@@ -424,20 +442,8 @@ static int check_all(struct check_run *c, const struct session *s)
 		      tst != PGW_E_LIMIT && !cut;
 	if (unread)
 		c->names_exit = pgw_exit_for(tst);
-	if (!rc) {
-		/* The summary, before the lists it points into go. */
-		c->sum.complete = c->walk_st == PGW_OK &&
-				  !c->sum.tables_not_in_image && !cut &&
-				  !unread;
-		c->sum.reason = c->sum.complete ? NULL :
-				c->walk_st == PGW_E_LIMIT ? "budget" :
-				c->sum.tables_not_in_image ?
-				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
-				cut ? "data-not-in-image" : "task-list-unread";
-		check_conflict(c, s);
-		c->out->fmt->check_summary(c->out, &c->sum);
-		rc = -1;
-	}
+	if (!rc)
+		rc = summary(c, s, cut, unread);   /* before the lists go */
 out:
 	pgw_roots_view_free(view);
 	pgw_linux_tasks_free(tasks);
@@ -482,19 +488,15 @@ static int check_tasks(struct check_run *c, const struct session *s)
 		};
 		rc = check_one(c, s, &sp, &ro);
 	}
-	if (tst == PGW_E_LIMIT || tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED)
+	if (tst == PGW_E_LIMIT)
 		c->walk_st = PGW_E_LIMIT;
-	if (!rc) {
-		c->sum.complete = c->walk_st == PGW_OK &&
-				  !c->sum.tables_not_in_image && tst == PGW_OK;
-		c->sum.reason = c->sum.complete ? NULL :
-				c->walk_st == PGW_E_LIMIT ? "budget" :
-				c->sum.tables_not_in_image ?
-				pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
-				"data-not-in-image";
-		c->out->fmt->check_summary(c->out, &c->sum);
-		rc = -1;
-	}
+	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
+	bool unread = tst != PGW_OK && tst != PGW_E_NOTFOUND &&
+		      tst != PGW_E_LIMIT && !cut;
+	if (unread)
+		c->names_exit = pgw_exit_for(tst);
+	if (!rc)
+		rc = summary(c, s, cut, unread);
 	pgw_linux_tasks_free(tasks);
 	return rc;
 }

@@ -489,25 +489,28 @@ static bool mode_fits(const struct pgw_mode *mode, size_t *stride)
 }
 
 /*
- * A canonical mode's [start, end) (real VAs, end 0 = 2^64): the lower half
- * in linear = real VAs, the gap between the halves as one hole, and the
- * upper half shifted down into linear VAs.
+ * [start, end) (real VAs, end 0 = 2^64) of a space in two halves: the
+ * lower one's [0, lo_end) from the space's root, the gap up to hi_start
+ * as one non-canonical hole, and [hi_start, 2^64) from upper_root,
+ * shifted down into linear VAs by upper_off.  A canonical mode's halves
+ * are one table's (x86-64: lo_end = 2^(va_bits-1), upper_off brings the
+ * upper half right after it); a mode with two roots has a table for each
+ * (lo_end = 2^va_bits = -hi_start = upper_off).
  */
-static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
-				      uint64_t end, uint64_t top)
+static enum pgw_status walk_halves(struct range_walk *w, uint64_t start,
+				   uint64_t end, uint64_t lo_end,
+				   uint64_t hi_start, uint64_t upper_root,
+				   uint64_t upper_off)
 {
 	const struct pgw_mode *mode = w->space->mode;
-	uint64_t half = top / 2;
-	uint64_t high = ~(half - 1);   /* first upper-half VA */
-	uint64_t gs = start > half ? start : half;
-	uint64_t ge = end && end < high ? end : high;
-	uint64_t us = start > high ? start : high;
+	uint64_t gs = start > lo_end ? start : lo_end;
+	uint64_t ge = end && end < hi_start ? end : hi_start;
+	uint64_t us = start > hi_start ? start : hi_start;
 	enum pgw_status st = PGW_OK;
 
-	w->upper_off = high - half;
-	if (start < half)
+	if (start < lo_end)
 		st = walk_part(w, w->space->root, start,
-			       end && end < half ? end : half);
+			       end && end < lo_end ? end : lo_end);
 	if (st == PGW_OK && gs < ge && w->ops->hole) {
 		/* Real VAs already: not through report_hole. */
 		struct pgw_hole h = {
@@ -518,43 +521,9 @@ static enum pgw_status walk_canonical(struct range_walk *w, uint64_t start,
 		st = go_on(w, w->ops->hole(w->arg, &h));
 	}
 	w->upper = true;
+	w->upper_off = upper_off;
 	if (st == PGW_OK && (end == 0 || end > us))
-		st = walk_part(w, w->space->root, us - w->upper_off,
-			       end == 0 ? top : end - w->upper_off);
-	return st;
-}
-
-/*
- * A two-root mode's [start, end) (real VAs, end 0 = 2^64): the lower
- * root's [0, top), the gap up to the upper root's 2^64 - top as one hole,
- * and the upper root's half shifted down into linear VAs [0, top).
- */
-static enum pgw_status walk_two_roots(struct range_walk *w, uint64_t start,
-				      uint64_t end, uint64_t top)
-{
-	const struct pgw_mode *mode = w->space->mode;
-	uint64_t high = 0 - top;       /* first upper-half VA */
-	uint64_t gs = start > top ? start : top;
-	uint64_t ge = end && end < high ? end : high;
-	uint64_t us = start > high ? start : high;
-	enum pgw_status st = PGW_OK;
-
-	if (start < top)
-		st = walk_part(w, w->space->root, start,
-			       end && end < top ? end : top);
-	if (st == PGW_OK && gs < ge && w->ops->hole) {
-		struct pgw_hole h = {
-			.va = gs, .end = ge,
-			.level = pgw_next_level(mode, PGW_PGD),
-			.stop = PGW_STOP_NONCANONICAL,
-		};
-		st = go_on(w, w->ops->hole(w->arg, &h));
-	}
-	w->upper = true;
-	w->upper_off = high;
-	if (st == PGW_OK && (end == 0 || end > us))
-		st = walk_part(w, w->space->root_upper, us - high,
-			       end == 0 ? top : end - high);
+		st = walk_part(w, upper_root, us - upper_off, end - upper_off);
 	return st;
 }
 
@@ -611,9 +580,11 @@ enum pgw_status pgw_walk_range_bulk(const struct pgw_space *space,
 	if (!opts->expand_shared && !(w->memo = pgw_uniform_memo_new())) {
 		st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	} else if (mode->root_select_bit) {
-		st = walk_two_roots(w, opts->start, end, top);
+		st = walk_halves(w, opts->start, end, top, 0 - top,
+				 space->root_upper, 0 - top);
 	} else if (mode->quirks & PGW_Q_CANONICAL) {
-		st = walk_canonical(w, opts->start, end, top);
+		st = walk_halves(w, opts->start, end, top / 2, 0 - top / 2,
+				 space->root, 0 - top);
 	} else {
 		if (end == 0 || end > top)
 			end = top;
