@@ -5,7 +5,7 @@
  * granule whose tables span sixteen of the image's pages, a 16 KiB LPA2
  * top table of 32 entries that is not page-aligned, 39-bit 3-level,
  * 5-level LPA2, two roots by VA bit 55, tagged addresses, table
- * attributes passed down, contiguous runs.
+ * attributes passed down, contiguous runs, hostile descriptors.
  */
 #include "imgtest.h"
 #include "arch/arm64.h"
@@ -289,11 +289,67 @@ static void two_roots(void)
 	free(m.p);
 }
 
+/* Hostile descriptors: a table that points at itself, one past memory,
+ * a block where the granule has none, address bits a 48-bit form lacks.
+ * Translate answers each as the CPU would fault or follow; the range
+ * walk ends, reporting each once. */
+struct stops {
+	unsigned n[PGW_NSTOPS];
+};
+
+static int count_stop(void *arg, const struct pgw_hole *h)
+{
+	struct stops *s = arg;
+
+	s->n[h->stop]++;
+	return 0;
+}
+
+static void hostile(void)
+{
+	struct mem m = { calloc(1, 4 << 20), 4 << 20 };
+	const uint64_t root = 0x100000;
+	enum pgw_stop st;
+
+	put(&m, root + 8 * 0, root | T);                  /* itself */
+	put(&m, root + 8 * 1, UINT64_C(0xfff0000000) | T);  /* past memory */
+	put(&m, root + 8 * 2, 0x40000000 | V | AF);       /* L0 block */
+	put(&m, root + 8 * 3, 0x101000 | T | B(49));      /* OA bit 49 */
+	struct pgw_image *img = open_raw_bytes(m.p, m.n);
+	struct pgw_space sp = { .img = img, .mode = &pgw_mode_arm64_4k_48,
+				.root_upper = root };
+	uint64_t hi = UINT64_C(0xffff000000000000);
+	xlat(&sp, hi | (UINT64_C(1) << 39), &st);
+	ok(st == PGW_STOP_TABLE_BEYOND_MEMORY, "a table past memory");
+	xlat(&sp, hi | (UINT64_C(2) << 39), &st);
+	ok(st == PGW_STOP_RESERVED, "a block at L0 without LPA2: reserved");
+	xlat(&sp, hi | (UINT64_C(3) << 39), &st);
+	ok(st == PGW_STOP_RESERVED, "address bit 49 in a 48-bit form");
+	struct pgw_xlat x;
+	pgw_translate(&sp, hi, &x);
+	ok(x.nsteps == 4 && x.step[3].table == root,
+	   "a table that points at itself is followed, as the CPU does, "
+	   "down to the last level");
+	struct stops s = { 0 };
+	struct pgw_walk_ops ops = { .hole = count_stop };
+	struct pgw_walk_opts o = { .start = hi };
+	struct pgw_err err;
+	ok(pgw_walk_range(&sp, &o, &ops, &s, NULL, NULL, &err) == PGW_OK &&
+	   s.n[PGW_STOP_CYCLE] == 1 &&
+	   s.n[PGW_STOP_TABLE_BEYOND_MEMORY] == 1 &&
+	   s.n[PGW_STOP_RESERVED] == 2,
+	   "range walk: the cycle, the table past memory and the two "
+	   "reserved entries once each");
+	pgw_image_close(img);
+	free(m.p);
+}
+
 int main(void)
 {
 	descriptors();
 	granule_64k();
 	small_tops();
 	two_roots();
+	hostile();
 	return tap_done();
 }
