@@ -46,6 +46,11 @@ struct range_walk {
 	uint32_t eff_start;     /* effective permissions before any level */
 	uint64_t path[PGW_NLEVELS];
 	unsigned depth;
+	/* Per depth: the pages of a table of several (16 and 64 KiB
+	 * granules) the image lacks, bit k the k-th from the table's start,
+	 * and why (their entries read as zero and are holes). */
+	uint32_t missing[PGW_NLEVELS];
+	enum pgw_absence missing_why[PGW_NLEVELS];
 	int stopped;
 	struct pgw_err *err;
 	struct pgw_uniform_memo *memo;  /* NULL with expand_shared */
@@ -159,6 +164,55 @@ static void note_uniform(struct range_walk *w, enum pgw_level lvl,
 	pgw_uniform_add(w->memo, table, lvl, &u);
 }
 
+/*
+ * A table of several pages (16 and 64 KiB granules), page by page into
+ * dst: a page the image lacks leaves its entries zero and its bit in
+ * w->missing (their holes are that page's, as translate finds them);
+ * PGW_E_NODATA when none is there, as for a table of one page.
+ */
+static enum pgw_status read_pages(struct range_walk *w, uint64_t table,
+				  size_t bytes, uint8_t *dst)
+{
+	uint32_t missing = 0;
+	unsigned k = 0;
+
+	for (size_t done = 0; done < bytes; k++) {
+		uint64_t pa = table + done;
+		size_t part = PGW_PAGE_SIZE - (pa & (PGW_PAGE_SIZE - 1));
+		const uint8_t *page;
+		if (part > bytes - done)
+			part = bytes - done;
+		enum pgw_status st = pgw_image_page(w->space->img,
+						    pa >> PGW_PAGE_SHIFT,
+						    &page, w->err);
+		if (st == PGW_OK) {
+			memcpy(dst + done, page + (pa & (PGW_PAGE_SIZE - 1)),
+			       part);
+		} else if (st == PGW_E_NODATA) {
+			memset(dst + done, 0, part);
+			missing |= UINT32_C(1) << k;
+			w->missing_why[w->depth] = w->err->absence;
+		} else {
+			return st;
+		}
+		done += part;
+	}
+	if (missing == (UINT32_C(1) << k) - 1)
+		return PGW_E_NODATA;   /* w->err says why */
+	w->missing[w->depth] = missing;
+	return PGW_OK;
+}
+
+/* Is entry i of the table v (at depth d) in one of its missing pages? */
+static inline bool entry_missing(const struct range_walk *w, unsigned d,
+				 uint64_t table, unsigned i, unsigned esize)
+{
+	unsigned k = (unsigned)(((table & (PGW_PAGE_SIZE - 1)) +
+				 (uint64_t)i * esize) >> PGW_PAGE_SHIFT);
+
+	return w->missing[d] >> k & 1;
+}
+
 /* Read the level-lvl table at `table` into the buffer of this depth, and
  * tell the table callback (base: the first VA it covers). */
 static enum pgw_status read_table(struct range_walk *w, enum pgw_level lvl,
@@ -170,33 +224,27 @@ static enum pgw_status read_table(struct range_walk *w, enum pgw_level lvl,
 	const uint8_t *page;
 	enum pgw_status st;
 
-	/* A table of several pages (16 and 64 KiB granules) is read page by
-	 * page; a table inside one page takes the loop once. */
-	size_t bytes = (size_t)n * esize, done = 0;
-	while (bytes - done > PGW_PAGE_SIZE - ((table + done) &
-					       (PGW_PAGE_SIZE - 1))) {
-		size_t part = PGW_PAGE_SIZE - ((table + done) &
-					       (PGW_PAGE_SIZE - 1));
-		st = pgw_image_page(w->space->img,
-				    (table + done) >> PGW_PAGE_SHIFT, &page,
-				    w->err);
+	size_t bytes = (size_t)n * esize;
+
+	w->missing[w->depth] = 0;
+	if (bytes > PGW_PAGE_SIZE - (table & (PGW_PAGE_SIZE - 1))) {
+		st = read_pages(w, table, bytes, (uint8_t *)ent);
 		if (st != PGW_OK)
 			return st;
-		memcpy((uint8_t *)ent + done,
-		       page + ((table + done) & (PGW_PAGE_SIZE - 1)), part);
-		done += part;
+		w->stats.tables++;
+		return w->ops->table ?
+			go_on(w, w->ops->table(w->arg, lvl, table,
+					       real_va(w, base))) : PGW_OK;
 	}
-	st = pgw_image_page(w->space->img, (table + done) >> PGW_PAGE_SHIFT,
-			    &page, w->err);
+	st = pgw_image_page(w->space->img, table >> PGW_PAGE_SHIFT, &page,
+			    w->err);
 	if (st != PGW_OK)
 		return st;
 	/* Copy: the cache may evict this page while children are read.
 	 * The common widths get fixed-size copies (a variable-length memcpy
 	 * per entry costs more than the rest of the walk's step). */
-	page += (table + done) & (PGW_PAGE_SIZE - 1);
-	if (done) {
-		memcpy((uint8_t *)ent + done, page, bytes - done);
-	} else if (esize == sizeof(uint64_t)) {
+	page += table & (PGW_PAGE_SIZE - 1);
+	if (esize == sizeof(uint64_t)) {
 		memcpy(ent, page, (size_t)n * sizeof(uint64_t));
 	} else if (esize == sizeof(uint32_t)) {
 		for (unsigned i = 0; i < n; i++) {
@@ -350,6 +398,25 @@ static enum pgw_status next_leaves(struct range_walk *w, const struct visit *v,
 	return go_on(w, w->leaf_run(w->arg, &first, n));
 }
 
+/* Entry i of the table v (at depth d), in a page the image lacks: a
+ * hole there, as translate stops reading that page. */
+static enum pgw_status missing_entry(struct range_walk *w,
+				     const struct visit *v, unsigned i,
+				     unsigned d)
+{
+	uint64_t va = v->base + (uint64_t)i * v->span;
+	uint64_t entry_pa = v->table + (uint64_t)i * v->mode->entry_size;
+	uint64_t lo = va < v->start ? v->start : va;
+	uint64_t hi = va + v->span > v->end ? v->end : va + v->span;
+
+	if (++w->stats.entries > w->budget)
+		return budget_spent(w, va);
+	w->err->absence = w->missing_why[d];
+	return report_hole(w, lo, hi, v->lvl,
+			   pgw_table_stop(w->mem_top, v->table, PGW_E_NODATA),
+			   entry_pa, NULL);
+}
+
 /* Entry i (raw) of the table v: one step of the walk; p says whether it
  * was a leaf, for next_leaf. */
 static enum pgw_status walk_entry(struct range_walk *w, const struct visit *v,
@@ -407,10 +474,15 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 	unsigned lim = n;
 	if (end - base <= (uint64_t)(n - 1) * v.span)
 		lim = (unsigned)((end - base + v.span - 1) / v.span);
+	unsigned d = w->depth - 1;
 	for (unsigned i = (unsigned)((start - base) / v.span);
 	     i < lim && st == PGW_OK; i++) {
 		unsigned k;
-		if (!prev.ok || ((ent[i] ^ prev.raw) & ~prev.frame_bits))
+		if (w->missing[d] &&
+		    entry_missing(w, d, table, i, mode->entry_size)) {
+			st = missing_entry(w, &v, i, d);
+			prev.ok = false;
+		} else if (!prev.ok || ((ent[i] ^ prev.raw) & ~prev.frame_bits))
 			st = walk_entry(w, &v, i, ent[i], &prev);
 		else if (w->leaf_run &&
 			 (k = leaf_stretch(w, &v, ent, i, lim, &prev)) > 1) {
@@ -421,7 +493,7 @@ static enum pgw_status walk_table(struct range_walk *w, enum pgw_level lvl,
 		}
 	}
 	w->depth--;
-	if (st == PGW_OK && w->memo)
+	if (st == PGW_OK && w->memo && !w->missing[w->depth])
 		note_uniform(w, lvl, table, ent, n);
 	return st;
 }

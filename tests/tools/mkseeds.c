@@ -209,6 +209,14 @@ int main(int argc, char **argv)
 		    UINT64_C(0xffff888000400000), &m64);
 	save_walker("i386-runs", 0, 2 | 4, r32, 0xc0000000, 0xc1000000, &m32);
 	issue32_seeds(&m64, r64, &mpae);
+	/* AArch64 decoders over the same memory (the target gives both
+	 * halves the root): 4k-48 (index 10), 64k-42 (5, tables of 16
+	 * pages) and 16k-52 (12, a 32-entry top table), runs too. */
+	save_walker("arm64-4k-48", 10, 0, r64, 0, 0, &m64);
+	save_walker("arm64-64k-42-runs", 5, 2 | 4, r64,
+		    UINT64_C(0xfffffc0000000000), 0, &m64);
+	save_walker("arm64-16k-52-runs", 12, 2 | 4, r64 + 0x100,
+		    UINT64_C(0xfff0000000000000), 0, &m64);
 	iw_free(&m64.b);
 	iw_free(&m57.b);
 	iw_free(&m32.b);

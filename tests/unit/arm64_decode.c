@@ -344,6 +344,39 @@ static void hostile(void)
 	free(m.p);
 }
 
+/* A 64 KiB table half in the image: its entries there read, the rest a
+ * table not in the image, in translate and the range walk alike. */
+static void half_table(void)
+{
+	size_t len = 0x3f8000;
+	struct mem m = { calloc(1, len), len };
+	const uint64_t root = 0x3f0000;
+	enum pgw_stop st;
+
+	put(&m, root + 8 * 1, 0x20000000 | V | AF);    /* 512 MiB block */
+	struct pgw_image *img = open_raw_bytes(m.p, m.n);
+	struct pgw_space sp = { .img = img, .mode = &pgw_mode_arm64_64k_42,
+				.root = root };
+	is_u64(xlat(&sp, (UINT64_C(1) << 29) | 0x42, &st), 0x20000042,
+	       "64K table half in the image: an entry in its first half");
+	xlat(&sp, UINT64_C(8191) << 29, &st);
+	ok(st == PGW_STOP_TABLE_NOT_IN_IMAGE,
+	   "... one in its second half: table not in the image");
+	struct stops s = { 0 };
+	struct pgw_walk_ops ops = { .hole = count_stop };
+	struct pgw_walk_opts o = { .end = UINT64_C(1) << 42 };
+	struct pgw_err err;
+	enum pgw_status ws = pgw_walk_range(&sp, &o, &ops, &s, NULL, NULL,
+					    &err);
+	ok(ws == PGW_OK && s.n[PGW_STOP_TABLE_NOT_IN_IMAGE] == 4096 &&
+	   s.n[PGW_STOP_NOT_PRESENT] == 4095,
+	   "range walk: the second half's 4096 entries not in the image, "
+	   "the first half's empty ones not present (%u, %u)",
+	   s.n[PGW_STOP_TABLE_NOT_IN_IMAGE], s.n[PGW_STOP_NOT_PRESENT]);
+	pgw_image_close(img);
+	free(m.p);
+}
+
 int main(void)
 {
 	descriptors();
@@ -351,5 +384,6 @@ int main(void)
 	small_tops();
 	two_roots();
 	hostile();
+	half_table();
 	return tap_done();
 }
