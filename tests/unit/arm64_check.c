@@ -78,7 +78,11 @@ int main(void)
 	   g.va[PGW_RULE_WX] == kva && g.root[PGW_RULE_WX] == kroot &&
 	   st.kernel_wx_pages == 512,
 	   "wx: the kernel block EL1 may write and execute (512 pages), "
-	   "named by TTBR1's table");
+	   "named by TTBR1's table (%u found, at 0x%llx, root 0x%llx, "
+	   "%llu pages)", g.n[PGW_RULE_WX],
+	   (unsigned long long)g.va[PGW_RULE_WX],
+	   (unsigned long long)g.root[PGW_RULE_WX],
+	   (unsigned long long)st.kernel_wx_pages);
 	ok(g.n[PGW_RULE_USER_KERNEL] == 1 &&
 	   g.va[PGW_RULE_USER_KERNEL] == kva + B(21),
 	   "user-kernel: the kernel page EL0 may read");
