@@ -17,8 +17,10 @@
  * where any level says so (APTable, UXNTable, PXNTable). */
 #define ARM64_PERM { .and_bits = PGW_F_RW | PGW_F_USER, \
 		     .or_bits = PGW_F_PXN | PGW_F_UXN }
-/* TTBRn_EL1: ASID in bits 63..48, CnP in bit 0. */
+/* TTBRn_EL1: ASID in bits 63..48, CnP in bit 0; the 52-bit form keeps
+ * BADDR[51:48] in bits 5..2 (pgw_cr3_table moves them). */
 #define TTBR_BADDR_48 UINT64_C(0x0000fffffffffffe)
+#define TTBR_BADDR_52 UINT64_C(0x0000ffffffffffc0)
 #define ARM64_COMMON(g) \
 	.entry_size = 8, .perm = ARM64_PERM, .root_select_bit = 55, \
 	.hints = { .elf_machine = EM_AARCH64_ID, .granule = (g) }, \
@@ -59,7 +61,7 @@ const struct pgw_mode pgw_mode_arm64_4k_48 = {
 const struct pgw_mode pgw_mode_arm64_4k_52 = {
 	.name = "arm64-4k-52",
 	.desc = "AArch64 4 KiB granule, 52-bit VA and PA (LPA2), 5 levels",
-	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_48,
+	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_52,
 	.quirks = PGW_Q_TBI | PGW_Q_LPA2,
 	.level = {
 		[PGW_PGD] = { "pgd", "L-1", 48, 4, false },
@@ -121,7 +123,7 @@ const struct pgw_mode pgw_mode_arm64_16k_52 = {
 	.name = "arm64-16k-52",
 	.desc = "AArch64 16 KiB granule, 52-bit VA and PA (LPA2), 4 levels "
 		"(a 32-entry top table)",
-	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_48,
+	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_52,
 	.quirks = PGW_Q_TBI | PGW_Q_LPA2,
 	.level = {
 		[PGW_PGD] = { "pgd", "L0", 47, 5, false },
@@ -167,7 +169,7 @@ const struct pgw_mode pgw_mode_arm64_64k_52 = {
 	.name = "arm64-64k-52",
 	.desc = "AArch64 64 KiB granule, 52-bit VA and PA (LVA, LPA), 3 "
 		"levels (4 TiB and 512 MiB blocks)",
-	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_48,
+	.va_bits = 52, .phys_bits = 52, .root_mask = TTBR_BADDR_52,
 	.quirks = PGW_Q_TBI | PGW_Q_LPA64K,
 	.level = {
 		[PGW_PGD] = { "pgd", "L1", 42, 10, true },

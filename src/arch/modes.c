@@ -170,6 +170,10 @@ uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3,
 {
 	/* Linux's build_cr3 sets the C-bit too (__sme_pa). */
 	uint64_t attr = enc ? enc->enc | enc->shared : 0;
+	uint64_t table = cr3 & mode->root_mask & ~attr;
 
-	return cr3 & mode->root_mask & ~attr;
+	/* AArch64's 52-bit TTBR form: BADDR[51:48] in bits 5..2. */
+	if (mode->quirks & (PGW_Q_LPA2 | PGW_Q_LPA64K))
+		table |= (cr3 >> 2 & 0xf) << 48;
+	return table;
 }

@@ -227,7 +227,7 @@ static enum pgw_status pick(struct pgw_image *img,
 	if (req->have_ttbr0 || req->have_ttbr1) {
 		root->source = PGW_ROOT_TTBR_OPTION;
 		root->cr3 = req->have_ttbr0 ? req->ttbr0 : req->ttbr1;
-		root->table = root->cr3 & mode->root_mask;
+		root->table = pgw_cr3_table(mode, root->cr3, &req->enc);
 		snprintf(root->why, sizeof(root->why), "--ttbr%d=0x%llx",
 			 req->have_ttbr0 ? 0 : 1,
 			 (unsigned long long)root->cr3);
@@ -344,7 +344,8 @@ static enum pgw_status two_roots(struct pgw_image *img,
 	} else {
 		root->lower = root->table;
 		if (req->have_ttbr1)
-			root->upper = req->ttbr1 & mode->root_mask;
+			root->upper = pgw_cr3_table(mode, req->ttbr1,
+						    &req->enc);
 		else if (kernel_root(img, mode, &req->enc, scanned, &k,
 				     why_not, sizeof(why_not)))
 			root->upper = k.table;

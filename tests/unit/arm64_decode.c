@@ -86,6 +86,13 @@ static void descriptors(void)
 		UINT64_C(0x123450000) | T | 0xf000);
 	ok(e.addr == (UINT64_C(0xf000123450000)),
 	   "64K LPA: OA[51:48] from bits 15..12");
+	is_u64(pgw_cr3_table(&pgw_mode_arm64_4k_52,
+			     UINT64_C(0x01de000041858000) | 0x3c | 1, NULL),
+	       UINT64_C(0xf000041858000),
+	       "52-bit TTBR: BADDR[51:48] from bits 5..2, ASID and CnP off");
+	is_u64(pgw_cr3_table(&pgw_mode_arm64_4k_48,
+			     UINT64_C(0x01de000041858001), NULL),
+	       0x41858000, "48-bit TTBR: ASID and CnP off");
 	e = dec(&pgw_mode_arm64_16k_47, PGW_PGD, 0x40000000 | V);
 	ok(e.reserved == B(1), "16K: no block at L1 without LPA2");
 	e = dec(&pgw_mode_arm64_16k_47, PGW_PMD, 0x43ff0000 | V);
