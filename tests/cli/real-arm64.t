@@ -27,7 +27,7 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 45
+plan 47
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
@@ -169,6 +169,26 @@ for a in $ARM; do
 	memsz=$(awk -v va="${lin% *}" '$1 == va { print $2 }' "$TMP/kcore")
 	is "${lin#* }" "$((memsz))" \
 		"$d: the linear map maps all of RAM (kcore's linear memsz $memsz)"
+	# Every /proc/vmallocinfo range lies in the vmalloc or modules
+	# regions (console.log's PGWALK-VMALLOC lines).
+	awk -F'"' 'function pad(x) { while (length(x) < 16) x = "0" x; return x }
+		$4 == "region" { print pad(substr($8, 3)), pad(substr($12, 3)), $18 }' \
+		"$TMP/regions" >"$TMP/rtab"
+	tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-VMALLOC ' |
+		sed 's/^PGWALK-VMALLOC 0x\([0-9a-f]*\)-0x\([0-9a-f]*\) .*/\1 \2/' \
+		>"$TMP/vmi"
+	got=$(awk 'NR == FNR { lo[NR] = $1; hi[NR] = $2; key[NR] = $3; n = NR; next }
+		{ k = "none"
+		  for (i = 1; i <= n; i++)
+			if ($1 >= lo[i] && ($1 < hi[i] || hi[i] == "0000000000000000")) k = key[i]
+		  c[k]++ }
+		END { for (k in c) print k, c[k] }' "$TMP/rtab" "$TMP/vmi" | sort | tr '\n' ' ')
+	total=$(grep -c '' "$TMP/vmi")
+	# The kernel image's segments are vmalloc areas of paging_init's.
+	kseg=$(tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-VMALLOC ' |
+		grep -ac ' paging_init+')
+	is "$got" "kernel_text $kseg vmalloc $((total - kseg)) " \
+		"$d: /proc/vmallocinfo's $total ranges: paging_init's $kseg in the kernel image, the rest in vmalloc"
 	run "$PGWALK" dump --format=json "$elf"
 	like '"type":"summary".*"wx":0,.*"complete":true' \
 		"$d: dump walks the kernel's space whole, no W+X (the guest's check_wx)"
