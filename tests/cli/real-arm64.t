@@ -13,6 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/assert.sh"
 . "$TESTDIR/oracles.sh"
+. "$TESTDIR/contract.sh"
 if [ ! -d "$SHARED" ]; then
 	[ -z "${PGW_STRICT:-}" ] || bail "no real dumps at $SHARED (PGW_STRICT: they must run)"
 	echo "1..0 # skip no real dumps ($SHARED absent)"
@@ -27,7 +28,7 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 47
+plan 58
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
@@ -227,6 +228,21 @@ else ok 1 "dump: the kdump and the ELF core give the same records"
 	diff "$TMP/d_elf" "$TMP/d_kd" | head -5 | sed 's/^/#   /'; fi
 # Not yet on arm64, refused as documented: roots and check (and ptov over
 # every root, which needs roots).
+# The output contract on arm64's records (flags pxn, uxn, cont; its
+# regions; the kdump's facts).
+command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
+for d in arm64-4k-a arm64-16k-a; do
+	elf=$UNPACKED/$d/vmcore.elf
+	owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$SHARED/$d/README.txt" | head -1)
+	awk '{ print $2 }' "$SHARED/$d/gva2gpa.txt" | sort -u >"$TMP/vas"
+	contract info "$d vmcore.elf" "$elf"
+	contract translate "$d vmcore.elf --pid=$owner --levels" --pid="$owner" \
+		--levels "$elf" - <"$TMP/vas"
+	contract dump "$d vmcore.elf --pid=$owner" --pid="$owner" "$elf"
+	contract regions "$d vmcore.elf" "$elf"
+	contract check "$d vmcore.elf --all-roots" --all-roots --severity=info "$elf"
+done
+contract info "arm64-4k-a vmcore.kdump-zlib" "$SHARED/arm64-4k-a/vmcore.kdump-zlib"
 run "$PGWALK" roots "$UNPACKED/arm64-4k-a/vmcore.elf"
 one_error "roots on arm64: not supported yet (69)" 69
 # check: the kernel's space and every process's lower half (task list);
