@@ -1,5 +1,5 @@
 /*
- * pgwalk: walk x86 page tables inside memory dumps.
+ * pgwalk: walk x86 and AArch64 page tables inside memory dumps.
  *
  * The library is everything but src/cli/.  It never prints and never exits:
  * every fallible call returns an enum pgw_status and fills a caller-owned
@@ -9,8 +9,8 @@
  * Layers, bottom up; each uses only those below it (tests/cli/layers.t):
  *   errors  status codes, messages, names (src/lib/)
  *   images  a physical address space read from a dump file (src/formats/)
- *   modes   paging modes as data and the x86 entry decoder: hardware
- *           only, no image and no walk (src/arch/)
+ *   modes   paging modes as data and the x86 and AArch64 entry decoders:
+ *           hardware only, no image and no walk (src/arch/)
  *   walker  one step that reads and classifies an entry, used to
  *           translate one address, walk a range and coalesce it into runs;
  *           virtual memory read through a space (src/walk/)
@@ -219,7 +219,8 @@ const char *pgw_image_format(const struct pgw_image *img);
 /* The i-th image format's name ("elf", "kdump", ...: what
  * pgw_image_open_opts.format takes), in probe order; NULL past the last. */
 const char *pgw_image_format_name(size_t i);
-/* ELF e_machine (EM_386 = 3, EM_X86_64 = 62) and class (32/64); 0 if none. */
+/* ELF e_machine (EM_386 = 3, EM_X86_64 = 62, EM_AARCH64 = 183) and class
+ * (32/64); 0 if none. */
 unsigned pgw_image_machine(const struct pgw_image *img);
 unsigned pgw_image_class(const struct pgw_image *img);
 size_t pgw_image_ranges(const struct pgw_image *img,
@@ -428,7 +429,8 @@ struct pgw_mode_hints {
  * and the ones listed in src/arch/modes.c are also named and detected.
  */
 struct pgw_mode {
-	const char *name;      /* "i386", "pae", "x86-64", "la57" */
+	const char *name;      /* "i386", "pae", "x86-64", "la57",
+				  "arm64-4k-48", ... */
 	const char *desc;
 	uint8_t entry_size;    /* 4 or 8 bytes */
 	uint8_t va_bits;       /* 32, 48, 57 */
@@ -459,8 +461,8 @@ const struct pgw_mode *pgw_mode_by_name(const char *name);
 const struct pgw_mode *const *pgw_modes(void);
 /* Levels the mode does not fold (2 for i386, 4 for x86-64). */
 unsigned pgw_mode_depth(const struct pgw_mode *mode);
-/* "i386", "x86-64" for the ELF machines of the modes; "none" for 0,
- * "other" for any other. */
+/* "i386", "x86-64", "arm64" for the ELF machines of the modes; "none"
+ * for 0, "other" for any other. */
 const char *pgw_machine_name(unsigned elf_machine);
 /* Whether va lies in the mode's address space (x86-64: is canonical). */
 bool pgw_mode_canonical(const struct pgw_mode *mode, uint64_t va);

@@ -38,7 +38,7 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: pgwalk COMMAND [OPTION...] IMAGE [ARG...]\n"
-		   "Walk x86 page tables inside memory dumps.\n\nCommands:\n");
+		   "Walk x86 and AArch64 page tables inside memory dumps.\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name,
 			commands[i].summary);
