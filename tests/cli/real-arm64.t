@@ -28,7 +28,7 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 58
+plan 60
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
@@ -228,6 +228,34 @@ else ok 1 "dump: the kdump and the ELF core give the same records"
 	diff "$TMP/d_elf" "$TMP/d_kd" | head -5 | sed 's/^/#   /'; fi
 # Not yet on arm64, refused as documented: roots and check (and ptov over
 # every root, which needs roots).
+# diff of the shared-memory pair (console.log's markers): the page whose
+# copy-on-write was broken is a changed frame, the shared and still-shared
+# ones are alike, the memfd mapped in the child only is added.
+D=$SHARED/arm64-4k-a
+tr -d '\r' <"$D/console.log" | grep -a '^PGWALK-FINAL ' |
+	sed -n 's/.*pid=\([0-9]*\) name=pgw-shr-\([a-z]*\) kind=\([a-z-]*\) marker_va=\(0x[0-9a-f]*\) .*/\1 \2 \3 \4/p' \
+	>"$TMP/shr"
+pp=$(awk '$2 == "parent" { print $1; exit }' "$TMP/shr")
+pc=$(awk '$2 == "child" { print $1; exit }' "$TMP/shr")
+"$PGWALK" diff --format=json --pid="$pp" --pid="$pc" \
+	"$UNPACKED/arm64-4k-a/vmcore.elf" >"$TMP/diff"
+# kind_at VA: the diff record type covering VA, or "alike".
+kind_at() {
+	awk -F'"' -v va="$1" 'function pad(x) { sub(/^0x/, "", x)
+		while (length(x) < 16) x = "0" x; return x }
+		{ if (pad(va) >= pad($8) && pad(va) < pad($12)) { print $4; f = 1; exit } }
+		END { if (!f) print "alike" }' "$TMP/diff"
+}
+got=$(for k in cow-broken cow-shared shared-anon memfd-shared-inherited memfd-shared; do
+	va=$(awk -v k="$k" -v p="$pc" '$1 == p && $3 == k { print $4; exit }' "$TMP/shr")
+	printf '%s=%s ' "$k" "$(kind_at "$va")"; done)
+is "$got" "cow-broken=changed cow-shared=alike shared-anon=alike memfd-shared-inherited=alike memfd-shared=added " \
+	"diff --pid=$pp --pid=$pc: the broken COW page changed, the shared ones alike, the child's own memfd added"
+cb=$(awk -v p="$pc" '$1 == p && $3 == "cow-broken" { print $4; exit }' "$TMP/shr")
+grep "\"va\":\"$cb\"" "$TMP/diff" | grep -q '"changes":\["frame"' &&
+	ok 0 "... the broken COW page's change is its frame" ||
+	ok 1 "... the broken COW page's change is its frame"
+
 # The output contract on arm64's records (flags pxn, uxn, cont; its
 # regions; the kdump's facts).
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
