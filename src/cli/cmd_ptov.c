@@ -305,7 +305,10 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 			o->comm = t->comm;
 			o->comm_len = t->comm_len;
 		}
-		if (i == 0) {
+		if (i == 0 && s->space.mode->root_select_bit) {
+			/* The kernel's table is the upper root's. */
+			st = add(rm, s, 0, f->table, 0, 0, 0, bd, err);
+		} else if (i == 0) {
 			st = add(rm, s, f->table, 0, 0, 0, 0, bd, err);
 		} else {
 			/* PTI: the user half as user mode sees it, through

@@ -54,14 +54,12 @@ enum pgw_status pgw_khalf_init(struct pgw_khalf *kh, struct pgw_image *img,
 {
 	memset(kh, 0, sizeof(*kh));
 	/* Two roots (AArch64): a process's top table holds no copy of the
-	 * kernel's to compare, so what the roots scan learns from one is
-	 * not there; its own evidence is not written yet. */
+	 * kernel's to compare (roots_two.c and check_open.c do without). */
 	if (mode->root_select_bit)
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "%s: a process's top table holds no kernel "
-				   "half (the kernel's is TTBR1's own table): "
-				   "the scan for roots is not supported in a "
-				   "mode with two roots yet", mode->name);
+				   "half (the kernel's is TTBR1's own table) "
+				   "to compare", mode->name);
 	kh->img = img;
 	kh->mode = mode;
 	if (enc)

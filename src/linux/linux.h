@@ -81,6 +81,18 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 				struct pgw_root *root_ret, struct pgw_err *err);
 
 /*
+ * pgw_roots_scan in a mode with two roots (roots_two.c): the kernel's
+ * root (kernel_root, or 0: VMCOREINFO's swapper_pg_dir), then every
+ * lower-half top table no other table reaches, by address.
+ */
+enum pgw_status linux_roots_two(struct pgw_image *img,
+				const struct pgw_mode *mode,
+				uint64_t kernel_root,
+				const struct pgw_roots_opts *opts,
+				struct pgw_roots **roots_ret,
+				struct pgw_err *err);
+
+/*
  * init_task found in the kernel image's data when kallsyms lacks it: a
  * task named "swapper/0" with pid 0 whose task list comes back to it
  * (init_task_scan.c).  PGW_E_NOTFOUND with the reason when none does.

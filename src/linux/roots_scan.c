@@ -346,6 +346,9 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 	*roots_ret = NULL;
 	if (!mode)
 		return pgw_err_set(err, PGW_E_ARG, "roots: no paging mode");
+	if (mode->root_select_bit)
+		return linux_roots_two(img, mode, kernel_root, opts, roots_ret,
+				       err);
 	ctx.out = calloc(1, sizeof(*ctx.out));
 	ctx.kh = malloc(sizeof(*ctx.kh));
 	if (!ctx.out || !ctx.kh) {

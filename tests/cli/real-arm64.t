@@ -28,7 +28,7 @@ for _a in $ARM; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 60
+plan 72
 
 # answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
 # HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
@@ -271,8 +271,31 @@ for d in arm64-4k-a arm64-16k-a; do
 	contract check "$d vmcore.elf --all-roots" --all-roots --severity=info "$elf"
 done
 contract info "arm64-4k-a vmcore.kdump-zlib" "$SHARED/arm64-4k-a/vmcore.kdump-zlib"
-run "$PGWALK" roots "$UNPACKED/arm64-4k-a/vmcore.elf"
-one_error "roots on arm64: not supported yet (69)" 69
+# roots: the kernel's (TTBR1's table) first; both vCPUs' TTBR0 tables
+# (sysregs, the answer) found by the scan as processes, vCPU1's owned by
+# the README's pid; every PGWALK-PROC process owns one; no task unowned.
+for d in arm64-4k-a arm64-16k-a; do
+	D=$SHARED/$d
+	"$PGWALK" roots --format=json "$UNPACKED/$d/vmcore.elf" >"$TMP/roots"
+	t1=$(printf '0x%x' $(( $(sed -n 's/^TTBR1_EL1=//p' "$D/sysregs-cpu0.txt") & 0xfffffffffffe )))
+	got=$(head -1 "$TMP/roots" | sed -n 's/.*"root":"\([^"]*\)","kind":"\([^"]*\)".*/\1 \2/p')
+	is "$got" "$t1 kernel" "$d roots: the kernel's root first, TTBR1's table"
+	owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
+	pids=$(tr -d '\r' <"$D/console.log" | sed -n 's/^PGWALK-PROC pid=\([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' ')
+	found=$(for p in $pids; do grep -q "\"kind\":\"process\".*\"pids\":\[[0-9,]*\b$p\b" "$TMP/roots" && printf '%s ' "$p"; done)
+	is "$found" "$pids" "$d roots: every PGWALK-PROC process owns a process root ($pids)"
+	t0=$(printf '0x%x' $(( $(sed -n 's/^TTBR0_EL1=//p' "$D/sysregs-cpu1.txt") & 0xfffffffffffe )))
+	grep "\"root\":\"$t0\"" "$TMP/roots" | grep -q "\"kind\":\"process\",.*\"pid\":$owner," &&
+		ok 0 "$d roots: vCPU1's TTBR0 $t0 is pid $owner's, found by the scan" ||
+		ok 1 "$d roots: vCPU1's TTBR0 $t0 is pid $owner's, found by the scan"
+	t0=$(printf '0x%x' $(( $(sed -n 's/^TTBR0_EL1=//p' "$D/sysregs-cpu0.txt") & 0xfffffffffffe )))
+	grep -q "\"root\":\"$t0\",\"kind\":\"process\"" "$TMP/roots" &&
+		ok 0 "$d roots: vCPU0's TTBR0 $t0 found by the scan, a process" ||
+		ok 1 "$d roots: vCPU0's TTBR0 $t0 found by the scan, a process"
+	run "$PGWALK" roots "$UNPACKED/$d/vmcore.elf"
+	like '^# .* 0 unowned tasks$' "$d roots: no task whose root the scan missed"
+	contract roots "$d vmcore.elf" "$UNPACKED/$d/vmcore.elf"
+done
 # check: the kernel's space and every process's lower half (task list);
 # the guests' own W+X check passed ("no W+X pages found", console.log).
 for d in arm64-4k-a arm64-16k-a; do
@@ -282,8 +305,15 @@ for d in arm64-4k-a arm64-16k-a; do
 	like '"type":"summary".*"findings":0,.*"kernel_wx_pages":0,.*"complete":true' \
 		"$d: check --all-roots: no finding, no kernel W+X page (the guest's check_wx)"
 done
-run "$PGWALK" ptov --all-roots "$UNPACKED/arm64-4k-a/vmcore.elf" 0x40000000
-one_error "ptov --all-roots on arm64: not supported yet (69)" 69
+# ptov over every root: a marker's frame, in the kernel's linear map and
+# in its process.
+m=$(tr -d '\r' <"$SHARED/arm64-4k-a/console.log" | grep -a '^PGWALK-FINAL .*kind=anon4k ' | head -1)
+mva=$(printf '%s\n' "$m" | sed 's/.*marker_va=\(0x[0-9a-f]*\).*/\1/')
+mpa=$(printf '%s\n' "$m" | sed 's/.* pa=\(0x[0-9a-f]*\).*/\1/')
+mpid=$(printf '%s\n' "$m" | sed 's/.*pid=\([0-9]*\) .*/\1/')
+run "$PGWALK" ptov --all-roots --format=tsv "$UNPACKED/arm64-4k-a/vmcore.elf" "$mpa"
+like "^$mpa	$mva	0x[0-9a-f]*	$mpid	" "ptov --all-roots: marker frame $mpa is pid $mpid's $mva"
+like "^$mpa	0xffff0000[0-9a-f]*	0x41858000	-" "... and the kernel's linear map's"
 # ptov of the kernel's space: the linear map maps every frame (kcore).
 run "$PGWALK" ptov --format=tsv "$UNPACKED/arm64-4k-a/vmcore.elf" 0x422a7000
 like '^0x422a7000	0xffff0000022a7000	' \

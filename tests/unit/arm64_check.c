@@ -1,5 +1,6 @@
 /*
- * check in a mode with two roots (AArch64), on a synthetic memory: the
+ * check and roots in a mode with two roots (AArch64), on a synthetic
+ * memory: the
  * kernel's upper half with a writable block EL1 may execute and a page
  * EL0 may read, a process's lower half with a page EL0 may write and
  * execute and a user mapping of one of its own page tables.  Each is a
@@ -100,6 +101,21 @@ int main(void)
 	ok(g.n[PGW_RULE_USER_KERNEL] == 0 && g.n[PGW_RULE_KERNEL_HALF] == 0,
 	   "nothing of the kernel half in a process's lower-half walk");
 	pgw_check_close(ck);
+
+	/* The roots scan with arm64's own evidence: the kernel's root, then
+	 * the process's top table; its lower tables (children of it) and
+	 * the last-level tables (page descriptors) are none. */
+	struct pgw_roots *roots = NULL;
+	ok(pgw_roots_scan(img, &pgw_mode_arm64_4k_48, kroot, NULL, &roots,
+			  &err) == PGW_OK && roots->n == 2 &&
+	   roots->root[0].table == kroot &&
+	   roots->root[0].kind == PGW_RK_KERNEL &&
+	   roots->root[1].table == uroot &&
+	   roots->root[1].kind == PGW_RK_PROCESS &&
+	   roots->root[1].user_access_leaves == 2,
+	   "roots: the kernel's, then the process's table (2 EL0 pages), "
+	   "none of the lower tables: %s", err.msg);
+	pgw_roots_free(roots);
 	pgw_image_close(img);
 	free(m);
 	return tap_done();
