@@ -1,10 +1,10 @@
 /*
  * check and roots in a mode with two roots (AArch64), on a synthetic
- * memory: the
- * kernel's upper half with a writable block EL1 may execute and a page
- * EL0 may read, a process's lower half with a page EL0 may write and
- * execute and a user mapping of one of its own page tables.  Each is a
- * finding of its rule; the kernel half is no process's to compare.
+ * memory: the kernel's upper half with a writable block EL1 may execute
+ * and a page EL0 may read, a process's lower half with a page EL0 may
+ * write and execute and a user mapping of one of its own page tables.
+ * Each is a finding of its rule; the kernel half is no process's to
+ * compare; the roots scan finds the process's table and no other.
  */
 #include "imgtest.h"
 #include "arch/arm64.h"
