@@ -487,6 +487,8 @@ static int check_tasks(struct check_run *c, const struct session *s)
 			.user_half_only = true, .owner = &tasks[i],
 		};
 		rc = check_one(c, s, &sp, &ro);
+		if (!rc)
+			rc = check_vmas(c, s, &sp, &tasks[i]);
 	}
 	if (tst == PGW_E_LIMIT)
 		c->walk_st = PGW_E_LIMIT;

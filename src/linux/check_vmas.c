@@ -46,7 +46,7 @@ static void outside(struct vma_walk *w, uint64_t va, uint64_t end,
 			 "mapping (frame 0x%llx) that no VMA of the process "
 			 "covers: page tables written behind the kernel's "
 			 "back", r->eff_flags & PGW_F_RW ? "writable" :
-			 "read-only", w->nx && !(r->eff_flags & PGW_F_NX) ?
+			 "read-only", w->nx && check_executable(r->eff_flags) ?
 			 ", executable" : "",
 			 (unsigned long long)(r->pa + (r->same_frame ? 0 :
 						       va - r->va)));
@@ -57,7 +57,7 @@ static void beyond(struct vma_walk *w, const struct pgw_vma *v,
 		   uint64_t va, uint64_t end, const struct pgw_run *r)
 {
 	bool rw = (r->eff_flags & PGW_F_RW) && !(v->flags & PGW_VM_WRITE);
-	bool x = w->nx && !(r->eff_flags & PGW_F_NX) &&
+	bool x = w->nx && check_executable(r->eff_flags) &&
 		 !(v->flags & PGW_VM_EXEC);
 	char perms[5];
 
