@@ -24,6 +24,10 @@ static void info_names(const struct session *s, struct info_view *v)
 	if (st == PGW_OK) {
 		struct pgw_space k = { s->img, s->why.mode.mode, kroot.table,
 				       s->why.enc.bits };
+		if (k.mode->root_select_bit) {  /* the kernel's is the upper */
+			k.root = 0;
+			k.root_upper = kroot.table;
+		}
 		st = pgw_linux_tasks_how(&k, &tasks, &v->ntasks, &how, &err);
 	}
 	for (size_t i = 0; i < v->ntasks; i++)
