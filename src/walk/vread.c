@@ -41,6 +41,11 @@ static enum pgw_status unmapped(const struct pgw_space *space, uint64_t va,
 	default:
 		break;
 	}
+	if (x->nsteps == 0)     /* a half of a two-root mode without a table */
+		return pgw_err_set(err, PGW_E_UNMAPPED,
+				   "virtual address 0x%llx: %s (its half of the "
+				   "space has no top table)",
+				   (unsigned long long)va, why);
 	const struct pgw_step *s = &x->step[x->nsteps - 1];
 	return pgw_err_set(err, PGW_E_UNMAPPED,
 			   "virtual address 0x%llx: %s (%s entry 0x%llx at "

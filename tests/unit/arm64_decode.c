@@ -292,6 +292,16 @@ static void two_roots(void)
 	   t.bytes == (UINT64_C(1) << 30) + 2 * 4096,
 	   "range walk of both roots: 3 leaves, the gap once, no page "
 	   "user-writable in effect");
+	/* A half without a table: read says so (it once read the step
+	 * before the first). */
+	struct pgw_space lower_only = sp;
+	struct pgw_err err = { 0 };
+	uint8_t b[4];
+	lower_only.root_upper = 0;
+	ok(pgw_read_virt(&lower_only, UINT64_C(0xffffffffc0012345), b, 4, NULL,
+			 &err) == PGW_E_UNMAPPED &&
+	   strstr(err.msg, "no top table"),
+	   "read in a half without a table: not mapped, said");
 	pgw_image_close(img);
 	free(m.p);
 }
