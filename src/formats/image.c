@@ -305,6 +305,28 @@ bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page)
 	       pgw_source_in_hole(&img->src, off + PGW_PAGE_SIZE - 1);
 }
 
+uint64_t pgw_image_hole_run(struct pgw_image *img, uint64_t pfn)
+{
+	const uint8_t *page;
+	struct pgw_err ignored;
+	uint64_t first, span;
+
+	if (!img->zero_copy || !img->src.sparse || !img->format->held_span)
+		return 0;
+	span = img->format->held_span(img, pfn, &first);
+	if (!span || pgw_image_page(img, pfn, &page, &ignored) != PGW_OK ||
+	    page < img->src.map ||
+	    page + PGW_PAGE_SIZE > img->src.map + img->src.file_size)
+		return 0;
+	/* held_span's frames are one stretch of the file, page after page,
+	 * so the hole's whole pages from here are frames from pfn on. */
+	uint64_t run = pgw_source_hole_bytes(&img->src,
+					     (uint64_t)(page - img->src.map)) >>
+		       PGW_PAGE_SHIFT;
+	uint64_t left = first + span - pfn;
+	return run < left ? run : left;
+}
+
 enum pgw_status pgw_image_read(struct pgw_image *img, uint64_t pa, void *buf,
 			       size_t len, struct pgw_err *err)
 {

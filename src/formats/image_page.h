@@ -39,6 +39,14 @@ const uint64_t *pgw_image_page_epoch(const struct pgw_image *img);
 bool pgw_image_page_in_hole(struct pgw_image *img, const uint8_t *page);
 
 /*
+ * How many frames from pfn on lie wholly in one hole of a sparse file,
+ * so read as zeros (pgw_image_page_in_hole of each): a scan steps over
+ * them at once instead of asking page by page.  0 when pfn's page is not
+ * so, or the format cannot say (only zero-copy images can).
+ */
+uint64_t pgw_image_hole_run(struct pgw_image *img, uint64_t pfn);
+
+/*
  * How many pages from pfn on hold no bytes of the file: zeros only because
  * a segment claims more memory than its file holds (ELF p_memsz beyond
  * p_filesz: *zero_ret true), or not in the image (a range cut short, a

@@ -78,14 +78,14 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 	return PGW_OK;
 }
 
-bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
+uint64_t pgw_source_hole_bytes(struct pgw_source *src, uint64_t off)
 {
 	if (!src->sparse || off >= src->file_size)
-		return false;
+		return 0;
 	if (off >= src->hole_lo && off < src->hole_hi)
-		return true;
+		return src->hole_hi - off;
 	if (off >= src->data_lo && off < src->data_hi)
-		return false;
+		return 0;
 	off_t data = lseek(src->fd, (off_t)off, SEEK_DATA);
 	if (data < 0 && errno == ENXIO)
 		data = (off_t)src->file_size;     /* a hole to the end */
@@ -93,17 +93,22 @@ bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
 		/* No hole information: every byte is data. */
 		src->data_lo = 0;
 		src->data_hi = src->file_size;
-		return false;
+		return 0;
 	}
 	if ((uint64_t)data > off) {
 		src->hole_lo = off;
 		src->hole_hi = (uint64_t)data;
-		return true;
+		return src->hole_hi - off;
 	}
 	off_t hole = lseek(src->fd, (off_t)off, SEEK_HOLE);
 	src->data_lo = off;
 	src->data_hi = hole > (off_t)off ? (uint64_t)hole : src->file_size;
-	return false;
+	return 0;
+}
+
+bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
+{
+	return pgw_source_hole_bytes(src, off) != 0;
 }
 
 void pgw_source_close(struct pgw_source *src)

@@ -63,6 +63,9 @@ enum pgw_status pgw_source_get(const struct pgw_source *src, uint64_t off,
  * hole extent, remembered; false at once for a file that is not sparse.
  */
 bool pgw_source_in_hole(struct pgw_source *src, uint64_t off);
+/* The bytes of that hole from off to its end; 0 when off is data (or
+ * the file is not sparse). */
+uint64_t pgw_source_hole_bytes(struct pgw_source *src, uint64_t off);
 /* Copy bytes [off, off+len) into buf. */
 enum pgw_status pgw_source_read(const struct pgw_source *src, uint64_t off,
 				void *buf, size_t len, struct pgw_err *err);

@@ -125,7 +125,17 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 			}
 			decoded++;
 			if (pgw_image_page_in_hole(img, page)) {
-				stats->holes++;
+				/* The rest of the hole too, in one step. */
+				uint64_t hole = pgw_image_hole_run(img, pfn);
+				if (hole > end - pfn)
+					hole = end - pfn;
+				if (hole > max_pages - stats->scanned + 1)
+					hole = max_pages - stats->scanned + 1;
+				if (hole == 0)
+					hole = 1;
+				stats->scanned += hole - 1;
+				stats->holes += hole;
+				pfn += hole - 1;
 				continue;
 			}
 			uint64_t before = *given_up;
