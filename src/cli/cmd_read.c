@@ -62,14 +62,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			a->in.image = arg;
 		else if (!a->addr_arg)
 			a->addr_arg = arg;
+		else if (strcmp(a->addr_arg, "-") == 0)
+			pgw_usage_error(state, "read IMAGE - takes ADDR LEN "
+					"lines on stdin: no LEN argument");
 		else if (!a->len_arg)
 			a->len_arg = arg;
 		else
 			pgw_usage_error(state, "read takes IMAGE ADDR LEN");
 		break;
 	case ARGP_KEY_END:
-		if (!a->len_arg)
-			pgw_usage_error(state, "give IMAGE ADDR LEN");
+		if (!a->addr_arg ||
+		    (strcmp(a->addr_arg, "-") != 0 && !a->len_arg))
+			pgw_usage_error(state, "give IMAGE ADDR LEN, or IMAGE - "
+					"for ADDR LEN lines on stdin");
 		break;
 	case ARGP_KEY_SUCCESS:
 		if (a->phys && (r->have_cr3 || r->have_cpu || r->have_table ||
@@ -93,7 +98,9 @@ static const char doc[] =
 	"another), or physical memory with --phys: as hexdump -C shows them "
 	"(addresses in the offset column), --raw, or records (JSON: data "
 	"{va, pa, size, hex} per piece within a 4 KiB page; gap {va, end, "
-	"size, reason, absence} with --skip-unreadable).\v"
+	"size, reason, absence} with --skip-unreadable).  - in place of "
+	"ADDR LEN reads requests from stdin instead, one ADDR LEN per "
+	"line, the image's set-up paid once.\v"
 	"ADDR is hex with 0x (bare hex with --hex) or decimal with 0d; LEN "
 	"is decimal, or hex with 0x.  At the first byte that cannot be read "
 	"(not mapped, or its page not in the image: filtered out, past a cut "
@@ -105,10 +112,15 @@ static const char doc[] =
 	"1 stopped (or skipped) at an address that does not translate, 2 "
 	"stopped (or skipped) at a page the image lacks (data, or the page "
 	"table that would map it), 3 no root or mode (or no such process), "
-	"64 usage, 65 bad image, 66 cannot open, 74 cannot write.";
+	"64 usage, 65 bad image, 66 cannot open, 74 cannot write.  With -, "
+	"each request is answered as if it were read alone, one after "
+	"another (text: a hexdump each, ended by its end address; one CSV "
+	"header); a line that is not ADDR LEN is said on stderr (exit 1) "
+	"and the rest go on; the status is the worst of them.";
 
 static const struct argp read_argp = {
-	options, parse_opt, "IMAGE ADDR LEN", doc, session_children, NULL,
+	options, parse_opt, "IMAGE ADDR LEN\nIMAGE -", doc, session_children,
+	NULL,
 	NULL
 };
 
@@ -125,6 +137,34 @@ static bool parse_len(const char *s, uint64_t *v)
 		return false;
 	*v = n;
 	return true;
+}
+
+/* ADDR and LEN of a request: 0, or after saying why on stderr (quiet:
+ * not), PGW_EXIT_USAGE. */
+static int parse_request(const char *addr_s, const char *len_s, bool quiet,
+			 uint64_t *addr, uint64_t *len)
+{
+	if (!pgw_parse_u64(addr_s, addr)) {
+		if (!quiet)
+			addr_arg_error(addr_s);
+		return PGW_EXIT_USAGE;
+	}
+	if (!parse_len(len_s, len)) {
+		if (!quiet)
+			out_text_line(stderr, "pgwalk: '", len_s, "' is not a "
+				      "length (a positive count: decimal, or "
+				      "hex with 0x)\n");
+		return PGW_EXIT_USAGE;
+	}
+	if (*addr + *len < *addr && *addr + *len != 0) {
+		if (!quiet)
+			pgw_cli_error("0x%llx + %llu runs past the top of the "
+				      "address space",
+				      (unsigned long long)*addr,
+				      (unsigned long long)*len);
+		return PGW_EXIT_USAGE;
+	}
+	return 0;
 }
 
 struct reader {
@@ -441,30 +481,108 @@ static int read_phys(struct reader *r, uint64_t pa, uint64_t len)
 	return 0;
 }
 
+/* One request, as if read alone: its own hexdump and end line.  0, or
+ * the exit status of an error that stops everything. */
+static int read_request(struct reader *r, uint64_t addr, uint64_t len)
+{
+	struct out *o = r->out;
+	uint64_t last = addr + len - 1;
+	int rc;
+
+	*o->hex = (struct hexdump){
+		.digits = r->phys ? (last >> 32 ? 16 : 8) :
+				    out_va_digits(o->mode),
+	};
+	r->at = addr + len;
+	rc = r->phys ? read_phys(r, addr, len) : read_virt(r, addr, len);
+	gap_flush(r);
+	if (!rc && !r->raw && o->fmt->read_end)
+		o->fmt->read_end(o, r->at);
+	return rc;
+}
+
+/* read IMAGE -: ADDR LEN lines, answered in order. */
+struct requests {
+	struct reader *r;
+	int fatal;                /* an error that stopped the answers */
+	unsigned long bad_lines;
+};
+
+/* The token of line starting at *at (spaces and tabs between), copied
+ * into tok (NUL-terminated); false when there is none or it is too long
+ * for any number. */
+static bool token(const char **at, const char *end, char *tok, size_t cap)
+{
+	const char *p = *at;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	const char *q = p;
+	while (q < end && *q != ' ' && *q != '\t')
+		q++;
+	if (q == p || (size_t)(q - p) >= cap)
+		return false;
+	memcpy(tok, p, (size_t)(q - p));
+	tok[q - p] = '\0';
+	*at = q;
+	return true;
+}
+
+static void request_bad(struct requests *q, const char *text, size_t n,
+			unsigned long lineno)
+{
+	if (n > ECHO_MAX)
+		n = ECHO_MAX;
+	q->r->rc = pgw_exit_worst(q->r->rc, PGW_EXIT_NOANSWER);
+	stdin_bad_request(&q->bad_lines, text, n, lineno,
+			  "ADDR LEN (an address and a length)");
+}
+
+static void request_line(void *arg, char *text, size_t n,
+			 unsigned long lineno)
+{
+	struct requests *q = arg;
+	const char *at = text, *end = text + n;
+	char addr_s[64], len_s[64], extra[2];
+	uint64_t addr, len;
+
+	if (q->fatal)
+		return;
+	if (memchr(text, '\0', n) || !token(&at, end, addr_s, sizeof(addr_s)) ||
+	    !token(&at, end, len_s, sizeof(len_s)) ||
+	    token(&at, end, extra, sizeof(extra)) || at != end ||
+	    parse_request(addr_s, len_s, true, &addr, &len)) {
+		request_bad(q, text, n, lineno);
+		return;
+	}
+	q->fatal = read_request(q->r, addr, len);
+}
+
+static void request_overlong(void *arg, const char *start, size_t n,
+			     unsigned long lineno)
+{
+	struct requests *q = arg;
+
+	if (!q->fatal)
+		request_bad(q, start, n, lineno);
+}
+
 int cmd_read(int argc, char **argv)
 {
 	struct read_args a = { 0 };
 	struct session s = { 0 };
-	uint64_t addr, len;
+	uint64_t addr = 0, len = 0;
+	bool batch;
 	int rc;
 
 	pgw_argp_parse(&read_argp, argc, argv, &a);
-	if (!pgw_parse_u64(a.addr_arg, &addr)) {
-		addr_arg_error(a.addr_arg);
-		return PGW_EXIT_USAGE;
-	}
-	if (!parse_len(a.len_arg, &len)) {
-		out_text_line(stderr, "pgwalk: '", a.len_arg, "' is not a "
-			      "length (a positive count: decimal, or hex "
-			      "with 0x)\n");
-		return PGW_EXIT_USAGE;
-	}
-	if (addr + len < addr && addr + len != 0) {
-		pgw_cli_error("0x%llx + %llu runs past the top of the address "
-			      "space", (unsigned long long)addr,
-			      (unsigned long long)len);
-		return PGW_EXIT_USAGE;
-	}
+	batch = strcmp(a.addr_arg, "-") == 0;
+	/* (addr_args_check reads nothing; it wants the argv type.) */
+	rc = batch ? addr_args_check((char *[]){ (char *)a.addr_arg }, 1,
+				     &batch)
+		   : parse_request(a.addr_arg, a.len_arg, false, &addr, &len);
+	if (rc)
+		return rc;
 	s.opts = a.in.opts;
 	rc = session_open_image(&s, a.in.image);
 	if (!rc && !a.phys)
@@ -480,11 +598,7 @@ int cmd_read(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	const struct formatter *fmt =
 		formatter_by_name(a.in.opts.output_format);
-	uint64_t last = addr + len - 1;
-	struct hexdump hex = {
-		.digits = a.phys ? (last >> 32 ? 16 : 8) :
-				   out_va_digits(s.space.mode),
-	};
+	struct hexdump hex;
 	struct out out = {
 		.f = stdout, .fmt = fmt, .mode = a.phys ? NULL : s.space.mode,
 		.phys = a.phys, .hex = &hex,
@@ -492,14 +606,21 @@ int cmd_read(int argc, char **argv)
 	struct reader r = {
 		.s = &s, .out = &out, .raw = a.raw, .phys = a.phys,
 		.skip = a.skip, .need_pa = fmt != formatter_by_name("text"),
-		.at = addr + len,
 	};
 	if (!a.raw && fmt->read_begin)
 		fmt->read_begin(&out);
-	rc = a.phys ? read_phys(&r, addr, len) : read_virt(&r, addr, len);
-	gap_flush(&r);
-	if (!rc && !a.raw && fmt->read_end)
-		fmt->read_end(&out, r.at);
+	if (batch) {
+		struct requests q = { .r = &r };
+		rc = stdin_lines(&(struct line_reader){
+			request_line, NULL, request_overlong, &q });
+		if (!rc)
+			rc = q.fatal;
+		if (q.bad_lines > 10)
+			pgw_cli_error("%lu lines on stdin were not ADDR LEN",
+				      q.bad_lines);
+	} else {
+		rc = read_request(&r, addr, len);
+	}
 	rc = pgw_cli_flush(rc ? rc : r.rc);
 	session_close(&s);
 	return rc;

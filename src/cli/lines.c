@@ -162,6 +162,12 @@ int addr_args_check(char **args, int n, bool *stdin_ret)
 void stdin_bad_line(unsigned long *count, const char *text, size_t n,
 		    unsigned long lineno)
 {
+	stdin_bad_request(count, text, n, lineno, "an address");
+}
+
+void stdin_bad_request(unsigned long *count, const char *text, size_t n,
+		       unsigned long lineno, const char *what)
+{
 	bool nul = memchr(text, '\0', n) != NULL;
 	struct line l;
 
@@ -173,7 +179,8 @@ void stdin_bad_line(unsigned long *count, const char *text, size_t n,
 	emit_str(&l, ": '");
 	for (size_t i = 0; i < n && i < 80; i++)
 		emit_text_char(&l, (unsigned char)text[i]);
-	emit_str(&l, nul ? "' is not an address (a NUL byte inside the "
-			   "line)\n" : "' is not an address\n");
+	emit_str(&l, "' is not ");
+	emit_str(&l, what);
+	emit_str(&l, nul ? " (a NUL byte inside the line)\n" : "\n");
 	fwrite(l.buf, 1, l.len, stderr);
 }

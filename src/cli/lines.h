@@ -46,5 +46,8 @@ int addr_args_check(char **args, int n, bool *stdin_ret);
  * *count counts them all). */
 void stdin_bad_line(unsigned long *count, const char *text, size_t n,
 		    unsigned long lineno);
+/* The same for a line that is not what is asked for (what: "ADDR LEN"). */
+void stdin_bad_request(unsigned long *count, const char *text, size_t n,
+		       unsigned long lineno, const char *what);
 
 #endif

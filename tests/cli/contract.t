@@ -148,6 +148,8 @@ contract read "x86-64 --phys --skip-unreadable, past RAM" --phys --skip-unreadab
 contract read "PAE --skip-unreadable, beyond 4 GiB" --skip-unreadable "$TMP/read-pae.elf" 0xfffff000 0x2000
 contract read "i386" "$TMP/read-i386.elf" 0xb77ff000 0x2000
 contract read "la57" "$TMP/read-la57.elf" 0xfffffffff000 0x2000
+printf '0x401fff00 0x200\n0x3ff000 0x5000\n' >"$TMP/read-req"
+contract read "x86-64, requests on stdin" --skip-unreadable "$R" - <"$TMP/read-req"
 printf '%s\n' 0x3000010 0x50000000 zzz 0x7ffff8 'a,"b' >"$TMP/pas"
 for s in read-x86-64 read-pae read-i386 read-la57; do
 	contract ptov "$s" "$TMP/$s.elf" - <"$TMP/pas"
