@@ -694,6 +694,46 @@ enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)
 	return pgw_kdump_desc_state(img, k, idx, &d, &why_text);
 }
 
+/*
+ * Frames from pfn on that the bitmaps leave out for one reason, so scans
+ * step over a filtered dump's excluded runs and its holes between RAM at
+ * once: 64 frames a step where both bitmaps are in the map and the dump
+ * is not split (where no boundary can change the reason), else a frame.
+ */
+static uint64_t kdump_unheld_run(struct pgw_image *img, uint64_t pfn,
+				 bool *zero_ret)
+{
+	const struct kdump *k = img->priv;
+	/* The bitmaps count the dump's pages (blocks of 2^shift bytes). */
+	unsigned sub = k->shift - PGW_PAGE_SHIFT;
+	uint64_t first = pfn >> sub;
+	enum pgw_absence why = first < k->max_mapnr ?
+				       bitmap_state(img, k, first) :
+				       PGW_ABSENT_NONE;
+	bool words = k->bits1 && k->bits2 && !k->s.split;
+	uint64_t ram = why == PGW_ABSENT_OUTSIDE ? 0 : UINT64_MAX;
+	uint64_t end = first + 1;
+
+	*zero_ret = false;
+	if (why == PGW_ABSENT_NONE)
+		return 0;
+	while (end < k->max_mapnr) {
+		uint64_t dumped, in_ram;
+		if (words && end % 64 == 0 && k->max_mapnr - end >= 64) {
+			memcpy(&dumped, k->bits2 + end / 8, 8);
+			memcpy(&in_ram, k->bits1 + end / 8, 8);
+			if (dumped == 0 && in_ram == ram) {
+				end += 64;
+				continue;
+			}
+		}
+		if (bitmap_state(img, k, end) != why)
+			break;
+		end++;
+	}
+	return (end << sub) - pfn;
+}
+
 static uint64_t kdump_held_pages(const struct pgw_image *img)
 {
 	const struct kdump *k = img->priv;
@@ -1092,6 +1132,7 @@ const struct pgw_format pgw_format_kdump = {
 	.page_state = kdump_page_state_4k,
 	.absent_bytes = pgw_kdump_absent_bytes,
 	.evidence = pgw_kdump_evidence,
+	.unheld_run = kdump_unheld_run,
 	.held_pages = kdump_held_pages,
 	.close = kdump_close,
 };

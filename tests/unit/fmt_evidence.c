@@ -43,6 +43,37 @@ static uint64_t states_any_order(struct pgw_image *img, uint64_t npages)
 	return wrong;
 }
 
+/* pgw_image_unheld_run against reading: every page of a run the scans
+ * step over fails to read for the reason its first page fails (what a
+ * format says it lacks is lacked, one verdict a run); the pages that do
+ * not, and in *runs how many runs there were. */
+static uint64_t runs_unread(struct pgw_image *img, uint64_t npages,
+			    uint64_t *runs)
+{
+	uint64_t wrong = 0;
+
+	*runs = 0;
+	for (uint64_t pfn = 0; pfn < npages + 8; pfn++) {
+		bool zero;
+		uint64_t n = pgw_image_unheld_run(img, pfn, &zero);
+		enum pgw_absence first = PGW_ABSENT_NONE;
+		if (!n)
+			continue;
+		++*runs;
+		for (uint64_t i = 0; i < n && pfn + i < npages + 8; i++) {
+			const uint8_t *p;
+			struct pgw_err err = { 0 };
+			enum pgw_status st = pgw_image_page(img, pfn + i, &p,
+							    &err);
+			if (i == 0)
+				first = st == PGW_OK ? PGW_ABSENT_NONE
+						     : err.absence;
+			wrong += st == PGW_OK || err.absence != first;
+		}
+	}
+	return wrong;
+}
+
 /*
  * The evidence, absent_bytes over everything and the page reads agree:
  * the same pages in the same reasons (outside aside, which the evidence
@@ -71,6 +102,11 @@ static void agree(const char *name, struct pgw_image *img, uint64_t npages,
 	uint64_t wrong = states_any_order(img, npages);
 	ok(wrong == 0, "%s: page_state agrees with reading each page, in "
 	   "three orders (%llu do not)", name, (unsigned long long)wrong);
+	uint64_t runs;
+	wrong = runs_unread(img, npages, &runs);
+	ok(wrong == 0, "%s: the %llu runs scans step over are not read, "
+	   "each for one reason (%llu pages are)", name,
+	   (unsigned long long)runs, (unsigned long long)wrong);
 	pgw_image_evidence(img, ev);
 	same = ev->pages_dumped == reads[PGW_ABSENT_NONE];
 	for (size_t k = 1; k < PGW_NABSENCES; k++)
