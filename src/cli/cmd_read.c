@@ -45,7 +45,6 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct read_args *a = state->input;
-	const struct pgw_root_request *r = &a->in.opts.space.root;
 
 	switch (key) {
 	case OPT_RAW:
@@ -77,9 +76,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					"for ADDR LEN lines on stdin");
 		break;
 	case ARGP_KEY_SUCCESS:
-		if (a->phys && (r->have_cr3 || r->have_cpu || r->have_table ||
-				r->have_pid || r->comm || r->kernel_half ||
-				a->in.opts.space.mode))
+		if (a->phys && session_space_asked(&a->in.opts))
 			pgw_usage_error(state, "--phys reads physical memory: "
 					"no root or mode to choose");
 		if (a->raw && strcmp(a->in.opts.output_format, "text") != 0)

@@ -14,5 +14,6 @@ int cmd_ptov(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
+int cmd_search(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include "check_out.h"
 #include "maps_out.h"
 #include "roots_out.h"
+#include "search_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
 static void kv_end(struct line *l, uint64_t start, uint64_t end)
@@ -689,4 +690,6 @@ const struct formatter fmt_json = {
 	.check_summary = json_check_summary,
 	.diff_range = json_diff_range,
 	.diff_summary = json_diff_summary,
+	.search_hit = json_search_hit,
+	.search_summary = json_search_summary,
 };

@@ -11,6 +11,7 @@
 #include "ps_out.h"
 #include "text_cells.h"
 #include "spelled.h"
+#include "search_out.h"
 
 static void human_spell(struct line *l, uint64_t size, int width);
 
@@ -920,4 +921,7 @@ const struct formatter fmt_text = {
 	.diff_begin = text_diff_begin,
 	.diff_range = text_diff_range,
 	.diff_summary = text_diff_summary,
+	.search_begin = text_search_begin,
+	.search_hit = text_search_hit,
+	.search_summary = text_search_summary,
 };

@@ -32,6 +32,8 @@ static const struct {
 	{ "diff", cmd_diff, "what changed between two address spaces" },
 	{ "maps", cmd_maps, "each process's VMAs as /proc/PID/maps shows "
 			    "them, from the kernel's structures" },
+	{ "search", cmd_search, "where strings and bytes lie in memory, each "
+				"hit named by process and address" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -419,6 +419,14 @@ error_t session_parse_image(struct image_args *a, const char *cmd, int key,
 	return 0;
 }
 
+bool session_space_asked(const struct session_opts *o)
+{
+	const struct pgw_root_request *r = &o->space.root;
+
+	return r->have_cr3 || r->have_cpu || r->have_table || r->have_pid ||
+	       r->comm || r->kernel_half || o->space.mode;
+}
+
 int session_open_image(struct session *s, const char *path)
 {
 	struct pgw_err err = { 0 };

@@ -63,6 +63,9 @@ struct image_args {
 error_t session_parse_image(struct image_args *a, const char *cmd, int key,
 			    char *arg, struct argp_state *state);
 
+/* A root or a mode was asked for (what --phys has no use for). */
+bool session_space_asked(const struct session_opts *o);
+
 /* For root_b: once every option is known, read its addresses. */
 void session_root_finish(struct session_opts *o, struct argp_state *state);
 

@@ -187,7 +187,7 @@ like '^Usage: pgwalk translate \[OPTION...\] IMAGE ADDR...' "... prints translat
 like '--levels' "... with its options"
 run "$PGWALK" --usage
 is "$rc" 0 "pgwalk --usage: exit 0"
-is "$out" "Usage: pgwalk {info|translate|dump|regions|roots|ps|read|ptov|check|diff|maps} [OPTION...] IMAGE [ARG...]" \
+is "$out" "Usage: pgwalk {info|translate|dump|regions|roots|ps|read|ptov|check|diff|maps|search} [OPTION...] IMAGE [ARG...]" \
 	"... one line naming the commands"
 
 # Output that cannot be written: the reason, exit 74.

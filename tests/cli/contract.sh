@@ -215,7 +215,21 @@ def S: {
   "maps.summary": {
     req: {type: "str", processes: "u64", vmas: "u64",
           processes_incomplete: "u64", complete: "bool"},
-    opt: {reason: "reason", why: "str"}}
+    opt: {reason: "reason", why: "str"}},
+  "search.hit": {
+    req: {type: "str", pa: "addr", va: "null|addr", root: "null|addr",
+          pid: "null|u64", comm: "null|str", pattern: "str", size: "u64",
+          hex: "str", context_start: "addr", context: "str"},
+    opt: {same_frame_pages: "u64"}},
+  "search.summary": {
+    req: {type: "str", patterns: "u64", hits: "u64", listed: "u64",
+          bytes_searched: "u64", bytes_not_in_image: "u64",
+          not_in_image: "obj:not_in_image", tables_not_in_image: "u64",
+          complete: "bool"},
+    opt: {reason: "reason"}},
+  "not_in_image": {
+    req: {outside: "u64", excluded: "u64", truncated: "u64", missing: "u64",
+          other_file: "u64", corrupt: "u64"}, opt: {}}
 };
 
 def words: {
@@ -224,7 +238,7 @@ def words: {
            "reserved-bits", "bad-leaf", "table-not-in-image",
            "table-beyond-memory", "cycle", "data-not-in-image",
            "read-error", "not-an-address", "budget", "corrupt",
-           "task-list-unread", "vmcoreinfo-conflict"],
+           "task-list-unread", "vmcoreinfo-conflict", "hit-limit"],
   absence: ["outside", "excluded", "truncated", "missing", "other-file",
             "corrupt"],
   flags: ["present", "rw", "user", "pwt", "pcd", "accessed", "dirty", "ps",
@@ -406,6 +420,21 @@ def rules($cmd):
        else empty end),
       (if has("same_frame_pages") and .same_frame_pages < 2
        then "same_frame_pages only when more than 1" else empty end) ]
+  elif $cmd == "search" and .type == "hit" then
+    [ (if (.pid == null) != (.comm == null) then "pid and comm null together"
+       else empty end),
+      (if (.va == null) != (.root == null)
+       then "va and root null together (--phys)" else empty end),
+      (if .pid != null and .root == null then "a pid without a root"
+       else empty end),
+      (if .size < 1 then "an empty match" else empty end),
+      (if (.hex | test("^([0-9a-f][0-9a-f])*$") | not) or
+          (.hex | length) != 2 * .size
+       then "hex: two lower-case digits per byte matched" else empty end),
+      (if (.pattern | test("^(string|wide|hex):.")) | not
+       then "pattern: kind:text" else empty end),
+      (if has("same_frame_pages") and .same_frame_pages < 2
+       then "same_frame_pages only when more than 1" else empty end) ]
   elif $cmd == "check" and .type == "finding" then
     [ (if ((.va == null) != (.end == null)) or ((.va == null) != (.size == null))
        then "va, end and size null together" else empty end),
@@ -470,6 +499,16 @@ def rules($cmd):
           ([.reason] | inside(["budget", "vmcoreinfo-conflict"]) | not)
        then "a roots summary reason is budget or vmcoreinfo-conflict"
        else empty end),
+      (if $cmd == "search" and .listed > .hits
+       then "search: more hits listed than found" else empty end),
+      (if $cmd == "search" and
+          .bytes_not_in_image != ([.not_in_image[]] | add)
+       then "search: bytes_not_in_image is not the sum of not_in_image"
+       else empty end),
+      (if $cmd == "search" and .reason == "hit-limit" and .listed >= .hits
+       then "search: hit-limit while every hit was listed" else empty end),
+      (if $cmd != "search" and .reason == "hit-limit"
+       then "hit-limit belongs to search alone" else empty end),
       (if $cmd == "roots" and has("reason") != has("why")
        then "a roots summary: reason and why together" else empty end),
       (if $cmd == "roots" and
@@ -478,8 +517,9 @@ def rules($cmd):
        then "kinds: not root kinds" else empty end),
       (if has("reason") and ([.reason] | inside(["budget", "table-not-in-image", "data-not-in-image", "read-error"]) | not) and
           ($cmd != "check" or ([.reason] | inside(["task-list-unread", "vmcoreinfo-conflict"]) | not)) and
-          ($cmd != "roots" or .reason != "vmcoreinfo-conflict")
-       then "a summary reason is budget, table-not-in-image, data-not-in-image or read-error (check: task-list-unread, vmcoreinfo-conflict; roots: vmcoreinfo-conflict)"
+          ($cmd != "roots" or .reason != "vmcoreinfo-conflict") and
+          ($cmd != "search" or .reason != "hit-limit")
+       then "a summary reason is budget, table-not-in-image, data-not-in-image or read-error (check: task-list-unread, vmcoreinfo-conflict; roots: vmcoreinfo-conflict; search: hit-limit)"
        else empty end) ]
   elif $cmd == "info" then
     [ (if .pages.dumped + .pages.outside + .pages.excluded + .pages.truncated +

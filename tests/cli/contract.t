@@ -1,6 +1,7 @@
 #!/bin/sh
 # The output contract (docs/output.md), checked line by line: every JSON
-# line info, translate, dump, regions, roots, read, ptov, check and diff
+# line info, translate, dump, regions, roots, read, ptov, check, diff and
+# search
 # print — on synthetic images of
 # every mode, hostile page tables, the corrupt-dump corpus, filtered and
 # cut kdumps, bad input — has "type" first, only the contract's fields
@@ -154,6 +155,15 @@ printf '%s\n' 0x3000010 0x50000000 zzz 0x7ffff8 'a,"b' >"$TMP/pas"
 for s in read-x86-64 read-pae read-i386 read-la57; do
 	contract ptov "$s" "$TMP/$s.elf" - <"$TMP/pas"
 done
+bad_rp search "hex that is not the match's" '{"type":"hit","pa":"0x1000","va":"0x1000","root":"0x1000","pid":null,"comm":null,"pattern":"string:ab","size":2,"hex":"61","context_start":"0x1000","context":"ab"}'
+bad_rp search "a va without a root" '{"type":"hit","pa":"0x1000","va":"0x1000","root":null,"pid":null,"comm":null,"pattern":"string:ab","size":2,"hex":"6162","context_start":"0x1000","context":"ab"}'
+bad_rp search "a pattern without its kind" '{"type":"hit","pa":"0x1000","va":null,"root":null,"pid":null,"comm":null,"pattern":"ab","size":2,"hex":"6162","context_start":"0x1000","context":"ab"}'
+bad_rp search "bytes not in the image that do not add up" '{"type":"summary","patterns":1,"hits":0,"listed":0,"bytes_searched":0,"bytes_not_in_image":4096,"not_in_image":{"outside":0,"excluded":0,"truncated":0,"missing":0,"other_file":0,"corrupt":0},"tables_not_in_image":0,"complete":false,"reason":"data-not-in-image"}'
+bad_rp search "a hit limit with every hit listed" '{"type":"summary","patterns":1,"hits":2,"listed":2,"bytes_searched":0,"bytes_not_in_image":0,"not_in_image":{"outside":0,"excluded":0,"truncated":0,"missing":0,"other_file":0,"corrupt":0},"tables_not_in_image":0,"complete":false,"reason":"hit-limit"}'
+contract search "x86-64, the whole space, strings and bytes" --string=PGW --wide \
+	--hex=0000??00 --max-hits=50 "$R"
+contract search "x86-64 --phys, a bound on hits" --phys --hex=?? --max-hits=3 "$R"
+contract search "i386, no match" --string=no-such-bytes-here "$TMP/read-i386.elf"
 
 # ---- roots: every kind of root, named and not, cross-view, hostile ----
 for spec in roots-x86-64 roots-pti roots-pae roots-i386 roots-la57; do
@@ -187,6 +197,8 @@ contract translate "synthetic kernel --pid=1" --pid=1 "$TMP/k.elf" 0x400000 0x50
 contract ptov "synthetic kernel --all-roots (named, an orphan)" --all-roots "$TMP/k.elf" 0x1000 0x200000 0x300000
 contract read "synthetic kernel --pid=1 --skip-unreadable" --pid=1 --skip-unreadable "$TMP/k.elf" 0x400000 0x3000
 contract dump "synthetic kernel --comm=init" --comm=init "$TMP/k.elf"
+contract search "synthetic kernel --pid=1 (named)" --pid=1 --hex=00 \
+	--max-hits=10 "$TMP/k.elf"
 # Damaged kernel data: exit 65, and every line still per the contract.
 for h in loop btf-lies kallsyms-wild; do
 	"$KMK" --$h "$TMP/h.elf" || bail "pgw-mkkernel --$h failed"
@@ -248,6 +260,9 @@ contract read "filtered kdump --skip-unreadable" --skip-unreadable $K "$TMP/kd" 
 contract ptov "filtered kdump" $K "$TMP/kd" 0x1000 0x5000 0x9000
 contract check "filtered kdump (a table not in the image)" $K --severity=info "$TMP/kd"
 contract diff "filtered kdump against itself, --data" $K --data "$TMP/kd" "$TMP/kd"
+contract search "filtered kdump (excluded pages and a table)" $K --hex=0100 \
+	--max-hits=20 "$TMP/kd"
+contract search "filtered kdump --phys" --phys --hex=0100 --max-hits=20 "$TMP/kd"
 }
 "$MK" kdump --codec=none "$TMP/kn" >/dev/null
 head -c $(( $(wc -c <"$TMP/kn") / 3 )) "$TMP/kn" >"$TMP/kcut"

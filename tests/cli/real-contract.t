@@ -1,14 +1,14 @@
 #!/bin/sh
 # The output contract (docs/output.md, schemas in contract.sh) on the real
 # dumps: every JSON line info, translate, dump, regions, roots, read,
-# ptov, check, diff and maps print for
+# ptov, check, diff, maps and search print for
 # each dump — its ELF core, its raw memory (with no options too: VMCOREINFO
 # found in memory), and the kdump and flattened files — holds to the
 # schema of its record type.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 107  # 20 per dump (4), 8 per x64-4l-a kdump file (2), 3 maps per x86-64
+plan 117  # 22 per dump (4), 9 per x64-4l-a kdump file (2), 3 maps per x86-64
           # dump (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
@@ -47,6 +47,9 @@ for dm in $DUMPS; do
 	contract check "$d vmcore.elf --all-roots" --all-roots \
 		--severity=info "$elf"
 	contract check "$d vmcore.elf --cpu=1" --cpu=1 --severity=info "$elf"
+	contract search "$d vmcore.elf --cpu=1, every marker" --cpu=1 \
+		--string=PGWALK- --max-hits=100000 "$elf"
+	contract search "$d mem.raw --phys" --phys --string=PGWALK- "$raw"
 	contract diff "$d vmcore.elf --cpu=0 --cpu=1" --cpu=0 --cpu=1 "$elf"
 	contract diff "$d vmcore.elf against mem.raw, --data" --cr3="$cr3" \
 		--data "$elf" "$raw"
@@ -62,6 +65,8 @@ for f in vmcore-d31.kdump vmcore-d31-zlib.flat; do
 	contract roots "x64-4l-a $f" "$k"
 	contract read "x64-4l-a $f --pid=129 --skip-unreadable" --pid=129 \
 		--skip-unreadable "$k" 0x7fdb5e4f0000 0x4000
+	contract search "x64-4l-a $f --pid=129 (user data left out)" \
+		--pid=129 --string=PGWALK-MARKER-129 "$k"
 	contract diff "x64-4l-a vmcore.elf against $f --cpu=1 --data" \
 		--cpu=1 --data "$UNPACKED/x64-4l-a/vmcore.elf" "$k"
 	contract maps "x64-4l-a $f" "$k"

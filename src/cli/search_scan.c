@@ -1,0 +1,204 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgwalk.h"
+#include "search_scan.h"
+
+/* Patterns whose anchors begin alike are looked for together: one pass
+ * over the buffer per group, each pattern of it checked where the key
+ * lies (a search for many markers that start "PGWALK-" reads memory
+ * once). */
+static bool group(struct scanner *s)
+{
+	s->group = calloc(s->npat ? s->npat : 1, sizeof(*s->group));
+	if (!s->group)
+		return false;
+	for (size_t i = 0; i < s->npat; i++) {
+		const struct pattern *p = &s->pat[i];
+		size_t klen = p->anchor_len < SCAN_KEY ? p->anchor_len : SCAN_KEY;
+		const uint8_t *key = p->bytes + p->anchor;
+		struct scan_group *g = NULL;
+		for (size_t j = 0; j < s->ngroups && !g; j++)
+			if (s->group[j].key_len == klen &&
+			    memcmp(s->group[j].key, key, klen) == 0)
+				g = &s->group[j];
+		if (!g) {
+			g = &s->group[s->ngroups++];
+			memcpy(g->key, key, klen);
+			g->key_len = klen;
+			g->member = calloc(s->npat, sizeof(*g->member));
+			if (!g->member)
+				return false;
+		}
+		g->member[g->n++] = i;
+	}
+	return true;
+}
+
+bool scan_init(struct scanner *s, const struct pattern *pat, size_t npat,
+	       void (*hit)(void *, const struct scan_hit *), void *arg)
+{
+	size_t longest = 1;
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < npat; i++)
+		if (pat[i].len > longest)
+			longest = pat[i].len;
+	s->pat = pat;
+	s->npat = npat;
+	s->keep = longest - 1;
+	s->hit = hit;
+	s->arg = arg;
+	s->buf = malloc(s->keep + SCAN_PAGES * PGW_PAGE_SIZE);
+	return s->buf && group(s);
+}
+
+void scan_free(struct scanner *s)
+{
+	for (size_t g = 0; s->group && g < s->ngroups; g++)
+		free(s->group[g].member);
+	free(s->group);
+	free(s->found);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+}
+
+static void report(struct scanner *s, size_t off, size_t pattern)
+{
+	struct scan_hit h = { .pattern = pattern };
+
+	if (off < s->carry) {
+		h.addr = s->carry_addr + off;
+		h.pa = s->carry_pa + off;
+	} else {
+		size_t rel = off - s->carry;
+		h.addr = s->start + rel;
+		h.pa = s->pa[rel / PGW_PAGE_SIZE] + rel % PGW_PAGE_SIZE;
+	}
+	s->hit(s->arg, &h);
+}
+
+/* A match at off, unless it lies wholly within the carry (found
+ * before). */
+static bool add(struct scanner *s, size_t off, size_t pattern)
+{
+	if (off + s->pat[pattern].len <= s->carry)
+		return true;
+	if (s->nfound == s->capfound) {
+		size_t cap = s->capfound ? 2 * s->capfound : 256;
+		struct scan_found *f = realloc(s->found, cap * sizeof(*f));
+		if (!f)
+			return false;
+		s->found = f;
+		s->capfound = cap;
+	}
+	s->found[s->nfound++] = (struct scan_found){ off, pattern };
+	return true;
+}
+
+/* Every match of a group's patterns in buf[0, total): each place its
+ * key lies, each pattern checked whole there. */
+static bool search_group(struct scanner *s, const struct scan_group *g,
+			 size_t total)
+{
+	const uint8_t *buf = s->buf;
+
+	if (g->key_len == 0) {
+		/* All ??: every offset. */
+		for (size_t i = 0; i < g->n; i++) {
+			size_t len = s->pat[g->member[i]].len;
+			for (size_t off = 0; off + len <= total; off++)
+				if (!add(s, off, g->member[i]))
+					return false;
+		}
+		return true;
+	}
+	for (size_t pos = 0; pos + g->key_len <= total;) {
+		const uint8_t *q = memmem(buf + pos, total - pos, g->key,
+					  g->key_len);
+		if (!q)
+			break;
+		size_t at = (size_t)(q - buf);
+		for (size_t i = 0; i < g->n; i++) {
+			const struct pattern *p = &s->pat[g->member[i]];
+			if (at < p->anchor || at - p->anchor + p->len > total)
+				continue;
+			size_t off = at - p->anchor;
+			if (pattern_at(p, buf + off) &&
+			    !add(s, off, g->member[i]))
+				return false;
+		}
+		pos = at + 1;
+	}
+	return true;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct scan_found *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->pattern < y->pattern ? -1 : x->pattern > y->pattern;
+}
+
+/* Every match in the buffer not wholly within the carry, by offset. */
+static void search(struct scanner *s)
+{
+	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
+
+	s->nfound = 0;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (!search_group(s, &s->group[g], total))
+			s->oom = true;
+	qsort(s->found, s->nfound, sizeof(*s->found), cmp_found);
+	for (size_t i = 0; i < s->nfound; i++)
+		report(s, s->found[i].off, s->found[i].pattern);
+}
+
+/* Search what is held; keep its last bytes when the stream goes on. */
+static void flush(struct scanner *s, bool go_on)
+{
+	if (s->npages == 0) {
+		if (!go_on)
+			s->carry = 0;
+		return;
+	}
+	search(s);
+	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
+	size_t keep = go_on ? s->keep : 0;
+	uint64_t end = s->start + s->npages * PGW_PAGE_SIZE;
+
+	memmove(s->buf, s->buf + total - keep, keep);
+	s->carry = keep;
+	s->carry_addr = end - keep;
+	s->carry_pa = s->pa[s->npages - 1] + PGW_PAGE_SIZE - keep;
+	s->npages = 0;
+}
+
+uint8_t *scan_slot(struct scanner *s, uint64_t addr, uint64_t pa)
+{
+	uint64_t next = s->npages ? s->start + s->npages * PGW_PAGE_SIZE :
+				    s->carry_addr + s->carry;
+
+	if ((s->npages || s->carry) && addr != next)
+		flush(s, false);
+	else if (s->npages == SCAN_PAGES)
+		flush(s, true);
+	s->slot_addr = addr;
+	s->slot_pa = pa;
+	return s->buf + s->carry + s->npages * PGW_PAGE_SIZE;
+}
+
+void scan_commit(struct scanner *s)
+{
+	if (s->npages == 0)
+		s->start = s->slot_addr;
+	s->pa[s->npages++] = s->slot_pa;
+	s->bytes += PGW_PAGE_SIZE;
+}
+
+void scan_break(struct scanner *s)
+{
+	flush(s, false);
+}
