@@ -13,6 +13,7 @@
 #include "emit.h"
 #include "exit_codes.h"
 #include "lines.h"
+#include "owned_roots.h"
 #include "read_out.h"
 #include "session.h"
 
@@ -96,16 +97,6 @@ static const char doc[] =
 static const struct argp ptov_argp = {
 	options, parse_opt, "IMAGE PADDR...", doc, session_children, NULL,
 	NULL
-};
-
-/* A root of the map: its table and who owns it. */
-struct owner {
-	uint64_t root;
-	const char *kind;
-	const struct pgw_task *task;   /* NULL: unnamed */
-	int32_t pid;
-	const uint8_t *comm;
-	size_t comm_len;
 };
 
 struct batch {
@@ -197,12 +188,7 @@ static double now_ms(void)
 
 /* What the map was built from, for the exit status and -v. */
 struct build {
-	struct pgw_roots *roots;
-	struct pgw_task *tasks;
-	size_t ntasks;
-	struct pgw_roots_view *view;
-	enum pgw_status names;   /* the task list's status */
-	struct pgw_err names_err;
+	struct owned_roots all;  /* --all-roots */
 	struct owner *owners;
 	size_t nowners;
 	struct pgw_walk_stats walked;
@@ -263,74 +249,36 @@ static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 		   err);
 }
 
-/* Every root: the kernel's whole, each other's user half (its kernel
- * half is the kernel's, unless it differs: then all of it). */
+/* Every root, each in the stretches owned_root_walks says. */
 static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 				 struct build *bd, struct pgw_err *err)
 {
-	struct pgw_roots_opts ro = {
-		.scan = { .max_entries = bd->entries_left,
-			  .enc = s->space.enc },
-	};
-	enum pgw_status st = pgw_roots_scan(s->img, s->space.mode,
-					    s->space.root, &ro, &bd->roots,
-					    err);
+	enum pgw_status st = owned_roots_open(s, bd->entries_left, &bd->all,
+					      err);
+
 	if (st != PGW_OK)
 		return st;
-	uint64_t scanned = bd->roots->scan.entries;
+	uint64_t scanned = bd->all.roots->scan.entries;
 	bd->walked.entries += scanned;
 	bd->entries_left -= scanned < bd->entries_left ? scanned :
 							 bd->entries_left;
-	bd->names = pgw_linux_tasks(&s->space, &bd->tasks, &bd->ntasks,
-				    &bd->names_err);
-	if (bd->ntasks && (st = pgw_roots_view_build(bd->roots, bd->tasks,
-						     bd->ntasks, &bd->view,
-						     err)) != PGW_OK)
-		return st;
-	const struct pgw_roots *roots = bd->roots;
-	if (!(bd->owners = calloc(roots->n, sizeof(*bd->owners))))
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	bd->nowners = roots->n;
-	for (size_t i = 0; i < roots->n; i++) {
-		const struct pgw_root_found *f = &roots->root[i];
-		struct owner *o = &bd->owners[i];
-		o->root = f->table;
-		o->kind = pgw_root_kind_key(f->kind);
-		if (bd->view && bd->view->first_owner[i] <
-					bd->view->first_owner[i + 1]) {
-			const struct pgw_task *t =
-				&bd->tasks[bd->view->owner
-						   [bd->view->first_owner[i]]];
-			o->pid = t->pid;
-			o->comm = t->comm;
-			o->comm_len = t->comm_len;
-		}
-		if (i == 0 && s->space.mode->root_select_bit) {
-			/* The kernel's table is the upper root's. */
-			st = add(rm, s, 0, f->table, 0, 0, 0, bd, err);
-		} else if (i == 0) {
-			st = add(rm, s, f->table, 0, 0, 0, 0, bd, err);
-		} else {
-			/* PTI: the user half as user mode sees it, through
-			 * the user copy (the kernel copy's is NX). */
-			st = add(rm, s, f->pti_user ? f->pti_user : f->table,
-				 0, 0, roots->kernel_start, (uint32_t)i, bd, err);
-			if (st == PGW_OK && f->ndiffs > 0)
-				st = add(rm, s, f->table, 0, roots->kernel_start,
-					 0, (uint32_t)i, bd, err);
-		}
-		if (st != PGW_OK)
-			return st;
+	bd->owners = bd->all.owners;
+	bd->nowners = bd->all.nowners;
+	for (size_t i = 0; i < bd->nowners && st == PGW_OK; i++) {
+		struct root_walk w[2];
+		size_t n = owned_root_walks(&bd->all, s->space.mode, i, w);
+		for (size_t j = 0; j < n && st == PGW_OK; j++)
+			st = add(rm, s, w[j].table, w[j].upper, w[j].start,
+				 w[j].end, (uint32_t)i, bd, err);
 	}
-	return PGW_OK;
+	return st;
 }
 
 static void build_free(struct build *bd)
 {
-	free(bd->owners);
-	pgw_roots_view_free(bd->view);
-	pgw_linux_tasks_free(bd->tasks);
-	pgw_roots_free(bd->roots);
+	if (bd->owners != bd->all.owners)
+		free(bd->owners);
+	owned_roots_free(&bd->all);
 }
 
 /* The status the map itself calls for, as roots says it of the names: a
@@ -345,13 +293,8 @@ static int build_status(const struct build *bd, const struct pgw_rmap *rm)
 	pgw_rmap_stats(rm, &st);
 	if (st.tables_not_in_image)
 		rc = PGW_EXIT_EVIDENCE;
-	if (bd->roots && bd->names != PGW_OK && bd->names != PGW_E_NOTFOUND)
-		rc = pgw_exit_worst(rc, bd->names == PGW_E_NODATA ||
-						bd->names == PGW_E_UNMAPPED ?
-					PGW_EXIT_EVIDENCE :
-					pgw_exit_for(bd->names));
-	if (st.budget_stops || bd->unwalked ||
-	    (bd->roots && !bd->roots->scan.complete))
+	rc = pgw_exit_worst(rc, owned_roots_status(&bd->all));
+	if (st.budget_stops || bd->unwalked)
 		rc = PGW_EXIT_LIMIT;
 	return rc;
 }
@@ -361,13 +304,7 @@ static void say(const struct session *s, const struct build *bd,
 {
 	struct pgw_rmap_stats st;
 
-	if (bd->roots && bd->names != PGW_OK && bd->ntasks == 0)
-		pgw_cli_error("%s: roots are unnamed: %s", s->path,
-			      bd->names_err.msg);
-	else if (bd->roots && bd->names != PGW_OK)
-		pgw_cli_error("%s: roots are named as far as the task list was "
-			      "read (%zu tasks): %s", s->path, bd->ntasks,
-			      bd->names_err.msg);
+	owned_roots_say(&bd->all, s->path);
 	pgw_rmap_stats(rm, &st);
 	if (st.tables_not_in_image)
 		pgw_cli_error("%s: %llu page tables are not in the image: "

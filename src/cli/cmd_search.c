@@ -14,11 +14,12 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "search_out.h"
+#include "search_roots.h"
 #include "search_scan.h"
 #include "session.h"
 
 enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_PHYS, OPT_CONTEXT,
-       OPT_MAX_HITS };
+       OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
 #define MAX_PATTERNS 256
@@ -34,7 +35,7 @@ struct search_args {
 	struct image_args in;
 	struct pattern_arg pat[MAX_PATTERNS];
 	size_t npat;
-	bool wide, phys;
+	bool wide, phys, all_roots, map;
 	size_t context;
 	uint64_t max_hits;
 };
@@ -53,6 +54,13 @@ static const struct argp_option options[] = {
 	{ "phys", OPT_PHYS, NULL, 0,
 	  "Search physical memory, every frame the image describes once, "
 	  "instead of an address space", 5 },
+	{ "all-roots", OPT_ALL_ROOTS, NULL, 0,
+	  "Search physical memory once and name each hit by every root "
+	  "`pgwalk roots` finds that maps its frame (pid, comm, va; the "
+	  "direct map too)", 5 },
+	{ "map", OPT_MAP, NULL, 0,
+	  "With --phys: the same, each hit's frame mapped back through "
+	  "every root", 5 },
 	{ "context", OPT_CONTEXT, "N", 0,
 	  "Show N bytes before and after each match (default 16, at most "
 	  "4096)", 5 },
@@ -103,6 +111,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PHYS:
 		a->phys = true;
 		break;
+	case OPT_ALL_ROOTS:
+		a->all_roots = true;
+		break;
+	case OPT_MAP:
+		a->map = true;
+		break;
 	case OPT_CONTEXT:
 		if (!parse_count(arg, CONTEXT_MAX, &v))
 			pgw_usage_error(state, "--context: '%s' is not a count "
@@ -126,9 +140,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					"or --hex=BYTES");
 		return session_parse_image(&a->in, "search", key, arg, state);
 	case ARGP_KEY_SUCCESS:
-		if (a->phys && session_space_asked(&a->in.opts))
+		if (a->map && !a->phys)
+			pgw_usage_error(state, "--map maps what --phys finds: "
+					"give --phys (or --all-roots)");
+		if (a->phys && !a->map && session_space_asked(&a->in.opts))
 			pgw_usage_error(state, "--phys searches physical "
 					"memory: no root or mode to choose");
+		if (a->all_roots && a->phys && !a->map)
+			pgw_usage_error(state, "--all-roots searches physical "
+					"memory once: leave out --phys (or add "
+					"--map)");
+		if ((a->all_roots || a->map) &&
+		    (a->in.opts.space.root.have_cpu ||
+		     a->in.opts.space.root.have_pid ||
+		     a->in.opts.space.root.comm ||
+		     a->in.opts.space.root.kernel_half))
+			pgw_usage_error(state, "--all-roots walks every root; "
+					"only --root or --cr3 may name the "
+					"kernel's");
 		break;
 	default:
 		return session_parse_image(&a->in, "search", key, arg, state);
@@ -140,15 +169,19 @@ static const char doc[] =
 	"Search memory for patterns: an address space in address order (the "
 	"kernel's root unless --cr3, --cpu, --root, --pid or --comm chooses "
 	"another; its whole space, PROT_NONE pages included), or physical "
-	"memory with --phys.  A match may run across pages that follow one "
-	"another virtually whatever their frames.  Each hit gives pa, va, "
+	"memory with --phys; --all-roots (or --phys --map) searches physical "
+	"memory once and names each hit by every root `pgwalk roots` finds "
+	"that maps its frame.  A match may run across pages that follow one "
+	"another (virtually in a space, whatever their frames; physically "
+	"otherwise).  Each hit gives pa, va, "
 	"root, pid and comm (when the root is a process's), the pattern, "
 	"the bytes matched and --context bytes around them (escaped); a "
 	"summary says how many bytes were searched and how many the image "
 	"lacks (filtered out, truncated: counted, never searched as "
 	"zeros).\v"
 	"Output: text, json (hit {pa, va, root, pid, comm, pattern, size, "
-	"hex, context_start, context}, summary), csv or tsv.  The VMA a hit "
+	"hex, context_start, context (physical with --phys and --all-roots)}, "
+	"summary), csv or tsv.  The VMA a hit "
 	"lies in is not given.  Exit status: 0 a match, and everything was "
 	"searched; 1 no match; 2 the image lacks pages of the memory or page "
 	"tables searched (data not in the image other than device memory "
@@ -168,8 +201,13 @@ struct searcher {
 	bool phys;
 	size_t context;
 	uint64_t max_hits;
+	struct hit_store *hold;       /* --all-roots: hits kept to be
+					 mapped; NULL: printed at once */
+	bool oom;
 	struct search_hit base;       /* root, pid, comm of every hit */
-	uint64_t same_frame_pages;    /* the page being searched */
+	uint64_t same_frame_pages;    /* the leaf being searched: a shared
+					 table maps it this many times */
+	uint64_t page_size;
 	struct search_summary sum;
 	uint8_t page[PGW_PAGE_SIZE];
 };
@@ -272,7 +310,11 @@ static void on_hit(void *arg, const struct scan_hit *sh)
 	h.context_len = before + got + after;
 	h.before = before;
 	h.same_frame_pages = se->same_frame_pages;
-	se->out->fmt->search_hit(se->out, &h);
+	h.page_size = se->page_size;
+	if (!se->hold)
+		se->out->fmt->search_hit(se->out, &h);
+	else if (!hit_store_add(se->hold, &h))
+		se->oom = true;
 }
 
 /* The page at addr, frame pa, into the scanner, or counted as not in
@@ -347,18 +389,19 @@ static int on_leaf(void *arg, const struct pgw_leaf *lf)
 {
 	struct virt_walk *w = arg;
 
+	/* A shared table that maps one frame everywhere: its first page
+	 * searched once, the hits naming how often it repeats. */
 	if (lf->count > 1) {
-		/* One frame everywhere: searched once, at its first page. */
 		scan_break(w->sc);
-		w->se->same_frame_pages = lf->count * (lf->size >>
-						       PGW_PAGE_SHIFT);
-		feed(w->se, w->sc, lf->va, lf->pa);
-		scan_break(w->sc);
-		w->se->same_frame_pages = 0;
-		return pgw_output_failed();
+		w->se->same_frame_pages = lf->count;
+		w->se->page_size = lf->size;
 	}
 	for (uint64_t off = 0; off < lf->size; off += PGW_PAGE_SIZE)
 		feed(w->se, w->sc, lf->va + off, lf->pa + off);
+	if (lf->count > 1) {
+		scan_break(w->sc);
+		w->se->same_frame_pages = 0;
+	}
 	return pgw_output_failed();
 }
 
@@ -504,22 +547,30 @@ int cmd_search(int argc, char **argv)
 	struct session s = { 0 };
 	struct pattern *pat = NULL;
 	struct scanner sc;
+	struct hit_store store = { 0 };
 	size_t npat = 0;
-	int rc;
+	int rc, names_rc = 0;
 
 	pgw_argp_parse(&search_argp, argc, argv, &a);
 	if ((rc = compile(&a, &pat, &npat)))
 		return rc;
+	/* --all-roots: physical memory once, then every root, compared
+	 * with the kernel's own. */
+	bool map = a.all_roots || a.map;
+	if (map) {
+		a.phys = true;
+		a.in.opts.space.root.kernel = true;
+	}
 	s.opts = a.in.opts;
 	rc = session_open_image(&s, a.in.image);
-	if (!rc && !a.phys)
+	if (!rc && (!a.phys || map))
 		rc = session_choose(&s);
 	if (rc) {
 		session_close(&s);
 		free(pat);
 		return rc;
 	}
-	if (!a.phys)
+	if (!a.phys || map)
 		session_say(&s);
 
 	static char obuf[1 << 16];
@@ -543,21 +594,25 @@ int cmd_search(int argc, char **argv)
 	se->context = a.context;
 	se->max_hits = a.max_hits;
 	se->sum.patterns = npat;
+	se->hold = map ? &store : NULL;
 	if (out.fmt->search_begin)
 		out.fmt->search_begin(&out);
 	rc = a.phys ? search_phys(se, &sc) : search_virt(se, &sc);
 	se->sum.bytes_searched = sc.bytes;
-	if (!rc && sc.oom) {
+	if (!rc && (sc.oom || se->oom)) {
 		pgw_cli_error("out of memory: hits were lost");
 		rc = PGW_EXIT_INTERNAL;
 	}
+	if (!rc && map)
+		rc = search_map_roots(&s, &out, &store, &se->sum, &names_rc);
 	if (!rc) {
-		rc = conclude(se);
+		rc = pgw_exit_worst(conclude(se), names_rc);
 		out.fmt->search_summary(&out, &se->sum);
 		say_unseen(se);
 	}
 	rc = pgw_cli_flush(rc);
 	scan_free(&sc);
+	hit_store_free(&store);
 	free(se);
 	free(pat);
 	session_close(&s);

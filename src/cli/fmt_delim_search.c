@@ -52,7 +52,14 @@ void delim_search_hit(struct out *o, const struct delim *d,
 		num(&l, d, h->same_frame_pages);
 	else
 		empty(&l, d, 1);
-	empty(&l, d, 3);
+	empty(&l, d, 2);
+	if (h->same_frame_pages > 1) {
+		emit_str(&l, "page_size=");
+		emit_u64(&l, h->page_size);
+		sep(&l, d);
+	} else {
+		empty(&l, d, 1);
+	}
 	row_end(o, &l);
 }
 

@@ -60,8 +60,10 @@ void json_search_hit(struct out *o, const struct search_hit *h)
 	emit_bytes(&l, o->f, (const char *)h->context, h->context_len,
 		   emit_json_char);
 	emit_char(&l, '"');
-	if (h->same_frame_pages > 1)
+	if (h->same_frame_pages > 1) {
 		kv_u64(&l, "same_frame_pages", h->same_frame_pages);
+		kv_u64(&l, "page_size", h->page_size);
+	}
 	put(o, &l);
 }
 

@@ -90,7 +90,9 @@ void text_search_hit(struct out *o, const struct search_hit *h)
 	if (h->same_frame_pages > 1) {
 		emit_str(&l, " (and the next ");
 		emit_u64(&l, h->same_frame_pages - 1);
-		emit_str(&l, " pages: one frame everywhere)");
+		emit_str(&l, " pages of ");
+		emit_u64(&l, h->page_size);
+		emit_str(&l, " bytes: one frame everywhere)");
 	}
 	put(o, &l);
 }

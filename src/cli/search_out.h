@@ -29,7 +29,9 @@ struct search_hit {
 	size_t context_len;
 	size_t before;           /* of it, the bytes before the match */
 	uint64_t same_frame_pages;   /* > 1: a shared table maps this frame
-					at the next pages too */
+					at this many pages of page_size from
+					va */
+	uint64_t page_size;
 };
 
 struct search_summary {

@@ -220,7 +220,7 @@ def S: {
     req: {type: "str", pa: "addr", va: "null|addr", root: "null|addr",
           pid: "null|u64", comm: "null|str", pattern: "str", size: "u64",
           hex: "str", context_start: "addr", context: "str"},
-    opt: {same_frame_pages: "u64"}},
+    opt: {same_frame_pages: "u64", page_size: "u64"}},
   "search.summary": {
     req: {type: "str", patterns: "u64", hits: "u64", listed: "u64",
           bytes_searched: "u64", bytes_not_in_image: "u64",
@@ -434,7 +434,9 @@ def rules($cmd):
       (if (.pattern | test("^(string|wide|hex):.")) | not
        then "pattern: kind:text" else empty end),
       (if has("same_frame_pages") and .same_frame_pages < 2
-       then "same_frame_pages only when more than 1" else empty end) ]
+       then "same_frame_pages only when more than 1" else empty end),
+      (if has("same_frame_pages") != has("page_size")
+       then "same_frame_pages and page_size together" else empty end) ]
   elif $cmd == "check" and .type == "finding" then
     [ (if ((.va == null) != (.end == null)) or ((.va == null) != (.size == null))
        then "va, end and size null together" else empty end),

@@ -199,6 +199,8 @@ contract read "synthetic kernel --pid=1 --skip-unreadable" --pid=1 --skip-unread
 contract dump "synthetic kernel --comm=init" --comm=init "$TMP/k.elf"
 contract search "synthetic kernel --pid=1 (named)" --pid=1 --hex=00 \
 	--max-hits=10 "$TMP/k.elf"
+contract search "synthetic kernel --all-roots (named)" --all-roots \
+	--hex=0000000000000000 --max-hits=30 "$TMP/k.elf"
 # Damaged kernel data: exit 65, and every line still per the contract.
 for h in loop btf-lies kallsyms-wild; do
 	"$KMK" --$h "$TMP/h.elf" || bail "pgw-mkkernel --$h failed"

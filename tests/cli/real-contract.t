@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 . "$(dirname "$0")/contract.sh"
-plan 117  # 22 per dump (4), 9 per x64-4l-a kdump file (2), 3 maps per x86-64
+plan 121  # 23 per dump (4), 9 per x64-4l-a kdump file (2), 3 maps per x86-64
           # dump (2), 5 for i386-pae-a's
 
 command -v jq >/dev/null 2>&1 || bail "jq is needed to check the contract"
@@ -50,6 +50,8 @@ for dm in $DUMPS; do
 	contract search "$d vmcore.elf --cpu=1, every marker" --cpu=1 \
 		--string=PGWALK- --max-hits=100000 "$elf"
 	contract search "$d mem.raw --phys" --phys --string=PGWALK- "$raw"
+	contract search "$d vmcore.elf --all-roots" --all-roots \
+		--string=PGWALK-SHARED "$elf"
 	contract diff "$d vmcore.elf --cpu=0 --cpu=1" --cpu=0 --cpu=1 "$elf"
 	contract diff "$d vmcore.elf against mem.raw, --data" --cr3="$cr3" \
 		--data "$elf" "$raw"

@@ -9,7 +9,7 @@
 # the bytes the ELF searched that it lacks, and the pages info counts.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 13   # 6 per x86-64 dump, 1 for the kdump
+plan 17   # 8 per x86-64 dump, 1 for the kdump
 
 # markers_all DIR: "pid va marker" for every marker string console.log
 # names (pages with no string, never touched or never read, are left out).
@@ -67,6 +67,19 @@ for d in x64-4l-a x64-5l-a; do
 			miss=$(comm -23 "$TMP/want" "$TMP/got")
 			is "$miss" "" "$d $img --$kind: all $n markers found at their va in their pid"
 		done
+	done
+	# Every root at once: physical memory searched once, each hit named
+	# by every root that maps its frame.
+	set --
+	for m in $(cut -d' ' -f3 "$TMP/m" | sort -u); do set -- "$@" "--string=$m"; done
+	for how in "--all-roots vmcore.elf" "--phys --map mem.raw"; do
+		# shellcheck disable=SC2086
+		"$PGWALK" search ${how% *} --format=json --context=0 --max-hits=100000 "$@" \
+			"$UNPACKED/$d/${how##* }" 2>/dev/null |
+			jq -r 'select(.type == "hit" and .pid != null) | "\(.pid) \(.va) \(.pattern | sub("^string:"; ""))"' |
+			sort -u >"$TMP/got"
+		miss=$(comm -23 "$TMP/want" "$TMP/got")
+		is "$miss" "" "$d search $how: all $n markers named by their pid and va"
 	done
 	# --phys: each marker at its pa, the guest's pagemap's word.
 	awk '$4 != "none" { print $4, $3 }' "$TMP/m" | sort -u >"$TMP/pwant"

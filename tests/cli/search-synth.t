@@ -1,18 +1,22 @@
 #!/bin/sh
 # search on synthetic images whose every byte the specs say
-# (tests/specs/search.spec, search-repeat.spec): matches across pages
+# (tests/specs/search.spec, search-repeat.spec, search-roots.spec):
+# matches across pages
 # that follow one another virtually but not physically, across two 2 MiB
 # pages, at the very end of RAM and never past it; pages a filtered kdump
 # leaves out counted as not searched, exactly as pgw-mkdump's filter
 # drops them; memory described three times, and 1 GiB mapping one frame,
-# searched once; the bound on hits; every output format; usage errors.
+# searched once; --all-roots and --phys --map naming each hit by every
+# root that maps its frame (PROT_NONE pages too), or none; the bound on
+# hits; every output format; usage errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 22
+plan 27
 
 "$MKIMAGE" -r "$TMP/s.raw" -e "$TMP/s.elf" "$SPECS/search.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/s.raw" --filter "$TMP/s.kdump" >/dev/null &&
-	"$MKIMAGE" -e "$TMP/r.elf" "$SPECS/search-repeat.spec" ||
+	"$MKIMAGE" -e "$TMP/r.elf" "$SPECS/search-repeat.spec" &&
+	"$MKIMAGE" -e "$TMP/q.elf" "$SPECS/search-roots.spec" ||
 	bail "cannot build the images"
 V="--mode=x86-64 --cr3=0x1000"
 PATS="--string=PGWSPLIT-ACROSS --string=HUGEPAGE-BOUNDARY --string=EXCLUDED-MARK --string=END-OF-RAM-MARK"
@@ -107,6 +111,30 @@ is "$(jq -s -r '[.[] | select(.type == "hit")] | "\([.[] | .same_frame_pages // 
 	"1 GiB onto one frame: every one of its 262144 pages named, all at pa 0x100100"
 is "$(jq -r 'select(.type == "summary") | .bytes_searched / 4096 == .hits' "$TMP/o.json")" "true" \
 	"... each page the walk reports searched once (a shared table's span at once)"
+
+# Every root: each hit once per mapping of its frame, by root (the
+# kernel's first) then va; a frame no root maps once, unmapped.
+Q="--string=SHARED-BY-TWO --string=B-ALONE --string=PROTNONE-MARK --string=IN-KERNEL-TEXT --string=NOBODY-MAPS-ME"
+# shellcheck disable=SC2086
+run "$PGWALK" search --all-roots --cr3=0x100000 --format=json $Q "$TMP/q.elf"
+printf '%s\n' "$out" >"$TMP/o.json"
+is "$rc $(hits "$TMP/o.json" | tr ';' '\n' | sed 's/ string:.*//' | tr '\n' ';')" \
+	"0 0xffff888000080010 0x80010;0xffffffff81080010 0x80010;0xffff888000c00100 0xc00100;0x400100 0xc00100;0x7f0000000100 0xc00100;0xffff888000c01000 0xc01000;0x500000 0xc01000;0xffff888000c02000 0xc02000;0x600000 0xc02000;null 0x1100000;" \
+	"--all-roots: the direct map, the text alias, both processes' views of their shared frame, a PROT_NONE page, and a frame nobody maps"
+is "$(jq -r 'select(.type == "hit") | .root' "$TMP/o.json" | tr '\n' ' ')" \
+	"0x100000 0x100000 0x100000 0x400000 0x402000 0x100000 0x402000 0x100000 0x402000 null " \
+	"... each under the root that maps it"
+# shellcheck disable=SC2086
+run "$PGWALK" search --phys --map --cr3=0x100000 --format=json $Q "$TMP/q.elf"
+is "$out" "$(cat "$TMP/o.json")" "--phys --map: the same records"
+run "$PGWALK" search --cr3=0x402000 --mode=x86-64 --format=json --string=PROTNONE-MARK "$TMP/q.elf"
+printf '%s\n' "$out" >"$TMP/o.json"
+is "$(hits "$TMP/o.json")" "0x600000 0xc02000 string:PROTNONE-MARK;0xffff888000c02000 0xc02000 string:PROTNONE-MARK;" \
+	"one space (its whole, the kernel half too): a PROT_NONE page's frame is searched at its va"
+run "$PGWALK" search --all-roots --pid=1 --string=x "$TMP/q.elf"
+r1=$rc
+run "$PGWALK" search --map --string=x "$TMP/q.elf"
+is "$r1 $rc" "64 64" "--all-roots with --pid, --map without --phys: usage (64)"
 
 # The bound: counted past it, listed up to it.
 run "$PGWALK" search --phys --format=json --hex=?? --max-hits=5 "$TMP/r.elf"
