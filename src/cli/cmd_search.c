@@ -18,8 +18,8 @@
 #include "search_scan.h"
 #include "session.h"
 
-enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_PHYS, OPT_CONTEXT,
-       OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP };
+enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_PHYS,
+       OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
 #define MAX_PATTERNS 256
@@ -50,6 +50,9 @@ static const struct argp_option options[] = {
 	  "These bytes in hex, ?? for any byte (4d5a??00; spaces between "
 	  "pairs allowed).  --hex alone is the shared option: bare words "
 	  "are hex addresses", 4 },
+	{ "regex", OPT_REGEX, "ERE", 0,
+	  "Matches of this POSIX extended regular expression (bytes, the C "
+	  "locale), each at most 1024 bytes long", 4 },
 	{ NULL, 0, NULL, 0, "Search:", 5 },
 	{ "phys", OPT_PHYS, NULL, 0,
 	  "Search physical memory, every frame the image describes once, "
@@ -102,6 +105,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_WIDE:
 		a->wide = true;
 		break;
+	case OPT_REGEX:
+		add_pattern(a, state, PAT_REGEX, arg);
+		break;
 	case OPT_HEXPAT:
 		if (arg)
 			add_pattern(a, state, PAT_HEX, arg);
@@ -136,8 +142,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return session_parse_image(&a->in, "search", key, arg, state);
 	case ARGP_KEY_END:
 		if (a->npat == 0)
-			pgw_usage_error(state, "give a pattern: --string=TEXT "
-					"or --hex=BYTES");
+			pgw_usage_error(state, "give a pattern: --string=TEXT, "
+					"--hex=BYTES or --regex=ERE");
 		return session_parse_image(&a->in, "search", key, arg, state);
 	case ARGP_KEY_SUCCESS:
 		if (a->map && !a->phys)
@@ -294,9 +300,9 @@ static void on_hit(void *arg, const struct scan_hit *sh)
 		return;
 	se->sum.listed++;
 	size_t before = fetch_before(se, sh->addr, ctx, se->context);
-	size_t got = fetch(se, sh->addr, ctx + before, p->len);
-	size_t after = got == p->len ?
-		fetch(se, sh->addr + p->len, ctx + before + p->len,
+	size_t got = fetch(se, sh->addr, ctx + before, sh->len);
+	size_t after = got == sh->len ?
+		fetch(se, sh->addr + sh->len, ctx + before + sh->len,
 		      se->context) : 0;
 	struct search_hit h = se->base;
 	h.pa = sh->pa;
@@ -503,6 +509,13 @@ static void say_unseen(const struct searcher *se)
 			      (unsigned long long)s->listed);
 }
 
+static void patterns_free(struct pattern *pat, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pattern_free(&pat[i]);
+	free(pat);
+}
+
 /* The patterns to look for: each as given, and with --wide each
  * string's UTF-16LE form after it. */
 static int compile(const struct search_args *a, struct pattern **pat_ret,
@@ -519,12 +532,14 @@ static int compile(const struct search_args *a, struct pattern **pat_ret,
 		const char *why = "";
 		const struct pattern_arg *pa = &a->pat[i];
 		if (!pattern_compile(&pat[n++], pa->kind, pa->text, &why)) {
-			out_text_line(stderr, pa->kind == PAT_HEX ?
-				      "pgwalk: search: --hex='" :
-				      "pgwalk: search: --string='", pa->text,
-				      "' ");
+			static const char *const opt[] = {
+				[PAT_STRING] = "pgwalk: search: --string='",
+				[PAT_HEX] = "pgwalk: search: --hex='",
+				[PAT_REGEX] = "pgwalk: search: --regex='",
+			};
+			out_text_line(stderr, opt[pa->kind], pa->text, "' ");
 			fprintf(stderr, "%s\n", why);
-			free(pat);
+			patterns_free(pat, n);
 			return PGW_EXIT_USAGE;
 		}
 		if (a->wide && pa->kind == PAT_STRING &&
@@ -532,7 +547,7 @@ static int compile(const struct search_args *a, struct pattern **pat_ret,
 			out_text_line(stderr, "pgwalk: search: --wide '",
 				      pa->text, "' ");
 			fprintf(stderr, "%s\n", why);
-			free(pat);
+			patterns_free(pat, n);
 			return PGW_EXIT_USAGE;
 		}
 	}
@@ -567,7 +582,7 @@ int cmd_search(int argc, char **argv)
 		rc = session_choose(&s);
 	if (rc) {
 		session_close(&s);
-		free(pat);
+		patterns_free(pat, npat);
 		return rc;
 	}
 	if (!a.phys || map)
@@ -583,7 +598,7 @@ int cmd_search(int argc, char **argv)
 	if (!se || !scan_init(&sc, pat, npat, on_hit, se)) {
 		pgw_cli_error("out of memory");
 		free(se);
-		free(pat);
+		patterns_free(pat, npat);
 		session_close(&s);
 		return PGW_EXIT_INTERNAL;
 	}
@@ -614,7 +629,7 @@ int cmd_search(int argc, char **argv)
 	scan_free(&sc);
 	hit_store_free(&store);
 	free(se);
-	free(pat);
+	patterns_free(pat, npat);
 	session_close(&s);
 	return rc;
 }

@@ -5,6 +5,7 @@
 
 static const char *const kind_keys[] = {
 	[PAT_STRING] = "string", [PAT_WIDE] = "wide", [PAT_HEX] = "hex",
+	[PAT_REGEX] = "regex",
 };
 
 const char *pattern_kind_key(enum pattern_kind kind)
@@ -105,6 +106,39 @@ static void find_anchor(struct pattern *p)
 	p->anchor_len = best_len;
 }
 
+/* An ERE as regcomp takes it; back-references (a GNU extension, not
+ * ERE) are refused: they alone make matching exponential. */
+static bool compile_regex(struct pattern *p, const char *s, const char **why)
+{
+	static char msg[256];
+
+	for (const char *c = s; *c; c++)
+		if (c[0] == '\\' && c[1] >= '1' && c[1] <= '9') {
+			*why = "has a back-reference (\\1 ... \\9): not an "
+			       "extended regular expression";
+			return false;
+		} else if (c[0] == '\\' && c[1]) {
+			c++;
+		}
+	int rc = regcomp(&p->re, s, REG_EXTENDED);
+	if (rc != 0) {
+		size_t n = snprintf(msg, sizeof(msg), "is not an extended "
+				    "regular expression: ");
+		regerror(rc, &p->re, msg + n, sizeof(msg) - n);
+		*why = msg;
+		return false;
+	}
+	p->len = REGEX_WINDOW;
+	return true;
+}
+
+void pattern_free(struct pattern *p)
+{
+	if (p->kind == PAT_REGEX && p->len)
+		regfree(&p->re);
+	p->len = 0;
+}
+
 bool pattern_compile(struct pattern *p, enum pattern_kind kind,
 		     const char *text, const char **why)
 {
@@ -113,6 +147,8 @@ bool pattern_compile(struct pattern *p, enum pattern_kind kind,
 	p->kind = kind;
 	p->text = text;
 	p->len = 0;
+	if (kind == PAT_REGEX)
+		return compile_regex(p, text, why);
 	ok = kind == PAT_HEX ? compile_hex(p, text, why) :
 			       compile_text(p, text, kind == PAT_WIDE, why);
 	if (ok && p->len == 0) {

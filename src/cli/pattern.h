@@ -7,6 +7,7 @@
 #ifndef PGW_PATTERN_H
 #define PGW_PATTERN_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,16 +16,26 @@
  * what one page carries over to the next lies in one page. */
 #define PATTERN_MAX 4096
 
-enum pattern_kind { PAT_STRING, PAT_WIDE, PAT_HEX };
+enum pattern_kind { PAT_STRING, PAT_WIDE, PAT_HEX, PAT_REGEX };
+
+/* A regular expression is tried on windows of REGEX_WINDOW bytes, a
+ * match starting in the first half of one: so a match is at most
+ * REGEX_MAX bytes, and however the expression is built, each byte costs
+ * at most one window's work (no expression can take time that grows
+ * faster than the memory searched). */
+#define REGEX_MAX 1024
+#define REGEX_WINDOW (2 * REGEX_MAX)
 
 struct pattern {
 	enum pattern_kind kind;
 	const char *text;        /* as given on the command line */
 	uint8_t bytes[PATTERN_MAX];
 	uint8_t fixed[PATTERN_MAX];   /* 1: the byte must match; 0: ?? */
-	size_t len;
+	size_t len;                   /* PAT_REGEX: REGEX_WINDOW, the most
+					 bytes a match is looked for in */
 	size_t anchor, anchor_len;    /* the longest run of fixed bytes (0
 					 long: every offset matches) */
+	regex_t re;                   /* PAT_REGEX */
 };
 
 /* Compile text as kind into p (text is kept, not copied): false with why
@@ -32,7 +43,10 @@ struct pattern {
 bool pattern_compile(struct pattern *p, enum pattern_kind kind,
 		     const char *text, const char **why);
 
-/* "string", "wide", "hex": how a hit names its pattern's kind. */
+void pattern_free(struct pattern *p);
+
+/* "string", "wide", "hex", "regex": how a hit names its pattern's
+ * kind. */
 const char *pattern_kind_key(enum pattern_kind kind);
 
 /* "kind:text" into buf (not NUL-terminated, cut at n): how a hit names

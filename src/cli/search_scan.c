@@ -15,6 +15,8 @@ static bool group(struct scanner *s)
 		return false;
 	for (size_t i = 0; i < s->npat; i++) {
 		const struct pattern *p = &s->pat[i];
+		if (p->kind == PAT_REGEX)
+			continue;
 		size_t klen = p->anchor_len < SCAN_KEY ? p->anchor_len : SCAN_KEY;
 		const uint8_t *key = p->bytes + p->anchor;
 		struct scan_group *g = NULL;
@@ -50,7 +52,8 @@ bool scan_init(struct scanner *s, const struct pattern *pat, size_t npat,
 	s->hit = hit;
 	s->arg = arg;
 	s->buf = malloc(s->keep + SCAN_PAGES * PGW_PAGE_SIZE);
-	return s->buf && group(s);
+	s->resume = calloc(npat ? npat : 1, sizeof(*s->resume));
+	return s->buf && s->resume && group(s);
 }
 
 void scan_free(struct scanner *s)
@@ -59,13 +62,15 @@ void scan_free(struct scanner *s)
 		free(s->group[g].member);
 	free(s->group);
 	free(s->found);
+	free(s->resume);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 }
 
-static void report(struct scanner *s, size_t off, size_t pattern)
+static void report(struct scanner *s, size_t off, size_t pattern,
+		   size_t len)
 {
-	struct scan_hit h = { .pattern = pattern };
+	struct scan_hit h = { .pattern = pattern, .len = len };
 
 	if (off < s->carry) {
 		h.addr = s->carry_addr + off;
@@ -80,9 +85,9 @@ static void report(struct scanner *s, size_t off, size_t pattern)
 
 /* A match at off, unless it lies wholly within the carry (found
  * before). */
-static bool add(struct scanner *s, size_t off, size_t pattern)
+static bool add(struct scanner *s, size_t off, size_t pattern, size_t len)
 {
-	if (off + s->pat[pattern].len <= s->carry)
+	if (off + len <= s->carry && s->pat[pattern].kind != PAT_REGEX)
 		return true;
 	if (s->nfound == s->capfound) {
 		size_t cap = s->capfound ? 2 * s->capfound : 256;
@@ -92,7 +97,7 @@ static bool add(struct scanner *s, size_t off, size_t pattern)
 		s->found = f;
 		s->capfound = cap;
 	}
-	s->found[s->nfound++] = (struct scan_found){ off, pattern };
+	s->found[s->nfound++] = (struct scan_found){ off, pattern, len };
 	return true;
 }
 
@@ -108,7 +113,7 @@ static bool search_group(struct scanner *s, const struct scan_group *g,
 		for (size_t i = 0; i < g->n; i++) {
 			size_t len = s->pat[g->member[i]].len;
 			for (size_t off = 0; off + len <= total; off++)
-				if (!add(s, off, g->member[i]))
+				if (!add(s, off, g->member[i], len))
 					return false;
 		}
 		return true;
@@ -125,7 +130,7 @@ static bool search_group(struct scanner *s, const struct scan_group *g,
 				continue;
 			size_t off = at - p->anchor;
 			if (pattern_at(p, buf + off) &&
-			    !add(s, off, g->member[i]))
+			    !add(s, off, g->member[i], p->len))
 				return false;
 		}
 		pos = at + 1;
@@ -142,18 +147,65 @@ static int cmp_found(const void *a, const void *b)
 	return x->pattern < y->pattern ? -1 : x->pattern > y->pattern;
 }
 
-/* Every match in the buffer not wholly within the carry, by offset. */
-static void search(struct scanner *s)
+/*
+ * A regular expression's matches that start in [resume, limit): each
+ * start is this chunk's to report below limit, the next chunk's (where
+ * it lies in the carry) at or above it.  Each try looks at one window
+ * and takes a match only if it starts in the window's first half, so a
+ * match is never cut short and no expression costs more than a window's
+ * work a byte.  Empty matches are no hits.
+ */
+static bool search_regex(struct scanner *s, size_t i, size_t total,
+			 size_t limit)
+{
+	const struct pattern *p = &s->pat[i];
+	size_t pos = s->resume[i];
+
+	while (pos < limit) {
+		size_t end = pos + REGEX_WINDOW < total ? pos + REGEX_WINDOW :
+							   total;
+		regmatch_t m = { .rm_so = (regoff_t)pos, .rm_eo = (regoff_t)end };
+		if (regexec(&p->re, (const char *)s->buf, 1, &m,
+			    REG_STARTEND) != 0 ||
+		    (size_t)m.rm_so >= pos + REGEX_MAX) {
+			pos += REGEX_MAX;
+			continue;
+		}
+		size_t so = (size_t)m.rm_so, eo = (size_t)m.rm_eo;
+		if (so >= limit)
+			break;
+		if (eo == so) {
+			pos = so + 1;
+			continue;
+		}
+		if (!add(s, so, i, eo - so))
+			return false;
+		pos = eo;
+	}
+	/* Where the next chunk goes on: past this chunk's last match. */
+	s->resume[i] = pos > limit ? pos - limit : 0;
+	return true;
+}
+
+/* Every match in the buffer (a fixed one not wholly within the carry, a
+ * regular expression's by where it starts), by offset. */
+static void search(struct scanner *s, bool go_on)
 {
 	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
+	size_t limit = go_on ? total - s->keep : total;
 
 	s->nfound = 0;
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (!search_group(s, &s->group[g], total))
 			s->oom = true;
+	for (size_t i = 0; i < s->npat; i++)
+		if (s->pat[i].kind == PAT_REGEX &&
+		    !search_regex(s, i, total, limit))
+			s->oom = true;
 	qsort(s->found, s->nfound, sizeof(*s->found), cmp_found);
 	for (size_t i = 0; i < s->nfound; i++)
-		report(s, s->found[i].off, s->found[i].pattern);
+		report(s, s->found[i].off, s->found[i].pattern,
+		       s->found[i].len);
 }
 
 /* Search what is held; keep its last bytes when the stream goes on. */
@@ -162,9 +214,13 @@ static void flush(struct scanner *s, bool go_on)
 	if (s->npages == 0) {
 		if (!go_on)
 			s->carry = 0;
+		if (!go_on)
+			memset(s->resume, 0, s->npat * sizeof(*s->resume));
 		return;
 	}
-	search(s);
+	search(s, go_on);
+	if (!go_on)
+		memset(s->resume, 0, s->npat * sizeof(*s->resume));
 	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
 	size_t keep = go_on ? s->keep : 0;
 	uint64_t end = s->start + s->npages * PGW_PAGE_SIZE;

@@ -20,6 +20,7 @@ struct scan_hit {
 	uint64_t addr;           /* where it starts: va, or pa (--phys) */
 	uint64_t pa;             /* its first byte's physical address */
 	size_t pattern;          /* index into the patterns */
+	size_t len;              /* bytes matched */
 };
 
 /* Patterns found together: the first bytes of their anchors. */
@@ -35,6 +36,7 @@ struct scan_group {
 struct scan_found {
 	size_t off;
 	size_t pattern;
+	size_t len;
 };
 
 struct scanner {
@@ -46,6 +48,9 @@ struct scanner {
 	uint8_t *buf;            /* carry, then SCAN_PAGES pages */
 	struct scan_group *group;
 	size_t ngroups;
+	size_t *resume;          /* per regular expression: where in the
+				    next chunk its search goes on (past its
+				    last match) */
 	struct scan_found *found;      /* this chunk's matches */
 	size_t nfound, capfound;
 	bool oom;                /* matches were lost: out of memory */

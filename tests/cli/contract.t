@@ -163,6 +163,7 @@ bad_rp search "a hit limit with every hit listed" '{"type":"summary","patterns":
 contract search "x86-64, the whole space, strings and bytes" --string=PGW --wide \
 	--hex=0000??00 --max-hits=50 "$R"
 contract search "x86-64 --phys, a bound on hits" --phys --hex=?? --max-hits=3 "$R"
+contract search "x86-64, a regular expression" --regex='[A-Z]{3,}' --max-hits=20 "$R"
 contract search "i386, no match" --string=no-such-bytes-here "$TMP/read-i386.elf"
 
 # ---- roots: every kind of root, named and not, cross-view, hostile ----

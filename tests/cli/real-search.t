@@ -9,7 +9,7 @@
 # the bytes the ELF searched that it lacks, and the pages info counts.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 17   # 8 per x86-64 dump, 1 for the kdump
+plan 19   # 9 per x86-64 dump, 1 for the kdump
 
 # markers_all DIR: "pid va marker" for every marker string console.log
 # names (pages with no string, never touched or never read, are left out).
@@ -68,6 +68,16 @@ for d in x64-4l-a x64-5l-a; do
 			is "$miss" "" "$d $img --$kind: all $n markers found at their va in their pid"
 		done
 	done
+	# One regular expression for all of them, per process: each marker is
+	# a whole match at its va.
+	for pid in $(cut -d' ' -f1 "$TMP/m" | sort -u); do
+		"$PGWALK" search --pid="$pid" --format=json --context=0 \
+			--max-hits=100000 --regex='PGWALK-(MARKER|SHARED|FILE-PAGE)-[0-9a-f-]+' \
+			"$UNPACKED/$d/mem.raw" 2>/dev/null |
+			jq -r 'select(.type == "hit") | "\(.pid) \(.va) \(.context)"'
+	done | sort -u >"$TMP/got"
+	miss=$(comm -23 "$TMP/want" "$TMP/got")
+	is "$miss" "" "$d mem.raw --regex: all $n markers whole matches at their va in their pid"
 	# Every root at once: physical memory searched once, each hit named
 	# by every root that maps its frame.
 	set --

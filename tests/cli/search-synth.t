@@ -11,7 +11,7 @@
 # hits; every output format; usage errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 27
+plan 31
 
 "$MKIMAGE" -r "$TMP/s.raw" -e "$TMP/s.elf" "$SPECS/search.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/s.raw" --filter "$TMP/s.kdump" >/dev/null &&
@@ -75,6 +75,30 @@ printf '%s\n' "$out" >"$TMP/o.json"
 is "$r1 / $rc $(summary "$TMP/o.json")" \
 	"0 0xfffff0 / 1 hits=0 searched=16777216 excluded=0 not_in_image=0 complete=true " \
 	"the end of RAM: the last byte matches, one past it is never read as zero (exit 1: no match)"
+
+# Regular expressions: across pages that follow one another
+# virtually, from the end of one chunk into the next (a match starting
+# in the bytes carried over is the next chunk's: once, whole), empty
+# matches no hits; an expression that backtracks everywhere in other
+# engines still ends.
+# shellcheck disable=SC2086
+run "$PGWALK" search $V --format=json --regex='PGWSPLIT-AC[A-Z]+' --regex='HUGE[A-Z]+-BOUND[A-Z]+' "$TMP/s.elf"
+printf '%s\n' "$out" >"$TMP/o.json"
+is "$(hits "$TMP/o.json")" "0x400ff8 0x301ff8 regex:PGWSPLIT-AC[A-Z]+;0x401ffff8 0x5ffff8 regex:HUGE[A-Z]+-BOUND[A-Z]+;" \
+	"--regex: matches across a 4 KiB and a 2 MiB page boundary"
+run "$PGWALK" search --phys --format=json --regex='REGEX-AT-A-CHUNK-END-[0-9]+' --regex='z*' "$TMP/s.raw"
+printf '%s\n' "$out" >"$TMP/o.json"
+is "$rc $(jq -r 'select(.type == "hit") | "\(.pa) \(.size) \(.context)"' "$TMP/o.json" | tr '\n' ';')" \
+	"0 0x3fff00 31 REGEX-AT-A-CHUNK-END-0123456789;" \
+	"--regex at the end of a chunk: one whole match; an expression matching only empty strings: no hit"
+run "$PGWALK" search --phys --format=json --regex='(.*)*q' "$TMP/s.raw"
+printf '%s\n' "$out" >"$TMP/o.json"
+is "$rc $(summary "$TMP/o.json")" \
+	"1 hits=0 searched=16777216 excluded=0 not_in_image=0 complete=true " \
+	"--regex='(.*)*q' over 16 MiB without a q: ends, no hit (exit 1)"
+run "$PGWALK" search --regex='(a)\1' "$TMP/s.elf"
+is "$rc $err" "64 pgwalk: search: --regex='(a)\\\\1' has a back-reference (\\1 ... \\9): not an extended regular expression" \
+	"--regex with a back-reference: usage (64)"
 
 run "$PGWALK" search --phys --format=json --string=GWID --wide "$TMP/s.elf"
 printf '%s\n' "$out" >"$TMP/o.json"
@@ -161,7 +185,7 @@ done
 
 # Usage.
 run "$PGWALK" search "$TMP/s.elf"
-is "$rc $err" "64 pgwalk search: give a pattern: --string=TEXT or --hex=BYTES (see 'pgwalk search --help')" \
+is "$rc $err" "64 pgwalk search: give a pattern: --string=TEXT, --hex=BYTES or --regex=ERE (see 'pgwalk search --help')" \
 	"no pattern: usage (64)"
 run "$PGWALK" search --hex=4g "$TMP/s.elf"
 is "$rc $err" "64 pgwalk: search: --hex='4g' is not pairs of hex digits or ?? (e.g. 4d5a??00)" \
