@@ -31,6 +31,13 @@ CFLAGS    += $(BPF_CFLAGS)
 PGW_SONAMES = bpf=$(call pgw_soname,bpf)
 # Optional codecs (kdump pages): found with pkg-config, or absent.
 include mk/codecs.mk
+# YARA (search --yara): its header when pkg-config finds it, loaded with
+# dlopen by its soname only when rules are asked for (PGW_HAVE_YARA).
+ifeq ($(shell $(PKG_CONFIG) --exists yara 2>/dev/null && echo y),y)
+CFLAGS += $(shell $(PKG_CONFIG) --cflags yara)
+PGW_CODEC_MACROS += YARA
+PGW_SONAMES += yara=$(call pgw_soname,yara)
+endif
 TEST_LDLIBS = $(PGW_CODEC_LIBS) $(BPF_LIBS)
 # VERSION, and $(O)/config.h: PGW_VERSION, PGW_CODECS, PGW_HAVE_*.
 include mk/config.mk

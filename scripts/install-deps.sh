@@ -4,10 +4,12 @@
 # groff-base: tests/cli/install.t renders the installed pgwalk(3) with groff.
 # makedumpfile: tests/cli/real-filtered-elf.t writes a filtered ELF core.
 # python3: tests/cli/delimited.t reads every command's CSV with its csv module.
+# libyara-dev: search --yara (loaded with dlopen; pgwalk runs without it);
+# yara: the command its tests and benchmark compare with.
 set -eu
 pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
 libzstd-dev libbpf-dev perl xz-utils binutils jq groff-base makedumpfile
-python3"
+python3 libyara-dev yara"
 # --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
 [ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=

@@ -17,8 +17,9 @@
 #include "search_roots.h"
 #include "search_scan.h"
 #include "session.h"
+#include "yara_rules.h"
 
-enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_PHYS,
+enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_YARA, OPT_PHYS,
        OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
@@ -53,6 +54,10 @@ static const struct argp_option options[] = {
 	{ "regex", OPT_REGEX, "ERE", 0,
 	  "Matches of this POSIX extended regular expression (bytes, the C "
 	  "locale), each at most 1024 bytes long", 4 },
+	{ "yara", OPT_YARA, "RULES", 0,
+	  "The string matches of the YARA rules in this file that match "
+	  "(libyara, loaded when asked for; conditions hold over 256 KiB "
+	  "of contiguous memory at a time)", 4 },
 	{ NULL, 0, NULL, 0, "Search:", 5 },
 	{ "phys", OPT_PHYS, NULL, 0,
 	  "Search physical memory, every frame the image describes once, "
@@ -108,6 +113,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REGEX:
 		add_pattern(a, state, PAT_REGEX, arg);
 		break;
+	case OPT_YARA:
+		add_pattern(a, state, PAT_YARA, arg);
+		break;
 	case OPT_HEXPAT:
 		if (arg)
 			add_pattern(a, state, PAT_HEX, arg);
@@ -143,7 +151,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->npat == 0)
 			pgw_usage_error(state, "give a pattern: --string=TEXT, "
-					"--hex=BYTES or --regex=ERE");
+					"--hex=BYTES, --regex=ERE or "
+					"--yara=RULES");
 		return session_parse_image(&a->in, "search", key, arg, state);
 	case ARGP_KEY_SUCCESS:
 		if (a->map && !a->phys)
@@ -309,6 +318,8 @@ static void on_hit(void *arg, const struct scan_hit *sh)
 	h.have_va = !se->phys;
 	h.va = sh->addr;
 	h.pattern = p;
+	h.rule = sh->rule;
+	h.rule_string = sh->string;
 	h.match = ctx + before;
 	h.size = got;
 	h.context_start = sh->addr - before;
@@ -511,8 +522,10 @@ static void say_unseen(const struct searcher *se)
 
 static void patterns_free(struct pattern *pat, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		pattern_free(&pat[i]);
+		yara_rules_free(pat[i].yara);
+	}
 	free(pat);
 }
 
@@ -536,11 +549,18 @@ static int compile(const struct search_args *a, struct pattern **pat_ret,
 				[PAT_STRING] = "pgwalk: search: --string='",
 				[PAT_HEX] = "pgwalk: search: --hex='",
 				[PAT_REGEX] = "pgwalk: search: --regex='",
+				[PAT_YARA] = "pgwalk: search: --yara='",
 			};
 			out_text_line(stderr, opt[pa->kind], pa->text, "' ");
 			fprintf(stderr, "%s\n", why);
 			patterns_free(pat, n);
 			return PGW_EXIT_USAGE;
+		}
+		int rc = pa->kind == PAT_YARA ?
+			yara_rules_load(pa->text, &pat[n - 1].yara) : 0;
+		if (rc) {
+			patterns_free(pat, n);
+			return rc;
 		}
 		if (a->wide && pa->kind == PAT_STRING &&
 		    !pattern_compile(&pat[n++], PAT_WIDE, pa->text, &why)) {
@@ -614,7 +634,10 @@ int cmd_search(int argc, char **argv)
 		out.fmt->search_begin(&out);
 	rc = a.phys ? search_phys(se, &sc) : search_virt(se, &sc);
 	se->sum.bytes_searched = sc.bytes;
-	if (!rc && (sc.oom || se->oom)) {
+	if (!rc && sc.failed) {
+		pgw_cli_error("search: --yara: %s", sc.failed);
+		rc = PGW_EXIT_INTERNAL;
+	} else if (!rc && (sc.oom || se->oom)) {
 		pgw_cli_error("out of memory: hits were lost");
 		rc = PGW_EXIT_INTERNAL;
 	}

@@ -37,7 +37,8 @@ void delim_search_hit(struct out *o, const struct delim *d,
 		empty(&l, d, 2);
 	}
 	char label[PATTERN_LABEL_MAX];
-	bytes_cell(&l, d, label, pattern_label(h->pattern, label,
+	bytes_cell(&l, d, label, pattern_label(h->pattern, h->rule,
+					       h->rule_string, label,
 					       sizeof(label)));
 	num(&l, d, h->size);
 	for (size_t i = 0; i < h->size; i++) {

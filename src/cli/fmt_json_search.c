@@ -11,12 +11,14 @@ static void put(struct out *o, struct line *l)
 }
 
 /* "kind:text", the pattern as given, escaped. */
-static void pattern(struct out *o, struct line *l, const struct pattern *p)
+static void pattern(struct out *o, struct line *l, const struct search_hit *h)
 {
 	char label[PATTERN_LABEL_MAX];
 
 	emit_str(l, ",\"pattern\":\"");
-	emit_bytes(l, o->f, label, pattern_label(p, label, sizeof(label)),
+	emit_bytes(l, o->f, label,
+		   pattern_label(h->pattern, h->rule, h->rule_string, label,
+				 sizeof(label)),
 		   emit_json_char);
 	emit_char(l, '"');
 }
@@ -46,7 +48,7 @@ void json_search_hit(struct out *o, const struct search_hit *h)
 	} else {
 		emit_str(&l, ",\"pid\":null,\"comm\":null");
 	}
-	pattern(o, &l, h->pattern);
+	pattern(o, &l, h);
 	kv_u64(&l, "size", h->size);
 	emit_str(&l, ",\"hex\":\"");
 	for (size_t i = 0; i < h->size; i++) {

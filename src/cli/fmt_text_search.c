@@ -77,7 +77,8 @@ void text_search_hit(struct out *o, const struct search_hit *h)
 	}
 	char label[PATTERN_LABEL_MAX];
 	emit_bytes(&l, o->f, label,
-		   pattern_label(h->pattern, label, sizeof(label)),
+		   pattern_label(h->pattern, h->rule, h->rule_string, label,
+				 sizeof(label)),
 		   emit_text_char);
 	emit_char(&l, ' ');
 	const char *c = (const char *)h->context;

@@ -5,7 +5,7 @@
 
 static const char *const kind_keys[] = {
 	[PAT_STRING] = "string", [PAT_WIDE] = "wide", [PAT_HEX] = "hex",
-	[PAT_REGEX] = "regex",
+	[PAT_REGEX] = "regex", [PAT_YARA] = "yara",
 };
 
 const char *pattern_kind_key(enum pattern_kind kind)
@@ -13,9 +13,11 @@ const char *pattern_kind_key(enum pattern_kind kind)
 	return kind_keys[kind];
 }
 
-size_t pattern_label(const struct pattern *p, char *buf, size_t n)
+size_t pattern_label(const struct pattern *p, const char *rule,
+		     const char *string, char *buf, size_t n)
 {
-	int len = snprintf(buf, n, "%s:%s", kind_keys[p->kind], p->text);
+	int len = rule ? snprintf(buf, n, "yara:%s:%s", rule, string) :
+			 snprintf(buf, n, "%s:%s", kind_keys[p->kind], p->text);
 
 	return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
 }
@@ -149,6 +151,11 @@ bool pattern_compile(struct pattern *p, enum pattern_kind kind,
 	p->len = 0;
 	if (kind == PAT_REGEX)
 		return compile_regex(p, text, why);
+	if (kind == PAT_YARA) {
+		/* The rules are compiled by libyara (yara_rules.c). */
+		p->len = REGEX_WINDOW;
+		return true;
+	}
 	ok = kind == PAT_HEX ? compile_hex(p, text, why) :
 			       compile_text(p, text, kind == PAT_WIDE, why);
 	if (ok && p->len == 0) {

@@ -16,7 +16,7 @@
  * what one page carries over to the next lies in one page. */
 #define PATTERN_MAX 4096
 
-enum pattern_kind { PAT_STRING, PAT_WIDE, PAT_HEX, PAT_REGEX };
+enum pattern_kind { PAT_STRING, PAT_WIDE, PAT_HEX, PAT_REGEX, PAT_YARA };
 
 /* A regular expression is tried on windows of REGEX_WINDOW bytes, a
  * match starting in the first half of one: so a match is at most
@@ -31,11 +31,14 @@ struct pattern {
 	const char *text;        /* as given on the command line */
 	uint8_t bytes[PATTERN_MAX];
 	uint8_t fixed[PATTERN_MAX];   /* 1: the byte must match; 0: ?? */
-	size_t len;                   /* PAT_REGEX: REGEX_WINDOW, the most
-					 bytes a match is looked for in */
+	size_t len;                   /* PAT_REGEX, PAT_YARA: REGEX_WINDOW,
+					 what a chunk carries into the next
+					 for them */
 	size_t anchor, anchor_len;    /* the longest run of fixed bytes (0
 					 long: every offset matches) */
 	regex_t re;                   /* PAT_REGEX */
+	struct yara_rules *yara;      /* PAT_YARA (yara_rules.h); text is
+					 the rules file */
 };
 
 /* Compile text as kind into p (text is kept, not copied): false with why
@@ -50,9 +53,10 @@ void pattern_free(struct pattern *p);
 const char *pattern_kind_key(enum pattern_kind kind);
 
 /* "kind:text" into buf (not NUL-terminated, cut at n): how a hit names
- * its pattern. */
+ * its pattern; a YARA match "yara:RULE:$STRING". */
 #define PATTERN_LABEL_MAX 8192
-size_t pattern_label(const struct pattern *p, char *buf, size_t n);
+size_t pattern_label(const struct pattern *p, const char *rule,
+		     const char *string, char *buf, size_t n);
 
 /* Does p match the bytes at `at` (p->len of them)? */
 bool pattern_at(const struct pattern *p, const uint8_t *at);

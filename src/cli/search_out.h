@@ -20,6 +20,8 @@ struct search_hit {
 	const uint8_t *comm;     /* with have_pid: raw bytes */
 	size_t comm_len;
 	const struct pattern *pattern;
+	const char *rule, *rule_string;   /* a YARA match: its rule and
+					     string; else NULL */
 	const uint8_t *match;    /* the bytes matched */
 	size_t size;
 	uint64_t context_start;  /* address (va, or pa with --phys) of

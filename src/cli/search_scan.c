@@ -3,6 +3,7 @@
 
 #include "pgwalk.h"
 #include "search_scan.h"
+#include "yara_rules.h"
 
 /* Patterns whose anchors begin alike are looked for together: one pass
  * over the buffer per group, each pattern of it checked where the key
@@ -15,7 +16,7 @@ static bool group(struct scanner *s)
 		return false;
 	for (size_t i = 0; i < s->npat; i++) {
 		const struct pattern *p = &s->pat[i];
-		if (p->kind == PAT_REGEX)
+		if (p->kind == PAT_REGEX || p->kind == PAT_YARA)
 			continue;
 		size_t klen = p->anchor_len < SCAN_KEY ? p->anchor_len : SCAN_KEY;
 		const uint8_t *key = p->bytes + p->anchor;
@@ -67,10 +68,11 @@ void scan_free(struct scanner *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void report(struct scanner *s, size_t off, size_t pattern,
-		   size_t len)
+static void report(struct scanner *s, const struct scan_found *f)
 {
-	struct scan_hit h = { .pattern = pattern, .len = len };
+	size_t off = f->off;
+	struct scan_hit h = { .pattern = f->pattern, .len = f->len,
+			      .rule = f->rule, .string = f->string };
 
 	if (off < s->carry) {
 		h.addr = s->carry_addr + off;
@@ -85,9 +87,12 @@ static void report(struct scanner *s, size_t off, size_t pattern,
 
 /* A match at off, unless it lies wholly within the carry (found
  * before). */
-static bool add(struct scanner *s, size_t off, size_t pattern, size_t len)
+static bool add_named(struct scanner *s, size_t off, size_t pattern,
+		      size_t len, const char *rule, const char *string)
 {
-	if (off + len <= s->carry && s->pat[pattern].kind != PAT_REGEX)
+	enum pattern_kind k = s->pat[pattern].kind;
+
+	if (off + len <= s->carry && k != PAT_REGEX && k != PAT_YARA)
 		return true;
 	if (s->nfound == s->capfound) {
 		size_t cap = s->capfound ? 2 * s->capfound : 256;
@@ -97,8 +102,14 @@ static bool add(struct scanner *s, size_t off, size_t pattern, size_t len)
 		s->found = f;
 		s->capfound = cap;
 	}
-	s->found[s->nfound++] = (struct scan_found){ off, pattern, len };
+	s->found[s->nfound++] = (struct scan_found){ off, pattern, len, rule,
+						     string };
 	return true;
+}
+
+static bool add(struct scanner *s, size_t off, size_t pattern, size_t len)
+{
+	return add_named(s, off, pattern, len, NULL, NULL);
 }
 
 /* Every match of a group's patterns in buf[0, total): each place its
@@ -187,8 +198,26 @@ static bool search_regex(struct scanner *s, size_t i, size_t total,
 	return true;
 }
 
+/* A YARA string match: the chunk's to report when it starts below the
+ * limit, as a regular expression's. */
+struct yara_chunk {
+	struct scanner *s;
+	size_t pattern, limit;
+};
+
+static bool on_yara(void *arg, size_t off, size_t len, const char *rule,
+		    const char *string)
+{
+	struct yara_chunk *y = arg;
+
+	return off >= y->limit || add_named(y->s, off, y->pattern, len, rule,
+					    string);
+}
+
 /* Every match in the buffer (a fixed one not wholly within the carry, a
- * regular expression's by where it starts), by offset. */
+ * regular expression's and a rule's by where it starts), by offset.
+ * Rules' conditions hold or fail over the chunk: 256 KiB of memory whose
+ * pages follow one another (and what the chunk before carried over). */
 static void search(struct scanner *s, bool go_on)
 {
 	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
@@ -198,14 +227,19 @@ static void search(struct scanner *s, bool go_on)
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (!search_group(s, &s->group[g], total))
 			s->oom = true;
-	for (size_t i = 0; i < s->npat; i++)
+	for (size_t i = 0; i < s->npat; i++) {
 		if (s->pat[i].kind == PAT_REGEX &&
 		    !search_regex(s, i, total, limit))
 			s->oom = true;
+		struct yara_chunk y = { s, i, limit };
+		if (s->pat[i].kind == PAT_YARA &&
+		    !yara_rules_scan(s->pat[i].yara, s->buf, total, on_yara,
+				     &y, &s->failed))
+			s->oom = true;
+	}
 	qsort(s->found, s->nfound, sizeof(*s->found), cmp_found);
 	for (size_t i = 0; i < s->nfound; i++)
-		report(s, s->found[i].off, s->found[i].pattern,
-		       s->found[i].len);
+		report(s, &s->found[i]);
 }
 
 /* Search what is held; keep its last bytes when the stream goes on. */

@@ -21,6 +21,7 @@ struct scan_hit {
 	uint64_t pa;             /* its first byte's physical address */
 	size_t pattern;          /* index into the patterns */
 	size_t len;              /* bytes matched */
+	const char *rule, *string;   /* a YARA match's names; else NULL */
 };
 
 /* Patterns found together: the first bytes of their anchors. */
@@ -37,6 +38,7 @@ struct scan_found {
 	size_t off;
 	size_t pattern;
 	size_t len;
+	const char *rule, *string;
 };
 
 struct scanner {
@@ -54,6 +56,7 @@ struct scanner {
 	struct scan_found *found;      /* this chunk's matches */
 	size_t nfound, capfound;
 	bool oom;                /* matches were lost: out of memory */
+	const char *failed;      /* libyara could not scan: why */
 	size_t carry;
 	uint64_t carry_addr, carry_pa;
 	uint64_t start;          /* address of the first page after it */

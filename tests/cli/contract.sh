@@ -431,7 +431,7 @@ def rules($cmd):
       (if (.hex | test("^([0-9a-f][0-9a-f])*$") | not) or
           (.hex | length) != 2 * .size
        then "hex: two lower-case digits per byte matched" else empty end),
-      (if (.pattern | test("^(string|wide|hex|regex):.")) | not
+      (if (.pattern | test("^(string|wide|hex|regex|yara):.")) | not
        then "pattern: kind:text" else empty end),
       (if has("same_frame_pages") and .same_frame_pages < 2
        then "same_frame_pages only when more than 1" else empty end),

@@ -164,6 +164,12 @@ contract search "x86-64, the whole space, strings and bytes" --string=PGW --wide
 	--hex=0000??00 --max-hits=50 "$R"
 contract search "x86-64 --phys, a bound on hits" --phys --hex=?? --max-hits=3 "$R"
 contract search "x86-64, a regular expression" --regex='[A-Z]{3,}' --max-hits=20 "$R"
+if command -v yara >/dev/null 2>&1; then
+	contract search "x86-64, YARA rules" --yara="$REPO/tests/rules/markers.yar" \
+		--yara="$REPO/tests/rules/synth.yar" "$R"
+else
+	skip "libyara and the yara command are not installed"
+fi
 contract search "i386, no match" --string=no-such-bytes-here "$TMP/read-i386.elf"
 
 # ---- roots: every kind of root, named and not, cross-view, hostile ----

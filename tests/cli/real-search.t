@@ -4,12 +4,14 @@
 # found at its virtual address in its process (--pid), PROT_NONE and
 # shared pages included, by --string and by --hex with a wildcard, on the
 # ELF core and the raw image; --phys finds each at its pa from the
-# guest's pagemap.  The filtered kdump (-d 31: user data left out) finds
+# guest's pagemap; a YARA rule finds each at its va in its pid, and
+# over physical memory exactly the matches the yara command finds in
+# the raw image.  The filtered kdump (-d 31: user data left out) finds
 # none of them where they lie and says what it could not search: exactly
 # the bytes the ELF searched that it lacks, and the pages info counts.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 19   # 9 per x86-64 dump, 1 for the kdump
+plan 23   # 11 per x86-64 dump, 1 for the kdump
 
 # markers_all DIR: "pid va marker" for every marker string console.log
 # names (pages with no string, never touched or never read, are left out).
@@ -78,6 +80,30 @@ for d in x64-4l-a x64-5l-a; do
 	done | sort -u >"$TMP/got"
 	miss=$(comm -23 "$TMP/want" "$TMP/got")
 	is "$miss" "" "$d mem.raw --regex: all $n markers whole matches at their va in their pid"
+	# A YARA rule (tests/rules/markers.yar): each marker a whole match of
+	# its regular expression at its va; over mem.raw, exactly the string
+	# matches (offset and name) of the yara command on the same file.
+	if command -v yara >/dev/null 2>&1; then
+		for pid in $(cut -d' ' -f1 "$TMP/m" | sort -u); do
+			"$PGWALK" search --pid="$pid" --format=json --context=0 \
+				--max-hits=100000 --yara="$REPO/tests/rules/markers.yar" \
+				"$UNPACKED/$d/mem.raw" 2>/dev/null |
+				jq -r 'select(.type == "hit" and .pattern == "yara:markers:$re") | "\(.pid) \(.va) \(.context)"'
+		done | sort -u >"$TMP/got"
+		miss=$(comm -23 "$TMP/want" "$TMP/got")
+		is "$miss" "" "$d mem.raw --yara: all $n markers matched at their va in their pid"
+		yara -s "$REPO/tests/rules/markers.yar" "$UNPACKED/$d/mem.raw" |
+			awk -F: 'NR > 1 { print $1, $2 }' | sort >"$TMP/ywant"
+		"$PGWALK" search --phys --format=json --context=0 --max-hits=1000000 \
+			--yara="$REPO/tests/rules/markers.yar" "$UNPACKED/$d/mem.raw" |
+			jq -r 'select(.type == "hit") | "\(.pa) \(.pattern | sub("^yara:markers:"; ""))"' |
+			sort >"$TMP/ygot"
+		is "$(diff "$TMP/ywant" "$TMP/ygot" | head -5)" "" \
+			"$d mem.raw --phys --yara: the $(grep -c '' "$TMP/ywant") string matches the yara command finds, no more"
+	else
+		skip "the yara command is not installed"
+		skip "the yara command is not installed"
+	fi
 	# Every root at once: physical memory searched once, each hit named
 	# by every root that maps its frame.
 	set --

@@ -11,7 +11,7 @@
 # hits; every output format; usage errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 31
+plan 34
 
 "$MKIMAGE" -r "$TMP/s.raw" -e "$TMP/s.elf" "$SPECS/search.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/s.raw" --filter "$TMP/s.kdump" >/dev/null &&
@@ -100,6 +100,28 @@ run "$PGWALK" search --regex='(a)\1' "$TMP/s.elf"
 is "$rc $err" "64 pgwalk: search: --regex='(a)\\\\1' has a back-reference (\\1 ... \\9): not an extended regular expression" \
 	"--regex with a back-reference: usage (64)"
 
+# YARA rules (libyara, loaded when asked for): a rule whose strings run
+# across a 4 KiB and a 2 MiB page boundary matches in the space; a rule
+# that does not compile says libyara's message; pgwalk itself does not
+# need the library.
+RULES=$REPO/tests/rules
+if "$PGWALK" search --phys --yara="$RULES/synth.yar" "$TMP/s.raw" >/dev/null 2>"$TMP/y.err" ||
+   [ $? != 69 ]; then
+	# shellcheck disable=SC2086
+	run "$PGWALK" search $V --format=json --yara="$RULES/synth.yar" "$TMP/s.elf"
+	printf '%s\n' "$out" >"$TMP/o.json"
+	is "$rc $(hits "$TMP/o.json")" "0 0x400ff8 0x301ff8 yara:split:\$across;0x401ffff8 0x5ffff8 yara:split:\$huge;" \
+		"--yara: a rule's strings matched across a 4 KiB and a 2 MiB page boundary"
+	run "$PGWALK" search --yara="$RULES/broken.yar" "$TMP/s.elf"
+	is "$rc $err" "64 pgwalk: search: --yara='$RULES/broken.yar' does not compile: line 9: undefined string \"\$b\" (1 error)" \
+		"--yara with a rule that does not compile: libyara's message, usage (64)"
+else
+	skip "libyara is not installed: $(cat "$TMP/y.err")"
+	skip "libyara is not installed"
+fi
+readelf -d "$PGWALK" | grep -q 'NEEDED.*yara'
+is $? 1 "pgwalk is not linked with libyara (loaded with dlopen when --yara asks)"
+
 run "$PGWALK" search --phys --format=json --string=GWID --wide "$TMP/s.elf"
 printf '%s\n' "$out" >"$TMP/o.json"
 is "$(hits "$TMP/o.json")" "null 0x700000 wide:GWID;" "--wide: UTF-16LE found, named wide:"
@@ -185,7 +207,7 @@ done
 
 # Usage.
 run "$PGWALK" search "$TMP/s.elf"
-is "$rc $err" "64 pgwalk search: give a pattern: --string=TEXT, --hex=BYTES or --regex=ERE (see 'pgwalk search --help')" \
+is "$rc $err" "64 pgwalk search: give a pattern: --string=TEXT, --hex=BYTES, --regex=ERE or --yara=RULES (see 'pgwalk search --help')" \
 	"no pattern: usage (64)"
 run "$PGWALK" search --hex=4g "$TMP/s.elf"
 is "$rc $err" "64 pgwalk: search: --hex='4g' is not pairs of hex digits or ?? (e.g. 4d5a??00)" \

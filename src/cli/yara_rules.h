@@ -1,0 +1,30 @@
+/*
+ * search --yara=RULES: YARA rules compiled by libyara, loaded with dlopen
+ * when a search asks for them (src/lib/dynlib.c), so pgwalk starts and
+ * runs without it.  A buffer of memory is scanned at a time; each string
+ * match of each rule that matches comes back with the rule's and the
+ * string's names.
+ */
+#ifndef PGW_YARA_RULES_H
+#define PGW_YARA_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct yara_rules;
+
+/* Load libyara and compile the rules in path: 0, or an exit status with
+ * the message said (libyara's own for rules that do not compile). */
+int yara_rules_load(const char *path, struct yara_rules **rules_ret);
+void yara_rules_free(struct yara_rules *r);
+
+/* A string match at buf[off, off + len); false stops (out of memory). */
+typedef bool (*yara_match_fn)(void *arg, size_t off, size_t len,
+			      const char *rule, const char *string);
+
+/* Scan buf[0, n): false with why when libyara failed. */
+bool yara_rules_scan(struct yara_rules *r, const uint8_t *buf, size_t n,
+		     yara_match_fn fn, void *arg, const char **why);
+
+#endif
