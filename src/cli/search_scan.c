@@ -85,14 +85,12 @@ static void report(struct scanner *s, const struct scan_found *f)
 	s->hit(s->arg, &h);
 }
 
-/* A match at off, unless it lies wholly within the carry (found
- * before). */
+/* A match at off, unless it starts at or above the limit: the next
+ * chunk's, where that lies in what this one carries over. */
 static bool add_named(struct scanner *s, size_t off, size_t pattern,
 		      size_t len, const char *rule, const char *string)
 {
-	enum pattern_kind k = s->pat[pattern].kind;
-
-	if (off + len <= s->carry && k != PAT_REGEX && k != PAT_YARA)
+	if (off >= s->limit)
 		return true;
 	if (s->nfound == s->capfound) {
 		size_t cap = s->capfound ? 2 * s->capfound : 256;
@@ -198,11 +196,10 @@ static bool search_regex(struct scanner *s, size_t i, size_t total,
 	return true;
 }
 
-/* A YARA string match: the chunk's to report when it starts below the
- * limit, as a regular expression's. */
+/* A YARA string match. */
 struct yara_chunk {
 	struct scanner *s;
-	size_t pattern, limit;
+	size_t pattern;
 };
 
 static bool on_yara(void *arg, size_t off, size_t len, const char *rule,
@@ -210,19 +207,24 @@ static bool on_yara(void *arg, size_t off, size_t len, const char *rule,
 {
 	struct yara_chunk *y = arg;
 
-	return off >= y->limit || add_named(y->s, off, y->pattern, len, rule,
-					    string);
+	return add_named(y->s, off, y->pattern, len, rule, string);
 }
 
-/* Every match in the buffer (a fixed one not wholly within the carry, a
- * regular expression's and a rule's by where it starts), by offset.
- * Rules' conditions hold or fail over the chunk: 256 KiB of memory whose
- * pages follow one another (and what the chunk before carried over). */
+/*
+ * Every match in the buffer that starts below the limit, by offset: the
+ * whole buffer at the end of the stream, else all but the bytes carried
+ * into the next chunk (as long as the longest pattern, less one), so
+ * each match is found by the chunk it starts in, whole, once, and the
+ * hits come in address order.  Rules' conditions hold or fail over the
+ * chunk: 256 KiB of memory whose pages follow one another (and what the
+ * chunk before carried over).
+ */
 static void search(struct scanner *s, bool go_on)
 {
 	size_t total = s->carry + s->npages * PGW_PAGE_SIZE;
 	size_t limit = go_on ? total - s->keep : total;
 
+	s->limit = limit;
 	s->nfound = 0;
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (!search_group(s, &s->group[g], total))
@@ -231,7 +233,7 @@ static void search(struct scanner *s, bool go_on)
 		if (s->pat[i].kind == PAT_REGEX &&
 		    !search_regex(s, i, total, limit))
 			s->oom = true;
-		struct yara_chunk y = { s, i, limit };
+		struct yara_chunk y = { s, i };
 		if (s->pat[i].kind == PAT_YARA &&
 		    !yara_rules_scan(s->pat[i].yara, s->buf, total, on_yara,
 				     &y, &s->failed))

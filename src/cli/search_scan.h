@@ -3,9 +3,9 @@
  * with --phys), each with the frame it lies at; while they follow one
  * another the bytes are one stream, so a match may run from one page
  * into the next whatever their frames.  Pages are gathered into a chunk
- * and searched at once; the end of a chunk is carried into the next (a
- * pattern's length less one byte, all of it within one page), and a
- * match that lies wholly within what was carried was reported before.
+ * and searched at once; the end of a chunk is carried into the next (the
+ * longest pattern's length less one byte, all of it within one page),
+ * and a match that starts there is the next chunk's to report.
  */
 #ifndef PGW_SEARCH_SCAN_H
 #define PGW_SEARCH_SCAN_H
@@ -57,6 +57,8 @@ struct scanner {
 	size_t nfound, capfound;
 	bool oom;                /* matches were lost: out of memory */
 	const char *failed;      /* libyara could not scan: why */
+	size_t limit;            /* matches starting here or above are the
+				    next chunk's */
 	size_t carry;
 	uint64_t carry_addr, carry_pa;
 	uint64_t start;          /* address of the first page after it */

@@ -86,11 +86,12 @@ run "$PGWALK" search $V --format=json --regex='PGWSPLIT-AC[A-Z]+' --regex='HUGE[
 printf '%s\n' "$out" >"$TMP/o.json"
 is "$(hits "$TMP/o.json")" "0x400ff8 0x301ff8 regex:PGWSPLIT-AC[A-Z]+;0x401ffff8 0x5ffff8 regex:HUGE[A-Z]+-BOUND[A-Z]+;" \
 	"--regex: matches across a 4 KiB and a 2 MiB page boundary"
-run "$PGWALK" search --phys --format=json --regex='REGEX-AT-A-CHUNK-END-[0-9]+' --regex='z*' "$TMP/s.raw"
+run "$PGWALK" search --phys --format=json --context=0 --regex='REGEX-AT-A-CHUNK-END-[0-9]+' \
+	--regex='z*' --string=REGEX-AT-A-CHUNK-END-0123456789 --string=0123 "$TMP/s.raw"
 printf '%s\n' "$out" >"$TMP/o.json"
-is "$rc $(jq -r 'select(.type == "hit") | "\(.pa) \(.size) \(.context)"' "$TMP/o.json" | tr '\n' ';')" \
-	"0 0x3fff00 31 REGEX-AT-A-CHUNK-END-0123456789;" \
-	"--regex at the end of a chunk: one whole match; an expression matching only empty strings: no hit"
+is "$rc $(jq -r 'select(.type == "hit") | "\(.pa) \(.size) \(.pattern)"' "$TMP/o.json" | tr '\n' ';')" \
+	"0 0x3fff00 31 regex:REGEX-AT-A-CHUNK-END-[0-9]+;0x3fff00 31 string:REGEX-AT-A-CHUNK-END-0123456789;0x3fff15 4 string:0123;" \
+	"where a chunk ends: each match once, whole, in address order; an expression matching only empty strings: no hit"
 run "$PGWALK" search --phys --format=json --regex='(.*)*q' "$TMP/s.raw"
 printf '%s\n' "$out" >"$TMP/o.json"
 is "$rc $(summary "$TMP/o.json")" \
