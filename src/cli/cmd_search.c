@@ -378,8 +378,10 @@ static int search_phys(struct searcher *se, struct scanner *sc)
 		pgw_cli_error("out of memory");
 		return PGW_EXIT_INTERNAL;
 	}
-	memcpy(r, r0, n * sizeof(*r));
-	qsort(r, n, sizeof(*r), cmp_range);
+	if (n) {
+		memcpy(r, r0, n * sizeof(*r));
+		qsort(r, n, sizeof(*r), cmp_range);
+	}
 	for (size_t i = 0; i < n && !pgw_output_failed(); i++) {
 		uint64_t pa = r[i].start & ~(PGW_PAGE_SIZE - 1);
 		uint64_t end = r[i].start + r[i].size;

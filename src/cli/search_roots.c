@@ -176,7 +176,8 @@ int search_map_roots(struct session *s, struct out *out,
 	for (size_t i = 0; i < st->n; i++)
 		m.by_pa[i] = i;
 	sort_store = st;
-	qsort(m.by_pa, st->n, sizeof(*m.by_pa), cmp_pa);
+	if (st->n)
+		qsort(m.by_pa, st->n, sizeof(*m.by_pa), cmp_pa);
 	rc = owned_roots_open(s, s->opts.max_entries, &o, &err);
 	for (size_t i = 0; rc == PGW_OK && i < o.nowners && !m.oom; i++) {
 		struct root_walk w[2];
@@ -212,7 +213,8 @@ int search_map_roots(struct session *s, struct out *out,
 		pgw_cli_error("out of memory: mappings were lost");
 		exit = PGW_EXIT_INTERNAL;
 	} else {
-		qsort(m.map, m.n, sizeof(*m.map), cmp_map);
+		if (m.n)
+			qsort(m.map, m.n, sizeof(*m.map), cmp_map);
 		emit(out, st, &o, m.map, m.n);
 		sum->tables_not_in_image += m.tables_missing;
 		owned_roots_say(&o, s->path);

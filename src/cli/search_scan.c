@@ -52,7 +52,10 @@ bool scan_init(struct scanner *s, const struct pattern *pat, size_t npat,
 	s->keep = longest - 1;
 	s->hit = hit;
 	s->arg = arg;
-	s->buf = malloc(s->keep + SCAN_PAGES * PGW_PAGE_SIZE);
+	/* One byte more: a NUL after the chunk, for regexec's callers
+	 * that read up to one (REG_STARTEND needs none; ASan's interceptor
+	 * does). */
+	s->buf = malloc(s->keep + SCAN_PAGES * PGW_PAGE_SIZE + 1);
 	s->resume = calloc(npat ? npat : 1, sizeof(*s->resume));
 	return s->buf && s->resume && group(s);
 }
@@ -225,6 +228,7 @@ static void search(struct scanner *s, bool go_on)
 	size_t limit = go_on ? total - s->keep : total;
 
 	s->limit = limit;
+	s->buf[total] = 0;
 	s->nfound = 0;
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (!search_group(s, &s->group[g], total))
@@ -239,7 +243,8 @@ static void search(struct scanner *s, bool go_on)
 				     &y, &s->failed))
 			s->oom = true;
 	}
-	qsort(s->found, s->nfound, sizeof(*s->found), cmp_found);
+	if (s->nfound)
+		qsort(s->found, s->nfound, sizeof(*s->found), cmp_found);
 	for (size_t i = 0; i < s->nfound; i++)
 		report(s, &s->found[i]);
 }

@@ -154,7 +154,9 @@ struct scan_arg {
 };
 
 /* A rule matched: every match of every string it has (private ones are
- * the rule's business). */
+ * the rule's business).  libyara's arenas pack its match records at any
+ * address, so reading them is no alignment error of ours. */
+__attribute__((no_sanitize("alignment")))
 static int on_scan(YR_SCAN_CONTEXT *ctx, int message, void *data, void *arg)
 {
 	struct scan_arg *a = arg;
