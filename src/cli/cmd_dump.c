@@ -191,18 +191,6 @@ static void announce(struct dump_state *d)
 			d->out, &d->layout->region[d->pending_region - 1]);
 }
 
-/* The end of the user half: the layout's user region, else the lower
- * half of the address space. */
-static uint64_t user_end(const struct pgw_layout *lay,
-			 const struct pgw_mode *mode)
-{
-	for (size_t i = 0; i < lay->nregions; i++)
-		if (strcmp(lay->region[i].key, "user") == 0 &&
-		    lay->region[i].end)
-			return lay->region[i].end;
-	return UINT64_C(1) << (mode->va_bits - 1);
-}
-
 static int on_region(void *arg, size_t idx)
 {
 	struct dump_state *d = arg;
@@ -417,7 +405,7 @@ int cmd_dump(int argc, char **argv)
 	 * (--kernel-half adds it; --range says itself what to walk). */
 	const struct pgw_root_request *rq = &a.in.opts.space.root;
 	if ((rq->have_pid || rq->comm) && !a.kernel_half && !a.range_arg)
-		ro.walk.end = user_end(layout, s.space.mode);
+		ro.walk.end = cli_user_end(layout, s.space.mode);
 	struct pgw_run_ops ops = { .run = on_run, .region = on_region,
 				   .leaf_runs = on_leaf_runs };
 	if (fmt->dump_begin)

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "layout_opts.h"
 #include "search_out.h"
 #include "search_roots.h"
 #include "search_scan.h"
@@ -20,7 +21,7 @@
 #include "yara_rules.h"
 
 enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_YARA, OPT_PHYS,
-       OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP };
+       OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP, OPT_KERNEL_HALF };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
 #define MAX_PATTERNS 256
@@ -36,7 +37,7 @@ struct search_args {
 	struct image_args in;
 	struct pattern_arg pat[MAX_PATTERNS];
 	size_t npat;
-	bool wide, phys, all_roots, map;
+	bool wide, phys, all_roots, map, kernel_half;
 	size_t context;
 	uint64_t max_hits;
 };
@@ -69,6 +70,10 @@ static const struct argp_option options[] = {
 	{ "map", OPT_MAP, NULL, 0,
 	  "With --phys: the same, each hit's frame mapped back through "
 	  "every root", 5 },
+	{ "kernel-half", OPT_KERNEL_HALF, NULL, 0,
+	  "With --pid or --comm: the kernel half too, which every process "
+	  "shares (by default a process's search is its user half, as its "
+	  "dump is)", 5 },
 	{ "context", OPT_CONTEXT, "N", 0,
 	  "Show N bytes before and after each match (default 16, at most "
 	  "4096)", 5 },
@@ -131,6 +136,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MAP:
 		a->map = true;
 		break;
+	case OPT_KERNEL_HALF:
+		a->kernel_half = true;
+		break;
 	case OPT_CONTEXT:
 		if (!parse_count(arg, CONTEXT_MAX, &v))
 			pgw_usage_error(state, "--context: '%s' is not a count "
@@ -155,6 +163,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					"--yara=RULES");
 		return session_parse_image(&a->in, "search", key, arg, state);
 	case ARGP_KEY_SUCCESS:
+		if (a->kernel_half && !a->in.opts.space.root.have_pid &&
+		    !a->in.opts.space.root.comm)
+			pgw_usage_error(state, "--kernel-half goes with --pid or "
+					"--comm (any other root is searched "
+					"whole)");
 		if (a->map && !a->phys)
 			pgw_usage_error(state, "--map maps what --phys finds: "
 					"give --phys (or --all-roots)");
@@ -441,13 +454,36 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 	return pgw_output_failed();
 }
 
-static int search_virt(struct searcher *se, struct scanner *sc)
+/* A process's own, user half (as dump --pid), unless the kernel half
+ * is asked for too; any other root whole. */
+static int virt_end(struct session *s, bool kernel_half, uint64_t *end)
 {
-	const struct session *s = se->s;
+	const struct pgw_root_request *rq = &s->opts.space.root;
+	struct pgw_layout_request req = { 0 };
+	struct pgw_layout layout;
+	int rc;
+
+	*end = 0;
+	if ((!rq->have_pid && !rq->comm) || kernel_half)
+		return 0;
+	if ((rc = cli_layout(s, &req, &layout)))
+		return rc;
+	*end = cli_user_end(&layout, s->space.mode);
+	return 0;
+}
+
+static int search_virt(struct searcher *se, struct scanner *sc,
+		       bool kernel_half)
+{
+	struct session *s = se->s;
 	const struct pgw_root *r = &s->why.root;
 	struct virt_walk w = { se, sc };
 	struct pgw_walk_ops ops = { .leaf = on_leaf, .hole = on_hole };
 	struct pgw_walk_opts wo = { .max_entries = s->opts.max_entries };
+	int rc = virt_end(s, kernel_half, &wo.end);
+
+	if (rc)
+		return rc;
 	struct pgw_err err = { 0 };
 	int stopped = 0;
 
@@ -634,7 +670,8 @@ int cmd_search(int argc, char **argv)
 	se->hold = map ? &store : NULL;
 	if (out.fmt->search_begin)
 		out.fmt->search_begin(&out);
-	rc = a.phys ? search_phys(se, &sc) : search_virt(se, &sc);
+	rc = a.phys ? search_phys(se, &sc) :
+		      search_virt(se, &sc, a.kernel_half);
 	se->sum.bytes_searched = sc.bytes;
 	if (!rc && sc.failed) {
 		pgw_cli_error("search: --yara: %s", sc.failed);

@@ -104,3 +104,13 @@ int cli_layout(struct session *s, const struct pgw_layout_request *req,
 	}
 	return 0;
 }
+
+uint64_t cli_user_end(const struct pgw_layout *lay,
+		      const struct pgw_mode *mode)
+{
+	for (size_t i = 0; i < lay->nregions; i++)
+		if (strcmp(lay->region[i].key, "user") == 0 &&
+		    lay->region[i].end)
+			return lay->region[i].end;
+	return UINT64_C(1) << (mode->va_bits - 1);
+}

@@ -27,4 +27,9 @@ extern const struct argp_child layout_children[];
 int cli_layout(struct session *s, const struct pgw_layout_request *req,
 	       struct pgw_layout *layout);
 
+/* The end of a process's own, user half: the layout's user region, else
+ * the lower half of the address space (dump and search --pid). */
+uint64_t cli_user_end(const struct pgw_layout *lay,
+		      const struct pgw_mode *mode);
+
 #endif

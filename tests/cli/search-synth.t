@@ -11,7 +11,7 @@
 # hits; every output format; usage errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 34
+plan 36
 
 "$MKIMAGE" -r "$TMP/s.raw" -e "$TMP/s.elf" "$SPECS/search.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/s.raw" --filter "$TMP/s.kdump" >/dev/null &&
@@ -181,7 +181,21 @@ is "$(hits "$TMP/o.json")" "0x600000 0xc02000 string:PROTNONE-MARK;0xffff888000c
 run "$PGWALK" search --all-roots --pid=1 --string=x "$TMP/q.elf"
 r1=$rc
 run "$PGWALK" search --map --string=x "$TMP/q.elf"
-is "$r1 $rc" "64 64" "--all-roots with --pid, --map without --phys: usage (64)"
+r2=$rc
+run "$PGWALK" search --kernel-half --string=x "$TMP/q.elf"
+is "$r1 $r2 $rc" "64 64 64" "--all-roots with --pid, --map without --phys, --kernel-half without a process: usage (64)"
+
+# A process is its user half (pgw-mkkernel: pid 1 maps one page, at
+# 0x400000, from its root 0x601000); --kernel-half is its root whole.
+"$PGW_TOOLS/pgw-mkkernel" "$TMP/k.elf" || bail "pgw-mkkernel failed"
+searched() {
+	"$PGWALK" search --format=json --hex=00 --max-hits=1 "$@" "$TMP/k.elf" 2>/dev/null |
+		jq -r 'select(.type == "summary") | .bytes_searched'
+}
+is "$(searched --pid=1) $(searched --comm=init)" "4096 4096" \
+	"--pid=1, --comm=init: the user half, its one page"
+is "$(searched --pid=1 --kernel-half)" "$(searched --root=0x601000)" \
+	"--pid=1 --kernel-half: what its root holds whole"
 
 # The bound: counted past it, listed up to it.
 run "$PGWALK" search --phys --format=json --hex=?? --max-hits=5 "$TMP/r.elf"
