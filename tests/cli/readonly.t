@@ -33,6 +33,8 @@ for cmd in $commands; do
 	*ADDR*) addr=0xffff888000001000 ;;
 	*) addr= ;;
 	esac
+	# search: a pattern (the seeds hold the printable ASCII in a row).
+	[ "$cmd" = search ] && addr=--string=0123456789
 	# diff: the image against itself (IMAGE2), which is alike: exit 0.
 	"$PGWALK" "$cmd" --help | head -1 | grep -q IMAGE2 && twice=true
 	for fmt in text json tsv csv; do
