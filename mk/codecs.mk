@@ -5,7 +5,7 @@
 # error); $(O)/config.h then changes and what includes it is rebuilt.
 #
 # Each codec found adds PGW_HAVE_<MACRO> and PGW_SONAME_<name> to config.h
-# (mk/config.mk) and its flags to CFLAGS, but nothing to LDLIBS: the
+# (mk/config.mk) and its flags to PGW_CFLAGS, but nothing to LDLIBS: the
 # library is loaded with dlopen by that soname when a page needs it
 # (src/lib/dynlib.c), so a start-up pays nothing for it.  The tests' and
 # tools' image writers compress with them: PGW_CODEC_LIBS links those.
@@ -21,7 +21,7 @@ pgw_soname = $(or $(shell objdump -p "$$($(CC) -print-file-name=lib$(1).so)" \
 define pgw_codec
 ifeq ($$(filter $(1),$$(WITHOUT_CODECS)),)
 ifeq ($$(shell $$(PKG_CONFIG) --exists $(2) 2>/dev/null && echo y),y)
-CFLAGS += $$(shell $$(PKG_CONFIG) --cflags $(2))
+PGW_CFLAGS += $$(shell $$(PKG_CONFIG) --cflags $(2))
 PGW_CODEC_LIBS += $$(shell $$(PKG_CONFIG) --libs $(2))
 PGW_CODECS += $(1)
 PGW_CODEC_MACROS += $(3)

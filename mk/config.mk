@@ -16,7 +16,7 @@ CONFIG_H   = $(O)/config.h
 
 # Every object may include config.h: it must exist before the first
 # compile; the dependency files (-MMD) then say who includes it.
-CFLAGS += -I$(O)
+PGW_CFLAGS += -I$(O)
 
 .PHONY: FORCE
 FORCE:

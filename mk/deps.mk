@@ -13,7 +13,7 @@ PC_LIBS_PRIVATE =
 
 define pgw_require
 ifeq ($$(shell $$(PKG_CONFIG) --exists $(1) 2>/dev/null && echo y),y)
-CFLAGS += $$(shell $$(PKG_CONFIG) --cflags $(1))
+PGW_CFLAGS += $$(shell $$(PKG_CONFIG) --cflags $(1))
 LDLIBS += $$(shell $$(PKG_CONFIG) --libs $(1))
 PC_REQUIRES_PRIVATE += $(1)
 else

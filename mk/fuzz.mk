@@ -25,8 +25,8 @@ FUZZ_SECONDS ?= 10
 FUZZ_MAX_LEN ?= 131072
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
-# Codec include paths and -I$(O) (config.h: which codecs) travel in CFLAGS.
-FUZZ_CFLAGS   = -O2 -g -std=c11 $(WARN) $(filter -D% -I%,$(CFLAGS)) -Isrc \
+# Codec include paths and -I$(O) (config.h: which codecs) travel in PGW_CFLAGS.
+FUZZ_CFLAGS   = -O2 -g -std=c11 $(WARN) $(filter -D% -I%,$(PGW_CFLAGS)) -Isrc \
                 $(FUZZ_SAN) -MMD -MP
 FUZZ_COV_libfuzzer  = -fsanitize=fuzzer-no-link
 FUZZ_LINK_libfuzzer = -fsanitize=fuzzer
@@ -98,17 +98,17 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/tools/fuzz-replay-%)
 
 $(O)/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(PGW_CFLAGS) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
 
 # The Linux targets reach src/linux/'s internal headers.
-$(FUZZ_LINUX:%=$(O)/fuzz/%.o): CFLAGS += -Isrc
+$(FUZZ_LINUX:%=$(O)/fuzz/%.o): PGW_CFLAGS += -Isrc
 
 $(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o \
                           $(O)/fuzz/exercise_linux.o $(O)/fuzz/driver.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(PGW_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: $(FUZZ_REPLAY)
+check-build: $(FUZZ_REPLAY)
 
 -include $(wildcard $(FZ)/obj/*/*.d $(FZ)/obj/*/*/*.d $(O)/fuzz/*.d)
 

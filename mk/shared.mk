@@ -18,14 +18,14 @@ PIC_OBJ  = $(LIB_SRC:%.c=$(O)/pic/%.o)
 
 all: $(LIB) $(SO_REAL) $(SO_LINKS)
 
-$(LIB_OBJ) $(PIC_OBJ): CFLAGS += -fvisibility=hidden
+$(LIB_OBJ) $(PIC_OBJ): PGW_CFLAGS += -fvisibility=hidden
 
 $(O)/pic/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(PGW_CFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
 
 $(SO_REAL): $(PIC_OBJ) $(SO_MAP)
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SO_NAME) \
+	$(CC) -shared $(PGW_LDFLAGS) $(LDFLAGS) -Wl,-soname,$(SO_NAME) \
 	  -Wl,--version-script=$(SO_MAP) -Wl,--no-undefined \
 	  -o $@ $(PIC_OBJ) $(LDLIBS)
 
