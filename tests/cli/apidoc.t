@@ -22,7 +22,7 @@ apidoc() { perl "$TESTDIR/apidoc.pl" "$@"; }
 apidoc header "$H" | sed -n 's/^proto \([^	]*\)	.*/\1/p' | sort >"$TMP/declared"
 n=$(grep -c '' "$TMP/declared")
 VERSION=$(cat "$REPO/VERSION")
-SO=$(dirname "$PGWALK")/libpgwalk.so.$VERSION
+SO=$(dirname "$PGW_BIN")/libpgwalk.so.$VERSION
 if command -v nm >/dev/null 2>&1 && [ -f "$SO" ]; then
 	nm -D --defined-only "$SO" | awk '$2 == "T" { print $3 }' | sort \
 		>"$TMP/exported"

@@ -5,6 +5,7 @@
 # never a crash or a hang.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 81
 
 # bad DESC RC ARGS...: run pgwalk ARGS (10 s limit), expect one error line.
 bad() {

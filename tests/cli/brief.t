@@ -59,12 +59,16 @@ for dm in $DUMPS; do
 			  case $f in tsv|csv) sed 1d "$TMP/args.out" ;;
 			  *) cat "$TMP/args.out" ;; esac
 			} >"$TMP/want"
+			# One record an address (and the header of tsv and csv):
+			# empty output never equals empty output here.
+			case $f in tsv|csv) nrec=$((2 * N + 1)) ;; *) nrec=$((2 * N)) ;; esac
 			if cmp -s "$TMP/want" "$TMP/batch" &&
+			   [ "$(grep -c '' "$TMP/batch")" = "$nrec" ] &&
 			   [ "$batch_rc" = "$args_rc" ] &&
 			   [ "${brief:-0}" -gt "$N" ]; then
 				ok 0 "$d cpu$c $f: $((2 * N)) records of a batch ($brief answers brief) as walked one by one, status $batch_rc"
 			else
-				ok 1 "$d cpu$c $f: batch records (status $batch_rc, ${brief:-no} brief) unlike the walked ones (status $args_rc)"
+				ok 1 "$d cpu$c $f: batch records ($(grep -c '' "$TMP/batch") lines, status $batch_rc, ${brief:-no} brief) unlike the walked ones ($nrec lines, status $args_rc)"
 				diff "$TMP/want" "$TMP/batch" | head -5 | sed 's/^/#   /'
 			fi
 		done

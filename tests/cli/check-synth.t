@@ -20,6 +20,7 @@
 #    (uncompared, never removed); --data on pages an image lacks.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 51
 KMK=$PGW_TOOLS/pgw-mkkernel
 
 # findings JSON: "rule severity va end root pid" per finding, sorted.
@@ -55,8 +56,7 @@ leaf_entry() {
 }
 
 if ! command -v jq >/dev/null 2>&1; then
-	skip "jq not installed"
-	done_testing
+	skip_all "jq not installed"
 fi
 
 # ---- check: the unplanted kernel ----

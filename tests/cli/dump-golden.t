@@ -5,12 +5,12 @@
 # PGW_UPDATE_GOLDEN=1 rewrites them from the current output (review the
 # diff); PGW_GOLDEN reads them from another folder.
 . "$(dirname "$0")/lib.sh"
+plan 46
 
 MKIMAGE=${PGW_TOOLS:+$PGW_TOOLS/pgw-mkimage}
-GOLDEN=${PGW_GOLDEN:-$REPO/tests/golden}
+golden_dir
 if [ -z "$MKIMAGE" ] || [ ! -x "$MKIMAGE" ]; then
-	skip "pgw-mkimage test tool not built"
-	done_testing
+	skip_all "pgw-mkimage test tool not built"
 fi
 
 # image SPEC MODE: build $TMP/SPEC.raw, set $base_args for pgwalk (the

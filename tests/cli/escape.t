@@ -6,6 +6,7 @@
 # output is printable ASCII (docs/output.md, Values).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 15
 
 esc=$(printf '\033') bel=$(printf '\007') hi=$(printf '\351')
 { cat "$SPECS/x86-64.spec"

@@ -87,19 +87,40 @@ example() {
 	_want=${_want:-0}
 	_bad=$(grep -cvx "$_want" "$TMP/status")
 	_runs=$(grep -c '' "$TMP/status")
+	# What it prints: a command that succeeds prints its answer on
+	# stdout, one with a documented status prints an answer or says why
+	# on stderr (a binary that prints nothing fails every example).
+	_said=$TMP/out
+	[ "$_want" = 0 ] || [ -s "$TMP/out" ] || _said=$TMP/err
 	if { [ "$_rc" = "$_want" ] || [ "$_rc" = 0 ]; } && [ "$_bad" = 0 ] &&
-	   [ "$_runs" -gt 0 ]; then
+	   [ "$_runs" -gt 0 ] && [ -s "$_said" ]; then
 		ok 0 "$1: $2"
 	else
 		ok 1 "$1: $2"
 		echo "#   ran: $_cmd"
-		echo "#   exit $_rc, pgwalk statuses: $(tr '\n' ' ' <"$TMP/status")"
+		echo "#   exit $_rc, pgwalk statuses: $(tr '\n' ' ' <"$TMP/status"), $(wc -c <"$_said") bytes on ${_said##*/}"
 		head -3 "$TMP/err" | sed 's/^/#   /'
 	fi
 }
 
+# The plan: per source 2, per command one run on the sample (unless it
+# needs the full dump) and one on the full dump (or a skip) when it names
+# the dump, per block that shows output 1.
 for src in README.md man/pgwalk.1; do
-	blocks "$REPO/$src" >"$TMP/blocks"
+	blocks "$REPO/$src" >"$TMP/blocks.${src##*/}"
+done
+plan $(cat "$TMP"/blocks.* | awk -F'\t' -v full="$have_full" '
+	$1 == "cmd" {
+		needs = $2 ~ /vmcore-d31|mem\.raw/
+		n += !needs
+		if (needs || (full == "true" && $2 ~ /vmcore/)) n++
+	}
+	$1 == "out" { shown = 1 }
+	$1 == "end" { n += shown; shown = 0 }
+	END { print n + 4 }')
+
+for src in README.md man/pgwalk.1; do
+	cp "$TMP/blocks.${src##*/}" "$TMP/blocks"
 	nb=$(grep -c '^end$' "$TMP/blocks")
 	nc=$(grep -c '^cmd	' "$TMP/blocks")
 	[ "$nb" -ge 3 ] && [ "$nc" -ge 5 ]

@@ -6,8 +6,9 @@
 # PGW_UPDATE_GOLDEN=1 make check, and review the diff.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 48
 
-GOLDEN=${PGW_GOLDEN:-$REPO/tests/golden}
+golden_dir
 "$MKIMAGE" -e "$TMP/f.elf" "$SPECS/formats.spec"
 # 1 GiB, 2 MiB and 4 KiB leaves, PROT_NONE, swap, non-canonical, reserved
 # bits, a frame and a table outside the image, nothing, a bad input line.

@@ -5,6 +5,9 @@
 # a broken one; under `make SAN=1 check` ASan and UBSan watch too.
 . "$(dirname "$0")/lib.sh"
 
+# Two tests a target (mk/fuzz.mk builds a driver for each), and one.
+set -- "$PGW_TOOLS"/fuzz-replay-*
+plan $((2 * $# + 1))
 found=0
 for bin in "$PGW_TOOLS"/fuzz-replay-*; do
 	[ -x "$bin" ] || continue

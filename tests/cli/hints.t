@@ -10,6 +10,7 @@
 # and change neither stdout nor the exit status.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 31
 like_err() { out=$err; like "$@"; }
 
 # A 6.1-era kernel: its root from VMCOREINFO, the direct map at the 4.20

@@ -4,6 +4,7 @@
 # flattened, LiME and AVML.  Translations must equal the raw image's, every
 # page must read the same, and `info` must show the format's facts.
 . "$(dirname "$0")/lib.sh"
+plan 50
 MK=$PGW_TOOLS/pgw-mkdump
 CMP=$PGW_TOOLS/pgw-cmp-images
 

@@ -11,15 +11,14 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 . "$(dirname "$0")/oracles.sh"
+plan 41
 
 if [ -n "${PGW_VALGRIND:-}" ]; then
-	skip "install.t under make valgrind: installs and compiles, no pgwalk runs worth checking"
-	done_testing
+	skip_all "install.t under make valgrind: installs and compiles, no pgwalk runs worth checking"
 fi
 for t in pkg-config nm readelf; do
 	if ! command -v "$t" >/dev/null 2>&1; then
-		skip "$t not installed (scripts/install-deps.sh installs it)"
-		done_testing
+		skip_all "$t not installed (scripts/install-deps.sh installs it)"
 	fi
 done
 
@@ -60,7 +59,7 @@ is "$(readlink "$P/lib/libpgwalk.so.$SOMAJOR")" "libpgwalk.so.$VERSION" \
 	"libpgwalk.so.$SOMAJOR -> libpgwalk.so.$VERSION"
 is "$(readlink "$P/lib/libpgwalk.so")" "libpgwalk.so.$SOMAJOR" \
 	"libpgwalk.so -> libpgwalk.so.$SOMAJOR"
-cmp -s "$P/bin/pgwalk" "$PGWALK"
+cmp -s "$P/bin/pgwalk" "$PGW_BIN"
 ok $? "the installed binary is the one the suite tests"
 [ -x "$P/bin/pgwalk" ] && [ "$(stat -c %a "$P/lib/libpgwalk.so.$VERSION")" = 644 ]
 ok $? "modes: binary executable, libraries 0644"
@@ -228,5 +227,20 @@ mk install DESTDIR="$D" PREFIX=/opt/x
 [ -f "$D/opt/x/share/bash-completion/from-pc/pgwalk" ]
 ok $? "... moved under PREFIX=/opt/x"
 unset PKG_CONFIG_PATH
+
+# The user's CFLAGS replace only the optimisation: the include paths and
+# warnings stay (make -n: what would run); RELEASE=1 drops -Werror.
+obj=$(cd "$REPO" && ls src/lib/*.c | head -1 | sed 's|^|build/|; s|\.c$|.o|')
+mk -n -B CFLAGS=-O0 "$obj"
+case $out in
+*"-Iinclude "*"-Werror "*"-O0 -c"*) ok 0 "make CFLAGS=-O0 keeps -Iinclude and -Werror, adds -O0" ;;
+*) ok 1 "make CFLAGS=-O0 keeps -Iinclude and -Werror, adds -O0"; echo "#   $out" ;;
+esac
+mk -n -B RELEASE=1 "$obj"
+case $out in
+*"-Iinclude "*-Werror*) ok 1 "make RELEASE=1: no -Werror"; echo "#   $out" ;;
+*"-Iinclude "*"-Wall -Wextra"*) ok 0 "make RELEASE=1: warnings, no -Werror" ;;
+*) ok 1 "make RELEASE=1: warnings, no -Werror"; echo "#   $out" ;;
+esac
 
 done_testing

@@ -4,6 +4,7 @@
 # one it may use (src/arch: hardware only, no image and no walker), only
 # src/cli prints, and no layer includes a header from above it.
 . "$(dirname "$0")/lib.sh"
+plan 8
 SRC=$REPO/src
 
 # may LAYER: the layers its files may use.

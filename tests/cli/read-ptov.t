@@ -8,6 +8,7 @@
 # in one root, and says when nobody maps one.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 53
 
 for s in read-x86-64 read-pae read-i386 read-la57; do
 	"$MKIMAGE" -r "$TMP/$s.raw" -e "$TMP/$s.elf" "$SPECS/$s.spec" ||

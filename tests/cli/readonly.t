@@ -4,6 +4,7 @@
 # and without an address argument and in every output format, the image's
 # bytes and modification time are what they were.
 . "$(dirname "$0")/lib.sh"
+plan 22
 
 "$PGW_TOOLS/mkseeds" "$TMP/img" >/dev/null || { echo "Bail out! mkseeds failed"; exit 1; }
 ELF=$TMP/img/image_elf/x86-64-qemu.elf

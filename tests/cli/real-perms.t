@@ -55,12 +55,13 @@ for dm in $DUMPS; do
 	grep '^#' "$TMP/check" | head -5
 	set -- $(tail -1 "$TMP/check")
 	[ "$1" -gt 10 ] && [ "$3" = 0 ]
+	good=$?   # taken now: the case below sets $? to 0
 	case $nx in
 	2) what="nx exactly where no x" ;;
 	1) what="no nx where x" ;;
 	0) what="no nx" ;;
 	esac
-	ok $? "$d: $1 user ranges ($2 pages) inside pid $pid's mappings, rw only where w, $what ($3 wrong)"
+	ok $good "$d: $1 user ranges ($2 pages) inside pid $pid's mappings, rw only where w, $what ($3 wrong)"
 
 	[ -f "$dir/process-roots.txt" ] || continue
 	# Marker pages of every process with a root: "va pa prot pid".

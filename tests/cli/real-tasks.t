@@ -17,6 +17,7 @@
 #   kernel having no CONFIG_KALLSYMS_ALL) said as such.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 44
 
 T=$PGW_TOOLS/pgw-tasks
 

@@ -10,11 +10,9 @@
 # decompression budget says it cut the scan.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
+plan 127
 ROOTS=$PGW_TOOLS/pgw-roots
-if [ ! -x "$ROOTS" ]; then
-	echo "1..0 # skip pgw-roots is not built (run through make check)"
-	exit 0
-fi
+[ -x "$ROOTS" ] || skip_all "pgw-roots is not built (run through make check)"
 
 # roots OUT ARGS...: pgw-roots roots ARGS > OUT; sets rc.
 roots() {

@@ -9,6 +9,7 @@
 # identical candidate tables) in bounded time.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 57
 ROOTS=$PGW_TOOLS/pgw-roots
 
 # mk NAME SPEC...: $TMP/NAME.raw and $TMP/NAME.elf from the spec files.

@@ -6,6 +6,7 @@
 # leaf and is bounded by the entry budget.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 13
 
 # 512 GiB of 4 KiB pages onto one frame: every PDPT entry points to one PD,
 # every PD entry to one PT, every PT entry to frame 0x5000.

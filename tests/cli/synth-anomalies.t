@@ -5,6 +5,7 @@
 # frames the image lacks.  JSON carries the detail; TSV says "-".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 49
 
 # Linux's encodings, computed here from the kernel headers' definitions.
 # pgtable_64.h / pgtable-3level.h swap: offset inverted in bits 9..58,

@@ -3,6 +3,7 @@
 # validation walk), and the root each rule leads to.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 38
 
 # dm_spec MODE PAGE ROOT: a kernel direct map of 40 MiB with PAGE-sized
 # leaves and a little user space, nothing else.

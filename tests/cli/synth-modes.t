@@ -5,6 +5,7 @@
 # validation walk); info says which mode and why.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 37
 
 for m in i386 pae x86-64 la57; do
 	mkimg "$m" "$SPECS/$m.spec"

@@ -9,6 +9,7 @@
 # `dump --leaves` and the coalesced `dump` must all say exactly that.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 22
 
 # flags MASK: the spec words for a permission mask (1 rw, 2 user, 4 nx).
 flags() {

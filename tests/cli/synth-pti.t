@@ -3,6 +3,7 @@
 # CR3.  info says so and names the kernel root; --kernel-root walks it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 18
 
 spec=$SPECS/x86-64-pti.spec
 "$MKIMAGE" -e "$TMP/pti.elf" -x "$TMP/kernel.exp" "$spec"

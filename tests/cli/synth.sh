@@ -4,8 +4,7 @@
 MKIMAGE=${PGW_TOOLS:+$PGW_TOOLS/pgw-mkimage}
 SPECS=$REPO/tests/specs
 if [ -z "$MKIMAGE" ] || [ ! -x "$MKIMAGE" ]; then
-	echo "1..0 # skip pgw-mkimage is not built (run through make check)"
-	exit 0
+	skip_all "pgw-mkimage is not built (run through make check)"
 fi
 
 # mkimg NAME [pgw-mkimage options] < SPEC: writes $TMP/NAME.raw,

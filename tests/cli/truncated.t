@@ -8,6 +8,7 @@
 # real dumps get the same treatment in real-truncated.t.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
+plan 132
 CMP=$PGW_TOOLS/pgw-cmp-images
 MK=$PGW_TOOLS/pgw-mkdump
 OUTSIDE_OK= FULL_JSON_OF=

@@ -8,6 +8,7 @@
 #  - golden files are rewritten only with PGW_UPDATE_GOLDEN=1 exactly, and
 #    never with CI set.
 . "$(dirname "$0")/lib.sh"
+plan 22
 
 # t FILE [VAR=VALUE...]: run tests/cli/FILE with the environment changed;
 # sets rc and out (its TAP output and errors).
@@ -97,5 +98,69 @@ ok $? "PGW_UPDATE_GOLDEN=1 alone rewrites the golden file"
 t formats.t PGW_GOLDEN="$TMP/golden" PGW_UPDATE_GOLDEN=1 CI=1
 [ "$rc" != 0 ] && printf '%s\n' "$out" | grep -q '^Bail out! PGW_UPDATE_GOLDEN=1 under CI'
 ok $? "formats.t refuses PGW_UPDATE_GOLDEN=1 under CI too (exit $rc)"
+t formats.t PGW_GOLDEN="$TMP/golden" CI=1
+[ "$rc" != 0 ] && printf '%s\n' "$out" | grep -q '^Bail out! PGW_GOLDEN=.* under CI'
+ok $? "PGW_GOLDEN under CI stops formats.t: CI compares with tests/golden only (exit $rc)"
+
+# A binary that prints nothing and exits 0 passes no comparison: every
+# assertion about pgwalk's output fails (empty never equals empty).
+printf '#!/bin/sh\nexit 0\n' >"$TMP/noop"
+printf '#!/bin/sh\nexec yes 0123456789abcdef\n' >"$TMP/endless"
+printf '#!/bin/sh\nexec sleep 600\n' >"$TMP/hang"
+chmod +x "$TMP/noop" "$TMP/endless" "$TMP/hang"
+t brief.t PGWALK="$TMP/noop" PGW_BIN=
+[ "$rc" != 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^ok')" = 0 ] &&
+	[ "$(printf '%s\n' "$out" | grep -c '^not ok')" = 32 ]
+ok $? "brief.t with a binary that prints nothing: all 32 comparisons fail (exit $rc)"
+t examples.t PGWALK="$TMP/noop" PGW_BIN=
+# Only the two checks of each source's example blocks pass.
+[ "$rc" != 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^ok')" = 4 ]
+ok $? "examples.t with a binary that prints nothing: every example fails ($(printf '%s\n' "$out" | grep -c '^not ok') of them, exit $rc)"
+if [ -d "$SHARED" ]; then
+	t real-perms.t PGWALK="$TMP/noop" PGW_BIN=
+	[ "$(printf '%s\n' "$out" | grep -c '^not ok .* user ranges .* inside pid')" = 4 ] &&
+		! printf '%s\n' "$out" | grep -q '^ok .* user ranges'
+	ok $? "real-perms.t with a binary that prints nothing: its 4 user-range checks fail"
+else
+	skip "no real dumps at $SHARED for real-perms.t"
+fi
+
+# The watchdog: a file whose pgwalk never returns fails by itself, soon.
+start=$(date +%s)
+t escape.t PGWALK="$TMP/hang" PGW_BIN= PGW_WATCHED= PGW_FILE_TIMEOUT=3 PGW_TIMEOUT=1000
+took=$(($(date +%s) - start))
+[ "$rc" != 0 ] && [ "$took" -lt 30 ] &&
+	printf '%s\n' "$out" | grep -q '^Bail out! watchdog: escape.t ran for more than 3 s'
+ok $? "a pgwalk that hangs: the watchdog stops escape.t after 3 s (exit $rc, $took s)"
+# ... and one that writes without end is stopped at PGW_MAX_OUTPUT_MB.
+PGW_BIN="$TMP/endless" PGW_MAX_OUTPUT_MB=1 sh -c '
+	. "$0/lib.sh"
+	"$PGWALK" >"$1/big"' "$TESTDIR" "$TMP" 2>/dev/null
+rc=$?
+size=$(wc -c <"$TMP/big")
+[ "$rc" != 0 ] && [ "$size" -le 1048576 ] && [ "$size" -gt 0 ]
+ok $? "a pgwalk that prints without end is stopped at 1 MiB of output (exit $rc, $size bytes)"
+rm -f "$TMP/big"
+t escape.t PGWALK="$TMP/endless" PGW_BIN= PGW_WATCHED= PGW_MAX_OUTPUT_MB=1 PGW_FILE_TIMEOUT=120
+[ "$rc" != 0 ] && ! printf '%s\n' "$out" | grep -q '^Bail out! watchdog'
+ok $? "... so escape.t with it fails without waiting for the watchdog (exit $rc)"
+
+# A file without a plan, or one that stops before its plan, fails;
+# a skip is listed in PGW_SKIP_LOG.
+mkdir -p "$TMP/files"
+cp "$TESTDIR/lib.sh" "$TMP/files/"
+printf '. "$(dirname "$0")/lib.sh"\nok 0 one\ndone_testing\n' >"$TMP/files/noplan.t"
+printf '. "$(dirname "$0")/lib.sh"\nplan 3\nok 0 one\nok 0 two\nexit 0\n' >"$TMP/files/short.t"
+printf '. "$(dirname "$0")/lib.sh"\nplan 2\nok 0 one\nskip "no frobnicator"\ndone_testing\n' >"$TMP/files/skips.t"
+out=$(sh "$TMP/files/noplan.t" 2>&1)
+rc=$?
+[ "$rc" != 0 ] && printf '%s\n' "$out" | grep -q '^# no plan: noplan.t'
+ok $? "a file without a plan fails (exit $rc)"
+prove "$TMP/files/short.t" >/dev/null 2>&1
+ok $((! $?)) "a file that stops before its plan fails under prove"
+out=$(PGW_STRICT= PGW_SKIP_LOG="$TMP/skips.log" sh "$TMP/files/skips.t" 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$TMP/skips.log")" = "skips.t: no frobnicator" ]
+ok $? "a skip is passed and written to PGW_SKIP_LOG for make check's summary (exit $rc)"
 
 done_testing
