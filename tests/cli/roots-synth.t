@@ -9,7 +9,7 @@
 # identical candidate tables) in bounded time.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 57
+plan 58
 ROOTS=$PGW_TOOLS/pgw-roots
 
 # mk NAME SPEC...: $TMP/NAME.raw and $TMP/NAME.elf from the spec files.
@@ -86,6 +86,25 @@ expect x64raw "x86-64 raw: the same roots, but what only the CPUs tell" <<'EOF2'
 EOF2
 
 # ---- PTI ----
+# A decoy: the kernel half's 4 entries and 5 more where the kernel root
+# has none (PML4 300-304) is no root: 4 of 9 kernel-half entries agree.
+# The quick test that picks candidates must count those extras too.
+{ cat "$SPECS/roots-x86-64.spec"
+  echo "root 0x40e000"
+  echo "clone-kernel 0x1000000"
+  echo "entries 0x40e960 0x3300063 5 0x1000"; } >"$TMP/decoy.spec"
+mk decoy "$TMP/decoy.spec"
+scan decoy --how=scan "$TMP/decoy.elf"
+brief "$TMP/x64.out" >"$TMP/want.x64"
+if [ -s "$TMP/want.x64" ] && brief "$TMP/decoy.out" | cmp -s - "$TMP/want.x64" &&
+   [ "$(sed -n 's/.* candidates=\([0-9]*\).*/\1/p' "$TMP/decoy.out")" = \
+     "$(sed -n 's/.* candidates=\([0-9]*\).*/\1/p' "$TMP/x64.out")" ]; then
+	ok 0 "x86-64: a table with the kernel half and 5 entries more is no candidate"
+else
+	ok 1 "x86-64: a table with the kernel half and 5 entries more is no candidate"
+	brief "$TMP/decoy.out" | diff "$TMP/want.x64" - | sed 's/^/#   /'
+fi
+
 mk pti "$SPECS/roots-pti.spec"
 scan pti --how=scan "$TMP/pti.elf"
 expect pti "PTI: the pair is one root, its user copy named, CPU 1 on it" <<'EOF'
