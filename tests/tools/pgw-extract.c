@@ -23,7 +23,7 @@
 
 #include "pgwalk.h"
 
-static void die(const char *what, const char *msg)
+_Noreturn static void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "pgw-extract: %s: %s\n", what, msg);
 	exit(2);

@@ -49,7 +49,7 @@ static void save(const char *target, const char *name, const void *p,
 	printf("%s: %zu bytes\n", path, len);
 }
 
-static void die(const char *what, const struct pgw_err *err)
+_Noreturn static void die(const char *what, const struct pgw_err *err)
 {
 	fprintf(stderr, "pgw-linux-seeds: %s: %s\n", what, err->msg);
 	exit(1);

@@ -28,7 +28,7 @@
 
 #include "dumpwriter.h"
 
-static void usage(void)
+_Noreturn static void usage(void)
 {
 	fprintf(stderr, "usage: pgw-mkdump raw|kdump|lime|avml [OPTION...] "
 			"OUT (see the source for options)\n");

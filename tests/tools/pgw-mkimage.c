@@ -95,7 +95,7 @@ static const char *prog = "pgw-mkimage";
 static unsigned lineno;
 
 __attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
+_Noreturn static void die(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -68,7 +68,7 @@ static uint64_t rnd(uint64_t *s)
 	return *s * UINT64_C(2685821657736338717);
 }
 
-static void die(const char *what, const char *msg)
+_Noreturn static void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "pgw-randaddr: %s: %s\n", what, msg);
 	exit(2);

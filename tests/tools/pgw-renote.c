@@ -42,7 +42,7 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 		p[i] = (uint8_t)v;
 }
 
-static void die(const char *what)
+_Noreturn static void die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", prog, what);
 	exit(1);

@@ -294,7 +294,7 @@ static int cmd_roots(struct pgw_image *img, const struct opts *o)
 	return 0;
 }
 
-static void usage(void)
+_Noreturn static void usage(void)
 {
 	fprintf(stderr, "usage: %s vmcoreinfo|kernel-root|roots [OPTIONS] "
 		"IMAGE (see the source's comment)\n", prog);

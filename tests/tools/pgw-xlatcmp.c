@@ -28,7 +28,7 @@
 #include "pgwalk.h"
 #include "xlat_equal.h"
 
-static void die(const char *what, const char *msg)
+_Noreturn static void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "pgw-xlatcmp: %s: %s\n", what, msg);
 	exit(2);
