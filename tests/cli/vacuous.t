@@ -15,7 +15,7 @@ plan 22
 t() {
 	_f=$1
 	shift
-	out=$(env "$@" sh "$TESTDIR/$_f" 2>&1)
+	out=$(env PGW_SKIP_LOG= "$@" sh "$TESTDIR/$_f" 2>&1)
 	rc=$?
 }
 
