@@ -20,7 +20,8 @@ valgrind:
 	printf '#!/bin/sh\nexec %s %s %s "$$@"\n' "$(VALGRIND)" "$(VG_FLAGS)" \
 	  "$(CURDIR)/build/pgwalk" >$(VG_DIR)/pgwalk && chmod +x $(VG_DIR)/pgwalk
 	PGWALK=$(CURDIR)/$(VG_DIR)/pgwalk PGW_TOOLS=$(CURDIR)/build/tools \
-	  PGW_VALGRIND=1 PGW_TIMEOUT=120 prove -f tests/cli/*.t
+	  PGW_VALGRIND=1 PGW_PLAIN=$(CURDIR)/build/pgwalk PGW_TIMEOUT=120 \
+	  PGW_FILE_TIMEOUT=7200 prove -f tests/cli/*.t
 	@bad=$$(find $(VG_DIR) -name 'vg.*.log' -size +0); \
 	if [ -n "$$bad" ]; then cat $$bad; \
 	  echo "make valgrind: errors or leaks in $$(echo $$bad | wc -w) runs" >&2; \

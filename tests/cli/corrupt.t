@@ -19,8 +19,11 @@ fi
 # reserves terabytes of address space, so under SAN its allocator says
 # no to any one allocation above 256 MiB (as malloc under the limit
 # would) and stops the process past 1 GiB of RSS (its shadow memory
-# included).  Valgrind reserves its own: no limit there.
+# included).  Valgrind reserves its own: under `make valgrind` the plain
+# binary (PGW_PLAIN) runs each case a second time under the limit.
 LIMIT=
+PLAIN=
+[ -z "${PGW_VALGRIND:-}" ] || PLAIN=${PGW_PLAIN:-}
 if [ -n "${PGW_SAN:-}" ]; then
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=256:hard_rss_limit_mb=1024"
 	export ASAN_OPTIONS
@@ -57,6 +60,12 @@ while IFS=$tab read -r name code text tcode targs; do
 		[ "$cmd" = translate ] && set -- "$@" "$ADDR"
 		# sh -c so that the ulimit applies to pgwalk alone.
 		run timeout "$T" sh -c "$LIMIT exec \"\$0\" \"\$@\"" "$PGWALK" "$@"
+		if [ -n "$PLAIN" ]; then
+			timeout "$T" sh -c 'ulimit -v 262144; exec "$0" "$@"' \
+				"$PLAIN" "$@" >/dev/null 2>&1
+			_prc=$?
+			[ "$_prc" = "$want" ] || rc="$rc (plain, 256 MiB: $_prc)"
+		fi
 		is "$rc" "$want" "$cmd $name: exit status $want"
 		case $want in
 		0|1|2)
