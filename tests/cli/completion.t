@@ -8,7 +8,7 @@
 # names.
 . "$(dirname "$0")/lib.sh"
 . "$REPO/completion/pgwalk.bash"
-plan 55
+plan 62
 
 IMG=$REPO/testdata/x64-4l-a.elf
 

@@ -6,7 +6,7 @@
 # tables outside it stop the walk.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 25
+plan 27
 
 # jline VA: the JSON line for VA in $out_all.
 jline() { printf '%s\n' "$out_all" | grep "^{\"type\":\"translation\",\"va\":\"$1\""; }
