@@ -4,7 +4,6 @@
 # and without an address argument and in every output format, the image's
 # bytes and modification time are what they were.
 . "$(dirname "$0")/lib.sh"
-plan 22
 
 "$PGW_TOOLS/mkseeds" "$TMP/img" >/dev/null || { echo "Bail out! mkseeds failed"; exit 1; }
 ELF=$TMP/img/image_elf/x86-64-qemu.elf
@@ -13,6 +12,8 @@ RAW=$TMP/img/image_raw/x86-64.raw
 touch -d '2001-02-03 04:05:06' "$ELF" "$RAW"
 
 commands=$("$PGWALK" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+# Two tests a command, and four: the plan follows the command list.
+plan $((2 * $(echo $commands | wc -w) + 4))
 [ -n "$commands" ] && ok 0 "commands listed: $(echo $commands)" || ok 1 "commands listed"
 
 state() { echo "$(cksum <"$1") $(stat -c '%Y %s' "$1")"; }
