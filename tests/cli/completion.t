@@ -8,7 +8,6 @@
 # names.
 . "$(dirname "$0")/lib.sh"
 . "$REPO/completion/pgwalk.bash"
-plan 62
 
 IMG=$REPO/testdata/x64-4l-a.elf
 
@@ -26,12 +25,14 @@ comp() {
 # sorted WORD...: the words sorted, one line (what comp's $got looks like).
 sorted() { printf '%s\n' "$@" | sort | tr '\n' ' ' | sed 's/ $//'; }
 
-is "$(complete -p pgwalk)" "complete -F _pgwalk pgwalk" \
-	"sourcing the file registers _pgwalk for pgwalk"
-
 # Commands: exactly the ones `pgwalk --help` lists.
 commands=$("$PGWALK" --help | awk '/^Commands:/ { on = 1; next }
 	on && NF == 0 { exit } on { print $1 }')
+# One test a command (its options), and 52: the plan follows the list.
+plan $((52 + $(echo $commands | wc -w)))
+
+is "$(complete -p pgwalk)" "complete -F _pgwalk pgwalk" \
+	"sourcing the file registers _pgwalk for pgwalk"
 comp ""
 is "$got" "$(sorted $commands)" "first word: every command --help lists"
 like_got() { if [[ $got =~ $1 ]]; then ok 0 "$2"; else ok 1 "$2"; echo "#   got: '$got'"; fi; }
