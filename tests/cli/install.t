@@ -181,7 +181,7 @@ U=$TMP/home/.local
 mk install PREFIX="$U" LDCONFIG=true
 grep -q '^Libs: -L${libdir} -Wl,-rpath,${libdir} -lpgwalk$' "$U/lib/pkgconfig/pgwalk.pc"
 ok $? "PREFIX=\$HOME/.local: pgwalk.pc's Libs carry -Wl,-rpath,\${libdir} (rc $rc)"
-run $CC $(PKG_CONFIG_PATH=$U/lib/pkgconfig pkg-config --cflags pgwalk) \
+run $CC $SAN_FLAGS $(PKG_CONFIG_PATH=$U/lib/pkgconfig pkg-config --cflags pgwalk) \
 	-o "$TMP/vtop-user" "$REPO/examples/vtop.c" \
 	$(PKG_CONFIG_PATH=$U/lib/pkgconfig pkg-config --libs pgwalk)
 run env -u LD_LIBRARY_PATH "$TMP/vtop-user" "$REPO/testdata/x64-4l-a.elf" 1 0x403390
