@@ -41,10 +41,7 @@
 #    ("vmcoreinfo-conflict", exit 65; the first note won silently).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-if ! command -v jq >/dev/null 2>&1; then
-	echo "1..0 # skip jq not installed"
-	exit 0
-fi
+command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 plan 37
 
 # ---- ptov of a space that maps nothing ----
