@@ -7,7 +7,7 @@
 # many blocks, a closed stdin.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 57
+plan 59
 
 mkimg x "$SPECS/x86-64.spec"
 img=$TMP/x.elf
