@@ -28,8 +28,8 @@ sorted() { printf '%s\n' "$@" | sort | tr '\n' ' ' | sed 's/ $//'; }
 # Commands: exactly the ones `pgwalk --help` lists.
 commands=$("$PGWALK" --help | awk '/^Commands:/ { on = 1; next }
 	on && NF == 0 { exit } on { print $1 }')
-# One test a command (its options), and 53: the plan follows the list.
-plan $((53 + $(echo $commands | wc -w)))
+# One test a command (its options), and 63: the plan follows the list.
+plan $((63 + $(echo $commands | wc -w)))
 
 is "$(complete -p pgwalk)" "complete -F _pgwalk pgwalk" \
 	"sourcing the file registers _pgwalk for pgwalk"

@@ -11,7 +11,7 @@
 # by the entry budget instead.  Files that claim more memory than they
 # hold (mkhostile.c) get no bigger budget.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 42
 
 H=$TMP/hostile
 "$PGW_TOOLS/mkhostile" "$H" || { echo "Bail out! mkhostile failed"; exit 1; }
