@@ -41,7 +41,7 @@ include mk/codecs.mk
 # YARA (search --yara): its header when pkg-config finds it, loaded with
 # dlopen by its soname only when rules are asked for (PGW_HAVE_YARA).
 ifeq ($(shell $(PKG_CONFIG) --exists yara 2>/dev/null && echo y),y)
-CFLAGS += $(shell $(PKG_CONFIG) --cflags yara)
+PGW_CFLAGS += $(shell $(PKG_CONFIG) --cflags yara)
 PGW_CODEC_MACROS += YARA
 PGW_SONAMES += yara=$(call pgw_soname,yara)
 endif
