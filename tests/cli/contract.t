@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 . "$(dirname "$0")/contract.sh"
-plan 196
+plan 210
 
 if ! command -v jq >/dev/null 2>&1; then
 	skip_all "jq not installed: the contract cannot be checked"
