@@ -5,8 +5,8 @@
  *   ./vtop IMAGE CPU ADDR...
  *
  * Opens IMAGE (any format pgwalk reads), lets the library choose the paging
- * mode, walks from CPU's CR3 ("-" for the kernel's own page tables) and
- * prints one line per address:
+ * mode, translates the addresses as one batch from CPU's CR3 ("-" for the
+ * kernel's own page tables) and prints one line per address:
  *
  *   0xffffffff81000000	0x1000000
  *   0x1234000	-	not present (pmd)
@@ -51,26 +51,44 @@ int main(int argc, char **argv)
 		return fail(argv[1], &err);
 	}
 
-	for (int i = 3; i < argc; i++) {
-		char *end;
-		uint64_t va = strtoull(argv[i], &end, 16);
-		struct pgw_xlat x;
+	/* The addresses as one batch, through a paging-structure cache
+	 * (NULL, when there is no memory for one, walks each from the
+	 * root: the same answers). */
+	size_t n = (size_t)argc - 3;
+	uint64_t *va = calloc(n, sizeof(*va));
+	struct pgw_answer *a = calloc(n, sizeof(*a));
+	struct pgw_xlat_cache *cache = pgw_xlat_cache_new();
 
-		if (*argv[i] == '\0' || *end != '\0') {
-			fprintf(stderr, "vtop: %s: not a hex address\n",
-				argv[i]);
+	if (!va || !a) {
+		fprintf(stderr, "vtop: out of memory\n");
+		status = 2;
+		n = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *arg = argv[i + 3];
+		char *end;
+
+		va[i] = strtoull(arg, &end, 16);
+		if (*arg == '\0' || *end != '\0') {
+			fprintf(stderr, "vtop: %s: not a hex address\n", arg);
 			status = 2;
-			break;
+			n = 0;
 		}
-		if (pgw_translate(&space, va, &x) == PGW_STOP_OK) {
-			printf("0x%" PRIx64 "\t0x%" PRIx64 "\n", va, x.pa);
+	}
+	pgw_translate_many(&space, cache, va, n, a);
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].stop == PGW_STOP_OK) {
+			printf("0x%" PRIx64 "\t0x%" PRIx64 "\n", va[i], a[i].pa);
 		} else {
-			printf("0x%" PRIx64 "\t-\t%s (%s)\n", va,
-			       pgw_stop_text(x.stop),
-			       space.mode->level[x.level].name);
+			printf("0x%" PRIx64 "\t-\t%s (%s)\n", va[i],
+			       pgw_stop_text(a[i].stop),
+			       space.mode->level[a[i].level].name);
 			status = 1;
 		}
 	}
+	pgw_xlat_cache_free(cache);
+	free(a);
+	free(va);
 	pgw_image_close(img);
 	return status;
 }

@@ -155,7 +155,8 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	/* Three times through the cache: filling it, then from it with
 	 * every step, then with the last (pgw_translate_last; the first
 	 * pass asks that way every other address too); each time briefly
-	 * as well (pgw_translate_brief), where it answers. */
+	 * as well (pgw_translate_brief), where it answers; then all of them
+	 * as a batch (pgw_translate_many). */
 	for (size_t pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < nvas; i++) {
 			enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
@@ -167,9 +168,11 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 				     x.step[x.nsteps - 1].entry.addr))
 				fz_fail("translate frame", x.pa, x.page_size);
 			bool last = pass == 2 || (pass == 0 && (i & 1));
+			unsigned first;
 			if (cache && last &&
-			    (pgw_translate_last(sp, cache, vas[i], &y) != xs ||
-			     !xe_same_last(&x, &y)))
+			    (pgw_translate_last(sp, cache, vas[i], &y,
+						&first) != xs ||
+			     !xe_same_last(&x, &y, first)))
 				fz_fail("last step of a cached translation "
 					"differs", vas[i], pass);
 			if (cache && !last &&
@@ -177,13 +180,24 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 			     !xe_same_xlat(&x, &y)))
 				fz_fail("cached translation differs", vas[i],
 					pass);
-			struct pgw_brief b;
+			struct pgw_answer b;
 			bool same_brief;
 			if (cache &&
 			    xe_brief(sp, cache, vas[i], &x, &b, &same_brief) &&
 			    !same_brief)
 				fz_fail("brief translation differs", vas[i], pass);
 		}
+	/* And as one batch, through the cache the passes filled. */
+	struct pgw_answer *many = malloc(nvas * sizeof(*many) + 1);
+	if (cache && many) {
+		pgw_translate_many(sp, cache, vas, nvas, many);
+		for (size_t i = 0; i < nvas; i++) {
+			pgw_translate(sp, vas[i], &x);
+			if (!xe_same_answer(&x, &many[i]))
+				fz_fail("batch answer differs", vas[i], i);
+		}
+	}
+	free(many);
 	pgw_xlat_cache_free(cache);
 	enum pgw_status st = pgw_walk_range(sp, &opts, &ops, &c, &stats,
 					    &stopped, &err);

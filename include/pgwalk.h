@@ -550,16 +550,14 @@ struct pgw_xlat {
 	uint64_t page_size;     /* size of the leaf page (OK only) */
 	bool data_in_image;     /* the final frame's data is in the image */
 	enum pgw_absence data_absence;  /* if not, why (OK only) */
+	enum pgw_absence table_absence; /* stops TABLE_NOT_IN_IMAGE and
+					   TABLE_BEYOND_MEMORY: why the
+					   table's page is not in the image
+					   (pgw_xlat_error says more) */
 	uint32_t eff_flags;     /* effective permissions (the mode's perm rule:
 				   x86 ANDs USER/RW down the levels, ORs NX) */
 	unsigned nsteps;
-	unsigned first_step;    /* step[first_step .. nsteps - 1] are filled
-				   in: 0 (every level) but from
-				   pgw_translate_last */
 	struct pgw_step step[PGW_NLEVELS];
-	struct pgw_err io;      /* why a table could not be read (stops
-				   READ_ERROR, TABLE_NOT_IN_IMAGE and
-				   TABLE_BEYOND_MEMORY) */
 };
 
 /* Translate one address.  Always fills out; returns out->stop. */
@@ -567,68 +565,80 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out);
 
 /*
+ * Why the walk in x could not read its last table (stops READ_ERROR,
+ * TABLE_NOT_IN_IMAGE and TABLE_BEYOND_MEMORY): the image's own message
+ * ("physical 0x1f000: page excluded from the dump (filtered, dump level
+ * 31)"), made when asked by reading that page again (an image never
+ * changes), so that a translation carries no message.  PGW_OK, err
+ * untouched, for any other stop.
+ */
+enum pgw_status pgw_xlat_error(const struct pgw_space *space,
+			       const struct pgw_xlat *x, struct pgw_err *err);
+
+/*
+ * An answer without its walk, what a batch wants of each address: 64
+ * bytes where a pgw_xlat is 536.  The fields are pgw_xlat's of the same
+ * names, the leaf entry's flags and pkey, and the non-present details of
+ * the entry a NOT_PRESENT walk stopped at; every field that does not
+ * apply is 0.
+ */
+struct pgw_answer {
+	uint64_t pa;            /* OK: the physical address of va */
+	uint64_t page_size;     /* OK: the leaf's size */
+	uint64_t np_pfn;        /* NOT_PRESENT, PGW_NP_PROTNONE: the frame */
+	uint64_t swap_offset;   /* NOT_PRESENT, the swap family */
+	enum pgw_stop stop;
+	enum pgw_level level;   /* the leaf's level, or where the walk stopped */
+	enum pgw_absence absence;  /* OK: why the frame's data is not in the
+				      image (NONE: it is); TABLE_NOT_IN_IMAGE,
+				      TABLE_BEYOND_MEMORY: why the table is
+				      not */
+	uint32_t flags;         /* OK: the leaf entry's own flags */
+	uint32_t eff_flags;     /* OK: effective permissions */
+	enum pgw_np_kind np_kind;  /* NOT_PRESENT: what the entry means */
+	unsigned swap_type;     /* NOT_PRESENT, the swap family */
+	uint8_t pkey;           /* OK: the leaf's protection key */
+};
+
+/* The answer of a translation (pgw_translate's, pgw_translate_cached's). */
+void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a_ret);
+
+/*
  * A paging-structure cache for batches of addresses, like the CPU's: for
  * each level above the last, the walk down to that level remembered per
  * span one of its entries maps (x86-64: 512 GiB, 1 GiB and 2 MiB; i386:
  * 4 MiB), so an address near an earlier one reads only its last-level
- * entry, and one in a hole met before (of any size) at most one.  Every
- * level's step is still reported (the remembered steps are copied into
- * pgw_xlat), so the answer is the one pgw_translate gives, byte for byte.
+ * entry, and one in a hole met before (of any size) at most one.
  * Entries read from an image never change; the cache empties itself when
  * used with another image (one opened where a closed one was, too),
- * mode, root or encryption mask.  Fixed size (about 850 KiB, touched as
+ * mode, root or encryption mask.  Fixed size (about 750 KiB, touched as
  * used), one per caller; NULL when out of memory.
  */
 struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);
 void pgw_xlat_cache_free(struct pgw_xlat_cache *cache);
-/* pgw_translate through cache (NULL: pgw_translate itself). */
+
+/*
+ * pgw_translate through cache (NULL: pgw_translate itself): every level's
+ * step is still reported (the remembered steps are copied into out), so
+ * the answer is pgw_translate's, byte for byte.  For a batch that shows
+ * every level; one that wants answers asks pgw_translate_many.
+ */
 enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 				   struct pgw_xlat_cache *cache, uint64_t va,
 				   struct pgw_xlat *out);
-/*
- * pgw_translate_cached for a caller that wants the answer and the step
- * that gave it, not the levels above (a batch's compact records): when
- * the cache holds the walk down to the last level, the remembered steps
- * are not copied, and out->first_step says which steps are filled in
- * (at least the last, step[nsteps - 1]; nsteps still counts them all).
- * Every other field is pgw_translate's.
- */
-enum pgw_stop pgw_translate_last(const struct pgw_space *space,
-				 struct pgw_xlat_cache *cache, uint64_t va,
-				 struct pgw_xlat *out);
 
 /*
- * An answer without its walk: what a batch's compact record says (the
- * fields are pgw_xlat's of the same names, and the last step's entry's
- * flags and pkey).  A stopped answer has pa, page_size, flags, eff_flags
- * and pkey 0 and data_absence PGW_ABSENT_NONE.
+ * The answers of va[0 .. n-1], in order, into out[0 .. n-1]: each the
+ * pgw_xlat_answer of pgw_translate's walk.  Through cache (NULL: every
+ * address walked from the root), and without the walk where the cache
+ * holds it: the usual address of a batch (one of a page or a hole met
+ * before) costs a look into the cache and one entry read, two thirds of
+ * a walk through the cache that reports its steps.
  */
-struct pgw_brief {
-	uint64_t pa;            /* PGW_STOP_OK: physical address of va */
-	uint64_t page_size;     /* PGW_STOP_OK */
-	enum pgw_stop stop;
-	enum pgw_level level;   /* leaf level, or where the walk stopped */
-	enum pgw_absence data_absence;  /* PGW_STOP_OK: PGW_ABSENT_NONE when
-					   the frame's data is in the image */
-	uint32_t flags;         /* PGW_STOP_OK: the leaf entry's */
-	uint32_t eff_flags;     /* PGW_STOP_OK: effective permissions */
-	uint8_t pkey;           /* PGW_STOP_OK: the leaf's protection key */
-};
-/*
- * The answers of va[0..n-1] through cache (not NULL), in order, while
- * the cache gives each from one entry read below a table it remembers
- * and that entry is a leaf of the last level of a kind decoded before, or
- * empty (all zero: no non-present details), or from a walk it remembers
- * that ended at a large leaf or an empty entry: how many (b[i] says what
- * pgw_translate_last's answer for va[i] says).  The next address needs a
- * walk: ask pgw_translate_last or pgw_translate_cached, which fill the
- * cache, so that the addresses after it are answered briefly again.  A
- * batch's usual answers cost here two thirds of a walk through the cache.
- */
-size_t pgw_translate_brief(const struct pgw_space *space,
-			   struct pgw_xlat_cache *cache, const uint64_t *va,
-			   size_t n, struct pgw_brief *b);
+void pgw_translate_many(const struct pgw_space *space,
+			struct pgw_xlat_cache *cache, const uint64_t *va,
+			size_t n, struct pgw_answer *out);
 
 /* ---- virtual memory ---------------------------------------------------- */
 

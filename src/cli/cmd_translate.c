@@ -103,21 +103,34 @@ static int status_of(enum pgw_stop stop)
 						     PGW_EXIT_NOANSWER;
 }
 
+/* The record of x's whole walk (o->levels), with the image's message
+ * when the walk could not read a table. */
+static void walk_record(struct batch *b, const struct pgw_xlat *x)
+{
+	struct pgw_err why;
+
+	why.msg[0] = '\0';
+	pgw_xlat_error(&b->s->space, x, &why);
+	b->out->fmt->xlat_walk(b->out, x, why.msg);
+}
+
 static void one(struct batch *b, uint64_t va, bool hint)
 {
-	struct pgw_xlat x;
-	/* A compact record needs the last step alone; the whole walk is
-	 * shown with --levels, and hints read it. */
-	enum pgw_stop stop =
-		b->out->levels || hint ?
-			pgw_translate_cached(&b->s->space, b->cache, va, &x) :
-			pgw_translate_last(&b->s->space, b->cache, va, &x);
+	struct pgw_answer a;
 
-	b->rc = pgw_exit_worst(b->rc, status_of(stop));
-	b->out->fmt->xlat(b->out, &x);
-	if (hint && stop != PGW_STOP_OK && b->hints < MAX_HINTS) {
+	if (b->out->levels) {
+		struct pgw_xlat x;
+		pgw_translate_cached(&b->s->space, b->cache, va, &x);
+		walk_record(b, &x);
+		a.stop = x.stop;
+	} else {
+		pgw_translate_many(&b->s->space, b->cache, &va, 1, &a);
+		b->out->fmt->xlat(b->out, &va, &a, 1);
+	}
+	b->rc = pgw_exit_worst(b->rc, status_of(a.stop));
+	if (hint && a.stop != PGW_STOP_OK && b->hints < MAX_HINTS) {
 		b->hints++;
-		hint_translate(b->s, &x);
+		hint_translate(b->s, va, a.stop);
 	}
 }
 
@@ -152,47 +165,27 @@ static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
 		bad(b, line, n, lineno);
 }
 
-/* Usual input lines, parsed by the reader.  A compact record's loop is
- * one's without its per-address choices: the batch's space, cache,
- * formatter and status held in registers across the run.  Most answers
- * come brief, and their records from tails spelled before; the first of
- * each kind, and the rest, are walked and spelled in full. */
+/* Usual input lines, parsed by the reader: their answers a run at a
+ * time, and the records of the run together. */
 static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 {
 	struct batch *b = arg;
 
-	if (b->out->levels || !b->cache || !b->out->fmt->xlat_brief) {
+	if (b->out->levels) {
 		for (size_t i = 0; i < n; i++)
 			one(b, va[i], false);
 		return;
 	}
-	const struct pgw_space *space = &b->s->space;
-	struct pgw_xlat_cache *cache = b->cache;
-	struct out *out = b->out;
-	void (*xlat)(struct out *, const struct pgw_xlat *) = out->fmt->xlat;
-	size_t (*brief)(struct out *, const uint64_t *,
-			const struct pgw_brief *, size_t) =
-		out->fmt->xlat_brief;
+	struct pgw_answer a[64];   /* a reader's run */
+	const size_t most = sizeof(a) / sizeof(a[0]);
 	int rc = b->rc;
-	struct pgw_brief br[64];   /* a reader's run */
-	const size_t most = sizeof(br) / sizeof(br[0]);
-	struct pgw_xlat x;
 
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0; i < n; i += most) {
 		size_t k = n - i < most ? n - i : most;
-		k = pgw_translate_brief(space, cache, va + i, k, br);
-		size_t w = k ? brief(out, va + i, br, k) : 0;
-		for (size_t j = 0; j < w; j++)
-			rc = pgw_exit_worst(rc, status_of(br[j].stop));
-		i += w;
-		/* The next answer needs a walk, or its words spelling. */
-		if (i < n) {
-			enum pgw_stop stop =
-				pgw_translate_last(space, cache, va[i], &x);
-			rc = pgw_exit_worst(rc, status_of(stop));
-			xlat(out, &x);
-			i++;
-		}
+		pgw_translate_many(&b->s->space, b->cache, va + i, k, a);
+		for (size_t j = 0; j < k; j++)
+			rc = pgw_exit_worst(rc, status_of(a[j].stop));
+		b->out->fmt->xlat(b->out, va + i, a, k);
 	}
 	b->rc = rc;
 }

@@ -52,37 +52,39 @@ static void levels(struct line *l, const struct delim *d,
 }
 
 /* The cells after va and pa (without an answer: after va), through the
- * pkey cell. */
-static void xlat_tail(struct line *l, const struct delim *d,
-		      const struct out *o, const struct pgw_xlat *x)
+ * pkey cell; ctx: the struct delim. */
+static void xlat_tail(struct line *l, const struct out *o, const void *ctx,
+		      const struct pgw_answer *a)
 {
-	if (x->stop == PGW_STOP_OK) {
-		num(l, d, x->page_size);
-		word(l, d, out_level_name(o->mode, x->level));
-		flags(l, d, x->step[x->nsteps - 1].entry.flags);
-		flags(l, d, x->eff_flags);
-		if (x->data_in_image) {
+	const struct delim *d = ctx;
+
+	if (a->stop == PGW_STOP_OK) {
+		num(l, d, a->page_size);
+		word(l, d, out_level_name(o->mode, a->level));
+		flags(l, d, a->flags);
+		flags(l, d, a->eff_flags);
+		if (a->absence == PGW_ABSENT_NONE) {
 			word(l, d, "true");
 			empty(l, d, 2);
 		} else {
 			word(l, d, "false");
 			empty(l, d, 1);
-			word(l, d, pgw_absence_key(x->data_absence));
+			word(l, d, pgw_absence_key(a->absence));
 		}
 	} else {
 		empty(l, d, 2);   /* pa, page_size */
-		word(l, d, out_level_name(o->mode, x->level));
+		word(l, d, out_level_name(o->mode, a->level));
 		empty(l, d, 3);
-		word(l, d, pgw_stop_key(x->stop));
-		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
-		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-			word(l, d, pgw_absence_key(x->io.absence));
+		word(l, d, pgw_stop_key(a->stop));
+		if (a->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		    a->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			word(l, d, pgw_absence_key(a->absence));
 		else
 			empty(l, d, 1);
 	}
 	empty(l, d, 1);   /* input */
-	if (x->stop == PGW_STOP_OK && x->step[x->nsteps - 1].entry.pkey)
-		num(l, d, x->step[x->nsteps - 1].entry.pkey);
+	if (a->stop == PGW_STOP_OK && a->pkey)
+		num(l, d, a->pkey);
 	else
 		empty(l, d, 1);
 }
@@ -91,15 +93,11 @@ static void xlat_tail(struct line *l, const struct delim *d,
  * which). */
 static struct spelled xlat_tails[SPELLED_SLOTS];
 
-static uint64_t delim_key(const struct delim *d, uint64_t tail)
-{
-	return tail | (uint64_t)(uint8_t)d->sep << 52;
-}
-
-/* va's cell and, with an answer, pa's, at the end of o's next row. */
+/* A row of answer a for va at the end of o's next line, through its pkey
+ * cell. */
 static inline __attribute__((always_inline)) struct line *
-xlat_head(struct out *o, const struct delim *d, uint64_t va, bool answer,
-	  uint64_t pa)
+xlat_row(struct out *o, const struct delim *d, uint64_t va,
+	 const struct pgw_answer *a)
 {
 	struct line *l = out_row(o);
 	/* out_row leaves half a line, room for both numbers: written
@@ -108,48 +106,31 @@ xlat_head(struct out *o, const struct delim *d, uint64_t va, bool answer,
 	char *p = put_hex(l->buf + l->len, va);
 
 	*p++ = d->sep;
-	if (answer) {
-		p = put_hex(p, pa);
+	if (a->stop == PGW_STOP_OK) {
+		p = put_hex(p, a->pa);
 		*p++ = d->sep;
 	}
 	l->len = (size_t)(p - l->buf);
+	spelled_tail(xlat_tails, (uint64_t)(uint8_t)d->sep << 52, o, d, a, l,
+		     xlat_tail);
 	return l;
 }
 
-size_t delim_xlat_brief(struct out *o, const struct delim *d,
-			const uint64_t *va, const struct pgw_brief *b,
-			size_t n)
+void delim_xlat(struct out *o, const struct delim *d, const uint64_t *va,
+		const struct pgw_answer *a, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct spelled *m = spelled_brief(xlat_tails,
-							delim_key(d, 0),
-							o->mode, &b[i]);
-		if (!m)
-			break;
-		struct line *l = xlat_head(o, d, va[i],
-					   b[i].stop == PGW_STOP_OK, b[i].pa);
-		spelled_put(m, l);
-		rows_end(l);
-	}
-	return i;
+	for (size_t i = 0; i < n; i++)
+		rows_end(xlat_row(o, d, va[i], &a[i]));
 }
 
-void delim_xlat(struct out *o, const struct delim *d,
-		const struct pgw_xlat *x)
+void delim_xlat_walk(struct out *o, const struct delim *d,
+		     const struct pgw_xlat *x)
 {
-	uint64_t key = delim_key(d, xlat_tail_key(x));
-	struct spelled *m = spelled_slot(xlat_tails, key);
-	struct line *l = xlat_head(o, d, x->va, x->stop == PGW_STOP_OK, x->pa);
+	struct pgw_answer a;
 
-	if (!spelled_copy(m, key, o->mode, l)) {
-		size_t at = l->len;
-		xlat_tail(l, d, o, x);
-		spelled_keep(m, key, o->mode, l, at);
-	}
-	if (o->levels)
-		levels(l, d, o, x);
+	pgw_xlat_answer(x, &a);
+	struct line *l = xlat_row(o, d, x->va, &a);
+	levels(l, d, o, x);
 	rows_end(l);
 }
 

@@ -16,11 +16,10 @@ struct delim {
 };
 
 void delim_xlat_begin(struct out *o, const struct delim *d);
-size_t delim_xlat_brief(struct out *o, const struct delim *d,
-			const uint64_t *va, const struct pgw_brief *b,
-			size_t n);
-void delim_xlat(struct out *o, const struct delim *d,
-		const struct pgw_xlat *x);
+void delim_xlat(struct out *o, const struct delim *d, const uint64_t *va,
+		const struct pgw_answer *a, size_t n);
+void delim_xlat_walk(struct out *o, const struct delim *d,
+		     const struct pgw_xlat *x);
 void delim_bad_addr(struct out *o, const struct delim *d, const char *text,
 		    size_t n);
 
@@ -111,12 +110,13 @@ void delim_search_summary(struct out *o, const struct delim *d,
 #define DELIM_FORMATTER(NAME, D)                                          \
 	static void NAME##_xlat_begin(struct out *o)                      \
 	{ delim_xlat_begin(o, &D); }                                      \
-	static void NAME##_xlat(struct out *o, const struct pgw_xlat *x)  \
-	{ delim_xlat(o, &D, x); }                                         \
-	static size_t NAME##_xlat_brief(struct out *o, const uint64_t *va, \
-					const struct pgw_brief *b,        \
-					size_t n)                         \
-	{ return delim_xlat_brief(o, &D, va, b, n); }                     \
+	static void NAME##_xlat(struct out *o, const uint64_t *va,        \
+				const struct pgw_answer *a, size_t n)     \
+	{ delim_xlat(o, &D, va, a, n); }                                  \
+	static void NAME##_xlat_walk(struct out *o,                       \
+				     const struct pgw_xlat *x,            \
+				     const char *why)                     \
+	{ (void)why; delim_xlat_walk(o, &D, x); }                         \
 	static void NAME##_bad(struct out *o, const char *t, size_t n)    \
 	{ delim_bad_addr(o, &D, t, n); }                                  \
 	static void NAME##_dump_begin(struct out *o)                      \
@@ -232,7 +232,7 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
 		.xlat = NAME##_xlat,                                      \
-		.xlat_brief = NAME##_xlat_brief,                          \
+		.xlat_walk = NAME##_xlat_walk,                            \
 		.bad_addr = NAME##_bad,                                   \
 		.dump_begin = NAME##_dump_begin,                          \
 		.dump_region = NAME##_dump_region,                        \

@@ -101,7 +101,7 @@ static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
 			level_entry(l, &s->entry);
 		} else {
 			emit_lit(l, ",\"entry\":null");
-			kv_str(l, "absence", pgw_absence_key(x->io.absence));
+			kv_str(l, "absence", pgw_absence_key(x->table_absence));
 		}
 		emit_char(l, '}');
 	}
@@ -110,98 +110,80 @@ static void levels(struct out *o, struct line *l, const struct pgw_xlat *x)
 
 /* What a compact record says after its pa (an answer) or its va (none),
  * but for a non-present entry's details: the same words for every
- * record with the same xlat_tail_key. */
-static void xlat_tail(struct line *l, const struct out *o,
-		      const struct pgw_xlat *x)
+ * record with the same answer_tail_key. */
+static void xlat_tail(struct line *l, const struct out *o, const void *ctx,
+		      const struct pgw_answer *a)
 {
-	if (x->stop == PGW_STOP_OK) {
-		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+	(void)ctx;
+	if (a->stop == PGW_STOP_OK) {
 		emit_lit(l, "\",\"page_size\":");
-		emit_u64(l, x->page_size);
+		emit_u64(l, a->page_size);
 		emit_lit(l, ",\"level\":\"");
-		emit_str(l, out_level_name(o->mode, x->level));
+		emit_str(l, out_level_name(o->mode, a->level));
 		emit_lit(l, "\",\"flags\":[");
-		emit_flags(l, e->flags, ",", "\"");
+		emit_flags(l, a->flags, ",", "\"");
 		emit_lit(l, "],\"effective\":[");
-		emit_flags(l, x->eff_flags, ",", "\"");
+		emit_flags(l, a->eff_flags, ",", "\"");
 		emit_char(l, ']');
-		if (e->pkey)
-			kv_u64(l, "pkey", e->pkey);
-		if (x->data_in_image) {
+		if (a->pkey)
+			kv_u64(l, "pkey", a->pkey);
+		if (a->absence == PGW_ABSENT_NONE) {
 			emit_lit(l, ",\"in_image\":true");
 		} else {
 			emit_lit(l, ",\"in_image\":false,\"absence\":\"");
-			emit_str(l, pgw_absence_key(x->data_absence));
+			emit_str(l, pgw_absence_key(a->absence));
 			emit_char(l, '"');
 		}
 	} else {
 		emit_lit(l, "\",\"pa\":null,\"level\":\"");
-		emit_str(l, out_level_name(o->mode, x->level));
+		emit_str(l, out_level_name(o->mode, a->level));
 		emit_lit(l, "\",\"reason\":\"");
-		emit_str(l, pgw_stop_key(x->stop));
+		emit_str(l, pgw_stop_key(a->stop));
 		emit_char(l, '"');
-		if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
-		    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-			kv_str(l, "absence", pgw_absence_key(x->io.absence));
+		if (a->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+		    a->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+			kv_str(l, "absence", pgw_absence_key(a->absence));
 	}
 }
 
 /* The record tails spelled so far. */
 static struct spelled xlat_tails[SPELLED_SLOTS];
 
-/* A record's start, through its va and, with an answer, its pa. */
+/* A compact record of answer a for va, but for its closing brace. */
 static inline __attribute__((always_inline)) struct line *
-xlat_head(struct out *o, uint64_t va, bool answer, uint64_t pa)
+xlat_record(struct out *o, uint64_t va, const struct pgw_answer *a)
 {
 	struct line *l = out_row(o);
 
 	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
 	emit_hex(l, va);
-	if (answer) {
+	if (a->stop == PGW_STOP_OK) {
 		emit_lit(l, "\",\"pa\":\"");
-		emit_hex(l, pa);
+		emit_hex(l, a->pa);
 	}
+	spelled_tail(xlat_tails, 0, o, NULL, a, l, xlat_tail);
+	if (a->stop == PGW_STOP_NOT_PRESENT)
+		non_present(l, a->np_kind, a->np_pfn, a->swap_type,
+			    a->swap_offset);
 	return l;
 }
 
-/* A brief answer's stop is at an empty entry, which has no non-present
- * details to spell. */
-static size_t json_xlat_brief(struct out *o, const uint64_t *va,
-			      const struct pgw_brief *b, size_t n)
+static void json_xlat(struct out *o, const uint64_t *va,
+		      const struct pgw_answer *a, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct spelled *m = spelled_brief(xlat_tails, 0, o->mode,
-							&b[i]);
-		if (!m)
-			break;
-		struct line *l = xlat_head(o, va[i], b[i].stop == PGW_STOP_OK,
-					   b[i].pa);
-		spelled_put(m, l);
-		emit_lit(l, "}\n");
-	}
-	return i;
+	for (size_t i = 0; i < n; i++)
+		emit_lit(xlat_record(o, va[i], &a[i]), "}\n");
 }
 
-static void json_xlat(struct out *o, const struct pgw_xlat *x)
+static void json_xlat_walk(struct out *o, const struct pgw_xlat *x,
+			   const char *why)
 {
-	uint64_t key = xlat_tail_key(x);
-	struct spelled *m = spelled_slot(xlat_tails, key);
-	struct line *l = xlat_head(o, x->va, x->stop == PGW_STOP_OK, x->pa);
+	struct pgw_answer a;
 
-	if (!spelled_copy(m, key, o->mode, l)) {
-		size_t at = l->len;
-		xlat_tail(l, o, x);
-		spelled_keep(m, key, o->mode, l, at);
-	}
-	if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
-		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
-		non_present(l, e->np_kind, e->np_pfn, e->swap_type,
-			    e->swap_offset);
-	}
-	if (o->levels)
-		levels(o, l, x);
+	(void)why;
+	pgw_xlat_answer(x, &a);
+	struct line *l = xlat_record(o, x->va, &a);
+	levels(o, l, x);
 	emit_lit(l, "}\n");
 }
 
@@ -663,7 +645,7 @@ const struct formatter fmt_json = {
 	.name = "json",
 	.info = json_info,
 	.xlat = json_xlat,
-	.xlat_brief = json_xlat_brief,
+	.xlat_walk = json_xlat_walk,
 	.bad_addr = json_bad,
 	.dump_region = json_dump_region,
 	.dump_map = json_dump_map,

@@ -90,57 +90,58 @@ void text_access(struct line *l, uint32_t eff)
 
 /* The leaf's memory-encryption bits and protection key, only where
  * there are any: " enc", " shared", " pkey=N". */
-static void leaf_extra_text(struct line *l, const struct pgw_entry *e)
+static void leaf_extra_text(struct line *l, uint32_t flags, unsigned pkey)
 {
-	if (e->flags & PGW_F_ENC)
+	if (flags & PGW_F_ENC)
 		emit_str(l, " enc");
-	if (e->flags & PGW_F_SHARED)
+	if (flags & PGW_F_SHARED)
 		emit_str(l, " shared");
-	if (e->pkey) {
+	if (pkey) {
 		emit_str(l, " pkey=");
-		emit_u64(l, e->pkey);
+		emit_u64(l, pkey);
 	}
 }
 
 /* Why a walk stopped: the reason key, the absence of a table not in the
  * image, and where. */
 static void stop_text(struct line *l, const struct out *o,
-		      const struct pgw_xlat *x)
+		      enum pgw_stop stop, enum pgw_level level,
+		      enum pgw_absence absence)
 {
 	emit_str(l, "not mapped: ");
-	emit_str(l, pgw_stop_key(x->stop));
-	if (x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
-	    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY) {
+	emit_str(l, pgw_stop_key(stop));
+	if (stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    stop == PGW_STOP_TABLE_BEYOND_MEMORY) {
 		emit_str(l, " (");
-		emit_str(l, pgw_absence_key(x->io.absence));
+		emit_str(l, pgw_absence_key(absence));
 		emit_char(l, ')');
 	}
-	if (x->stop != PGW_STOP_NONCANONICAL &&
-	    x->stop != PGW_STOP_BEYOND_SPACE) {
+	if (stop != PGW_STOP_NONCANONICAL && stop != PGW_STOP_BEYOND_SPACE) {
 		emit_str(l, " at ");
-		emit_str(l, out_level_name(o->mode, x->level));
+		emit_str(l, out_level_name(o->mode, level));
 	}
 }
 
 /* A batch line's words after its PA (an answer) or its arrow (none):
- * the same for every line with the same xlat_tail_key. */
-static void xlat_line_tail(struct line *l, const struct out *o,
-			   const struct pgw_xlat *x)
+ * the same for every line with the same answer_tail_key. */
+static void line_tail(struct line *l, const struct out *o, const void *ctx,
+		      const struct pgw_answer *a)
 {
-	if (x->stop != PGW_STOP_OK) {
-		stop_text(l, o, x);
+	(void)ctx;
+	if (a->stop != PGW_STOP_OK) {
+		stop_text(l, o, a->stop, a->level, a->absence);
 		return;
 	}
 	emit_char(l, ' ');
-	text_size(l, x->page_size, 0);
+	text_size(l, a->page_size, 0);
 	emit_char(l, ' ');
-	emit_str(l, out_level_name(o->mode, x->level));
+	emit_str(l, out_level_name(o->mode, a->level));
 	emit_char(l, ' ');
-	text_access(l, x->eff_flags);
-	leaf_extra_text(l, &x->step[x->nsteps - 1].entry);
-	if (!x->data_in_image) {
+	text_access(l, a->eff_flags);
+	leaf_extra_text(l, a->flags, a->pkey);
+	if (a->absence != PGW_ABSENT_NONE) {
 		emit_lit(l, " data-not-in-image (");
-		emit_str(l, pgw_absence_key(x->data_absence));
+		emit_str(l, pgw_absence_key(a->absence));
 		emit_char(l, ')');
 	}
 }
@@ -148,61 +149,27 @@ static void xlat_line_tail(struct line *l, const struct out *o,
 /* The batch lines' tails spelled so far. */
 static struct spelled line_tails[SPELLED_SLOTS];
 
-/* A batch line's start: "VA -> " and, with an answer, PA. */
-static inline __attribute__((always_inline)) struct line *
-line_head(struct out *o, uint64_t va, bool answer, uint64_t pa)
+/* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
+static void text_xlat(struct out *o, const uint64_t *va,
+		      const struct pgw_answer *a, size_t n)
 {
-	struct line *l = out_row(o);
-
-	emit_hex(l, va);
-	emit_lit(l, " -> ");
-	if (answer)
-		emit_hex(l, pa);
-	return l;
-}
-
-static size_t text_xlat_brief(struct out *o, const uint64_t *va,
-			      const struct pgw_brief *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct spelled *m = spelled_brief(line_tails, 0, o->mode,
-							&b[i]);
-		if (!m)
-			break;
-		struct line *l = line_head(o, va[i], b[i].stop == PGW_STOP_OK,
-					   b[i].pa);
-		spelled_put(m, l);
+	for (size_t i = 0; i < n; i++) {
+		struct line *l = out_row(o);
+		emit_hex(l, va[i]);
+		emit_lit(l, " -> ");
+		if (a[i].stop == PGW_STOP_OK)
+			emit_hex(l, a[i].pa);
+		spelled_tail(line_tails, 0, o, NULL, &a[i], l, line_tail);
 		emit_char(l, '\n');
 	}
-	return i;
-}
-
-/* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
-static void xlat_line(struct out *o, const struct pgw_xlat *x)
-{
-	uint64_t key = xlat_tail_key(x);
-	struct spelled *m = spelled_slot(line_tails, key);
-	struct line *l = line_head(o, x->va, x->stop == PGW_STOP_OK, x->pa);
-
-	if (!spelled_copy(m, key, o->mode, l)) {
-		size_t at = l->len;
-		xlat_line_tail(l, o, x);
-		spelled_keep(m, key, o->mode, l, at);
-	}
-	emit_char(l, '\n');
 }
 
 /* The whole walk, like crash's vtop (one ADDR, or --levels). */
-static void text_xlat(struct out *o, const struct pgw_xlat *x)
+static void text_xlat_walk(struct out *o, const struct pgw_xlat *x,
+			   const char *why)
 {
 	struct line l;
 
-	if (!o->levels) {
-		xlat_line(o, x);
-		return;
-	}
 	out_rows_flush(o);   /* a whole walk may not fit in o->rows */
 	l.len = 0;
 	emit_str(&l, "VIRTUAL ");
@@ -221,21 +188,21 @@ static void text_xlat(struct out *o, const struct pgw_xlat *x)
 		emit_str(&l, ")\n");
 	} else {
 		emit_str(&l, " -> ");
-		stop_text(&l, o, x);
+		stop_text(&l, o, x->stop, x->level, x->table_absence);
 		emit_char(&l, '\n');
 	}
 	for (unsigned i = 0; i < x->nsteps; i++)
-		step_text(&l, o->mode, &x->step[i], x->io.absence);
+		step_text(&l, o->mode, &x->step[i], x->table_absence);
 	if (x->stop == PGW_STOP_OK) {
 		emit_str(&l, "  page ");
 		emit_hex(&l, x->pa & ~(x->page_size - 1));
 		emit_str(&l, "  effective: ");
 		text_access(&l, x->eff_flags);
 		emit_char(&l, '\n');
-	} else if (x->io.msg[0]) {
+	} else if (why && why[0]) {
 		/* Why the table is missing: filtered, outside RAM, cut off. */
 		emit_str(&l, "  ");
-		emit_text_strn(&l, x->io.msg, sizeof(x->io.msg));
+		emit_text_strn(&l, why, strlen(why));
 		emit_char(&l, '\n');
 	}
 	emit_char(&l, '\n');
@@ -888,7 +855,7 @@ const struct formatter fmt_text = {
 	.name = "text",
 	.info = text_info,
 	.xlat = text_xlat,
-	.xlat_brief = text_xlat_brief,
+	.xlat_walk = text_xlat_walk,
 	.bad_addr = text_bad,
 	.dump_region = text_dump_region,
 	.dump_map = text_dump_map,

@@ -133,7 +133,7 @@ static void older_eras(struct session *s, const char *current, uint64_t va,
 	}
 }
 
-static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
+static void hint_kernel_half(struct session *s, uint64_t va,
 			     const struct pgw_layout *lay,
 			     const struct pgw_region *r)
 {
@@ -145,9 +145,9 @@ static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
 	if (dm && r == dm) {
 		pgw_cli_error("0x%llx is in this kernel's direct map (from "
 			      "0x%llx): physical 0x%llx, which it does not "
-			      "map", (unsigned long long)x->va,
+			      "map", (unsigned long long)va,
 			      (unsigned long long)dm->start,
-			      (unsigned long long)(x->va - dm->start));
+			      (unsigned long long)(va - dm->start));
 		return;
 	}
 
@@ -165,9 +165,9 @@ static void hint_kernel_half(struct session *s, const struct pgw_xlat *x,
 		snprintf(base, sizeof(base), "; this kernel's%.200s direct map "
 			 "starts at 0x%llx", k.buf,
 			 (unsigned long long)dm->start);
-	older_eras(s, lay->name, x->va, eras, sizeof(eras));
+	older_eras(s, lay->name, va, eras, sizeof(eras));
 	pgw_cli_error("0x%llx is in the %s region (%s) of layout %s%s%s%s",
-		      (unsigned long long)x->va, r->key, r->name, lay->name,
+		      (unsigned long long)va, r->key, r->name, lay->name,
 		      base, eras[0] ? "; it was the direct map in " : "",
 		      eras);
 }
@@ -339,7 +339,7 @@ static size_t say_roots(struct line *l, const struct session *s,
 /* No process found to map it: the CPUs caught in user mode hold a
  * process's root, else say how to give one.  The same for every user
  * address: once. */
-static void hint_no_process(struct session *s, const struct pgw_xlat *x)
+static void hint_no_process(struct session *s, uint64_t va)
 {
 	const struct pgw_cpu *cpus;
 	size_t n = pgw_image_cpus(s->img, &cpus);
@@ -361,18 +361,18 @@ static void hint_no_process(struct session *s, const struct pgw_xlat *x)
 		pgw_cli_error("0x%llx is a user address and the root is the "
 			      "kernel's, which maps no process; a CPU caught "
 			      "in user mode holds one: %s",
-			      (unsigned long long)x->va, list);
+			      (unsigned long long)va, list);
 	else
 		pgw_cli_error("0x%llx is a user address and the root is the "
 			      "kernel's, which maps no process: give a "
 			      "process's root (--pid, --root from 'pgwalk "
 			      "roots', --cr3, or --cpu for a CPU that ran it)",
-			      (unsigned long long)x->va);
+			      (unsigned long long)va);
 }
 
 /* A user address asked of the kernel's own root: the processes (else
  * the roots) that map it, and a CPU caught in user mode running one. */
-static void hint_user_half(struct session *s, const struct pgw_xlat *x)
+static void hint_user_half(struct session *s, uint64_t va)
 {
 	struct line l;
 	int32_t pid = 0;
@@ -385,15 +385,15 @@ static void hint_user_half(struct session *s, const struct pgw_xlat *x)
 		load_who(s);
 	l.len = 0;
 	emit_str(&l, "pgwalk: ");
-	emit_hex(&l, x->va);
+	emit_hex(&l, va);
 	emit_str(&l, " is a user address and the root is the kernel's, which "
 		     "maps no process");
-	long cpu = user_cpu(s, x->va, &cpu_table);
+	long cpu = user_cpu(s, va, &cpu_table);
 	size_t found = who.tasks ?
-		say_tasks(&l, s, x->va, cpu, cpu_table, &pid) :
-		say_roots(&l, s, x->va, cpu, cpu_table, &root);
+		say_tasks(&l, s, va, cpu, cpu_table, &pid) :
+		say_roots(&l, s, va, cpu, cpu_table, &root);
 	if (!found) {
-		hint_no_process(s, x);
+		hint_no_process(s, va);
 		return;
 	}
 	if (cpu >= 0) {
@@ -417,7 +417,7 @@ static void hint_user_half(struct session *s, const struct pgw_xlat *x)
 /* A kernel address asked of the user copy of a PTI pair (a CPU caught
  * in user mode runs on it), which maps little of the kernel: when the
  * kernel copy maps it, point at --kernel-root.  True when said. */
-static bool hint_pti_user_copy(struct session *s, const struct pgw_xlat *x)
+static bool hint_pti_user_copy(struct session *s, uint64_t va)
 {
 	/* The check reads a thousand entries: once per session. */
 	static struct pgw_pti pti;
@@ -428,25 +428,25 @@ static bool hint_pti_user_copy(struct session *s, const struct pgw_xlat *x)
 			      s->space.root, &pti);
 		checked_root = s->space.root;
 	}
-	if (!pti.is_user_root || !maps(s, pti.kernel_table, x->va))
+	if (!pti.is_user_root || !maps(s, pti.kernel_table, va))
 		return false;
 	pgw_cli_error("0x%llx: root 0x%llx is the user copy of a PTI pair, "
 		      "which maps little of the kernel; its kernel copy "
 		      "0x%llx maps it: give --kernel-root",
-		      (unsigned long long)x->va,
+		      (unsigned long long)va,
 		      (unsigned long long)s->space.root,
 		      (unsigned long long)pti.kernel_table);
 	return true;
 }
 
-void hint_translate(struct session *s, const struct pgw_xlat *x)
+void hint_translate(struct session *s, uint64_t va, enum pgw_stop stop)
 {
 	const struct pgw_region *r;
 
 	/* Only an empty entry leaves the user guessing; every other reason
 	 * (a table the image lacks, reserved bits, non-canonical) says
 	 * what happened in the record itself. */
-	if (x->stop != PGW_STOP_NOT_PRESENT)
+	if (stop != PGW_STOP_NOT_PRESENT)
 		return;
 	if (!map.tried) {
 		struct pgw_layout_request req = { 0 };
@@ -459,10 +459,10 @@ void hint_translate(struct session *s, const struct pgw_xlat *x)
 			map.lay = NULL;
 		}
 	}
-	if (!map.lay || !(r = region_of(map.lay, x->va)))
+	if (!map.lay || !(r = region_of(map.lay, va)))
 		return;
 	if (strcmp(r->key, "user") == 0)
-		hint_user_half(s, x);
-	else if (!hint_pti_user_copy(s, x))
-		hint_kernel_half(s, x, map.lay, r);
+		hint_user_half(s, va);
+	else if (!hint_pti_user_copy(s, va))
+		hint_kernel_half(s, va, map.lay, r);
 }

@@ -18,11 +18,12 @@ bool hint_cr3_virtual(struct session *s);
  * a kernel virtual address), print it and return true. */
 bool hint_root_failed(struct session *s, const struct pgw_err *err);
 
-/* An address that did not translate: the memory-map region it lies in
- * and this kernel's direct-map base (kernel half); a user address asked
- * of the kernel's root: the processes that map it (the task list, else
- * the roots a scan finds) and the CPUs caught in user mode. */
-void hint_translate(struct session *s, const struct pgw_xlat *x);
+/* An address that did not translate (stop: why): the memory-map region
+ * it lies in and this kernel's direct-map base (kernel half); a user
+ * address asked of the kernel's root: the processes that map it (the
+ * task list, else the roots a scan finds) and the CPUs caught in user
+ * mode. */
+void hint_translate(struct session *s, uint64_t va, enum pgw_stop stop);
 /* What the hints read from the image (task list, roots, layout), freed. */
 void hints_free(void);
 

@@ -214,15 +214,15 @@ struct formatter {
 	const char *name;
 	/* info: one record describing the image */
 	void (*info)(struct out *o, const struct info_view *v);
-	/* translate: a header, then one record per address */
+	/* translate: a header, then one record per address: compact
+	 * records of answers a[i] for va[i], or (o->levels) records of
+	 * whole walks, why being the image's message when the walk could not
+	 * read a table (pgw_xlat_error; NULL: none) */
 	void (*xlat_begin)(struct out *o);
-	void (*xlat)(struct out *o, const struct pgw_xlat *x);
-	/* Compact records (never with levels) of brief answers b[i] for
-	 * va[i], in order, while the words after their pa were spelled
-	 * before: how many were written (the next one's were not: give xlat
-	 * that answer in full).  NULL: every answer goes to xlat. */
-	size_t (*xlat_brief)(struct out *o, const uint64_t *va,
-			     const struct pgw_brief *b, size_t n);
+	void (*xlat)(struct out *o, const uint64_t *va,
+		     const struct pgw_answer *a, size_t n);
+	void (*xlat_walk)(struct out *o, const struct pgw_xlat *x,
+			  const char *why);
 	/* An input line that is not an address (stdin batches go on): its
 	 * n bytes, which may hold anything (a NUL too). */
 	void (*bad_addr)(struct out *o, const char *text, size_t n);

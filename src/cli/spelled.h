@@ -74,7 +74,7 @@ static inline void spelled_keep(struct spelled *m, uint64_t key,
  * with equal keys say the same words (the np details of a non-present
  * entry are not in it: JSON spells those each time).  absence: the
  * data's for an answer, the table's for a stop at a table the image
- * lacks. */
+ * lacks (pgw_answer.absence). */
 static inline uint64_t tail_key(enum pgw_stop stop, enum pgw_level level,
 				enum pgw_absence absence, unsigned pkey,
 				uint32_t flags, uint32_t eff)
@@ -91,34 +91,33 @@ static inline uint64_t tail_key(enum pgw_stop stop, enum pgw_level level,
 	return k;
 }
 
-static inline uint64_t xlat_tail_key(const struct pgw_xlat *x)
+/* The key of an answer's tail. */
+static inline uint64_t answer_tail_key(const struct pgw_answer *a)
 {
-	if (x->stop != PGW_STOP_OK)
-		return tail_key(x->stop, x->level, x->io.absence, 0, 0, 0);
-	const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
-	return tail_key(x->stop, x->level, x->data_absence, e->pkey, e->flags,
-			x->eff_flags);
+	return tail_key(a->stop, a->level, a->absence, a->pkey, a->flags,
+			a->eff_flags);
 }
 
-/* The same key of a brief answer: equal to xlat_tail_key's of the
- * answer in full, so that one spelled tail serves both. */
-static inline uint64_t brief_tail_key(const struct pgw_brief *b)
-{
-	return tail_key(b->stop, b->level, b->data_absence, b->pkey, b->flags,
-			b->eff_flags);
-}
+/* Spell an answer's tail at the end of l (ctx: the formatter's own). */
+typedef void (*tail_spell_fn)(struct line *l, const struct out *o,
+			      const void *ctx, const struct pgw_answer *a);
 
-/* The slot of t holding b's tail (its key ORed with extra, a formatter's
- * own bits), or NULL when it was not spelled yet. */
-static inline const struct spelled *spelled_brief(struct spelled *t,
-						  uint64_t extra,
-						  const struct pgw_mode *mode,
-						  const struct pgw_brief *b)
+/* a's tail at the end of l: copied from t when spelled before (its key
+ * ORed with extra, a formatter's own bits), else spelled and kept.
+ * Always inlined, so that spell is a direct call. */
+static inline __attribute__((always_inline)) void
+spelled_tail(struct spelled *t, uint64_t extra, const struct out *o,
+	     const void *ctx, const struct pgw_answer *a, struct line *l,
+	     tail_spell_fn spell)
 {
-	uint64_t key = brief_tail_key(b) | extra;
-	const struct spelled *m = spelled_slot(t, key);
+	uint64_t key = answer_tail_key(a) | extra;
+	struct spelled *m = spelled_slot(t, key);
 
-	return spelled_has(m, key, mode) ? m : NULL;
+	if (spelled_copy(m, key, o->mode, l))
+		return;
+	size_t at = l->len;
+	spell(l, o, ctx, a);
+	spelled_keep(m, key, o->mode, l, at);
 }
 
 #endif

@@ -293,7 +293,7 @@ static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 	*how = st == PGW_STOP_OK ? "maps it elsewhere" :
 				pgw_stop_text(st);
 	if (st == PGW_STOP_TABLE_NOT_IN_IMAGE && !check->unverified)
-		check->unverified = x.io.absence ? x.io.absence :
+		check->unverified = x.table_absence ? x.table_absence :
 						   PGW_ABSENT_OUTSIDE;
 	return st == PGW_STOP_OK && x.pa == pa;
 }

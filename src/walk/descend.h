@@ -19,11 +19,8 @@ static inline void pgw_xlat_reset(struct pgw_xlat *out, uint64_t va)
 	out->data_in_image = false;
 	out->data_absence = PGW_ABSENT_NONE;
 	out->eff_flags = 0;
+	out->table_absence = PGW_ABSENT_NONE;
 	out->nsteps = 0;
-	out->first_step = 0;
-	out->io.status = PGW_OK;
-	out->io.absence = PGW_ABSENT_NONE;
-	out->io.msg[0] = '\0';
 }
 
 /* The steps from the level-*lvl table at `table` (eff: the permissions

@@ -15,13 +15,16 @@ enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 	enum pgw_level lvl = *lvl_ret;
 	enum pgw_stop why;
 	enum pgw_level child;
+	struct pgw_err err;
 
 	for (;;) {
 		struct pgw_step *s = &out->step[out->nsteps++];
 		why = pgw_step_with(img, mode, &space->enc, lvl, table,
 				    pgw_level_index(mode, lvl, out->va), page,
-				    memo, s, &out->io);
+				    memo, s, &err);
 		page = NULL;    /* the next table's page is read */
+		if (!s->read_ok)
+			out->table_absence = err.absence;
 		if (why != PGW_STOP_OK)
 			break;
 		eff = pgw_perm_combine(mode, eff, s->entry.perm);
@@ -67,4 +70,58 @@ enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
 			    struct pgw_xlat *out)
 {
 	return pgw_translate_with(space, va, out, NULL);
+}
+
+enum pgw_status pgw_xlat_error(const struct pgw_space *space,
+			       const struct pgw_xlat *x, struct pgw_err *err)
+{
+	if (x->stop != PGW_STOP_READ_ERROR &&
+	    x->stop != PGW_STOP_TABLE_NOT_IN_IMAGE &&
+	    x->stop != PGW_STOP_TABLE_BEYOND_MEMORY)
+		return PGW_OK;
+	/* The step that stopped is the last, and failed reading its
+	 * table's page: the same read again. */
+	const struct pgw_step *s = &x->step[x->nsteps - 1];
+	const uint8_t *page;
+	if (pgw_image_page(space->img, s->entry_pa >> PGW_PAGE_SHIFT, &page,
+			   err) != PGW_OK)
+		return err->status;
+	return pgw_err_set(err, PGW_E_IO, "the %s table at 0x%llx could not "
+			   "be read during the walk, but can now",
+			   space->mode->level[s->level].name,
+			   (unsigned long long)s->table);
+}
+
+void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a)
+{
+	const struct pgw_entry *e =
+		x->nsteps ? &x->step[x->nsteps - 1].entry : NULL;
+
+	*a = (struct pgw_answer){ .stop = x->stop, .level = x->level };
+	switch (x->stop) {
+	case PGW_STOP_OK:
+		a->pa = x->pa;
+		a->page_size = x->page_size;
+		a->absence = x->data_absence;
+		a->flags = e->flags;
+		a->eff_flags = x->eff_flags;
+		a->pkey = e->pkey;
+		break;
+	case PGW_STOP_TABLE_NOT_IN_IMAGE:
+	case PGW_STOP_TABLE_BEYOND_MEMORY:
+		a->absence = x->table_absence;
+		break;
+	case PGW_STOP_NOT_PRESENT:
+		a->np_kind = e->np_kind;
+		if (e->np_kind == PGW_NP_PROTNONE) {
+			a->np_pfn = e->np_pfn;
+		} else if (e->np_kind != PGW_NP_NONE &&
+			   e->np_kind != PGW_NP_OTHER) {
+			a->swap_type = e->swap_type;
+			a->swap_offset = e->swap_offset;
+		}
+		break;
+	default:
+		break;
+	}
 }

@@ -54,7 +54,7 @@ bool pgw_read_gap(const struct pgw_space *space, uint64_t va,
 	case PGW_STOP_TABLE_BEYOND_MEMORY:
 	case PGW_STOP_READ_ERROR:
 		/* The table of this level: all it would map is unknown. */
-		gap->absence = x.io.absence;
+		gap->absence = x.table_absence;
 		gap->end = block_end(va, (unsigned)d->shift + d->bits);
 		break;
 	default:

@@ -27,15 +27,18 @@ static enum pgw_status unmapped(const struct pgw_space *space, uint64_t va,
 				   (unsigned long long)va, why,
 				   space->mode->name);
 	case PGW_STOP_TABLE_NOT_IN_IMAGE:
-	case PGW_STOP_TABLE_BEYOND_MEMORY:
+	case PGW_STOP_TABLE_BEYOND_MEMORY: {
+		struct pgw_err io;
+		pgw_xlat_error(space, x, &io);
 		return pgw_err_set(err, PGW_E_UNMAPPED,
 				   "virtual address 0x%llx: %s (the %s table "
 				   "at 0x%llx: %s)", (unsigned long long)va,
 				   why, lvl,
 				   (unsigned long long)x->step[x->nsteps - 1]
-					   .table, x->io.msg);
+					   .table, io.msg);
+	}
 	case PGW_STOP_READ_ERROR:
-		*err = x->io;
+		pgw_xlat_error(space, x, err);
 		return pgw_err_prefix(err, "virtual address 0x%llx: %s table",
 				      (unsigned long long)va, lvl);
 	default:

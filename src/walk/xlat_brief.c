@@ -1,16 +1,14 @@
 /*
- * Brief answers (pgw_translate_brief): the paging-structure cache's
- * usual answers without a pgw_xlat.  Most addresses of a batch find a
+ * Brief answers (pgw_translate_brief, xlat_parts.h): the
+ * paging-structure cache's usual answers without a pgw_xlat.  Most addresses of a batch find a
  * slot whose table page is kept and need the one entry below it: a leaf
  * of a kind the entry memo holds (its flags and permissions are the
  * kind's, its frame the entry's own bits) or an empty entry (the memo's
  * decoded zero of that level); an address under a slot where the walk
  * ended needs no entry at all (a large leaf, or an empty entry, the
- * slot's last step).  Giving only what a compact record says,
- * without the steps, the entry's copy and the answer's other fields,
- * and a run at a time, costs two thirds of pgw_translate_last's
- * instructions, and lets the record be written from a tail spelled
- * before without a pgw_xlat in between.  Everything else
+ * slot's last step).  Giving only the answer, without the steps and the
+ * entry's copy, and a run at a time, costs two thirds of
+ * pgw_translate_last's instructions.  Everything else
  * (no slot, a page not kept, an entry that is a table, non-present with
  * details, or of a kind not decoded yet, a walk that ended otherwise) is
  * left to pgw_translate_last, which fills the cache and the memo for
@@ -19,17 +17,18 @@
 #include "descend.h"
 #include "frame_bits.h"
 #include "step.h"
+#include "xlat_parts.h"
 #include "xlat_slots.h"
 
 /* The empty entry at lvl, when the memo knows how a walk takes it and it
  * stops there without details. */
 static bool brief_empty(const struct pgw_entry_memo *memo, enum pgw_level lvl,
-			struct pgw_brief *b)
+			struct pgw_answer *b)
 {
 	if (!memo->zero_known[lvl] || memo->zero_why[lvl] == PGW_STOP_OK ||
 	    memo->zero[lvl].np_kind != PGW_NP_NONE)
 		return false;
-	*b = (struct pgw_brief){ .stop = memo->zero_why[lvl], .level = lvl };
+	*b = (struct pgw_answer){ .stop = memo->zero_why[lvl], .level = lvl };
 	return true;
 }
 
@@ -37,7 +36,7 @@ static bool brief_empty(const struct pgw_entry_memo *memo, enum pgw_level lvl,
  * the memo holds (pgw_xlat_leaf's answer). */
 static bool brief_leaf(const struct pgw_space *space,
 		       const struct pgw_xlat_cache *c, const struct slot *sl,
-		       uint64_t va, uint64_t raw, struct pgw_brief *b)
+		       uint64_t va, uint64_t raw, struct pgw_answer *b)
 {
 	const struct pgw_entry_memo_slot *m =
 		pgw_entry_memo_find(&c->memo, c->last, raw);
@@ -46,12 +45,12 @@ static bool brief_leaf(const struct pgw_space *space,
 		return false;
 	uint64_t size = UINT64_C(1) << c->last_shift;
 	uint64_t pa = pgw_entry_memo_frame(m, raw) | (va & (size - 1));
-	*b = (struct pgw_brief){
+	*b = (struct pgw_answer){
 		.pa = pa,
 		.page_size = size,
 		.stop = PGW_STOP_OK,
 		.level = c->last,
-		.data_absence = pgw_image_page_state(space->img,
+		.absence = pgw_image_page_state(space->img,
 						     pa >> PGW_PAGE_SHIFT),
 		.flags = m->e.flags,
 		.eff_flags = pgw_perm_combine(space->mode, sl->eff, m->e.perm),
@@ -68,25 +67,25 @@ static bool brief_leaf(const struct pgw_space *space,
  * 38.02 M. */
 static __attribute__((noinline)) bool
 brief_final(const struct pgw_space *space, const struct level_slots *ls,
-	    const struct slot *sl, uint64_t va, struct pgw_brief *b)
+	    const struct slot *sl, uint64_t va, struct pgw_answer *b)
 {
 	const struct pgw_entry *e = &steps_of(ls, sl)[ls->nsteps - 1].entry;
 
 	if (sl->stop != PGW_STOP_OK) {
 		if (e->raw != 0 || e->np_kind != PGW_NP_NONE)
 			return false;
-		*b = (struct pgw_brief){ .stop = (enum pgw_stop)sl->stop,
+		*b = (struct pgw_answer){ .stop = (enum pgw_stop)sl->stop,
 					 .level = ls->level };
 		return true;
 	}
 	uint64_t size = UINT64_C(1) << space->mode->level[ls->level].shift;
 	uint64_t pa = e->addr | (va & (size - 1));
-	*b = (struct pgw_brief){
+	*b = (struct pgw_answer){
 		.pa = pa,
 		.page_size = size,
 		.stop = PGW_STOP_OK,
 		.level = ls->level,
-		.data_absence = pgw_image_page_state(space->img,
+		.absence = pgw_image_page_state(space->img,
 						     pa >> PGW_PAGE_SHIFT),
 		.flags = e->flags,
 		.eff_flags = sl->eff,
@@ -98,7 +97,7 @@ brief_final(const struct pgw_space *space, const struct level_slots *ls,
 /* va's answer into b, when brief. */
 static inline bool brief(const struct pgw_space *space,
 			 const struct pgw_xlat_cache *c, uint64_t va,
-			 struct pgw_brief *b)
+			 struct pgw_answer *b)
 {
 	/* The finest slot holding va, as pgw_translate_last looks. */
 	for (unsigned i = 0; i < c->ncached; i++) {
@@ -127,7 +126,7 @@ static inline bool brief(const struct pgw_space *space,
 
 size_t pgw_translate_brief(const struct pgw_space *space,
 			   struct pgw_xlat_cache *c, const uint64_t *va,
-			   size_t n, struct pgw_brief *b)
+			   size_t n, struct pgw_answer *b)
 {
 	size_t i;
 

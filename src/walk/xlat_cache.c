@@ -12,8 +12,8 @@
  * pages reads only its last-level entry.  A walk that stops at the entry
  * right below a slot whose table page is kept fills nothing finer (the
  * next address there reads that one entry again, which costs less than
- * the filling did).  Stops that carry an I/O error (a table not in the
- * image, a read error) are not remembered: their message is per walk.
+ * the filling did).  Stops at a table the image lacks, or cannot read,
+ * are not remembered: they are rare, and each is walked again.
  *
  * A slot that goes on keeps the next table's page, used while the image
  * has given up no page since (pgw_image_page_epoch: a mapped image never
@@ -25,7 +25,7 @@
  * pgw_translate_last answers from the same slots but copies no
  * remembered step above the last into the answer (the last is read now,
  * or copied from a final slot), unless finer slots are filled from it:
- * what a batch of compact records needs.  pgw_translate_brief
+ * what a batch of answers needs (xlat_many.c).  pgw_translate_brief
  * (xlat_brief.c, through xlat_slots.h) answers the usual addresses of a
  * batch from the same slots without a pgw_xlat.
  */
@@ -37,6 +37,7 @@
 #include "frame_bits.h"
 #include "slot_hash.h"
 #include "step.h"
+#include "xlat_parts.h"
 #include "xlat_slots.h"
 
 static size_t stride_of(unsigned nsteps)
@@ -209,10 +210,12 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 }
 
 /* The remembered steps of slot sl of ls into out: all of them (every
- * level wanted, or finer slots to fill from out), else the last alone. */
+ * level wanted, or finer slots to fill from out), else the last alone
+ * (*first: the first step filled in). */
 static inline void steps_from(struct pgw_xlat *out,
 			      const struct level_slots *ls,
-			      const struct slot *sl, bool all)
+			      const struct slot *sl, bool all,
+			      unsigned *first)
 {
 	const struct pgw_step *step = steps_of(ls, sl);
 	unsigned k = ls->nsteps;
@@ -221,7 +224,7 @@ static inline void steps_from(struct pgw_xlat *out,
 		memcpy(out->step, step, k * sizeof(step[0]));
 	} else {
 		out->step[k - 1] = step[k - 1];
-		out->first_step = k - 1;
+		*first = k - 1;
 	}
 	out->nsteps = k;
 }
@@ -238,10 +241,13 @@ static inline enum pgw_stop last_step(const struct pgw_space *space,
 	struct pgw_step *s = &out->step[out->nsteps++];
 	enum pgw_level lvl = c->last;
 	unsigned index = (unsigned)(out->va >> c->last_shift) & c->last_mask;
+	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
 					  sl->table, index, page, &c->memo, s,
-					  &out->io);
+					  &err);
 
+	if (!s->read_ok)
+		out->table_absence = err.absence;
 	if (why == PGW_STOP_OK && s->entry.kind != PGW_ENT_LEAF)
 		why = PGW_STOP_BAD_LEAF;
 	if (why == PGW_STOP_OK)
@@ -264,23 +270,25 @@ static enum pgw_stop stop_below(const struct pgw_space *space,
 				struct pgw_xlat_cache *c,
 				const struct level_slots *ls,
 				const struct slot *sl, const uint8_t *page,
-				struct pgw_xlat *out, bool all)
+				struct pgw_xlat *out, bool all, unsigned *first)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_step *s = &out->step[ls->nsteps];
 	enum pgw_level lvl = ls->below;
 	unsigned index = (unsigned)(out->va >> ls->below_shift) &
 			 ls->below_mask;
+	/* The page is kept: the read cannot fail. */
+	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
 					  sl->table, index, page, &c->memo, s,
-					  &out->io);
+					  &err);
 
 	if (why == PGW_STOP_OK)
 		return why;
 	if (all)
-		steps_from(out, ls, sl, true);
+		steps_from(out, ls, sl, true, first);
 	else
-		out->first_step = ls->nsteps;
+		*first = ls->nsteps;
 	out->nsteps = ls->nsteps + 1;
 	out->level = lvl;
 	out->stop = why;
@@ -311,13 +319,16 @@ static const uint8_t *slot_page(struct pgw_xlat_cache *c,
 }
 
 /* pgw_translate_cached (all: every step into out) and
- * pgw_translate_last (!all), one code inlined twice. */
+ * pgw_translate_last (!all: *first says which steps are filled in), one
+ * code inlined twice. */
 static inline enum pgw_stop cached(const struct pgw_space *space,
 				   struct pgw_xlat_cache *c, uint64_t va,
-				   struct pgw_xlat *out, bool all)
+				   struct pgw_xlat *out, bool all,
+				   unsigned *first)
 {
 	const struct pgw_mode *mode = space->mode;
 
+	*first = 0;
 	if (!c)
 		return pgw_translate(space, va, out);
 	aim(c, space);
@@ -351,17 +362,17 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	if (sl->cont && i == 0) {
 		/* !all: the last step is the one read now. */
 		if (all)
-			steps_from(out, ls, sl, true);
+			steps_from(out, ls, sl, true, first);
 		else
-			out->nsteps = out->first_step = ls->nsteps;
+			out->nsteps = *first = ls->nsteps;
 		return last_step(space, c, sl, page, out);
 	}
 	if (sl->cont && page &&
-	    (why = stop_below(space, c, ls, sl, page, out, all)) !=
+	    (why = stop_below(space, c, ls, sl, page, out, all, first)) !=
 		    PGW_STOP_OK)
 		return why;
 	if (sl->cont) {
-		steps_from(out, ls, sl, true);
+		steps_from(out, ls, sl, true, first);
 		lvl = ls->below;
 		why = pgw_descend(space, out, &lvl, sl->table, sl->eff, page,
 				  &c->memo);
@@ -370,7 +381,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 		fill(c, space->img, i - 1, out);
 		return why;
 	}
-	steps_from(out, ls, sl, all);
+	steps_from(out, ls, sl, all, first);
 	lvl = ls->level;
 	why = (enum pgw_stop)sl->stop;
 	if (why == PGW_STOP_OK)
@@ -385,12 +396,14 @@ enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
 				   struct pgw_xlat_cache *c, uint64_t va,
 				   struct pgw_xlat *out)
 {
-	return cached(space, c, va, out, true);
+	unsigned first;
+
+	return cached(space, c, va, out, true, &first);
 }
 
 enum pgw_stop pgw_translate_last(const struct pgw_space *space,
 				 struct pgw_xlat_cache *c, uint64_t va,
-				 struct pgw_xlat *out)
+				 struct pgw_xlat *out, unsigned *first_ret)
 {
-	return cached(space, c, va, out, false);
+	return cached(space, c, va, out, false, first_ret);
 }

@@ -3,8 +3,10 @@
  * from the root (pgw_translate), and through one paging-structure cache
  * with every step (pgw_translate_cached) and with the last alone
  * (pgw_translate_last), the two taking turns at asking first, and
- * briefly (pgw_translate_brief, when it answers) before and after them;
- * each answer held to the root walk's field by field (xlat_equal.h).  The unit test
+ * briefly (pgw_translate_brief, when it answers) before and after them,
+ * and in batches of 1000 through a cache of their own
+ * (pgw_translate_many); each answer held to the root walk's field by
+ * field (xlat_equal.h).  The unit test
  * does this on built spaces; this tool does it on real dumps in every
  * image format, where the tables are a kernel's.  With -e N, N frames
  * drawn at random (random(), unseeded) are read between two addresses,
@@ -28,10 +30,40 @@
 #include "pgwalk.h"
 #include "xlat_equal.h"
 
+/* Addresses asked of pgw_translate_many at once. */
+#define BATCH 1000
+
 _Noreturn static void die(const char *what, const char *msg)
 {
 	fprintf(stderr, "pgw-xlatcmp: %s: %s\n", what, msg);
 	exit(2);
+}
+
+/* va[0..n-1] as one batch through c (pgw_translate_many), each answer
+ * held to the walk from the root: how many differ (the first five, with
+ * *shown, printed). */
+static unsigned long long batch(const struct pgw_space *sp,
+				struct pgw_xlat_cache *c, const uint64_t *va,
+				size_t n, unsigned long long *shown)
+{
+	static struct pgw_answer a[BATCH];
+	unsigned long long bad = 0;
+	struct pgw_xlat want;
+
+	memset(a, 0x5a, sizeof(a));
+	pgw_translate_many(sp, c, va, n, a);
+	for (size_t i = 0; i < n; i++) {
+		pgw_translate(sp, va[i], &want);
+		if (xe_same_answer(&want, &a[i]))
+			continue;
+		bad++;
+		if ((*shown)++ < 5)
+			printf("va 0x%" PRIx64 ": walked %s pa 0x%" PRIx64
+			       "; the batch's answer %s pa 0x%" PRIx64 "\n",
+			       va[i], pgw_stop_key(want.stop), want.pa,
+			       pgw_stop_key(a[i].stop), a[i].pa);
+	}
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -83,8 +115,13 @@ int main(int argc, char **argv)
 	if (!want || !got || !last)
 		die("answers", "out of memory");
 	unsigned long long n = 0, bad = 0, bad_cached = 0, bad_last = 0,
-			   bad_brief = 0, briefs = 0, early_briefs = 0,
-			   reads = 0;
+			   bad_brief = 0, bad_many = 0, briefs = 0,
+			   early_briefs = 0, reads = 0;
+	/* The batch, asked again through a cache of its own. */
+	struct pgw_xlat_cache *many_cache = pgw_xlat_cache_new();
+	static uint64_t vas[BATCH];
+	if (!many_cache)
+		die("cache", "out of memory");
 	char line[128];
 	while (fgets(line, sizeof(line), stdin)) {
 		char *end;
@@ -94,7 +131,7 @@ int main(int argc, char **argv)
 		bool same, same_last, same_brief;
 		/* Briefly as a batch asks (after the pages read since the
 		 * address before), then after the walks. */
-		struct pgw_brief early, b;
+		struct pgw_answer early, b;
 		bool asked_early = xe_brief_ask(&sp, c, va, &early);
 		xe_three_ways(&sp, c, va, n & 1, want, got, last, &same,
 			      &same_last);
@@ -121,16 +158,21 @@ int main(int argc, char **argv)
 			if (pgw_image_read_page(img, pfn, page, &e2) == PGW_OK)
 				reads++;
 		}
+		vas[n % BATCH] = va;
 		n++;
+		if (n % BATCH == 0)
+			bad_many += batch(&sp, many_cache, vas, BATCH, &bad);
 	}
 	if (ferror(stdin))
 		die("stdin", "read error");
+	bad_many += batch(&sp, many_cache, vas, n % BATCH, &bad);
 	printf("%llu addresses: %llu answers differ (every step %llu, the "
-	       "last alone %llu, brief %llu); %llu answered briefly, %llu "
-	       "before their walk; %llu pages read between them (%s, %s, "
-	       "root 0x%" PRIx64 ")\n", n, bad, bad_cached, bad_last,
-	       bad_brief, briefs, early_briefs, reads, pgw_image_format(img),
-	       sp.mode->name, sp.root);
+	       "last alone %llu, brief %llu, batch %llu); %llu answered "
+	       "briefly, %llu before their walk; %llu pages read between them "
+	       "(%s, %s, root 0x%" PRIx64 ")\n", n, bad, bad_cached, bad_last,
+	       bad_brief, bad_many, briefs, early_briefs, reads,
+	       pgw_image_format(img), sp.mode->name, sp.root);
+	pgw_xlat_cache_free(many_cache);
 	free(want);
 	free(got);
 	free(last);

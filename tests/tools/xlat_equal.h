@@ -1,7 +1,8 @@
 /*
- * Two translations the same, field by field and step by step (the I/O
- * error's message too): how the tests and the fuzz harness hold the
- * paging-structure cache to the walk from the root.  Written here, not
+ * Two translations the same, field by field and step by step, and an
+ * answer (pgw_answer) what a translation says: how the tests and the
+ * fuzz harness hold the paging-structure cache, and the batch's answers,
+ * to the walk from the root.  Written here, not
  * taken from the library, so that a comparator bug in one cannot hide a
  * cache bug in the other.
  */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "pgwalk.h"
+#include "walk/xlat_parts.h"
 
 static inline bool xe_same_entry(const struct pgw_entry *a,
 				 const struct pgw_entry *b)
@@ -22,8 +24,7 @@ static inline bool xe_same_entry(const struct pgw_entry *a,
 	       a->swap_type == b->swap_type && a->swap_offset == b->swap_offset;
 }
 
-/* a and b the same from step `from` on (and in every other field but
- * first_step). */
+/* a and b the same from step `from` on (and in every other field). */
 static inline bool xe_same_from(const struct pgw_xlat *a,
 				const struct pgw_xlat *b, unsigned from)
 {
@@ -31,9 +32,8 @@ static inline bool xe_same_from(const struct pgw_xlat *a,
 	    a->pa != b->pa || a->page_size != b->page_size ||
 	    a->data_in_image != b->data_in_image ||
 	    a->data_absence != b->data_absence ||
-	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps ||
-	    a->io.status != b->io.status || a->io.absence != b->io.absence ||
-	    strcmp(a->io.msg, b->io.msg) != 0)
+	    a->table_absence != b->table_absence ||
+	    a->eff_flags != b->eff_flags || a->nsteps != b->nsteps)
 		return false;
 	for (unsigned i = from; i < a->nsteps; i++) {
 		const struct pgw_step *s = &a->step[i], *t = &b->step[i];
@@ -49,49 +49,87 @@ static inline bool xe_same_from(const struct pgw_xlat *a,
 static inline bool xe_same_xlat(const struct pgw_xlat *a,
 				const struct pgw_xlat *b)
 {
-	return a->first_step == 0 && b->first_step == 0 && xe_same_from(a, b, 0);
+	return xe_same_from(a, b, 0);
 }
 
-/* b (from pgw_translate_last) says what a (every step) says: the same
- * answer, and the same steps from b's first_step on, which leaves the
- * last one in. */
+/* b (from pgw_translate_last, which filled in its steps from `first`
+ * on) says what a (every step) says: the same answer, and the same steps
+ * from first on, which leaves the last one in. */
 static inline bool xe_same_last(const struct pgw_xlat *a,
-				const struct pgw_xlat *b)
+				const struct pgw_xlat *b, unsigned first)
 {
-	if (b->nsteps ? b->first_step >= b->nsteps : b->first_step != 0)
+	if (b->nsteps ? first >= b->nsteps : first != 0)
 		return false;
-	return a->first_step == 0 && xe_same_from(a, b, b->first_step);
+	return xe_same_from(a, b, first);
 }
 
-/* b (from pgw_translate_brief) says what want (every step) says: the
- * answer's fields, the leaf's flags and pkey; a stop only at an empty
- * entry, which has no non-present details, and no I/O error. */
-static inline bool xe_same_brief(const struct pgw_xlat *want,
-				 const struct pgw_brief *b)
+/* b (a pgw_answer) is what want (every step) answers: the answer's
+ * fields, the leaf's flags and pkey, the non-present details of the
+ * entry a walk stopped at; every other field 0. */
+static inline bool xe_same_answer(const struct pgw_xlat *want,
+				  const struct pgw_answer *b)
 {
-	if (b->stop != want->stop || b->level != want->level ||
-	    want->nsteps == 0)
+	if (b->stop != want->stop || b->level != want->level)
 		return false;
-	const struct pgw_step *s = &want->step[want->nsteps - 1];
-	if (!s->read_ok || want->io.status != PGW_OK)
+	const struct pgw_entry *e =
+		want->nsteps ? &want->step[want->nsteps - 1].entry : NULL;
+	struct pgw_answer z = { .stop = b->stop, .level = b->level };
+	switch (want->stop) {
+	case PGW_STOP_OK:
+		z.pa = want->pa;
+		z.page_size = want->page_size;
+		z.absence = want->data_absence;
+		z.flags = e->flags;
+		z.eff_flags = want->eff_flags;
+		z.pkey = e->pkey;
+		if ((z.absence == PGW_ABSENT_NONE) != want->data_in_image)
+			return false;
+		break;
+	case PGW_STOP_TABLE_NOT_IN_IMAGE:
+	case PGW_STOP_TABLE_BEYOND_MEMORY:
+		z.absence = want->table_absence;
+		break;
+	case PGW_STOP_NOT_PRESENT:
+		z.np_kind = e->np_kind;
+		if (e->np_kind == PGW_NP_PROTNONE)
+			z.np_pfn = e->np_pfn;
+		if (e->np_kind == PGW_NP_SWAP ||
+		    e->np_kind == PGW_NP_MIGRATION ||
+		    e->np_kind == PGW_NP_DEVICE ||
+		    e->np_kind == PGW_NP_HWPOISON) {
+			z.swap_type = e->swap_type;
+			z.swap_offset = e->swap_offset;
+		}
+		break;
+	default:
+		break;
+	}
+	return b->pa == z.pa && b->page_size == z.page_size &&
+	       b->absence == z.absence && b->flags == z.flags &&
+	       b->eff_flags == z.eff_flags && b->pkey == z.pkey &&
+	       b->np_kind == z.np_kind && b->np_pfn == z.np_pfn &&
+	       b->swap_type == z.swap_type && b->swap_offset == z.swap_offset;
+}
+
+/* b (from pgw_translate_brief) says what want (every step) says, and is
+ * an answer brief gives: a leaf, or a stop at an empty entry (no
+ * non-present details, no table missing). */
+static inline bool xe_same_brief(const struct pgw_xlat *want,
+				 const struct pgw_answer *b)
+{
+	if (want->nsteps == 0 || !want->step[want->nsteps - 1].read_ok)
 		return false;
-	if (b->stop != PGW_STOP_OK)
-		return s->entry.raw == 0 && s->entry.np_kind == PGW_NP_NONE &&
-		       b->pa == 0 && b->page_size == 0 && b->flags == 0 &&
-		       b->eff_flags == 0 && b->pkey == 0 &&
-		       b->data_absence == PGW_ABSENT_NONE;
-	return b->pa == want->pa && b->page_size == want->page_size &&
-	       b->data_absence == want->data_absence &&
-	       (b->data_absence == PGW_ABSENT_NONE) == want->data_in_image &&
-	       b->flags == s->entry.flags && b->eff_flags == want->eff_flags &&
-	       b->pkey == s->entry.pkey;
+	if (b->stop != PGW_STOP_OK &&
+	    want->step[want->nsteps - 1].entry.raw != 0)
+		return false;
+	return xe_same_answer(want, b);
 }
 
 /* va through c briefly into b (pgw_translate_brief, b filled with other
  * bytes before): whether it answered. */
 static inline bool xe_brief_ask(const struct pgw_space *sp,
 				struct pgw_xlat_cache *c, uint64_t va,
-				struct pgw_brief *b)
+				struct pgw_answer *b)
 {
 	memset(b, 0x5a, sizeof(*b));
 	return pgw_translate_brief(sp, c, &va, 1, b) == 1;
@@ -101,7 +139,7 @@ static inline bool xe_brief_ask(const struct pgw_space *sp,
  * gave none). */
 static inline bool xe_brief(const struct pgw_space *sp,
 			    struct pgw_xlat_cache *c, uint64_t va,
-			    const struct pgw_xlat *want, struct pgw_brief *b,
+			    const struct pgw_xlat *want, struct pgw_answer *b,
 			    bool *same)
 {
 	bool answered = xe_brief_ask(sp, c, va, b);
@@ -120,17 +158,19 @@ static inline void xe_three_ways(const struct pgw_space *sp,
 				 struct pgw_xlat *got, struct pgw_xlat *last,
 				 bool *same, bool *same_last)
 {
+	unsigned first = 99;
+
 	memset(want, 0xa5, sizeof(*want));
 	memset(got, 0x5a, sizeof(*got));
 	memset(last, 0x5a, sizeof(*last));
 	pgw_translate(sp, va, want);
 	if (last_first)
-		pgw_translate_last(sp, c, va, last);
+		pgw_translate_last(sp, c, va, last, &first);
 	pgw_translate_cached(sp, c, va, got);
 	if (!last_first)
-		pgw_translate_last(sp, c, va, last);
+		pgw_translate_last(sp, c, va, last, &first);
 	*same = xe_same_xlat(want, got);
-	*same_last = xe_same_last(want, last);
+	*same_last = xe_same_last(want, last, first);
 }
 
 #endif

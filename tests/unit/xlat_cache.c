@@ -2,8 +2,8 @@
  * The paging-structure cache (pgw_translate_cached) gives exactly what
  * pgw_translate gives: every field of the answer and of every step (of
  * those pgw_translate_last fills in, which must be the last alone when a
- * slot holds the walk above it), the
- * I/O error too, for every address of windows around each mapping of the
+ * slot holds the walk above it), and the batch's answers
+ * (pgw_translate_many) what the walk answers, for every address of windows around each mapping of the
  * imgwrite spaces (x86-64, LA57, i386, PAE: 4 KiB, 2 MiB, 4 MiB and 1 GiB
  * pages, not-present entries at every level, swap and PROT_NONE entries,
  * reserved bits, a table past the end of memory, non-canonical and
@@ -51,11 +51,44 @@ static void window(struct vas *a, uint64_t base, unsigned pages)
  * in the image), stops. */
 static unsigned long brief_leaves, brief_absent, brief_stops;
 
+/* The answers of every address as one batch (pgw_translate_many), in
+ * runs of 1 to 97, through c and without a cache, each held to the walk
+ * from the root; the count that differ (the first shown). */
+static unsigned compare_many(const struct pgw_space *sp,
+			     struct pgw_xlat_cache *c, const struct vas *a)
+{
+	struct pgw_answer *got = malloc(a->n * sizeof(*got) + 1);
+	unsigned bad = 0;
+
+	for (int cached = 0; cached < 2; cached++) {
+		memset(got, 0x5a, a->n * sizeof(*got));
+		for (size_t i = 0, run = 1; i < a->n; i += run, run = run % 97 + 1)
+			pgw_translate_many(sp, cached ? c : NULL, a->v + i,
+					   a->n - i < run ? a->n - i : run,
+					   got + i);
+		for (size_t i = 0; i < a->n; i++) {
+			struct pgw_xlat want;
+			pgw_translate(sp, a->v[i], &want);
+			if (!xe_same_answer(&want, &got[i]) && bad++ < 1)
+				printf("# va 0x%llx: pgw_translate_many (%s) "
+				       "answers %s at %d, walked %s at %d\n",
+				       (unsigned long long)a->v[i],
+				       cached ? "cached" : "no cache",
+				       pgw_stop_key(got[i].stop),
+				       (int)got[i].level,
+				       pgw_stop_key(want.stop),
+				       (int)want.level);
+		}
+	}
+	free(got);
+	return bad;
+}
+
 /* Translate every address without the cache, and through it with every
  * step (pgw_translate_cached) and with the last (pgw_translate_last),
  * the two taking turns at asking first, and briefly (pgw_translate_brief,
- * when it answers) before and after them; the count of answers that
- * differ (each shown). */
+ * when it answers) before and after them, and all as one batch
+ * (compare_many); the count of answers that differ (each shown). */
 static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 			const struct vas *a)
 {
@@ -67,14 +100,14 @@ static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 		/* Briefly as a batch asks (before the cache is filled for
 		 * this address, after whatever the image gave up), then
 		 * after the walks. */
-		struct pgw_brief early, b;
+		struct pgw_answer early, b;
 		bool asked_early = xe_brief_ask(sp, c, a->v[i], &early);
 		xe_three_ways(sp, c, a->v[i], i & 1, &want, &got, &last, &same,
 			      &same_last);
 		if (xe_brief(sp, c, a->v[i], &want, &b, &same_brief)) {
 			brief_leaves += b.stop == PGW_STOP_OK;
 			brief_absent += b.stop == PGW_STOP_OK &&
-					b.data_absence != PGW_ABSENT_NONE;
+					b.absence != PGW_ABSENT_NONE;
 			brief_stops += b.stop != PGW_STOP_OK;
 		}
 		if (asked_early && !xe_same_brief(&want, &early))
@@ -87,7 +120,7 @@ static unsigned compare(const struct pgw_space *sp, struct pgw_xlat_cache *c,
 			       same_brief ? "" : " (the brief answer differs)",
 			       pgw_stop_key(want.stop), (int)want.level);
 	}
-	return bad;
+	return bad + compare_many(sp, c, a);
 }
 
 static void shuffle(struct vas *a, unsigned seed)
@@ -545,13 +578,14 @@ static void test_brief_runs(const struct pgw_space *sp, uint64_t dm)
 {
 	struct pgw_xlat_cache *c;
 	struct pgw_xlat x;
-	struct pgw_brief b[4];
+	struct pgw_answer b[4];
 
 	/* The direct map's first 2 MiB (4 KiB pages) walked once through a
 	 * fresh cache: its slot and the kind of its leaves known; its
 	 * second 2 MiB, a large page, not asked yet. */
 	c = pgw_xlat_cache_new();
-	pgw_translate_last(sp, c, dm + 0x1000, &x);
+	unsigned first;
+	pgw_translate_last(sp, c, dm + 0x1000, &x, &first);
 	uint64_t va[4] = { dm + 0x2000, dm + 0x3abc, dm + 0x200000,
 			   dm + 0x4000 };
 	memset(b, 0x5a, sizeof(b));
@@ -565,7 +599,7 @@ static void test_brief_runs(const struct pgw_space *sp, uint64_t dm)
 	   untouched, "pgw_translate_brief: a run answered up to the "
 	   "address that needs a walk (%zu of 4), nothing written past them",
 	   n);
-	pgw_translate_last(sp, c, va[2], &x);
+	pgw_translate_last(sp, c, va[2], &x, &first);
 	ok(x.stop == PGW_STOP_OK && pgw_translate_brief(sp, c, va + 3, 1, b) == 1,
 	   "... and after that walk, the rest of the run");
 	ok(pgw_translate_brief(sp, c, va, 0, b) == 0, "... none of none");
@@ -642,11 +676,12 @@ int main(void)
 	/* What pgw_translate_last is for: a 4 KiB page and a hole under a
 	 * remembered PMD-level slot give the last step alone. */
 	struct pgw_xlat lx;
-	pgw_translate_last(&sp64, c, dm + 0x1234, &lx);
-	pgw_translate_last(&sp64, c, dm + 0x2234, &lx);
-	ok(lx.stop == PGW_STOP_OK && lx.nsteps == 4 && lx.first_step == 3,
+	unsigned first;
+	pgw_translate_last(&sp64, c, dm + 0x1234, &lx, &first);
+	pgw_translate_last(&sp64, c, dm + 0x2234, &lx, &first);
+	ok(lx.stop == PGW_STOP_OK && lx.nsteps == 4 && first == 3,
 	   "pgw_translate_last: the last step alone from a remembered walk "
-	   "(%u of %u steps)", lx.nsteps - lx.first_step, lx.nsteps);
+	   "(%u of %u steps)", lx.nsteps - first, lx.nsteps);
 	/* A hole at the PMD level: a final slot's last step. */
 	uint64_t hole = 0;
 	for (uint64_t va = dm; va < dm + (UINT64_C(1) << 30) && !hole;
@@ -655,12 +690,12 @@ int main(void)
 		if (lx.stop == PGW_STOP_NOT_PRESENT && lx.nsteps == 3)
 			hole = va;
 	}
-	pgw_translate_last(&sp64, c, hole, &lx);
-	pgw_translate_last(&sp64, c, hole + 0x5000, &lx);
+	pgw_translate_last(&sp64, c, hole, &lx, &first);
+	pgw_translate_last(&sp64, c, hole + 0x5000, &lx, &first);
 	ok(hole && lx.stop == PGW_STOP_NOT_PRESENT && lx.nsteps == 3 &&
-	   lx.first_step == 2, "... and from a remembered stop at the PMD "
+	   first == 2, "... and from a remembered stop at the PMD "
 	   "level (0x%llx: %u of %u steps)", (unsigned long long)hole,
-	   lx.nsteps - lx.first_step, lx.nsteps);
+	   lx.nsteps - first, lx.nsteps);
 	ok(pgw_translate_cached(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
 	   PGW_STOP_OK, "no cache: pgw_translate itself");
 
