@@ -39,6 +39,12 @@
 #define PGW_PAGE_SHIFT 12
 #define PGW_PAGE_SIZE  (UINT64_C(1) << PGW_PAGE_SHIFT)
 
+/* ---- the library ------------------------------------------------------- */
+
+/* The library's version, "MAJOR.MINOR" (the file VERSION; the soname
+ * carries MAJOR): what a caller that loads it at run time checks. */
+const char *pgw_version(void);
+
 /* ---- errors ------------------------------------------------------------ */
 
 enum pgw_status {
@@ -82,20 +88,7 @@ struct pgw_err {
 	char msg[512];
 };
 
-/* Set err and return status; printf-checked. */
-enum pgw_status pgw_err_set(struct pgw_err *err, enum pgw_status status,
-			    const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Set err to PGW_E_NODATA with its reason; returns PGW_E_NODATA. */
-enum pgw_status pgw_err_nodata(struct pgw_err *err, enum pgw_absence why,
-			       const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Make the error already in err PGW_E_NODATA with reason why, keeping its
- * message (a damaged page is absent, not an error of the whole image). */
-enum pgw_status pgw_err_as_nodata(struct pgw_err *err, enum pgw_absence why);
-/* Prepend "context: " to the message already in err; returns err->status. */
-enum pgw_status pgw_err_prefix(struct pgw_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A short description of a status ("not in image"). */
 const char *pgw_status_name(enum pgw_status status);
 
 /* ---- images: physical memory ------------------------------------------- */

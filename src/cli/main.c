@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"   /* PGW_VERSION, PGW_CODECS: from VERSION and make */
+#include "config.h"   /* PGW_CODECS: from make */
 #include "exit_codes.h"
 #include "session.h"
 
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 		return pgw_cli_flush(PGW_EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("pgwalk %s (codecs: %s)\n", PGW_VERSION, PGW_CODECS);
+		printf("pgwalk %s (codecs: %s)\n", pgw_version(), PGW_CODECS);
 		return pgw_cli_flush(PGW_EXIT_OK);
 	}
 	if ((c = command(argv[1])) >= 0)

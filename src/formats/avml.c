@@ -19,6 +19,7 @@
  * its checkpoint, and its chunk is decoded into a small cache of decoded
  * chunks.
  */
+#include "../lib/err.h"
 #include "codecs.h"
 #include "format.h"
 #include "../lib/grow.h"

@@ -1,3 +1,4 @@
+#include "../lib/err.h"
 #include "codecs.h"
 #include "config.h"   /* PGW_HAVE_<CODEC>: which codecs this build has */
 

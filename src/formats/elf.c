@@ -5,6 +5,7 @@
  * e_phoff, never assumed to follow the ELF header: QEMU 7.2 puts a section
  * table first and writes a bogus e_ehsize.
  */
+#include "../lib/err.h"
 #include "format.h"
 #include "../lib/bytes.h"
 

@@ -15,6 +15,7 @@
  * resolved as the replay would resolve them, and leave the bytes where they
  * are: pgw_source_get() reads through the index.
  */
+#include "../lib/err.h"
 #include "source.h"
 #include "../lib/bytes.h"
 

@@ -3,6 +3,7 @@
  * is in.  Owns the mapped source, the segment table, the metadata formats
  * fill in at open, and the page cache.
  */
+#include "../lib/err.h"
 #include "format.h"
 #include "image_page.h"
 #include "segments.h"

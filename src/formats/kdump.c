@@ -27,6 +27,7 @@
  * popcount inside the block, and pages are decompressed one at a time into
  * the image's bounded page cache.
  */
+#include "../lib/err.h"
 #include "codecs.h"
 #include "kdump.h"
 #include "../lib/bytes.h"

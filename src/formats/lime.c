@@ -3,6 +3,7 @@
  * physical range, each followed by the range's bytes (lime.h).  Ranges are
  * plain segments of the file, read in place.
  */
+#include "../lib/err.h"
 #include "format.h"
 #include "../lib/bytes.h"
 #include "lime.h"

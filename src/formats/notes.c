@@ -3,6 +3,7 @@
  * per-CPU state, NT_PRSTATUS.  ELF cores and kdump sub-headers both hold
  * notes in this layout, so the parsing lives here once.
  */
+#include "../lib/err.h"
 #include "format.h"
 #include "../lib/grow.h"
 #include "../lib/bytes.h"

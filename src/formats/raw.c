@@ -3,6 +3,7 @@
  * (pmemsave, /dev/mem copies, LiME's padded output).  No magic, so never
  * probed: chosen with --format=raw.
  */
+#include "../lib/err.h"
 #include "format.h"
 
 static enum pgw_status raw_open(struct pgw_image *img, struct pgw_err *err)

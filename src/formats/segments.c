@@ -8,6 +8,7 @@
  * absent with a reason.  Stretches no segment covers are outside the
  * image.  O(n log n) in the segments, whatever they claim.
  */
+#include "../lib/err.h"
 #include "format.h"
 #include "../lib/grow.h"
 

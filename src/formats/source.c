@@ -1,3 +1,4 @@
+#include "../lib/err.h"
 #include "source.h"
 
 #include <errno.h>

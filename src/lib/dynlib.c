@@ -1,3 +1,4 @@
+#include "err.h"
 #include "dynlib.h"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+#include "err.h"
 #include "pgwalk.h"
 #include "names.h"
 

@@ -1,3 +1,4 @@
+#include "err.h"
 #include "grow.h"
 
 #include <stdint.h>

@@ -5,6 +5,7 @@
  * half is compared entry by entry (kernel_half.c), and the cross-view
  * rules read what roots_view.c built (check_roots.c).
  */
+#include "../lib/err.h"
 #include "check.h"
 #include "../lib/grow.h"
 #include "../walk/step.h"

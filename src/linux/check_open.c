@@ -4,6 +4,7 @@
  * (where kallsyms has them), the end of RAM, and the places the kernel's
  * own rules treat apart.
  */
+#include "../lib/err.h"
 #include "check.h"
 
 #include <stdio.h>

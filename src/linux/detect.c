@@ -6,6 +6,7 @@
  * hardware rules are the modes' own hints (struct pgw_mode_hints); the
  * Linux rules are the VMCOREINFO table below.
  */
+#include "../lib/err.h"
 #include "linux.h"
 #include "arm64.h"
 #include "../arch/x86.h"

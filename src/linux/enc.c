@@ -6,6 +6,7 @@
  * the tables.  Intel TDX's shared bit is in no VMCOREINFO: only the
  * caller can give it.
  */
+#include "../lib/err.h"
 #include "linux.h"
 #include "../lib/names.h"
 

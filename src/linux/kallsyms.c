@@ -4,6 +4,7 @@
  * page tables in a few large reads, decoded once (kallsyms_decode.c) and
  * then looked up by name.
  */
+#include "../lib/err.h"
 #include "kallsyms_decode.h"
 
 #include <stdio.h>

@@ -6,6 +6,7 @@
  * against what was read, so tables pointing anywhere give an error, never
  * a read out of bounds.
  */
+#include "../lib/err.h"
 #include "kallsyms_decode.h"
 
 #include <stdlib.h>

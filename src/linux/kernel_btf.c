@@ -8,6 +8,7 @@
  * parses, the callback keeps the last line for the error message, so
  * nothing is printed.
  */
+#include "../lib/err.h"
 #include "kernel_btf.h"
 
 #include <bpf/btf.h>

@@ -8,6 +8,7 @@
  * counts only when libbpf accepts it and it describes task_struct (BPF
  * programs built into the kernel carry small BTF blobs of their own).
  */
+#include "../lib/err.h"
 #include "kernel_btf.h"
 #include "../walk/in_place.h"
 

@@ -7,6 +7,7 @@
  * hooked, or an i386 table that missed a lazy vmalloc sync, must still
  * be found, and its differing entries are the evidence.
  */
+#include "../lib/err.h"
 #include "../formats/image_page.h"
 #include "kernel_half.h"
 #include "scan.h"

@@ -8,6 +8,7 @@
  * same kernel half.  A quick look at each page picks candidates for every
  * mode; the few that pass are walked.
  */
+#include "../lib/err.h"
 #include "../formats/image_page.h"
 #include "scan.h"
 #include "../arch/x86.h"

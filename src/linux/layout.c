@@ -4,6 +4,7 @@
  * direct-map base the page tables show (a randomized one means a modern
  * kernel).  The era's resolver then reads or infers the bases.
  */
+#include "../lib/err.h"
 #include "layout.h"
 #include "../lib/names.h"
 

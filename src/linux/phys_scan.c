@@ -4,6 +4,7 @@
  * are read in place; formats that decompress each page have a budget of
  * their own, and whatever a budget leaves out is said in the stats.
  */
+#include "../lib/err.h"
 #include "../formats/image_page.h"
 #include "scan.h"
 

@@ -5,6 +5,7 @@
  * CR3 names the user copy of the top table; the kernel copy is 4 KiB
  * below.
  */
+#include "../lib/err.h"
 #include "linux.h"
 #include "arm64.h"
 

@@ -4,6 +4,7 @@
  * process's mm->pgd, whose physical address is the root its CPU loads
  * into CR3 (under PTI: the kernel copy, which maps the user half too).
  */
+#include "../lib/err.h"
 #include "linux.h"
 
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * half, tables of the kernel image, stale copies, garbage), each with the
  * reason, so nothing in the list is unexplained.
  */
+#include "../lib/err.h"
 #include "roots.h"
 #include "scan.h"
 #include "../walk/step.h"

@@ -6,6 +6,7 @@
  * compared in full, paired with its PTI user copy, walked and named
  * (roots_kind.c).
  */
+#include "../lib/err.h"
 #include "roots.h"
 #include "scan.h"
 #include "../arch/x86.h"

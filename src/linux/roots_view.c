@@ -3,6 +3,7 @@
  * each root's owners, the roots no task owns, the tasks whose root the
  * scan did not find, and why each of those is so.
  */
+#include "../lib/err.h"
 #include "kernel_half.h"
 
 #include <stdio.h>

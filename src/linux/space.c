@@ -14,6 +14,7 @@
  * VMCOREINFO adopted from memory declares the C-bit as the note would;
  * the scan reads entries with the bits chosen by then.
  */
+#include "../lib/err.h"
 #include "linux.h"
 
 #include <stdio.h>

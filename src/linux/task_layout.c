@@ -3,6 +3,7 @@
  * members it needs, each with the shape and size the walk assumes, so a
  * kernel whose types differ is refused instead of misread.
  */
+#include "../lib/err.h"
 #include "pgwalk.h"
 
 #include <stddef.h>

@@ -11,6 +11,7 @@
  * memory could hold; each ends the walk with an error and keeps what was
  * read.
  */
+#include "../lib/err.h"
 #include "pgwalk.h"
 #include "linux.h"
 #include "../lib/grow.h"

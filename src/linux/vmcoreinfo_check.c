@@ -5,6 +5,7 @@
  * buffer), then by what it claims: PAGESIZE=4096 and a kernel page-table
  * symbol whose table, walked, maps itself and the kernel text.
  */
+#include "../lib/err.h"
 #include "vmcoreinfo.h"
 #include "../arch/x86.h"
 #include "arm64.h"

@@ -5,6 +5,7 @@
  * text, alloc_pages_exact for the note), so a look at the first bytes of
  * each page finds them; each candidate is then checked in full.
  */
+#include "../lib/err.h"
 #include "../formats/image_page.h"
 #include "scan.h"
 #include "vmcoreinfo.h"

@@ -7,6 +7,7 @@
  * changes, and on each side the same page size, permissions and
  * attributes with contiguous frames).
  */
+#include "../lib/err.h"
 #include "pgwalk.h"
 #include "../lib/grow.h"
 #include "../lib/names.h"

@@ -6,6 +6,7 @@
  * are merged the same way.  Exactly one run is open at any time, so the
  * memory used does not depend on the size of the address space.
  */
+#include "../lib/err.h"
 #include "range.h"
 
 #include <string.h>

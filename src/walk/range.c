@@ -11,6 +11,7 @@
  * A mode with two roots walks each root's [0, 2^va_bits) in turn, the
  * upper one's mapped back to the top of the address space likewise.
  */
+#include "../lib/err.h"
 #include "frame_bits.h"
 #include "range.h"
 #include "step.h"

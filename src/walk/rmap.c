@@ -12,6 +12,7 @@
  * the CPU, but it holds its frame, and the kernel's pte_present(), rmap
  * and RSS count it; such ranges are marked protnone.
  */
+#include "../lib/err.h"
 #include "../lib/grow.h"
 
 #include <stdlib.h>

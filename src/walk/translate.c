@@ -2,6 +2,7 @@
  * Translate one virtual address: pgd -> p4d -> pud -> pmd -> pte, skipping
  * folded levels, one pgw_step per level, recording every step.
  */
+#include "../lib/err.h"
 #include "descend.h"
 #include "step.h"
 

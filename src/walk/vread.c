@@ -5,6 +5,7 @@
  * the copy there: the caller learns how far it got and why, and never
  * sees zeros in place of memory the image does not hold.
  */
+#include "../lib/err.h"
 #include "../formats/format.h"
 #include "../formats/image_page.h"
 #include "in_place.h"

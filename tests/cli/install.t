@@ -143,6 +143,16 @@ is "$rc" 0 "vtop links libpgwalk.a with pkg-config --static --libs pgwalk ($libs
 readelf -d "$TMP/vtop-static" 2>/dev/null | grep -q 'NEEDED.*libpgwalk'
 ok $((! $?)) "vtop (static) does not need libpgwalk.so"
 
+# pgw_version() through the installed library: what VERSION says.
+printf '%s\n' '#include <stdio.h>' '#include <pgwalk.h>' \
+	'int main(void) { return puts(pgw_version()) < 0; }' >"$TMP/ver.c"
+# shellcheck disable=SC2046
+run "$CC" $SAN_FLAGS -std=c11 -Wall -Wextra -Werror \
+	$(pkg-config --cflags pgwalk) -o "$TMP/ver" "$TMP/ver.c" \
+	$(pkg-config --libs pgwalk)
+run env LD_LIBRARY_PATH="$P/lib" "$TMP/ver"
+is "$rc:$out" "0:$VERSION" "pgw_version() of the installed library: $VERSION"
+
 for c in $(cpus_of "$DATA"); do
 	qemu_answers "$DATA" "$c" >"$TMP/want"
 	# shellcheck disable=SC2046
