@@ -110,7 +110,11 @@ static void walk_record(struct batch *b, const struct pgw_xlat *x)
 	struct pgw_err why;
 
 	why.msg[0] = '\0';
-	pgw_xlat_error(&b->s->space, x, &why);
+	/* Asked only of the stops it speaks of: a batch pays for a call. */
+	if (x->stop == PGW_STOP_READ_ERROR ||
+	    x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+	    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
+		pgw_xlat_error(&b->s->space, x, &why);
 	b->out->fmt->xlat_walk(b->out, x, why.msg);
 }
 

@@ -178,11 +178,29 @@ static void json_xlat(struct out *o, const uint64_t *va,
 static void json_xlat_walk(struct out *o, const struct pgw_xlat *x,
 			   const char *why)
 {
-	struct pgw_answer a;
+	uint64_t key = xlat_tail_key(x);
+	struct spelled *m = spelled_slot(xlat_tails, key);
+	struct line *l = out_row(o);
 
 	(void)why;
-	pgw_xlat_answer(x, &a);
-	struct line *l = xlat_record(o, x->va, &a);
+	emit_lit(l, "{\"type\":\"translation\",\"va\":\"");
+	emit_hex(l, x->va);
+	if (x->stop == PGW_STOP_OK) {
+		emit_lit(l, "\",\"pa\":\"");
+		emit_hex(l, x->pa);
+	}
+	if (!spelled_copy(m, key, o->mode, l)) {
+		struct pgw_answer a;
+		size_t at = l->len;
+		pgw_xlat_answer(x, &a);
+		xlat_tail(l, o, NULL, &a);
+		spelled_keep(m, key, o->mode, l, at);
+	}
+	if (x->stop == PGW_STOP_NOT_PRESENT) {
+		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+		non_present(l, e->np_kind, e->np_pfn, e->swap_type,
+			    e->swap_offset);
+	}
 	levels(o, l, x);
 	emit_lit(l, "}\n");
 }

@@ -98,6 +98,16 @@ static inline uint64_t answer_tail_key(const struct pgw_answer *a)
 			a->eff_flags);
 }
 
+/* The same key of a translation's answer, read from it in place. */
+static inline uint64_t xlat_tail_key(const struct pgw_xlat *x)
+{
+	if (x->stop != PGW_STOP_OK)
+		return tail_key(x->stop, x->level, x->table_absence, 0, 0, 0);
+	const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
+	return tail_key(x->stop, x->level, x->data_absence, e->pkey, e->flags,
+			x->eff_flags);
+}
+
 /* Spell an answer's tail at the end of l (ctx: the formatter's own). */
 typedef void (*tail_spell_fn)(struct line *l, const struct out *o,
 			      const void *ctx, const struct pgw_answer *a);

@@ -231,11 +231,9 @@ static inline void steps_from(struct pgw_xlat *out,
 
 /* The last level's entry, from the table a slot of lv[0] names (page:
  * kept_page's): a leaf, or a stop (a table entry there leads nowhere). */
-static inline enum pgw_stop last_step(const struct pgw_space *space,
-				      struct pgw_xlat_cache *c,
-				      const struct slot *sl,
-				      const uint8_t *page,
-				      struct pgw_xlat *out)
+static inline __attribute__((always_inline)) enum pgw_stop
+last_step(const struct pgw_space *space, struct pgw_xlat_cache *c,
+	  const struct slot *sl, const uint8_t *page, struct pgw_xlat *out)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_step *s = &out->step[out->nsteps++];
@@ -266,11 +264,11 @@ static inline enum pgw_stop last_step(const struct pgw_space *space,
  * (out half made).  A stop there is not worth a finer slot: asking again
  * costs the same read.
  */
-static enum pgw_stop stop_below(const struct pgw_space *space,
-				struct pgw_xlat_cache *c,
-				const struct level_slots *ls,
-				const struct slot *sl, const uint8_t *page,
-				struct pgw_xlat *out, bool all, unsigned *first)
+static inline __attribute__((always_inline)) enum pgw_stop
+stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
+	   const struct level_slots *ls, const struct slot *sl,
+	   const uint8_t *page, struct pgw_xlat *out, bool all,
+	   unsigned *first)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_step *s = &out->step[ls->nsteps];
