@@ -2316,6 +2316,75 @@ enum pgw_status pgw_diff_spaces(const struct pgw_space *a,
 				void *arg, struct pgw_diff_stats *stats_ret,
 				struct pgw_err *err);
 
+/* ---- iterators: the walks above, one item at a time (src/walk, linux) - */
+
+/*
+ * drgn's pull style beside the callbacks, for a caller that cannot be
+ * called back (a language binding): _new takes what the walk takes
+ * (copied; pointers inside, as a layout or an owner, must outlive the
+ * iterator), _next gives the items in the callbacks' order, each valid
+ * until the next call, and NULL after the last: PGW_OK, or, where the walk
+ * ended short (PGW_E_LIMIT, a read error), its status with err, returned
+ * after every item it found; _stats the walk's stats once _next gave
+ * NULL; _free stops a walk not finished (NULL: nothing).  The walk runs
+ * in a thread of its own while _next waits for it, never beside the
+ * caller, a few dozen items at a time, so memory stays flat however long
+ * it is; the image must not be used from another thread meanwhile.
+ */
+struct pgw_runs_iter;
+enum pgw_status pgw_runs_iter_new(const struct pgw_space *space,
+				  const struct pgw_run_opts *opts,
+				  struct pgw_runs_iter **it_ret,
+				  struct pgw_err *err);
+enum pgw_status pgw_runs_iter_next(struct pgw_runs_iter *it,
+				   const struct pgw_run **run_ret,
+				   struct pgw_err *err);
+void pgw_runs_iter_stats(const struct pgw_runs_iter *it,
+			 struct pgw_walk_stats *stats_ret);
+void pgw_runs_iter_free(struct pgw_runs_iter *it);
+
+struct pgw_diff_iter;
+enum pgw_status pgw_diff_iter_new(const struct pgw_space *a,
+				  const struct pgw_space *b,
+				  const struct pgw_diff_opts *opts,
+				  struct pgw_diff_iter **it_ret,
+				  struct pgw_err *err);
+enum pgw_status pgw_diff_iter_next(struct pgw_diff_iter *it,
+				   const struct pgw_diff_range **range_ret,
+				   struct pgw_err *err);
+void pgw_diff_iter_stats(const struct pgw_diff_iter *it,
+			 struct pgw_diff_stats *stats_ret);
+void pgw_diff_iter_free(struct pgw_diff_iter *it);
+
+/* A root's check findings (pgw_check_root); ck is used, not copied. */
+struct pgw_findings_iter;
+enum pgw_status pgw_findings_iter_new(struct pgw_check *ck,
+				      const struct pgw_space *space,
+				      const struct pgw_check_root_opts *opts,
+				      struct pgw_findings_iter **it_ret,
+				      struct pgw_err *err);
+enum pgw_status pgw_findings_iter_next(struct pgw_findings_iter *it,
+				       const struct pgw_finding **f_ret,
+				       struct pgw_err *err);
+void pgw_findings_iter_stats(const struct pgw_findings_iter *it,
+			     struct pgw_check_stats *stats_ret);
+void pgw_findings_iter_free(struct pgw_findings_iter *it);
+
+/*
+ * The roots a scan found (roots, which must outlive it), in order, each
+ * with its recorded kernel-half differences (*diffs_ret: the
+ * root's ndiffs_listed of them; NULL when none; diffs_ret may be NULL).
+ * No walk: always PGW_OK.
+ */
+struct pgw_roots_iter;
+enum pgw_status pgw_roots_iter_new(const struct pgw_roots *roots,
+				   struct pgw_roots_iter **it_ret,
+				   struct pgw_err *err);
+enum pgw_status pgw_roots_iter_next(struct pgw_roots_iter *it,
+				    const struct pgw_root_found **root_ret,
+				    const struct pgw_root_diff **diffs_ret);
+void pgw_roots_iter_free(struct pgw_roots_iter *it);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
