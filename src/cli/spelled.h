@@ -9,8 +9,10 @@
 #define PGW_SPELLED_H
 
 #include "output.h"
+#include "../lib/hash.h"
 
-#define SPELLED_SLOTS 64
+#define SPELLED_SLOTS_LOG2 6
+#define SPELLED_SLOTS (1u << SPELLED_SLOTS_LOG2)
 
 struct spelled {
 	uint64_t key;                 /* 0: empty */
@@ -22,7 +24,7 @@ struct spelled {
 /* The slot for key; it holds key's words when spelled_copy finds them. */
 static inline struct spelled *spelled_slot(struct spelled *t, uint64_t key)
 {
-	return &t[(key * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
+	return &t[pgw_hash_slot(key, SPELLED_SLOTS_LOG2)];
 }
 
 /* Whether m holds key's words. */
@@ -32,27 +34,13 @@ static inline bool spelled_has(const struct spelled *m, uint64_t key,
 	return m->key == key && m->mode == mode;
 }
 
-/* m's words at the end of l. */
-static inline void spelled_put(const struct spelled *m, struct line *l)
-{
-	/* A short tail (a delimited row's, text's) as 64 bytes at once, a
-	 * few moves and not a call: the bytes past it are overwritten
-	 * next. */
-	if (m->len <= 64 && sizeof(l->buf) - l->len >= 64) {
-		memcpy(l->buf + l->len, m->s, 64);
-		l->len += m->len;
-	} else {
-		emit_mem(l, m->s, m->len);
-	}
-}
-
 /* key's words at the end of l, when m holds them. */
 static inline bool spelled_copy(const struct spelled *m, uint64_t key,
 				const struct pgw_mode *mode, struct line *l)
 {
 	if (!spelled_has(m, key, mode))
 		return false;
-	spelled_put(m, l);
+	emit_mem(l, m->s, m->len);
 	return true;
 }
 

@@ -60,14 +60,10 @@ static bool brief_leaf(const struct pgw_space *space,
 }
 
 /* A slot where the walk ended, its last step the entry it ended at: a
- * large leaf (pgw_xlat_found's answer), or a stop at an empty entry.
- * Out of line: inlined, it cost every other address of a batch
- * registers (37.94 M instructions per 100 000 against 37.77 M).  Its
- * answer is spelled out as brief_leaf's is: one helper for both made
- * 38.02 M. */
-static __attribute__((noinline)) bool
-brief_final(const struct pgw_space *space, const struct level_slots *ls,
-	    const struct slot *sl, uint64_t va, struct pgw_answer *b)
+ * large leaf (pgw_xlat_found's answer), or a stop at an empty entry. */
+static bool brief_final(const struct pgw_space *space,
+			const struct level_slots *ls, const struct slot *sl,
+			uint64_t va, struct pgw_answer *b)
 {
 	const struct pgw_entry *e = &steps_of(ls, sl)[ls->nsteps - 1].entry;
 
