@@ -155,29 +155,31 @@ static inline bool hex16_value_sse2(const char *p, uint64_t *v)
 	return true;
 }
 
-/* hex0x_body in one register: the 16 bytes ending at the newline, the
- * lanes before the first digit turned to '0'. */
+/* hex0x_body in one register: the 16 bytes from the first digit on (the
+ * line's, then whatever follows its newline), the lanes past the last
+ * digit turned to '0', the value then shifted down past them. */
 static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
 {
 	static const unsigned char keep[32] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
 	size_t nd = hex0x_digits(s, nl);
 
 	if (!nd)
 		return false;
-	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(nl - 16));
-	/* The last nd lanes must be digits; the ones before are not
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 2));
+	/* The first nd lanes must be digits; the ones after are not
 	 * looked at. */
-	if ((hex_lanes_sse2(c) | 0xffffu >> nd) != 0xffff)
+	if (((hex_lanes_sse2(c) | 0xffffu << nd) & 0xffff) != 0xffff)
 		return false;
-	/* keep + nd: lane i is kept when i >= 16 - nd. */
-	__m128i k = _mm_loadu_si128((const __m128i *)(const void *)(keep + nd));
+	/* keep + 16 - nd: lane i is kept when i < nd. */
+	__m128i k = _mm_loadu_si128(
+		(const __m128i *)(const void *)(keep + 16 - nd));
 	c = _mm_or_si128(_mm_and_si128(k, c),
 			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
-	*v = hex16_reg_value(c);
+	*v = hex16_reg_value(c) >> 4 * (16 - nd);
 	return true;
 }
 
@@ -235,8 +237,8 @@ static inline bool hex0x_body_bytes(const char *s, const char *nl, uint64_t *v)
  * one after s): "0x" (or "0X") and 1 to 16 hex digits.  True with its
  * value in *v, else false (some other line, for the general parser).
  * The line's end is found first, by the caller, so that the next line's
- * start does not wait on this one's digits.  Reads the 16 bytes before
- * nl whatever the line: the caller's buffer has room before its data.
+ * start does not wait on this one's digits.  Reads up to 15 bytes past
+ * nl: the caller's buffer has room after its data.
  */
 static inline bool hex0x_body(const char *s, const char *nl, uint64_t *v)
 {

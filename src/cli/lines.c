@@ -79,11 +79,10 @@ other:
  * its start and skipped. */
 int stdin_lines(const struct line_reader *r)
 {
-	/* Room before the data for hex0x_body's reads (13 bytes), and
-	 * after it for newlines64's (63). */
-	enum { BEFORE = 16, AFTER = 64, SIZE = 1 << 16 };
-	static char space[BEFORE + SIZE + AFTER];
-	char *const buf = space + BEFORE;
+	/* Room after the data for newlines64's reads (63 bytes) and
+	 * hex0x_body's (15). */
+	enum { AFTER = 64, SIZE = 1 << 16 };
+	static char buf[SIZE + AFTER];
 	size_t have = 0;
 	bool skipping = false;
 	unsigned long lineno = 0;
