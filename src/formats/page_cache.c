@@ -1,4 +1,5 @@
 #include "page_cache.h"
+#include "../lib/hash.h"
 
 #include <stdlib.h>
 
@@ -14,9 +15,12 @@ struct pgw_page_cache {
 	uint8_t *data;         /* slots * PGW_PAGE_SIZE */
 };
 
+/* The first bucket of pfn among mask + 1 (a power of two). */
 static unsigned hash_pfn(uint64_t pfn, unsigned mask)
 {
-	return (unsigned)((pfn * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & mask;
+	return mask ? (unsigned)pgw_hash_slot(pfn,
+					      (unsigned)__builtin_ctz(mask + 1))
+		    : 0;
 }
 
 struct pgw_page_cache *pgw_page_cache_new(unsigned slots)

@@ -16,6 +16,7 @@
 #define PGW_FRAME_BITS_H
 
 #include "pgwalk.h"
+#include "../lib/hash.h"
 
 #include <string.h>
 
@@ -34,7 +35,7 @@ static inline unsigned pgw_kind_hash(enum pgw_level lvl, uint64_t raw,
 {
 	uint64_t key = (raw & PGW_FRAME_KEY_MASK) | (uint64_t)lvl << 12;
 
-	return (unsigned)((key * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
+	return (unsigned)pgw_hash_slot(key, bits);
 }
 
 /* Frame bits per kind of entry.  Its user keeps one set of encryption

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pgwalk.h"
+#include "../lib/hash.h"
 
 #define PGW_SLOT_LEVELS (PGW_NLEVELS - 1)   /* levels with slots */
 
@@ -17,11 +18,11 @@
  * and a coarse level has few entries to remember (512 per table). */
 static const unsigned pgw_slots_log2[PGW_SLOT_LEVELS] = { 10, 9, 9, 8 };
 
-/* The slot of tag among 2^bits: the top bits of a multiplicative hash,
- * which spreads the neighbouring spans a batch asks for. */
+/* The slot of tag among 2^bits (the neighbouring spans a batch asks
+ * for, spread). */
 static inline size_t pgw_slot_index(uint64_t tag, unsigned bits)
 {
-	return (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
+	return pgw_hash_slot(tag, bits);
 }
 
 /* The fewest bits of an address below a level with slots: a tag (va >>

@@ -1,4 +1,5 @@
 #include "uniform.h"
+#include "../lib/hash.h"
 
 #include <stdlib.h>
 
@@ -21,9 +22,10 @@ static uint64_t key_of(uint64_t table, enum pgw_level lvl)
 	return ((table << 3) | (uint64_t)lvl) + 1;
 }
 
-static size_t hash(uint64_t key, size_t mask)
+/* The first slot of key among size (a power of two). */
+static size_t hash(uint64_t key, size_t size)
 {
-	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & mask;
+	return pgw_hash_slot(key, (unsigned)__builtin_ctzll(size));
 }
 
 struct pgw_uniform_memo *pgw_uniform_memo_new(void)
@@ -45,7 +47,7 @@ const struct pgw_uniform *pgw_uniform_find(const struct pgw_uniform_memo *memo,
 
 	if (!memo->size)
 		return NULL;
-	for (size_t i = hash(key, memo->size - 1);;
+	for (size_t i = hash(key, memo->size);;
 	     i = (i + 1) & (memo->size - 1)) {
 		if (memo->slots[i].key == key)
 			return &memo->slots[i].u;
@@ -57,7 +59,7 @@ const struct pgw_uniform *pgw_uniform_find(const struct pgw_uniform_memo *memo,
 static void insert(struct slot *slots, size_t size, uint64_t key,
 		   const struct pgw_uniform *u)
 {
-	size_t i = hash(key, size - 1);
+	size_t i = hash(key, size);
 
 	while (slots[i].key != 0 && slots[i].key != key)
 		i = (i + 1) & (size - 1);
