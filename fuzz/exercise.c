@@ -1,6 +1,7 @@
 #include "exercise.h"
 #include "../src/formats/image_page.h"
 #include "../tests/tools/xlat_equal.h"
+#include "../src/walk/runs_bulk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,11 +309,11 @@ void fz_exercise_runs(const struct pgw_space *sp, uint64_t start,
 		};
 		struct run_check c = { .layout = o.layout };
 		struct pgw_run_ops ops = { .run = on_run,
-					   .region = on_region,
-					   .leaf_runs = on_leaf_runs };
+					   .region = on_region };
 		struct pgw_walk_stats st;
 		int stopped = 0;
-		(void)pgw_walk_runs(sp, &o, &ops, &c, &st, &stopped, &err);
+		(void)pgw_walk_runs_bulk(sp, &o, &ops, on_leaf_runs, &c, &st,
+					 &stopped, &err);
 		if (st.entries > FZ_MAX_ENTRIES + 1)
 			fz_fail("runs: entry budget overrun", st.entries, 0);
 	}

@@ -1255,10 +1255,6 @@ struct pgw_run_ops {
 	/* A table about to be walked (pgw_walk_ops.table); may be NULL. */
 	int (*table)(void *arg, enum pgw_level lvl, uint64_t table_pa,
 		     uint64_t va);
-	/* With opts.leaves: n >= 2 one-leaf map runs in a row of one table
-	 * and region, the k-th being first with va, end and pa advanced by
-	 * k * page_size; may be NULL (then run is called for each). */
-	int (*leaf_runs)(void *arg, const struct pgw_run *first, uint64_t n);
 };
 
 struct pgw_run_opts {

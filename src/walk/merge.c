@@ -8,6 +8,7 @@
  */
 #include "../lib/err.h"
 #include "range.h"
+#include "runs_bulk.h"
 
 #include <string.h>
 
@@ -26,6 +27,7 @@ static inline uint32_t leaf_attrs(const struct pgw_entry *e)
 struct merger {
 	const struct pgw_run_opts *opts;
 	const struct pgw_run_ops *ops;
+	pgw_leaf_runs_fn leaf_runs;   /* NULL: each leaf its own run */
 	void *arg;
 	const struct pgw_layout *layout;
 	const struct pgw_mode *mode;
@@ -364,7 +366,7 @@ static int leaves_in_bulk(struct merger *m, const struct pgw_leaf *first,
 		if (m->region_end != 0 && m->region_end - p.va < k * size)
 			k = (m->region_end - p.va + size - 1) / size;
 		p.region = m->region;
-		r = k > 1 ? m->ops->leaf_runs(m->arg, &p, k)
+		r = k > 1 ? m->leaf_runs(m->arg, &p, k)
 			  : (m->ops->run ? m->ops->run(m->arg, &p) : 0);
 		if (r)
 			return r;
@@ -387,7 +389,7 @@ static int on_leaf_run(void *arg, const struct pgw_leaf *first, uint64_t n)
 	struct pgw_leaf leaf = *first;
 	int r;
 
-	if (m->opts->leaves && m->ops->leaf_runs && end > first->va)
+	if (m->opts->leaves && m->leaf_runs && end > first->va)
 		return leaves_in_bulk(m, first, n);
 
 	if (end > first->va && !m->opts->leaves && m->open &&
@@ -478,9 +480,21 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
 			      struct pgw_walk_stats *stats_ret,
 			      int *stopped_ret, struct pgw_err *err)
 {
+	return pgw_walk_runs_bulk(space, opts, ops, NULL, arg, stats_ret,
+				  stopped_ret, err);
+}
+
+enum pgw_status pgw_walk_runs_bulk(const struct pgw_space *space,
+				   const struct pgw_run_opts *opts,
+				   const struct pgw_run_ops *ops,
+				   pgw_leaf_runs_fn leaf_runs, void *arg,
+				   struct pgw_walk_stats *stats_ret,
+				   int *stopped_ret, struct pgw_err *err)
+{
 	struct merger m = {
 		.opts = opts,
 		.ops = ops,
+		.leaf_runs = leaf_runs,
 		.arg = arg,
 		.mode = space->mode,
 		.layout = opts->layout && opts->layout->nregions ?

@@ -1,5 +1,5 @@
 /*
- * Leaves in bulk (src/walk/range.h, pgw_run_ops.leaf_runs): a stretch of
+ * Leaves in bulk (src/walk/range.h, runs_bulk.h): a stretch of
  * leaves that follow one another frame after frame is given in one call,
  * and nothing else may change.  One x86-64 space with every way a stretch
  * ends (a flag, a frame jump, a hole, one frame mapped again and again, a
@@ -14,6 +14,7 @@
 #include "../tools/imgwrite.h"
 #include "imgtest.h"
 #include "walk/range.h"
+#include "walk/runs_bulk.h"
 
 #define PML4 1
 #define PDPT 2
@@ -249,8 +250,8 @@ int main(void)
 	ro.leaves = true;
 	ro.layout = &lay;
 	s1 = pgw_walk_runs(&sp, &ro, &rops, &lv, NULL, NULL, &e1);
-	rops.leaf_runs = on_leaf_runs;
-	s2 = pgw_walk_runs(&sp, &ro, &rops, &lvb, NULL, NULL, &e2);
+	s2 = pgw_walk_runs_bulk(&sp, &ro, &rops, on_leaf_runs, &lvb, NULL,
+				NULL, &e2);
 	ok(s1 == PGW_OK && s2 == PGW_OK && runs_equal(&lv, &lvb) &&
 		   lvb.bulk_calls > 6,
 	   "--leaves with leaf_runs: the same %zu runs, regions and all "
