@@ -135,3 +135,33 @@ void pgw_pull_free(struct pgw_pull *p)
 	free(p->buf);
 	free(p);
 }
+
+void *pgw_pull_iter_new(size_t size, size_t item_size, pgw_pull_body body,
+			struct pgw_err *err)
+{
+	struct pgw_pull **it = calloc(1, size);
+
+	if (!it) {
+		pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (pgw_pull_new(it, item_size, body, it, err) != PGW_OK) {
+		free(it);
+		return NULL;
+	}
+	return it;
+}
+
+enum pgw_status pgw_pull_iter_next(void *it, const void **item_ret,
+				   struct pgw_err *err)
+{
+	return pgw_pull_next(*(struct pgw_pull **)it, item_ret, err);
+}
+
+void pgw_pull_iter_free(void *it)
+{
+	if (!it)
+		return;
+	pgw_pull_free(*(struct pgw_pull **)it);
+	free(it);
+}

@@ -39,4 +39,19 @@ enum pgw_status pgw_pull_next(struct pgw_pull *p, const void **item_ret,
 /* Stop the walk if it still runs, wait for it, free p (NULL: nothing). */
 void pgw_pull_free(struct pgw_pull *p);
 
+/*
+ * The iterators of pgwalk.h, built on one: an iterator is a struct whose
+ * first member is its struct pgw_pull *, followed by its own copy of what
+ * the walk takes (filled in after this, before the first _next).
+ * pgw_pull_iter_new allocates size bytes (zeroed) and the reader, with
+ * the iterator as body's ctx; NULL with err filled when out of memory.
+ */
+void *pgw_pull_iter_new(size_t size, size_t item_size, pgw_pull_body body,
+			struct pgw_err *err);
+/* The next item of iterator it (pgw_pull_next). */
+enum pgw_status pgw_pull_iter_next(void *it, const void **item_ret,
+				   struct pgw_err *err);
+/* Stop its walk and free it (NULL: nothing). */
+void pgw_pull_iter_free(void *it);
+
 #endif

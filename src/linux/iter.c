@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 struct pgw_findings_iter {
-	struct pgw_pull *pull;
+	struct pgw_pull *pull;   /* first: pull.h's iterators */
 	struct pgw_check *ck;
 	struct pgw_space space;
 	struct pgw_check_root_opts opts;
@@ -36,21 +36,14 @@ enum pgw_status pgw_findings_iter_new(struct pgw_check *ck,
 				      struct pgw_findings_iter **it_ret,
 				      struct pgw_err *err)
 {
-	struct pgw_findings_iter *it = calloc(1, sizeof(*it));
-	enum pgw_status st;
+	struct pgw_findings_iter *it = pgw_pull_iter_new(
+		sizeof(*it), sizeof(struct pgw_finding), findings_body, err);
 
-	*it_ret = NULL;
-	if (!it)
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if ((*it_ret = it) == NULL)
+		return err->status;
 	it->ck = ck;
 	it->space = *space;
 	it->opts = *opts;
-	if ((st = pgw_pull_new(&it->pull, sizeof(struct pgw_finding),
-			       findings_body, it, err)) != PGW_OK) {
-		free(it);
-		return st;
-	}
-	*it_ret = it;
 	return PGW_OK;
 }
 
@@ -59,7 +52,7 @@ enum pgw_status pgw_findings_iter_next(struct pgw_findings_iter *it,
 				       struct pgw_err *err)
 {
 	const void *item;
-	enum pgw_status st = pgw_pull_next(it->pull, &item, err);
+	enum pgw_status st = pgw_pull_iter_next(it, &item, err);
 
 	*f_ret = item;
 	return st;
@@ -73,10 +66,7 @@ void pgw_findings_iter_stats(const struct pgw_findings_iter *it,
 
 void pgw_findings_iter_free(struct pgw_findings_iter *it)
 {
-	if (!it)
-		return;
-	pgw_pull_free(it->pull);
-	free(it);
+	pgw_pull_iter_free(it);
 }
 
 struct pgw_roots_iter {

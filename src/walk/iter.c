@@ -6,10 +6,8 @@
 #include "../lib/err.h"
 #include "../lib/pull.h"
 
-#include <stdlib.h>
-
 struct pgw_runs_iter {
-	struct pgw_pull *pull;
+	struct pgw_pull *pull;   /* first: pull.h's iterators */
 	struct pgw_space space;
 	struct pgw_run_opts opts;
 	struct pgw_walk_stats stats;
@@ -35,20 +33,13 @@ enum pgw_status pgw_runs_iter_new(const struct pgw_space *space,
 				  struct pgw_runs_iter **it_ret,
 				  struct pgw_err *err)
 {
-	struct pgw_runs_iter *it = calloc(1, sizeof(*it));
-	enum pgw_status st;
+	struct pgw_runs_iter *it = pgw_pull_iter_new(
+		sizeof(*it), sizeof(struct pgw_run), runs_body, err);
 
-	*it_ret = NULL;
-	if (!it)
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if ((*it_ret = it) == NULL)
+		return err->status;
 	it->space = *space;
 	it->opts = *opts;
-	if ((st = pgw_pull_new(&it->pull, sizeof(struct pgw_run), runs_body,
-			       it, err)) != PGW_OK) {
-		free(it);
-		return st;
-	}
-	*it_ret = it;
 	return PGW_OK;
 }
 
@@ -57,7 +48,7 @@ enum pgw_status pgw_runs_iter_next(struct pgw_runs_iter *it,
 				   struct pgw_err *err)
 {
 	const void *item;
-	enum pgw_status st = pgw_pull_next(it->pull, &item, err);
+	enum pgw_status st = pgw_pull_iter_next(it, &item, err);
 
 	*run_ret = item;
 	return st;
@@ -71,14 +62,11 @@ void pgw_runs_iter_stats(const struct pgw_runs_iter *it,
 
 void pgw_runs_iter_free(struct pgw_runs_iter *it)
 {
-	if (!it)
-		return;
-	pgw_pull_free(it->pull);
-	free(it);
+	pgw_pull_iter_free(it);
 }
 
 struct pgw_diff_iter {
-	struct pgw_pull *pull;
+	struct pgw_pull *pull;   /* first: pull.h's iterators */
 	struct pgw_space a, b;
 	struct pgw_diff_opts opts;
 	struct pgw_diff_stats stats;
@@ -104,21 +92,14 @@ enum pgw_status pgw_diff_iter_new(const struct pgw_space *a,
 				  struct pgw_diff_iter **it_ret,
 				  struct pgw_err *err)
 {
-	struct pgw_diff_iter *it = calloc(1, sizeof(*it));
-	enum pgw_status st;
+	struct pgw_diff_iter *it = pgw_pull_iter_new(
+		sizeof(*it), sizeof(struct pgw_diff_range), diff_body, err);
 
-	*it_ret = NULL;
-	if (!it)
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if ((*it_ret = it) == NULL)
+		return err->status;
 	it->a = *a;
 	it->b = *b;
 	it->opts = *opts;
-	if ((st = pgw_pull_new(&it->pull, sizeof(struct pgw_diff_range),
-			       diff_body, it, err)) != PGW_OK) {
-		free(it);
-		return st;
-	}
-	*it_ret = it;
 	return PGW_OK;
 }
 
@@ -127,7 +108,7 @@ enum pgw_status pgw_diff_iter_next(struct pgw_diff_iter *it,
 				   struct pgw_err *err)
 {
 	const void *item;
-	enum pgw_status st = pgw_pull_next(it->pull, &item, err);
+	enum pgw_status st = pgw_pull_iter_next(it, &item, err);
 
 	*range_ret = item;
 	return st;
@@ -141,8 +122,5 @@ void pgw_diff_iter_stats(const struct pgw_diff_iter *it,
 
 void pgw_diff_iter_free(struct pgw_diff_iter *it)
 {
-	if (!it)
-		return;
-	pgw_pull_free(it->pull);
-	free(it);
+	pgw_pull_iter_free(it);
 }
