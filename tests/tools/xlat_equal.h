@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "pgwalk.h"
-#include "walk/xlat_parts.h"
+#include "../../src/walk/xlat_parts.h"
 
 static inline bool xe_same_entry(const struct pgw_entry *a,
 				 const struct pgw_entry *b)
