@@ -15,6 +15,7 @@
  * a loop of dentries or mounts, as each step adds a byte or climbs a
  * mount (mount climbs counted apart).
  */
+#include "../lib/err.h"
 #include "vma.h"
 
 #include <stdio.h>

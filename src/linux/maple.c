@@ -15,6 +15,7 @@
  * height is bounded by the tree's own maximum (31), and the nodes read
  * by a budget, so a tree that shares subtrees cannot make the walk long.
  */
+#include "../lib/err.h"
 #include "vma.h"
 
 #include <string.h>

@@ -4,6 +4,7 @@
  * whose types differ is refused instead of misread.  A member inside a
  * member (file.f_path.dentry) is the sum of two offsets.
  */
+#include "../lib/err.h"
 #include "vma.h"
 
 #include <stddef.h>

@@ -13,6 +13,7 @@
  * overlapping, more of them than the mm's map_count.  A name the image
  * does not give is unknown with its reason, never guessed.
  */
+#include "../lib/err.h"
 #include "vma.h"
 #include "../lib/grow.h"
 
