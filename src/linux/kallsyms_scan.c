@@ -28,6 +28,7 @@
  * recognised.  What is found is decoded (pgw_kallsyms_read) and accepted
  * only when _stext decodes to VMCOREINFO's.
  */
+#include "../lib/err.h"
 #include "kallsyms_decode.h"
 #include "linux.h"
 

@@ -28,6 +28,7 @@
  * Each offset must be the only one with its property; two init_task
  * candidates that both pass are ambiguous.  Any failure names nothing.
  */
+#include "../lib/err.h"
 #include "linux.h"
 #include "kernel_half.h"
 
