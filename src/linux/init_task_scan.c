@@ -8,6 +8,7 @@
  * name at the task layout's comm offset; each place where it stands is
  * kept only if the list walk from it comes back (pgw_linux_task_list).
  */
+#include "../lib/err.h"
 #include "linux.h"
 
 #include <stdio.h>

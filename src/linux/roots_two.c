@@ -9,6 +9,7 @@
  * tables only, or pages EL0 may not touch.  The kernel's root
  * (swapper_pg_dir, TTBR1's) comes first.
  */
+#include "../lib/err.h"
 #include "roots.h"
 #include "scan.h"
 #include "linux.h"
