@@ -9,6 +9,7 @@
  */
 #include "imgtest.h"
 #include "arch/arm64.h"
+#include "walk/xlat_parts.h"
 
 #define B(n) (UINT64_C(1) << (n))
 #define P PGW_F_PRESENT
@@ -189,7 +190,7 @@ static void granule_64k(void)
 	is_u64(x.pa, 0x310000, "64K through the cache: the entry past the "
 	       "kept page is read from its own page");
 	uint64_t vb[2] = { va | (17 << 16), va | (UINT64_C(8191) << 16) };
-	struct pgw_brief b[2];
+	struct pgw_answer b[2];
 	size_t nb = pgw_translate_brief(&sp, c, vb, 2, b);
 	ok(nb >= 1 && b[0].pa == 0x410000 &&
 	   (nb == 1 || b[1].pa == 0x310000),
