@@ -196,7 +196,7 @@ static void json_xlat_walk(struct out *o, const struct pgw_xlat *x,
 		xlat_tail(l, o, NULL, &a);
 		spelled_keep(m, key, o->mode, l, at);
 	}
-	if (x->stop == PGW_STOP_NOT_PRESENT) {
+	if (x->stop == PGW_STOP_NOT_PRESENT && x->nsteps) {
 		const struct pgw_entry *e = &x->step[x->nsteps - 1].entry;
 		non_present(l, e->np_kind, e->np_pfn, e->swap_type,
 			    e->swap_offset);

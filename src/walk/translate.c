@@ -113,6 +113,9 @@ void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a)
 		a->absence = x->table_absence;
 		break;
 	case PGW_STOP_NOT_PRESENT:
+		/* No step: a half of a two-root space without a table. */
+		if (!e)
+			break;
 		a->np_kind = e->np_kind;
 		if (e->np_kind == PGW_NP_PROTNONE) {
 			a->np_pfn = e->np_pfn;

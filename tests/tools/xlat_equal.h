@@ -90,6 +90,8 @@ static inline bool xe_same_answer(const struct pgw_xlat *want,
 		z.absence = want->table_absence;
 		break;
 	case PGW_STOP_NOT_PRESENT:
+		if (!e)
+			break;
 		z.np_kind = e->np_kind;
 		if (e->np_kind == PGW_NP_PROTNONE)
 			z.np_pfn = e->np_pfn;
