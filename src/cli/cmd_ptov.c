@@ -230,14 +230,6 @@ static enum pgw_status add(struct pgw_rmap *rm, const struct session *s,
 	return rc == PGW_E_LIMIT ? PGW_OK : rc;
 }
 
-/* err says so; PGW_E_NOMEM. */
-static enum pgw_status out_of_memory(struct pgw_err *err)
-{
-	*err = (struct pgw_err){ .status = PGW_E_NOMEM };
-	snprintf(err->msg, sizeof(err->msg), "out of memory");
-	return PGW_E_NOMEM;
-}
-
 /* The one root the session chose, named when a process was asked for. */
 static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 				 struct build *bd, struct pgw_err *err)
@@ -245,7 +237,7 @@ static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 	const struct pgw_root *r = &s->why.root;
 
 	if (!(bd->owners = calloc(1, sizeof(*bd->owners))))
-		return out_of_memory(err);
+		return pgw_cli_out_of_memory(err);
 	bd->nowners = 1;
 	bd->owners[0].root = r->table;
 	if (r->source == PGW_ROOT_TASK) {

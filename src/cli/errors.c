@@ -206,3 +206,10 @@ int pgw_exit_for(enum pgw_status status)
 		return PGW_EXIT_INTERNAL;
 	}
 }
+
+enum pgw_status pgw_cli_out_of_memory(struct pgw_err *err)
+{
+	*err = (struct pgw_err){ .status = PGW_E_NOMEM };
+	snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return PGW_E_NOMEM;
+}

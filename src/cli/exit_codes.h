@@ -47,6 +47,9 @@ error_t pgw_argp_parse(const struct argp *argp, int argc, char **argv,
 		       void *input);
 /* Print "pgwalk: <msg>" to stderr. */
 void pgw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* err says the CLI ran out of memory; PGW_E_NOMEM (the library's own
+ * error builders are internal to it). */
+enum pgw_status pgw_cli_out_of_memory(struct pgw_err *err);
 /* Flush stdout: rc, or PGW_EXIT_OUTPUT (said on stderr with the reason:
  * "cannot write output: No space left on device") when the output could
  * not be written. */

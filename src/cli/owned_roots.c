@@ -23,7 +23,7 @@ enum pgw_status owned_roots_open(struct session *s, uint64_t max_entries,
 	const struct pgw_roots *roots = o->roots;
 	if (!(o->owners = calloc(roots->n ? roots->n : 1,
 				 sizeof(*o->owners))))
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		return pgw_cli_out_of_memory(err);
 	o->nowners = roots->n;
 	for (size_t i = 0; i < roots->n; i++) {
 		struct owner *w = &o->owners[i];
