@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 . "$(dirname "$0")/oracles.sh"
-plan 44
+plan 45
 
 if [ -n "${PGW_VALGRIND:-}" ]; then
 	skip_all "install.t under make valgrind: installs and compiles, no pgwalk runs worth checking"
