@@ -107,7 +107,7 @@ check-build: all $(TEST_BIN) $(TOOL_BIN)
 check: check-build
 	@rm -f $(O)/skipped.txt; \
 	PGWALK=$(CURDIR)/$(BIN) PGW_TOOLS=$(CURDIR)/$(O)/tools PGW_TESTS=$(CURDIR)/$(O)/tests PGW_SAN=$(SAN) \
-	  PGW_CC="$(CC)" PGW_SAN_FLAGS="$(if $(SAN),$(SAN_FLAGS))" \
+	  PGW_CC="$(CC)" PGW_SAN_FLAGS="$(if $(SAN),$(SAN_FLAGS))" PGW_PYTHON="$(PYTHON)" \
 	  PGW_SKIP_LOG=$(CURDIR)/$(O)/skipped.txt \
 	  prove -j$(PROVE_JOBS) $(PROVE_FLAGS) -f \
 	    $(if $(SAN),$(filter-out $(SAN_SKIP),$(CHECK_TESTS)),$(CHECK_TESTS)); rc=$$?; \
@@ -140,5 +140,6 @@ include mk/shared.mk
 include mk/install.mk
 include mk/fuzz.mk
 include mk/valgrind.mk
+include mk/python.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(TOOL_BIN:=.d)

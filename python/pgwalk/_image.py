@@ -1,0 +1,274 @@
+"""An opened image: its physical memory, its address spaces, and what the
+library finds in them."""
+import os
+import threading
+import weakref
+
+from ._ffi import ffi, lib
+from ._errors import check, cstr
+from ._iter import WalkIterator
+from ._keys import ABSENCES
+from ._space import Space
+from ._rmap import ReverseMap
+from . import _records
+
+
+class Image:
+    """A memory dump opened read-only (pgwalk.open).  A context manager;
+    close() also stops its unfinished iterators.  The library allows one
+    thread in an image at a time: calls from several threads take turns
+    (a lock per image), each without the GIL while it runs."""
+
+    def __init__(self, path, image_format=None, base=None):
+        self._img = None
+        self._lock = threading.RLock()
+        self._iters = weakref.WeakSet()
+        self._kernel = None
+        self._check = None
+        opts = ffi.new("struct pgw_image_open_opts *")
+        fmt = None
+        if image_format is not None:
+            fmt = ffi.new("char[]", image_format.encode())
+            opts.format = fmt
+        if base is not None:
+            opts.raw_base = base
+        imgp = ffi.new("struct pgw_image **")
+        err = ffi.new("struct pgw_err *")
+        check(lib.pgw_image_open(imgp, os.fsencode(path), opts, err), err)
+        self._img = imgp[0]
+        self.path = cstr(lib.pgw_image_path(self._img))
+        self.format = cstr(lib.pgw_image_format(self._img))
+
+    def __repr__(self):
+        state = "closed " if self._img is None else ""
+        return "<pgwalk.Image %s%s %r>" % (state, self.format, self.path)
+
+    def close(self):
+        """Stop every iterator of the image, then close it."""
+        with self._lock:
+            for it in list(self._iters):
+                it.close()
+            if self._check is not None:
+                lib.pgw_check_close(self._check)
+                self._check = None
+            if self._img is not None:
+                lib.pgw_image_close(self._img)
+                self._img = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_img", None) is not None:
+            self.close()
+
+    def _use(self, *others):
+        """The lock of this image (and others'), in one order; ValueError
+        when one is closed."""
+        return _Using((self,) + others)
+
+    # ---- physical memory ------------------------------------------------
+
+    def read_phys(self, pa, n):
+        """n bytes of physical memory from pa: NotInImage (with .absence)
+        when a page of them is not in the image; never zeros."""
+        buf = bytearray(n)
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            check(lib.pgw_image_read(self._img, pa, ffi.from_buffer(buf), n,
+                                     err), err)
+        return bytes(buf)
+
+    def info(self):
+        """What `pgwalk info --format=json` says of the image's file, as
+        Python values: image, format, elf_class, machine, complete, intact,
+        marked_incomplete, pages, file_bytes_missing, facts, ranges,
+        prstatus and cpus (registers only: the ring and PTI pairing, and
+        the vmcoreinfo and encryption objects, are not here)."""
+        with self._use():
+            img = self._img
+            ev = ffi.new("struct pgw_evidence *")
+            lib.pgw_image_evidence(img, ev)
+            pages = {"ram": ev.pages_ram, "dumped": ev.pages_dumped,
+                     "zero": ev.pages_zero}
+            for i, key in enumerate(ABSENCES):
+                if i:
+                    pages[key.replace("-", "_")] = ev.pages_absent[i]
+            rp = ffi.new("struct pgw_phys_range **")
+            ranges = [{"pa": r.start, "end": r.start + r.size, "size": r.size}
+                      for r in (rp[0][i] for i in
+                                range(lib.pgw_image_ranges(img, rp)))]
+            cp = ffi.new("struct pgw_cpu **")
+            cpus = []
+            for i in range(lib.pgw_image_cpus(img, cp)):
+                c = cp[0][i]
+                regs = None
+                if c.has_cr:
+                    regs = {"cr0": c.cr0, "cr3": c.cr3, "cr4": c.cr4,
+                            "efer": c.efer if c.has_efer else None}
+                cpus.append({"cpu": i, "registers": regs})
+            kp = ffi.new("char ***")
+            vp = ffi.new("char ***")
+            nf = lib.pgw_image_facts(img, kp, vp)
+            facts = {cstr(kp[0][i]): cstr(vp[0][i]) for i in range(nf)}
+            machine = cstr(lib.pgw_machine_name(lib.pgw_image_machine(img)))
+            return {
+                "image": self.path, "format": self.format,
+                "elf_class": lib.pgw_image_class(img), "machine": machine,
+                "complete": bool(ev.complete), "intact": bool(ev.intact),
+                "marked_incomplete": bool(ev.marked_incomplete),
+                "pages": pages, "file_bytes_missing": ev.file_bytes_missing,
+                "facts": facts, "ranges": ranges,
+                "prstatus": lib.pgw_image_prstatus_count(img), "cpus": cpus,
+            }
+
+    # ---- address spaces -------------------------------------------------
+
+    def space(self, cpu=None, cr3=None, root=None, pid=None, comm=None,
+              mode=None, kernel=False):
+        """The address space the CLI's --cpu, --cr3, --root, --pid, --comm
+        (at most one) and --mode select; none: the kernel's own root (else
+        CPU 0's CR3).  NotFound when there is no such CPU, process or
+        root."""
+        req = ffi.new("struct pgw_space_request *")
+        keep = []
+        if mode is not None:
+            keep.append(ffi.new("char[]", mode.encode()))
+            req.mode = keep[-1]
+        r = req.root
+        if cpu is not None:
+            r.have_cpu, r.cpu = True, cpu
+        if cr3 is not None:
+            r.have_cr3, r.cr3 = True, cr3
+        if root is not None:
+            r.have_table, r.table = True, root
+        if pid is not None:
+            r.have_pid, r.pid = True, pid
+        if comm is not None:
+            keep.append(ffi.new("char[]", os.fsencode(comm)))
+            r.comm = keep[-1]
+        r.kernel = kernel
+        sp = ffi.new("struct pgw_space *")
+        why = ffi.new("struct pgw_space_why *")
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            check(lib.pgw_space_open(self._img, req, sp, why, err), err)
+        return Space(self, sp, cstr(why.root.why))
+
+    def kernel(self):
+        """The kernel's own address space (VMCOREINFO's root, else the
+        kernel-root scan's), never a CPU's CR3."""
+        if self._kernel is None:
+            self._kernel = self.space(kernel=True)
+        return self._kernel
+
+    def tasks(self):
+        """The kernel's task list (list of Task), read through the kernel
+        space.  NotInImage when a page it needs is not in the image."""
+        k = self.kernel()
+        tp = ffi.new("struct pgw_task **")
+        np = ffi.new("size_t *")
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            st = lib.pgw_linux_tasks(k._space, tp, np, err)
+            try:
+                tasks = [_records.task(tp[0][i]) for i in range(np[0])]
+            finally:
+                lib.pgw_linux_tasks_free(tp[0])
+        check(st, err)
+        return tasks
+
+    def roots(self):
+        """Every root in physical memory (pgwalk roots): a list of Root,
+        the kernel's first.  Root.table opens with image.space(root=...)."""
+        k = self.kernel()
+        rp = ffi.new("struct pgw_roots **")
+        opts = ffi.new("struct pgw_roots_opts *")
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            check(lib.pgw_roots_scan(self._img, k._space.mode, k.root, opts,
+                                     rp, err), err)
+            try:
+                return [_records.root(rp[0].root[i]) for i in range(rp[0].n)]
+            finally:
+                lib.pgw_roots_free(rp[0])
+
+    # ---- questions of the whole image -----------------------------------
+
+    def rmap(self, spaces=None):
+        """A ReverseMap of spaces (default: the kernel's), to look up many
+        physical addresses with one walk of each space."""
+        return ReverseMap(self, [self.kernel()] if spaces is None else spaces)
+
+    def ptov(self, pa, spaces=None):
+        """Every virtual address that maps physical pa in spaces (default:
+        the kernel's): an iterator of Hit, by space then va.  Walks each
+        space; many addresses ask one rmap()."""
+        return self.rmap(spaces).lookup(pa)
+
+    def check(self, space=None, max_entries=0):
+        """What is wrong in a space (pgwalk check's findings), an iterator
+        of Finding in address order: the kernel's space by default, all of
+        it; another space's user half, and its kernel-half entries that are
+        not the kernel root's."""
+        k = self.kernel()
+        space = k if space is None else space
+        err = ffi.new("struct pgw_err *")
+        opts = ffi.new("struct pgw_check_root_opts *")
+        is_kernel = space.root == k.root
+        opts.kernel_root = is_kernel
+        opts.user_half_only = not is_kernel
+        opts.compare_kernel_half = not is_kernel
+        opts.max_entries = max_entries
+        itp = ffi.new("struct pgw_findings_iter **")
+        with self._use(*([space.image] if space.image is not self else [])):
+            if self._check is None:
+                ckp = ffi.new("struct pgw_check **")
+                check(lib.pgw_check_open(k._space, ckp, err), err)
+                self._check = ckp[0]
+            check(lib.pgw_findings_iter_new(self._check, space._space, opts,
+                                            itp, err), err)
+        return WalkIterator([self], itp[0], lib.pgw_findings_iter_next,
+                            "const struct pgw_finding **", _records.finding,
+                            lib.pgw_findings_iter_free)
+
+    def diff(self, a, b, start=0, end=0, data=False, max_entries=0):
+        """What changed from space a to space b (either may be of another
+        image): an iterator of DiffRange in address order.  LimitReached,
+        before any range, when a walk ran out of budget."""
+        opts = ffi.new("struct pgw_diff_opts *")
+        opts.walk.start = start
+        opts.walk.end = end
+        opts.walk.max_entries = max_entries
+        opts.data = data
+        itp = ffi.new("struct pgw_diff_iter **")
+        err = ffi.new("struct pgw_err *")
+        images = [a.image] + ([b.image] if b.image is not a.image else [])
+        with images[0]._use(*images[1:]):
+            check(lib.pgw_diff_iter_new(a._space, b._space, opts, itp, err),
+                  err)
+        return WalkIterator(images, itp[0], lib.pgw_diff_iter_next,
+                            "const struct pgw_diff_range **",
+                            _records.diff_range, lib.pgw_diff_iter_free)
+
+
+class _Using:
+    """Holds the locks of open images for a call."""
+
+    def __init__(self, images):
+        self._images = sorted(set(images), key=id)
+
+    def __enter__(self):
+        for i, img in enumerate(self._images):
+            img._lock.acquire()
+            if img._img is None:
+                for held in self._images[:i + 1]:
+                    held._lock.release()
+                raise ValueError("pgwalk: the image is closed")
+
+    def __exit__(self, *exc):
+        for img in self._images:
+            img._lock.release()

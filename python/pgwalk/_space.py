@@ -1,0 +1,163 @@
+"""An address space: an image, a paging mode and a root table."""
+import array
+import sys
+from typing import NamedTuple, Any
+
+from ._ffi import ffi, lib
+from ._errors import check, error, cstr
+from ._iter import WalkIterator
+from . import _records
+
+
+class Answers(NamedTuple):
+    """translate_many's answers, index for index: pa (0 where stop is not
+    0), stop (enum pgw_stop: pgwalk.STOPS[code] is its key; 0 "ok") and
+    absence (pgwalk.ABSENCES[code]: why a mapped frame's data, or a page
+    table, is not in the image; 0: it is).  numpy arrays when the input
+    was one, else array.array."""
+    pa: Any
+    stop: Any
+    absence: Any
+
+
+def _u64_input(vas):
+    """vas as a C-contiguous buffer of uint64 (no copy when it is one)."""
+    if type(vas).__module__ == "numpy":
+        np = sys.modules["numpy"]
+        return np.ascontiguousarray(vas, dtype=np.uint64), np
+    try:
+        m = memoryview(vas)
+        if m.c_contiguous and m.itemsize == 8 and m.format in ("Q", "L", "K", "<Q", "=Q"):
+            return m, None
+    except TypeError:
+        pass
+    return array.array("Q", vas), None
+
+
+class Space:
+    """An address space of an image (Image.kernel(), Image.space()).
+    mode: the paging mode's name; root: the top table's physical address;
+    why: how that root was chosen.  Uses its image: valid while the image
+    is open."""
+
+    def __init__(self, image, space, why):
+        self.image = image
+        self._space = space
+        self.mode = cstr(space.mode.name)
+        self.root = space.root
+        self.why = why
+        self._cache = None
+
+    def __repr__(self):
+        return "<pgwalk.Space %s root=%#x>" % (self.mode, self.root)
+
+    def translate(self, va):
+        """Walk va down the page tables: a Translation with each level."""
+        x = ffi.new("struct pgw_xlat *")
+        with self.image._use():
+            lib.pgw_translate(self._space, va, x)
+        return _records.translation(x)
+
+    def translate_error(self, va):
+        """Why va's walk could not read its last table (the image's own
+        message), or None when it did."""
+        x = ffi.new("struct pgw_xlat *")
+        err = ffi.new("struct pgw_err *")
+        with self.image._use():
+            lib.pgw_translate(self._space, va, x)
+            st = lib.pgw_xlat_error(self._space, x, err)
+        return None if st == lib.PGW_OK else str(error(st, err))
+
+    def translate_many(self, vas):
+        """Translate every address of vas (any sequence or buffer of
+        integers, or a numpy array) in one call without the GIL, through a
+        paging-structure cache kept with the space: Answers(pa, stop,
+        absence)."""
+        va, np = _u64_input(vas)
+        n = len(va)
+        if np is not None:
+            pa = np.empty(n, np.uint64)
+            stop = np.empty(n, np.uint8)
+            why = np.empty(n, np.uint8)
+        else:
+            pa = array.array("Q", bytes(8 * n))
+            stop = array.array("B", bytes(n))
+            why = array.array("B", bytes(n))
+        with self.image._use():
+            if self._cache is None:
+                cache = lib.pgw_xlat_cache_new()
+                if cache == ffi.NULL:
+                    raise MemoryError("pgw_xlat_cache_new")
+                self._cache = ffi.gc(cache, lib.pgw_xlat_cache_free)
+            lib.pgwpy_translate_many(
+                self._space, self._cache,
+                ffi.from_buffer("uint64_t[]", va),
+                n, ffi.from_buffer("uint64_t[]", pa, require_writable=True),
+                ffi.from_buffer("uint8_t[]", stop, require_writable=True),
+                ffi.from_buffer("uint8_t[]", why, require_writable=True))
+        return Answers(pa, stop, why)
+
+    def read(self, va, n):
+        """n bytes of virtual memory from va.  NotMapped or NotInImage at
+        the first byte that cannot be read (never zeros); the exception's
+        .data holds what was read before it."""
+        buf = bytearray(n)
+        done = ffi.new("size_t *")
+        err = ffi.new("struct pgw_err *")
+        with self.image._use():
+            st = lib.pgw_read_virt(self._space, va, ffi.from_buffer(buf), n,
+                                   done, err)
+        if st != lib.PGW_OK:
+            e = error(st, err)
+            e.data = bytes(buf[:done[0]])
+            raise e
+        return bytes(buf)
+
+    def mappings(self, start=0, end=0, holes=False, max_entries=0):
+        """The space's runs in address order (pgwalk dump's records), an
+        iterator of Mapping: "map" runs, and with holes=True the "hole"
+        runs too -- ask for them to see the ones whose page table is not
+        in the image (.absence).  LimitReached after the last run when the
+        entry budget stopped the walk."""
+        opts = ffi.new("struct pgw_run_opts *")
+        opts.walk.start = start
+        opts.walk.end = end
+        opts.walk.max_entries = max_entries
+        itp = ffi.new("struct pgw_runs_iter **")
+        err = ffi.new("struct pgw_err *")
+        with self.image._use():
+            check(lib.pgw_runs_iter_new(self._space, opts, itp, err), err)
+        runs = WalkIterator([self.image], itp[0], lib.pgw_runs_iter_next,
+                            "const struct pgw_run **", _records.mapping,
+                            lib.pgw_runs_iter_free)
+        if holes:
+            return runs
+        return _MapsOnly(runs)
+
+
+class _MapsOnly:
+    """The map runs of a runs iterator.  .unknown counts the bytes under
+    page tables the image lacks (what they map is unknown): complete is
+    True only when the walk ended whole and that is 0."""
+
+    def __init__(self, runs):
+        self._runs = runs
+        self.unknown = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            m = next(self._runs)
+            if m.kind == "map":
+                return m
+            if m.absence is not None:
+                self.unknown += (m.end - m.va) % (1 << 64) or 1 << 64
+
+    @property
+    def complete(self):
+        return self._runs.complete and not self.unknown
+
+    def close(self):
+        self._runs.close()

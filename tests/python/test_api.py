@@ -1,0 +1,170 @@
+"""The package's surface against the CLI's answers for the same image
+(info, roots, check, diff: the contract's JSON) and against itself
+(translate_many over every kind of input, threads, ptov, iterators)."""
+import array
+import json
+import os
+import re
+import subprocess
+import threading
+import unittest
+
+import pgwalk
+from common import REPO, SAMPLE, DUMPS, shared_dump, gva2gpa, markers
+
+PGWALK = os.environ.get("PGWALK", os.path.join(REPO, "build", "pgwalk"))
+
+
+def cli(*args):
+    """pgwalk ARGS --format=json: its records, hex strings as ints."""
+    p = subprocess.run([PGWALK] + list(args)
+                       + ["--format=json"], capture_output=True, text=True)
+    return [json.loads(l, object_hook=_ints) for l in p.stdout.splitlines()]
+
+
+def _ints(obj):
+    return {k: _int(v) for k, v in obj.items()}
+
+
+def _int(v):
+    if isinstance(v, str) and re.fullmatch(r"0x[0-9a-f]+", v):
+        return int(v, 16)
+    if isinstance(v, list):
+        return [_int(x) for x in v]
+    return v
+
+
+class Surface(unittest.TestCase):
+    def test_version(self):
+        with open(os.path.join(REPO, "VERSION")) as f:
+            self.assertEqual(pgwalk.__version__, f.read().strip())
+
+    def test_info_is_the_cli_info(self):
+        want = cli("info", SAMPLE)[0]
+        with pgwalk.open(SAMPLE) as im:
+            got = im.info()
+        self.assertEqual(set(got) - set(want), set())
+        for key in got:
+            if key == "cpus":
+                self.assertEqual(got[key], [{"cpu": c["cpu"], "registers": c["registers"]}
+                                            for c in want[key]])
+            else:
+                self.assertEqual((key, got[key]), (key, want[key]))
+
+    def test_translation_levels(self):
+        with pgwalk.open(SAMPLE) as im:
+            sp = im.space(cpu=1)
+            (pid, va), (kind, pa, text) = next(
+                (k, v) for k, v in markers(os.path.join(REPO, "testdata", "x64-4l-a")).items()
+                if v[0] == "anon4k" and v[1])
+            t = sp.translate(va)
+            self.assertEqual((t.mapped, t.stop, t.pa, t.page_size, t.level),
+                             (True, "ok", pa, 4096, "pte"))
+            self.assertEqual([l.name for l in t.levels], ["pgd", "pud", "pmd", "pte"])
+            self.assertEqual(t.levels[0].table, sp.root)
+            self.assertEqual([l.kind for l in t.levels], ["table"] * 3 + ["leaf"])
+            self.assertEqual(t.levels[3].raw & 0xffffffffff000, pa)
+            self.assertIn("user", t.flags)
+
+    def test_translate_many_inputs(self):
+        answers = gva2gpa(os.path.join(REPO, "testdata", "x64-4l-a"))[1]
+        vas = [va for va, _ in answers]
+        with pgwalk.open(SAMPLE) as im:
+            sp = im.space(cpu=1)
+            want = [sp.translate(va) for va in vas]
+            buf = array.array("Q", vas).tobytes()
+            for kind, given in (("list", vas), ("tuple", tuple(vas)),
+                                ("array", array.array("Q", vas)),
+                                ("memoryview", memoryview(buf).cast("Q")),
+                                ("generator", list(v for v in vas))):
+                got = sp.translate_many(given)
+                self.assertIsInstance(got.pa, array.array, kind)
+                self.assertEqual(list(got.pa), [t.pa or 0 for t in want], kind)
+                self.assertEqual([pgwalk.STOPS[s] for s in got.stop],
+                                 [t.stop for t in want], kind)
+                self.assertEqual([pgwalk.ABSENCES[a] if a else None for a in got.absence],
+                                 [t.data_absence or t.table_absence for t in want], kind)
+            self.assertEqual(len(sp.translate_many([]).pa), 0)
+            with self.assertRaises(OverflowError):
+                sp.translate_many([-1])
+
+    def test_translate_many_numpy(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("numpy is not installed (python3-numpy): the "
+                          "array.array path is tested without it")
+        vas = [va for va, _ in gva2gpa(os.path.join(REPO, "testdata", "x64-4l-a"))[1]]
+        with pgwalk.open(SAMPLE) as im:
+            sp = im.space(cpu=1)
+            got = sp.translate_many(np.array(vas, dtype=np.uint64))
+            self.assertIsInstance(got.pa, np.ndarray)
+            self.assertEqual(got.pa.dtype, np.uint64)
+            self.assertEqual(got.pa.tolist(), list(sp.translate_many(vas).pa))
+
+    def test_threads_take_turns(self):
+        vas = [va for va, _ in gva2gpa(os.path.join(REPO, "testdata", "x64-4l-a"))[0]] * 50
+        with pgwalk.open(SAMPLE) as im:
+            spaces = [im.space(cpu=0), im.kernel()]
+            want = [list(s.translate_many(vas).pa) for s in spaces]
+            got = [None] * 8
+
+            def work(i):
+                got[i] = list(spaces[i % 2].translate_many(vas).pa)
+            ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            self.assertEqual(got, [want[i % 2] for i in range(8)])
+
+    def test_ptov_finds_the_marker(self):
+        folder = os.path.join(REPO, "testdata", "x64-4l-a")
+        with pgwalk.open(SAMPLE) as im:
+            sp = im.space(cpu=1)
+            rm = im.rmap([sp])
+            n = 0
+            for (pid, va), (kind, pa, text) in markers(folder).items():
+                if pa is None or kind.startswith("protnone"):
+                    continue
+                hits = {(h.va, h.space) for h in rm.lookup(pa)}
+                self.assertIn((va, sp), hits)
+                n += 1
+            self.assertEqual(n, len([1 for v in markers(folder).values()
+                                     if v[1] is not None and not v[0].startswith("protnone")]))
+            self.assertEqual(list(im.ptov(1 << 40)), [])
+
+
+class AgainstTheCli(unittest.TestCase):
+    """roots, check and diff records of the real dumps as the CLI's."""
+
+    def test_roots(self):
+        for name, _ in DUMPS:
+            elf, _ = shared_dump(name)
+            want = [(r["root"], r["kind"], r["user_bytes"])
+                    for r in cli("roots", elf) if r["type"] == "root"]
+            with pgwalk.open(elf) as im:
+                got = [(r.table, r.kind, r.user_bytes) for r in im.roots()]
+            self.assertEqual(got, want, name)
+            self.assertGreater(len(want), 5, name)
+
+    def test_check(self):
+        for name, _ in DUMPS:
+            elf, _ = shared_dump(name)
+            want = [(f["rule"], f["severity"]) for f in
+                    cli("check", "--severity=info", elf) if f["type"] == "finding"]
+            with pgwalk.open(elf) as im:
+                got = [(f.rule, f.severity) for f in im.check()]
+            self.assertEqual(got, want, name)
+
+    def test_diff(self):
+        elf, folder = shared_dump("x64-4l-a")
+        want = [(r["type"], r["va"], r["end"], r.get("changes", []))
+                for r in cli("diff", "--pid=125", "--pid=129", elf)
+                if r["type"] != "summary"]
+        with pgwalk.open(elf) as im:
+            a, b = im.space(pid=125), im.space(pid=129)
+            got = [(r.kind, r.va, r.end, sorted(r.changes, key=pgwalk._keys.DIFF_CHANGES.index))
+                   for r in im.diff(a, b)]
+        self.assertEqual(got, want)
+        self.assertEqual(len(want), 80)

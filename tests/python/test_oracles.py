@@ -1,0 +1,155 @@
+"""The package against the oracles the CLI's tests use: QEMU's gva2gpa
+through every CPU (translate and translate_many), the guest's own marker
+pages (space(pid=), translate, read), crash's ps (tasks), on the committed
+samples always and on the real dumps when ../shared has them."""
+import os
+import unittest
+
+import pgwalk
+from common import REPO, DUMPS, shared_dump, gva2gpa, markers, owner
+
+
+def qemu_agrees(test, image, folder):
+    """Every gva2gpa answer of every CPU, by translate_many and translate;
+    returns how many were compared."""
+    n = 0
+    for cpu, answers in sorted(gva2gpa(folder).items()):
+        space = image.space(cpu=cpu)
+        got = space.translate_many([va for va, _ in answers])
+        bad = []
+        for i, (va, pa) in enumerate(answers):
+            many = got.pa[i] if got.stop[i] == 0 else None
+            one = space.translate(va).pa
+            if many != pa or one != pa:
+                bad.append("cpu%d %#x: want %s, translate_many %s, translate %s"
+                           % (cpu, va, pa, many, one))
+        test.assertEqual(bad, [])
+        test.assertEqual(len(got.pa), len(answers))
+        n += len(answers)
+    return n
+
+
+def markers_agree(test, image, folder, cpu1_pid=None):
+    """Each marker page through its process's space (space(pid=); with
+    cpu1_pid, that process's through CPU 1's CR3, the others left out):
+    the guest's pa (PROT_NONE and untouched pages unmapped), and the
+    marker's text read at its va.  Returns (pages, texts) compared."""
+    pages = texts = 0
+    spaces = {}
+    for (pid, va), (kind, pa, text) in sorted(markers(folder).items()):
+        if cpu1_pid is not None and pid != cpu1_pid:
+            continue
+        if pid not in spaces:
+            spaces[pid] = (image.space(cpu=1) if cpu1_pid is not None
+                           else image.space(pid=pid))
+        t = spaces[pid].translate(va)
+        want = None if kind.startswith("protnone") else pa
+        test.assertEqual((kind, t.pa), (kind, want), "pid %d va %#x" % (pid, va))
+        pages += 1
+        if want is not None and text:
+            test.assertEqual(spaces[pid].read(va, len(text)), text.encode())
+            texts += 1
+    return pages, texts
+
+
+class Samples(unittest.TestCase):
+    """The committed samples (testdata/): page tables and marker pages."""
+
+    def test_gva2gpa(self):
+        for name, _ in DUMPS:
+            with pgwalk.open(os.path.join(REPO, "testdata", name + ".elf")) as im:
+                n = qemu_agrees(self, im, os.path.join(REPO, "testdata", name))
+                lines = sum(1 for _ in open(os.path.join(REPO, "testdata", name,
+                                                         "gva2gpa.txt")))
+                self.assertEqual(n, lines, name)
+
+    def test_marker_text(self):
+        # The sample's markers are CPU 1's process's; its task list is not
+        # in the sample, so the space is CPU 1's.
+        with pgwalk.open(os.path.join(REPO, "testdata", "x64-4l-a.elf")) as im:
+            space = im.space(cpu=1)
+            n = 0
+            for (pid, va), (kind, pa, text) in markers(
+                    os.path.join(REPO, "testdata", "x64-4l-a")).items():
+                if text and pa is not None and not kind.startswith("protnone"):
+                    self.assertEqual(space.read(va, len(text)), text.encode())
+                    n += 1
+            with open(os.path.join(REPO, "testdata", "x64-4l-a",
+                                   "markers.txt")) as f:
+                want = len({l.split('marker="')[1] for l in f
+                            if 'marker="PGWALK' in l and "pa=none" not in l
+                            and "kind=protnone" not in l})
+            self.assertEqual(n, want)
+
+
+class RealDumps(unittest.TestCase):
+    """The real dumps of ../shared (skipped, loudly, without them)."""
+
+    def test_gva2gpa(self):
+        for name, _ in DUMPS:
+            elf, folder = shared_dump(name)
+            with pgwalk.open(elf) as im:
+                n = qemu_agrees(self, im, folder)
+                lines = sum(1 for l in open(os.path.join(folder, "gva2gpa.txt"))
+                            if l.startswith("cpu"))
+                self.assertEqual(n, lines, name)
+
+    def test_markers(self):
+        for name, has_text in DUMPS:
+            elf, folder = shared_dump(name)
+            # Only the x86-64 guests' kernels have a task list to read.
+            pid = None if has_text else owner(folder)
+            with pgwalk.open(elf) as im:
+                pages, texts = markers_agree(self, im, folder, pid)
+            want = [k for k in markers(folder) if pid in (None, k[0])]
+            self.assertEqual(pages, len(want), name)
+            # console.log's marker texts of mapped pages, counted apart.
+            with open(os.path.join(folder, "console.log"), errors="replace") as f:
+                lines = {l.split(" note=")[0] for l in f
+                         if l.startswith("PGWALK-FINAL") and 'marker="PGWALK' in l
+                         and "pa=none" not in l and "kind=protnone" not in l}
+            self.assertEqual(texts, len(lines), name)
+
+    def test_crash_ps(self):
+        for name in ("x64-4l-a", "x64-5l-a"):
+            elf, folder = shared_dump(name)
+            want = set()
+            with open(os.path.join(folder, "crash-ps.txt")) as f:
+                for line in f:
+                    w = line.replace(">", " ").split()
+                    if len(w) < 9 or not w[0].isdigit():
+                        continue
+                    comm = " ".join(w[8:])
+                    kthread = comm.startswith("[") and comm.endswith("]")
+                    if kthread:
+                        comm = comm[1:-1]
+                    if w[0] == "0" and comm != "swapper/0":
+                        continue   # the other CPUs' idle tasks: no list entry
+                    want.add((int(w[0]), comm, kthread, int(w[3], 16)))
+            with pgwalk.open(elf) as im:
+                got = {(t.pid, t.name, t.kthread, t.task) for t in im.tasks()}
+            self.assertEqual(got, want, name)
+            self.assertGreater(len(want), 50)
+
+    def test_filtered_kdump(self):
+        # makedumpfile -d 31 left user data out: a marker page's frame is
+        # there in the ELF and "excluded" in the kdump -- never zeros.
+        elf, folder = shared_dump("x64-4l-a")
+        kdump = os.path.join(folder, "vmcore-d31.kdump")
+        (pid, va), (kind, pa, text) = next(
+            (k, v) for k, v in sorted(markers(folder).items())
+            if v[0] == "anon4k" and v[2])
+        with pgwalk.open(elf) as im:
+            self.assertEqual(im.read_phys(pa, len(text)), text.encode())
+        with pgwalk.open(kdump) as im:
+            self.assertEqual(im.format, "kdump")
+            with self.assertRaises(pgwalk.NotInImage) as cm:
+                im.read_phys(pa, len(text))
+            self.assertEqual(cm.exception.absence, "excluded")
+            space = im.space(pid=pid)
+            t = space.translate(va)
+            self.assertEqual((t.pa, t.data_absence), (pa, "excluded"))
+            with self.assertRaises(pgwalk.NotInImage) as cm:
+                space.read(va, len(text))
+            self.assertEqual((cm.exception.absence, cm.exception.data),
+                             ("excluded", b""))
