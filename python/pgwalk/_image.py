@@ -76,11 +76,17 @@ class Image:
         """n bytes of physical memory from pa: NotInImage (with .absence)
         when a page of them is not in the image; never zeros."""
         buf = bytearray(n)
-        err = ffi.new("struct pgw_err *")
-        with self._use():
-            check(lib.pgw_image_read(self._img, pa, ffi.from_buffer(buf), n,
-                                     err), err)
+        self.readinto_phys(pa, buf)
         return bytes(buf)
+
+    def readinto_phys(self, pa, buf):
+        """Fill the writable buffer buf from physical pa, as read_phys()
+        does (all or nothing); returns len(buf)."""
+        err = ffi.new("struct pgw_err *")
+        cbuf = ffi.from_buffer(buf, require_writable=True)
+        with self._use():
+            check(lib.pgw_image_read(self._img, pa, cbuf, len(cbuf), err), err)
+        return len(cbuf)
 
     def info(self):
         """What `pgwalk info --format=json` says of the image's file, as

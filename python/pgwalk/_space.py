@@ -100,18 +100,26 @@ class Space:
     def read(self, va, n):
         """n bytes of virtual memory from va.  NotMapped or NotInImage at
         the first byte that cannot be read (never zeros); the exception's
-        .data holds what was read before it."""
+        .data holds what was read before it.  readinto() reads into a
+        buffer of the caller's without the copy bytes() makes."""
         buf = bytearray(n)
+        self.readinto(va, buf)
+        return bytes(buf)
+
+    def readinto(self, va, buf):
+        """Fill the writable buffer buf from va (len(buf) bytes), as
+        read() does; returns how many bytes that is."""
         done = ffi.new("size_t *")
         err = ffi.new("struct pgw_err *")
+        cbuf = ffi.from_buffer(buf, require_writable=True)
+        n = len(cbuf)
         with self.image._use():
-            st = lib.pgw_read_virt(self._space, va, ffi.from_buffer(buf), n,
-                                   done, err)
+            st = lib.pgw_read_virt(self._space, va, cbuf, n, done, err)
         if st != lib.PGW_OK:
             e = error(st, err)
-            e.data = bytes(buf[:done[0]])
+            e.data = bytes(ffi.buffer(cbuf, done[0]))
             raise e
-        return bytes(buf)
+        return n
 
     def mappings(self, start=0, end=0, holes=False, max_entries=0):
         """The space's runs in address order (pgwalk dump's records), an

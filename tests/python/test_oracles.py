@@ -48,6 +48,12 @@ def markers_agree(test, image, folder, cpu1_pid=None):
         pages += 1
         if want is not None and text:
             test.assertEqual(spaces[pid].read(va, len(text)), text.encode())
+            buf = bytearray(len(text))
+            test.assertEqual(spaces[pid].readinto(va, buf), len(text))
+            test.assertEqual(buf, text.encode())
+            phys = bytearray(len(text))
+            image.readinto_phys(want, phys)
+            test.assertEqual(phys, text.encode())
             texts += 1
     return pages, texts
 
