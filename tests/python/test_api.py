@@ -168,3 +168,23 @@ class AgainstTheCli(unittest.TestCase):
                    for r in im.diff(a, b)]
         self.assertEqual(got, want)
         self.assertEqual(len(want), 80)
+
+
+class Stub(unittest.TestCase):
+    def test_stub_declares_the_public_names(self):
+        import ast
+        path = os.path.join(os.path.dirname(pgwalk.__file__), "__init__.pyi")
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        declared = {n.name for n in tree.body
+                    if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+        declared |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign)
+                     for t in [n.target]}
+        self.assertEqual(set(pgwalk.__all__) - declared, set())
+        for cls in ("Image", "Space", "ReverseMap"):
+            stub = next(n for n in tree.body
+                        if isinstance(n, ast.ClassDef) and n.name == cls)
+            methods = {n.name for n in stub.body if isinstance(n, ast.FunctionDef)}
+            public = {m for m in vars(getattr(pgwalk, cls))
+                      if not m.startswith("_") and callable(getattr(getattr(pgwalk, cls), m))}
+            self.assertEqual(public - methods, set(), cls)
