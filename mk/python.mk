@@ -64,3 +64,10 @@ install-python: $(PY_OBJ) $(PY_COPIES)
 	$(INSTALL_DATA) $(PY_SRC) $(DESTDIR)$(PYTHONDIR)/pgwalk/
 	$(CC) -shared $(LDFLAGS) -o $(DESTDIR)$(PYTHONDIR)/pgwalk/_ffi$(PY_EXT) \
 	  $(PY_OBJ) -L$(O) -lpgwalk -Wl,-rpath,$(LIBDIR)
+
+.PHONY: uninstall-python
+uninstall: uninstall-python
+uninstall-python:
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/pgwalk/,$(notdir $(PY_SRC)) \
+	  _ffi$(PY_EXT))
+	rmdir $(DESTDIR)$(PYTHONDIR)/pgwalk 2>/dev/null || :

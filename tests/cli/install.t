@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/assert.sh"
 . "$(dirname "$0")/oracles.sh"
+. "$(dirname "$0")/python.sh"
 plan 45
 
 if [ -n "${PGW_VALGRIND:-}" ]; then
@@ -49,12 +50,14 @@ is "$rc" 0 "make install DESTDIR=... exits 0"
 unlike ' -c -o |ar rcs' "make install compiles nothing 'make check' did not"
 
 is "$(installed "$D" | tr '\n' ' ')" \
-"usr/local/bin/pgwalk usr/local/include/pgwalk.h usr/local/lib/libpgwalk.a \
-usr/local/lib/libpgwalk.so usr/local/lib/libpgwalk.so.$SOMAJOR \
-usr/local/lib/libpgwalk.so.$VERSION usr/local/lib/pkgconfig/pgwalk.pc \
-usr/local/share/bash-completion/completions/pgwalk \
-usr/local/share/man/man1/pgwalk.1 usr/local/share/man/man3/pgwalk.3 " \
-	"every file under PREFIX=/usr/local"
+"$({ printf '%s\n' usr/local/bin/pgwalk usr/local/include/pgwalk.h \
+	usr/local/lib/libpgwalk.a usr/local/lib/libpgwalk.so \
+	usr/local/lib/libpgwalk.so.$SOMAJOR usr/local/lib/libpgwalk.so.$VERSION \
+	usr/local/lib/pkgconfig/pgwalk.pc \
+	usr/local/share/bash-completion/completions/pgwalk \
+	usr/local/share/man/man1/pgwalk.1 usr/local/share/man/man3/pgwalk.3
+	py_files /usr/local; } | sort | tr '\n' ' ')" \
+	"every file under PREFIX=/usr/local (the Python package's too, when built)"
 is "$(readlink "$P/lib/libpgwalk.so.$SOMAJOR")" "libpgwalk.so.$VERSION" \
 	"libpgwalk.so.$SOMAJOR -> libpgwalk.so.$VERSION"
 is "$(readlink "$P/lib/libpgwalk.so")" "libpgwalk.so.$SOMAJOR" \
@@ -178,6 +181,38 @@ run env LD_LIBRARY_PATH="$P/lib" "$TMP/vtop" "$REPO/testdata/x64-4l-a.elf" 1 \
 is "$rc" 1 "vtop: exit 1 when an address does not translate"
 like "^0x8000000000000	-	non-canonical" "vtop: the reason it does not"
 
+# The Python package from the staged tree: it imports, its version is
+# the library's, and it answers as QEMU did on the sample.
+if py_built; then
+	pydir=$D$("$PY" "$REPO/python/sitedir.py" /usr/local)
+	ext=$(ls "$pydir/pgwalk/"_ffi*)
+	is "$(readelf -d "$ext" | sed -n 's/.*R[UN]*PATH.*\[\(.*\)\]/\1/p')" \
+		/usr/local/lib "the installed pgwalk._ffi finds libpgwalk in LIBDIR"
+	qemu_answers "$DATA" 1 >"$TMP/want"
+	(
+		py_san
+		cd "$TMP" && PYTHONPATH=$pydir LD_LIBRARY_PATH=$P/lib "$PY" -c '
+import sys, pgwalk
+assert pgwalk.__file__.startswith(sys.argv[1]), pgwalk.__file__
+print(pgwalk.__version__)
+with pgwalk.open(sys.argv[2]) as im:
+    sp = im.space(cpu=1)
+    for line in open(sys.argv[3]):
+        va = int(line.split()[0], 16)
+        t = sp.translate(va)
+        print("%s\t%s" % (line.split()[0], "%#x" % t.pa if t.mapped else "-"))
+' "$pydir" "$REPO/testdata/x64-4l-a.elf" "$TMP/want"
+	) >"$TMP/py.out" 2>"$TMP/py.err"
+	is "$(head -1 "$TMP/py.out"):$(cat "$TMP/py.err")" "$VERSION:" \
+		"import pgwalk from the DESTDIR install: version $VERSION"
+	sed 1d "$TMP/py.out" >"$TMP/got"
+	agree "the installed Python package, cpu1: QEMU's gva2gpa" "$TMP/want" "$TMP/got"
+else
+	skip "the Python package was not built ($PY lacks python3-cffi or python3-dev)"
+	skip "the Python package was not built"
+	skip "the Python package was not built"
+fi
+
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 
 mk uninstall DESTDIR="$D"
@@ -209,10 +244,12 @@ BASHCOMPDIR=/opt/bc"
 # shellcheck disable=SC2086
 mk install DESTDIR="$D" $dirs
 is "$rc:$(installed "$D" | tr '\n' ' ')" \
-"0:opt/bc/pgwalk opt/pc/pgwalk.pc opt/pgw/inc/pgwalk.h opt/pgw/lib64/libpgwalk.a \
-opt/pgw/lib64/libpgwalk.so opt/pgw/lib64/libpgwalk.so.$SOMAJOR \
-opt/pgw/lib64/libpgwalk.so.$VERSION opt/pgw/man/man1/pgwalk.1 \
-opt/pgw/man/man3/pgwalk.3 opt/pgw/sbin/pgwalk " "BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, BASHCOMPDIR honoured"
+"0:$({ printf '%s\n' opt/bc/pgwalk opt/pc/pgwalk.pc opt/pgw/inc/pgwalk.h \
+	opt/pgw/lib64/libpgwalk.a opt/pgw/lib64/libpgwalk.so \
+	opt/pgw/lib64/libpgwalk.so.$SOMAJOR opt/pgw/lib64/libpgwalk.so.$VERSION \
+	opt/pgw/man/man1/pgwalk.1 opt/pgw/man/man3/pgwalk.3 opt/pgw/sbin/pgwalk
+	py_files /opt/pgw; } | sort | tr '\n' ' ')" \
+	"BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR, BASHCOMPDIR honoured"
 grep -E '^(prefix|libdir|includedir)=' "$D/opt/pc/pgwalk.pc" | tr '\n' ' ' >"$TMP/pc"
 is "$(cat "$TMP/pc")" 'prefix=/opt/pgw libdir=${prefix}/lib64 includedir=${prefix}/inc ' \
 	"pgwalk.pc follows PREFIX, LIBDIR and INCLUDEDIR"

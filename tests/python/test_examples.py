@@ -6,7 +6,7 @@ import subprocess
 import sys
 import unittest
 
-from common import REPO, shared_dump, markers
+from common import REPO, SAMPLE, shared_dump, markers
 from test_api import cli
 
 
@@ -46,3 +46,21 @@ class Examples(unittest.TestCase):
                 got.add((int(pa, 16), int(who.split()[0]), int(va, 16)))
         self.assertEqual(want - got, set())
         self.assertEqual(len(want), 33)
+
+
+class Readme(unittest.TestCase):
+    def test_readme_block(self):
+        # python/README.md's example, run on the bundled sample.
+        with open(os.path.join(REPO, "python", "README.md")) as f:
+            text = f.read()
+        block = text.split("runs this block -->\n```python\n", 1)[1].split("```", 1)[0]
+        p = subprocess.run([sys.executable, "-c", block], cwd=REPO,
+                           capture_output=True, text=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.stdout.splitlines()[0],
+                         "0x7177390 4096 ['pgd', 'pud', 'pmd', 'pte']")
+        mapped = sum(1 for r in cli("translate", "--cpu=1", SAMPLE,
+                                    *("%#x" % va for va in range(0x400000, 0x500000, 0x1000)))
+                     if r["type"] == "translation" and r["pa"] is not None)
+        self.assertEqual(p.stdout.splitlines()[1], "%d of 256 pages mapped" % mapped)
+        self.assertRegex(p.stdout.splitlines()[2], r"^not mapped: virtual address 0x0: not present")
