@@ -49,7 +49,7 @@ $(PY_OBJ): $(O)/python/_ffi.c include/pgwalk.h
 $(PY_MOD): $(PY_OBJ) $(SO_LINKS)
 	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PY_OBJ) -L$(O) -lpgwalk \
-	  -Wl,-rpath,$(CURDIR)/$(O)
+	  -Wl,-rpath,$(abspath $(O))
 
 $(PY_DIR)/%: python/pgwalk/%
 	@mkdir -p $(@D)
