@@ -6,11 +6,12 @@
 # python3: tests/cli/delimited.t reads every command's CSV with its csv module.
 # libyara-dev: search --yara (loaded with dlopen; pgwalk runs without it);
 # yara: the command its tests and benchmark compare with.
-# python3-dev, python3-cffi: the Python package (make python, tests/cli/python.t).
+# python3-dev, python3-cffi: the Python package (make python, tests/cli/python.t);
+# python3-numpy: its test of numpy arrays in and out (never needed to run it).
 set -eu
 pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
 libzstd-dev libbpf-dev perl xz-utils binutils jq groff-base makedumpfile
-python3 libyara-dev yara python3-dev python3-cffi"
+python3 libyara-dev yara python3-dev python3-cffi python3-numpy"
 # --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
 [ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=

@@ -142,3 +142,59 @@ class Hostile(unittest.TestCase):
                 self.assertEqual((name, p.stdout.split()[0]), (name, want))
         finally:
             shutil.rmtree(tmp)
+
+
+# Every corrupt image, one after another, in one child interpreter that
+# prints each one's outcome as it goes (a crash names the image it was on).
+CORRUPT = r"""
+import sys, pgwalk
+for line in open(sys.argv[1] + "/MANIFEST").read().splitlines():
+    name, code, text, tcode, targs = (line.split("\t") + [""] * 5)[:5]
+    opts = dict(a[2:].split("=", 1) for a in targs.split())
+    try:
+        with pgwalk.open(sys.argv[1] + "/" + name) as im:
+            im.info()
+            try:
+                sp = im.space(mode=opts.get("mode"),
+                              cr3=int(opts["cr3"], 0) if "cr3" in opts else None)
+                sp.translate(0xffff888000200000)
+                sp.translate_many([0xffff888000200000, 0])
+                outcome = "translates"
+            except pgwalk.Error as e:
+                outcome = "space:" + type(e).__name__
+    except pgwalk.Error as e:
+        outcome = "open:" + type(e).__name__
+    print(name, outcome, flush=True)
+"""
+
+
+class Corrupt(unittest.TestCase):
+    def test_corrupt_images(self):
+        # tests/tools/mkcorrupt's corpus and the CLI's exit statuses for it
+        # (its MANIFEST, corrupt.t's oracle): an image info cannot open
+        # raises that status's class from open(); one it opens opens, and
+        # translate's "no mode or root" (3) is NotFound from space().
+        if not TOOLS or not os.path.exists(os.path.join(TOOLS, "mkcorrupt")):
+            self.skipTest("no tests/tools build (PGW_TOOLS)")
+        tmp = tempfile.mkdtemp()
+        try:
+            subprocess.run([os.path.join(TOOLS, "mkcorrupt"), tmp], check=True)
+            want = []
+            with open(os.path.join(tmp, "MANIFEST")) as f:
+                for line in f.read().splitlines():
+                    name, code, _, tcode = (line.split("\t") + [""] * 4)[:4]
+                    by_open = {"65": "open:BadImage", "66": "open:ImageIOError",
+                               "69": "open:Unsupported"}
+                    if code in by_open:
+                        want.append("%s %s" % (name, by_open[code]))
+                    elif tcode == "3":
+                        want.append("%s space:NotFound" % name)
+                    else:
+                        want.append("%s translates" % name)
+            p = subprocess.run([sys.executable, "-c", CORRUPT, tmp],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual((p.returncode, p.stderr), (0, ""))
+            self.assertEqual(p.stdout.splitlines(), want)
+            self.assertEqual(len(want), 63)
+        finally:
+            shutil.rmtree(tmp)
