@@ -64,7 +64,8 @@ TOOL_BIN  = $(TOOL_C:tests/tools/%.c=$(O)/tools/%)
 
 .PHONY: all check check-build bench clean sample mutants
 # Everything `make install` copies: the binary here, the libraries in
-# mk/shared.mk, the man page in mk/install.mk.
+# mk/shared.mk, the man page in mk/install.mk, the Python package in
+# mk/python.mk.
 all: $(BIN)
 
 $(O)/%.o: %.c | $(CONFIG_H)
@@ -134,8 +135,8 @@ clean:
 	rm -rf build build-asan build-clang build-nosimd build-fuzz build-afl
 
 # libpgwalk.so; make install/uninstall and pgwalk.pc; fuzz targets and
-# their replay drivers; `make valgrind` (after `all`, so none is the
-# default goal).
+# their replay drivers; `make valgrind`; the Python package (after `all`,
+# so none is the default goal).
 include mk/shared.mk
 include mk/install.mk
 include mk/fuzz.mk

@@ -1,7 +1,7 @@
-# The Python package (python/README.md): `make python` builds it in
-# $(O)/python/pgwalk, importable with PYTHONPATH=$(O)/python; `make check`
-# runs its tests (tests/cli/python.t); `make install` copies it under
-# PYTHONDIR.  Built only when $(PYTHON) has cffi and its headers
+# The Python package (python/README.md): `make` (or `make python`) builds
+# it in $(O)/python/pgwalk, importable with PYTHONPATH=$(O)/python; `make
+# check` runs its tests (tests/cli/python.t); `make install` copies it
+# under PYTHONDIR.  Built only when $(PYTHON) has cffi and its headers
 # (python3-cffi, python3-dev); without them `make python` says so and
 # tests/cli/python.t skips loudly.
 #
@@ -15,8 +15,10 @@ PYTHON    ?= python3
 PY_OK     := $(shell $(PYTHON) -c 'import cffi, sysconfig, os; \
                assert os.path.exists(sysconfig.get_paths()["include"] + "/Python.h")' \
                2>/dev/null && echo y)
-PY_INC     = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-PY_EXT     = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+ifeq ($(PY_OK),y)
+PY_INC    := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_EXT    := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+endif
 # Where `make install` puts the package: the interpreter's own rule for
 # PREFIX (python/sitedir.py: Debian's dist-packages under /usr/local).
 PYTHONDIR ?= $(shell $(PYTHON) python/sitedir.py $(PREFIX) 2>/dev/null)
@@ -29,10 +31,12 @@ PY_MOD     = $(PY_DIR)/_ffi$(PY_EXT)
 # The generated C is cffi's, not ours: the project's warnings stay off it.
 PY_CFLAGS  = $(filter-out -W% -std=% -MMD -MP,$(CFLAGS)) -fPIC -Iinclude
 
+# Part of `all` (so `make install` builds nothing `make` did not) when the
+# interpreter can build it.
 .PHONY: python
 ifeq ($(PY_OK),y)
 python: $(PY_MOD) $(PY_COPIES)
-check: python
+all: python
 else
 python:
 	@echo "make python: $(PYTHON) lacks cffi or Python.h" \
