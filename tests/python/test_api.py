@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 import unittest
 
 import pgwalk
@@ -188,3 +189,31 @@ class Stub(unittest.TestCase):
             public = {m for m in vars(getattr(pgwalk, cls))
                       if not m.startswith("_") and callable(getattr(getattr(pgwalk, cls), m))}
             self.assertEqual(public - methods, set(), cls)
+
+
+class Gil(unittest.TestCase):
+    def test_other_threads_run_during_a_batch(self):
+        # While translate_many runs in one thread, this one keeps counting:
+        # only possible when the call gave up the GIL (no switch interval
+        # preempts C code that holds it).  Up to five tries, for a machine
+        # too busy to schedule this thread during one call.
+        vas = array.array("Q", range(0, 1 << 34, 4096)) * 1   # 4 Mi addresses
+        with pgwalk.open(SAMPLE) as im:
+            sp = im.space(cpu=1)
+            for _ in range(5):
+                span = []
+
+                def batch():
+                    span.append(time.perf_counter())
+                    sp.translate_many(vas)
+                    span.append(time.perf_counter())
+                t = threading.Thread(target=batch)
+                ticks = []
+                t.start()
+                while t.is_alive():
+                    ticks.append(time.perf_counter())
+                t.join()
+                during = sum(1 for x in ticks if span[0] < x < span[1])
+                if during > 100:
+                    break
+            self.assertGreater(during, 100)
