@@ -197,7 +197,7 @@ class Gil(unittest.TestCase):
         # only possible when the call gave up the GIL (no switch interval
         # preempts C code that holds it).  Up to five tries, for a machine
         # too busy to schedule this thread during one call.
-        vas = array.array("Q", range(0, 1 << 34, 4096)) * 1   # 4 Mi addresses
+        vas = array.array("Q", range(0, 1 << 34, 4096))   # 4 Mi addresses
         with pgwalk.open(SAMPLE) as im:
             sp = im.space(cpu=1)
             for _ in range(5):
