@@ -56,7 +56,7 @@ struct pgw_cpu { bool has_cr; bool has_efer;
     uint64_t cr0, cr2, cr3, cr4, efer; bool has_rip; uint64_t rip; ...; };
 struct pgw_image_open_opts { const char *format; uint64_t raw_base; ...; };
 struct pgw_evidence { bool complete; bool intact; bool marked_incomplete;
-    uint64_t pages_ram; uint64_t pages_dumped; uint64_t pages_zero;
+    uint64_t pages_ram; uint64_t pages_dumped; bool zero_excluded;
     uint64_t pages_absent[...]; uint64_t file_bytes_missing; ...; };
 
 enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,

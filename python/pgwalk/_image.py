@@ -91,15 +91,14 @@ class Image:
     def info(self):
         """What `pgwalk info --format=json` says of the image's file, as
         Python values: image, format, elf_class, machine, complete, intact,
-        marked_incomplete, pages, file_bytes_missing, facts, ranges,
-        prstatus and cpus (registers only: the ring and PTI pairing, and
-        the vmcoreinfo and encryption objects, are not here)."""
+        marked_incomplete, pages, zero_excluded, file_bytes_missing, facts,
+        ranges, prstatus and cpus (registers only: the ring and PTI pairing,
+        and the vmcoreinfo and encryption objects, are not here)."""
         with self._use():
             img = self._img
             ev = ffi.new("struct pgw_evidence *")
             lib.pgw_image_evidence(img, ev)
-            pages = {"ram": ev.pages_ram, "dumped": ev.pages_dumped,
-                     "zero": ev.pages_zero}
+            pages = {"ram": ev.pages_ram, "dumped": ev.pages_dumped}
             for i, key in enumerate(ABSENCES):
                 if i:
                     pages[key.replace("-", "_")] = ev.pages_absent[i]
@@ -126,7 +125,8 @@ class Image:
                 "elf_class": lib.pgw_image_class(img), "machine": machine,
                 "complete": bool(ev.complete), "intact": bool(ev.intact),
                 "marked_incomplete": bool(ev.marked_incomplete),
-                "pages": pages, "file_bytes_missing": ev.file_bytes_missing,
+                "pages": pages, "zero_excluded": bool(ev.zero_excluded),
+                "file_bytes_missing": ev.file_bytes_missing,
                 "facts": facts, "ranges": ranges,
                 "prstatus": lib.pgw_image_prstatus_count(img), "cpus": cpus,
             }
