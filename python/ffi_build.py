@@ -126,6 +126,33 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
     struct pgw_task **tasks_ret, size_t *n_ret, struct pgw_err *err);
 void pgw_linux_tasks_free(struct pgw_task *tasks);
 
+enum pgw_vma_naming { PGW_VMA_NONE, PGW_VMA_PATH, PGW_VMA_NAMED,
+    PGW_VMA_UNKNOWN, ... };
+struct pgw_linux_mm;
+struct pgw_vma { uint64_t vma; uint64_t start, end; uint64_t flags;
+    uint64_t pgoff; uint64_t file; uint32_t dev; uint64_t ino;
+    uint64_t huge_page_size; enum pgw_vma_naming naming;
+    uint32_t name_at, name_len; char why[...]; ...; };
+struct pgw_vmas { uint64_t mm; struct pgw_vma *vma; size_t n;
+    const char *names; bool complete; enum pgw_status status; char why[...];
+    uint32_t exe_at, exe_len; char exe_why[...]; ...; };
+enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
+    struct pgw_linux_mm **lm_ret, struct pgw_err *err);
+void pgw_linux_mm_close(struct pgw_linux_mm *lm);
+enum pgw_status pgw_linux_vmas_of_pid(struct pgw_linux_mm *lm, int32_t pid,
+    struct pgw_vmas **vmas_ret, struct pgw_err *err);
+void pgw_vmas_free(struct pgw_vmas *vmas);
+void pgw_vma_perms(uint64_t flags, char buf[5]);
+struct pgw_vma_usage { uint64_t present; uint64_t rss; uint64_t protnone;
+    uint64_t swap; uint64_t other_np; uint64_t empty; uint64_t unknown;
+    uint64_t thp, hugetlb; uint64_t kernel_page_size; uint64_t not_in_image;
+    bool complete; ...; };
+struct pgw_vma_page;
+typedef int (*pgw_vma_page_fn)(void *arg, const struct pgw_vma_page *p);
+enum pgw_status pgw_vma_measure(const struct pgw_space *user,
+    const struct pgw_vma *vma, struct pgw_vma_usage *usage_ret,
+    pgw_vma_page_fn page, void *arg, struct pgw_err *err);
+
 struct pgw_walk_opts { uint64_t start; uint64_t end; uint64_t max_entries;
     ...; };
 struct pgw_walk_stats { uint64_t entries; uint64_t tables; uint64_t leaves;

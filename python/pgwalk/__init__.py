@@ -18,6 +18,7 @@ from ._keys import LEVELS, STOPS, ABSENCES, FLAGS
 from ._image import Image
 from ._space import Space, Answers
 from ._rmap import ReverseMap
+from ._maps import Maps, Vma, VmaUsage
 from ._records import (Translation, Level, Mapping, Task, Root, Finding,
                        Evidence, DiffRange, DiffSide, Hit)
 
@@ -25,7 +26,7 @@ __version__ = _cstr(_lib.pgw_version())
 
 __all__ = [
     "open", "Image", "Space", "Answers", "ReverseMap", "Translation", "Level", "Mapping",
-    "Task", "Root", "Finding", "Evidence", "DiffRange", "DiffSide", "Hit",
+    "Task", "Root", "Maps", "Vma", "VmaUsage", "Finding", "Evidence", "DiffRange", "DiffSide", "Hit",
     "Error", "InvalidArgument", "ImageIOError", "BadImage", "Unsupported",
     "NotFound", "LimitReached", "NotInImage", "NotMapped", "OutOfMemory",
     "LEVELS", "STOPS", "ABSENCES", "FLAGS", "__version__",

@@ -84,6 +84,43 @@ class Root(NamedTuple):
     ncpus: int
     user_bytes: int
 
+class Vma(NamedTuple):
+    start: int
+    end: int
+    perms: str
+    flags: int
+    pgoff: int
+    dev: int
+    ino: int
+    naming: str
+    name: bytes
+    name_str: str
+    huge_page_size: int
+    vma: int
+    file: int
+    why: str
+
+class Maps(NamedTuple):
+    vmas: Tuple[Vma, ...]
+    complete: bool
+    why: str
+    exe: Optional[bytes]
+    exe_why: str
+
+class VmaUsage(NamedTuple):
+    present: int
+    rss: int
+    protnone: int
+    swap: int
+    other_np: int
+    empty: int
+    unknown: int
+    thp: int
+    hugetlb: int
+    kernel_page_size: int
+    not_in_image: int
+    complete: bool
+
 class Evidence(NamedTuple):
     level: str
     table: int
@@ -146,6 +183,7 @@ class Space:
     def translate_many(self, vas: Union[Iterable[int], _Buffer]) -> Answers: ...
     def read(self, va: int, n: int) -> bytes: ...
     def readinto(self, va: int, buf: _Buffer) -> int: ...
+    def measure(self, vma: Vma) -> VmaUsage: ...
     def mappings(self, start: int = ..., end: int = ..., holes: bool = ...,
                  max_entries: int = ...) -> Mappings: ...
 
@@ -170,6 +208,7 @@ class Image:
     def kernel(self) -> Space: ...
     def tasks(self) -> List[Task]: ...
     def roots(self) -> List[Root]: ...
+    def maps(self, pid: int) -> Maps: ...
     def rmap(self, spaces: Optional[Iterable[Space]] = ...) -> ReverseMap: ...
     def ptov(self, pa: int, spaces: Optional[Iterable[Space]] = ...) -> Iterator[Hit]: ...
     def check(self, space: Optional[Space] = ..., max_entries: int = ...) -> WalkIterator: ...

@@ -10,6 +10,7 @@ from ._iter import WalkIterator
 from ._keys import ABSENCES
 from ._space import Space
 from ._rmap import ReverseMap
+from . import _maps
 from . import _records
 
 
@@ -25,6 +26,7 @@ class Image:
         self._iters = weakref.WeakSet()
         self._kernel = None
         self._check = None
+        self._mm = None
         opts = ffi.new("struct pgw_image_open_opts *")
         fmt = None
         if image_format is not None:
@@ -51,6 +53,9 @@ class Image:
             if self._check is not None:
                 lib.pgw_check_close(self._check)
                 self._check = None
+            if self._mm is not None:
+                lib.pgw_linux_mm_close(self._mm)
+                self._mm = None
             if self._img is not None:
                 lib.pgw_image_close(self._img)
                 self._img = None
@@ -186,6 +191,25 @@ class Image:
                 lib.pgw_linux_tasks_free(tp[0])
         check(st, err)
         return tasks
+
+    def maps(self, pid):
+        """Process pid's memory map as /proc/PID/maps prints it, read from
+        the image through BTF: a Maps of Vma.  NotFound without BTF or
+        kallsyms, or for no such process or a kernel thread; a map the
+        image cut short is complete=False with why."""
+        k = self.kernel()
+        vp = ffi.new("struct pgw_vmas **")
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            if self._mm is None:
+                lmp = ffi.new("struct pgw_linux_mm **")
+                check(lib.pgw_linux_mm_open(k._space, lmp, err), err)
+                self._mm = lmp[0]
+            check(lib.pgw_linux_vmas_of_pid(self._mm, pid, vp, err), err)
+            try:
+                return _maps.maps(vp[0])
+            finally:
+                lib.pgw_vmas_free(vp[0])
 
     def roots(self):
         """Every root in physical memory (pgwalk roots): a list of Root,

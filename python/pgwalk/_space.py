@@ -6,7 +6,7 @@ from typing import NamedTuple, Any
 from ._ffi import ffi, lib
 from ._errors import check, error, cstr
 from ._iter import WalkIterator
-from . import _records
+from . import _records, _maps
 
 
 class Answers(NamedTuple):
@@ -120,6 +120,19 @@ class Space:
             e.data = bytes(ffi.buffer(cbuf, done[0]))
             raise e
         return n
+
+    def measure(self, vma):
+        """What this space's page tables hold of vma (a Vma of
+        Image.maps()), as smaps counts it: a VmaUsage in bytes.  Its
+        complete is False when the entry budget stopped the walk."""
+        u = ffi.new("struct pgw_vma_usage *")
+        err = ffi.new("struct pgw_err *")
+        with self.image._use():
+            st = lib.pgw_vma_measure(self._space, _maps.c_vma(vma), u,
+                                     ffi.NULL, ffi.NULL, err)
+        if st != lib.PGW_E_LIMIT:
+            check(st, err)
+        return _maps.usage(u)
 
     def mappings(self, start=0, end=0, holes=False, max_entries=0):
         """The space's runs in address order (pgwalk dump's records), an

@@ -1,6 +1,7 @@
-"""examples/*.py run on a real dump: ps's resident bytes are the user
-bytes `pgwalk roots` counts for each process and its pids crash's;
-whomaps finds each marker page in its process, as the guest said."""
+"""examples/*.py run on the real dumps: ps's RSS is crash ps's, its
+mapped bytes what `pgwalk roots` counts for each process and its pids
+crash's; whomaps finds each marker page in its process, as the guest
+said; python/README.md's example prints what the CLI answers."""
 import os
 import subprocess
 import sys
@@ -17,19 +18,26 @@ def example(name, *args):
 
 class Examples(unittest.TestCase):
     def test_ps(self):
-        elf, folder = shared_dump("x64-4l-a")
-        p = example("ps.py", elf)
-        self.assertEqual((p.returncode, p.stderr), (0, ""))
-        rows = [l.split(None, 2) for l in p.stdout.splitlines()[1:]]
-        with open(os.path.join(folder, "crash-ps.txt")) as f:
-            crash = {int(w[0]) for w in (l.replace(">", " ").split() for l in f)
-                     if len(w) > 8 and w[0].isdigit()}
-        self.assertEqual({int(r[0]) for r in rows}, crash)
-        user = {r["pid"]: r["user_bytes"] for r in cli("roots", elf)
-                if r["type"] == "root" and r.get("pid") is not None}
-        got = {int(r[0]): int(r[1]) for r in rows if r[1] != "-"}
-        self.assertEqual(got, user)
-        self.assertEqual(len(got), 8)
+        # RSS as crash ps prints it (the kernel's counters); MAPPED as
+        # pgwalk roots counts user bytes; the pids crash's.
+        for name in ("x64-4l-a", "x64-5l-a"):
+            elf, folder = shared_dump(name)
+            p = example("ps.py", elf)
+            self.assertEqual((p.returncode, p.stderr), (0, ""))
+            rows = [l.split(None, 3) for l in p.stdout.splitlines()[1:]]
+            crash = {}
+            with open(os.path.join(folder, "crash-ps.txt")) as f:
+                for w in (l.replace(">", " ").split() for l in f):
+                    if len(w) > 8 and w[0].isdigit() and w[7].isdigit():
+                        crash.setdefault(int(w[0]), int(w[7]))
+            self.assertEqual({int(r[0]) for r in rows}, set(crash))
+            got = {int(r[0]): int(r[1]) for r in rows if r[1] != "-"}
+            self.assertEqual(got, {pid: rss for pid, rss in crash.items() if rss})
+            user = {r["pid"]: r["user_bytes"] for r in cli("roots", elf)
+                    if r["type"] == "root" and r.get("pid") is not None}
+            self.assertEqual({int(r[0]): int(r[2]) for r in rows if r[2] != "-"},
+                             user)
+            self.assertEqual(len(got), 8)
 
     def test_whomaps(self):
         elf, folder = shared_dump("x64-4l-a")
