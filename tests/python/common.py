@@ -70,14 +70,3 @@ def markers(folder):
             out[key] = (kv.get("kind", ""), pa, text or None)
     return out
 
-
-def owner(folder):
-    """The pid whose page tables CPU 1's CR3 selects, as the dump's
-    README.txt says (i386 guests, which have no task list pgwalk reads)."""
-    cpu1 = False
-    with open(os.path.join(folder, "README.txt")) as f:
-        for line in f:
-            cpu1 = cpu1 or line.startswith("cpu1:")
-            if cpu1 and "CR3 belongs to pid" in line:
-                return int(line.split("CR3 belongs to pid ")[1].split()[0])
-    raise AssertionError("no owner of CPU 1's CR3 in %s/README.txt" % folder)

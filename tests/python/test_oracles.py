@@ -6,7 +6,7 @@ import os
 import unittest
 
 import pgwalk
-from common import REPO, DUMPS, shared_dump, gva2gpa, markers, owner
+from common import REPO, DUMPS, shared_dump, gva2gpa, markers
 
 
 def qemu_agrees(test, image, folder):
@@ -29,19 +29,15 @@ def qemu_agrees(test, image, folder):
     return n
 
 
-def markers_agree(test, image, folder, cpu1_pid=None):
-    """Each marker page through its process's space (space(pid=); with
-    cpu1_pid, that process's through CPU 1's CR3, the others left out):
-    the guest's pa (PROT_NONE and untouched pages unmapped), and the
-    marker's text read at its va.  Returns (pages, texts) compared."""
+def markers_agree(test, image, folder):
+    """Each marker page through its process's space (space(pid=)): the
+    guest's pa (PROT_NONE and untouched pages unmapped), and the marker's
+    text read at its va.  Returns (pages, texts) compared."""
     pages = texts = 0
     spaces = {}
     for (pid, va), (kind, pa, text) in sorted(markers(folder).items()):
-        if cpu1_pid is not None and pid != cpu1_pid:
-            continue
         if pid not in spaces:
-            spaces[pid] = (image.space(cpu=1) if cpu1_pid is not None
-                           else image.space(pid=pid))
+            spaces[pid] = image.space(pid=pid)
         t = spaces[pid].translate(va)
         want = None if kind.startswith("protnone") else pa
         test.assertEqual((kind, t.pa), (kind, want), "pid %d va %#x" % (pid, va))
@@ -101,14 +97,11 @@ class RealDumps(unittest.TestCase):
                 self.assertEqual(n, lines, name)
 
     def test_markers(self):
-        for name, has_text in DUMPS:
+        for name, _ in DUMPS:
             elf, folder = shared_dump(name)
-            # Only the x86-64 guests' kernels have a task list to read.
-            pid = None if has_text else owner(folder)
             with pgwalk.open(elf) as im:
-                pages, texts = markers_agree(self, im, folder, pid)
-            want = [k for k in markers(folder) if pid in (None, k[0])]
-            self.assertEqual(pages, len(want), name)
+                pages, texts = markers_agree(self, im, folder)
+            self.assertEqual(pages, len(markers(folder)), name)
             # console.log's marker texts of mapped pages, counted apart.
             with open(os.path.join(folder, "console.log"), errors="replace") as f:
                 lines = {l.split(" note=")[0] for l in f
