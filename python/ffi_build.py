@@ -84,7 +84,7 @@ struct pgw_mode { const char *name; const char *desc; uint8_t va_bits;
     struct pgw_level_desc level[...]; ...; };
 struct pgw_enc_bits { uint64_t enc; uint64_t shared; };
 struct pgw_space { struct pgw_image *img; const struct pgw_mode *mode;
-    uint64_t root; struct pgw_enc_bits enc; ...; };
+    uint64_t root; struct pgw_enc_bits enc; uint64_t root_upper; ...; };
 
 struct pgw_entry { uint64_t raw; uint64_t addr; uint64_t reserved;
     uint64_t np_pfn; uint64_t swap_offset; enum pgw_entry_kind kind;

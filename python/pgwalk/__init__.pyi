@@ -177,6 +177,7 @@ class Space:
     image: Image
     mode: str
     root: int
+    root_upper: int
     why: str
     def translate(self, va: int) -> Translation: ...
     def translate_error(self, va: int) -> Optional[str]: ...

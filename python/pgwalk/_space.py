@@ -36,20 +36,23 @@ def _u64_input(vas):
 
 class Space:
     """An address space of an image (Image.kernel(), Image.space()).
-    mode: the paging mode's name; root: the top table's physical address;
-    why: how that root was chosen.  Uses its image: valid while the image
-    is open."""
+    mode: the paging mode's name; root: the top table's physical address
+    (in a two-root mode, arm64's, the lower half's: TTBR0; root_upper the
+    upper half's, TTBR1, else 0; 0 is a half without a table); why: how
+    that root was chosen.  Uses its image: valid while it is open."""
 
     def __init__(self, image, space, why):
         self.image = image
         self._space = space
         self.mode = cstr(space.mode.name)
         self.root = space.root
+        self.root_upper = space.root_upper
         self.why = why
         self._cache = None
 
     def __repr__(self):
-        return "<pgwalk.Space %s root=%#x>" % (self.mode, self.root)
+        upper = " root_upper=%#x" % self.root_upper if self.root_upper else ""
+        return "<pgwalk.Space %s root=%#x%s>" % (self.mode, self.root, upper)
 
     def translate(self, va):
         """Walk va down the page tables: a Translation with each level."""

@@ -170,6 +170,9 @@ class Arm64(unittest.TestCase):
             answers = [(va, pa) for va, pa in gva2gpa(folder)[el1[0]] if va >> 63]
             with pgwalk.open(elf) as im:
                 k = im.kernel()
+                self.assertEqual((k.root, k.root_upper & 0xfff), (0, 0), name)
+                self.assertEqual(k.translate(answers[0][0]).levels[0].table,
+                                 k.root_upper, name)
                 got = k.translate_many([va for va, _ in answers])
                 self.assertEqual([p if s == 0 else None for p, s in zip(got.pa, got.stop)],
                                  [pa for _, pa in answers], name)
