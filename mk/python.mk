@@ -11,7 +11,12 @@
 # module finds the library by a RUNPATH to $(O); the installed one is
 # linked again at install time with LIBDIR's, like pgwalk.pc is written
 # there (the object is the one `make python` compiled).
-PYTHON    ?= python3
+# Debian's own interpreter, which scripts/install-deps.sh's python3-cffi,
+# python3-dev and python3-numpy are for, else python3 on PATH (a PATH may
+# put another interpreter first, without them).
+PYTHON    ?= $(shell for p in /usr/bin/python3 python3; do \
+               $$p -c 'import cffi' 2>/dev/null && { echo $$p; exit 0; }; \
+             done; echo python3)
 PY_OK     := $(shell $(PYTHON) -c 'import cffi, sysconfig, os; \
                assert os.path.exists(sysconfig.get_paths()["include"] + "/Python.h")' \
                2>/dev/null && echo y)

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/assert.sh"
 . "$(dirname "$0")/oracles.sh"
 . "$(dirname "$0")/python.sh"
-plan 45
+plan 48
 
 if [ -n "${PGW_VALGRIND:-}" ]; then
 	skip_all "install.t under make valgrind: installs and compiles, no pgwalk runs worth checking"

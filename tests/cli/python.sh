@@ -1,7 +1,7 @@
 # The Python package in the shell tests (python.t, install.t): source
 # after lib.sh.  PY is the interpreter make check built it for.
 PY=${PGW_PYTHON:-python3}
-PY_BUILD=$(dirname "$PGWALK")/python
+PY_BUILD=$(dirname "${PGW_BIN:-$PGWALK}")/python
 
 # py_built: did make python build the package (cffi and Python.h found)?
 py_built() { [ -f "$PY_BUILD/pgwalk/__init__.py" ]; }
