@@ -220,8 +220,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static bool reached(const struct two_ctx *c, uint64_t table)
 {
-	return bsearch(&table, c->reached, c->nreached, sizeof(table),
-		       cmp_u64) != NULL;
+	return c->nreached && bsearch(&table, c->reached, c->nreached,
+				      sizeof(table), cmp_u64) != NULL;
 }
 
 /* The kind of a candidate by what its walk found. */
@@ -320,7 +320,7 @@ enum pgw_status linux_roots_two(struct pgw_image *img,
 	}
 	for (size_t i = 0; st == PGW_OK && i < c.ncand && !c.failed; i++)
 		children(&c, c.cand[i].table);
-	if (st == PGW_OK && !c.failed)
+	if (st == PGW_OK && !c.failed && c.nreached)  /* qsort: never NULL */
 		qsort(c.reached, c.nreached, sizeof(*c.reached), cmp_u64);
 	/* Only the roots are walked whole. */
 	for (size_t i = 0; st == PGW_OK && i < c.ncand && !c.failed; i++)
