@@ -308,8 +308,10 @@ enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
 	char last[200] = "no token_index (256 increasing offsets from 0) "
 			 "before init_uts_ns";
 	uint16_t idx[TOKENS];
-	for (size_t p = (len - 2 * TOKENS) & ~(size_t)3; p > 0 &&
-	     st == PGW_E_NOTFOUND; p -= 4) {
+	/* A window shorter than a token_index holds none (and len - 2 *
+	 * TOKENS would wrap). */
+	for (size_t p = len > 2 * TOKENS ? (len - 2 * TOKENS) & ~(size_t)3 : 0;
+	     p > 0 && st == PGW_E_NOTFOUND; p -= 4) {
 		fill(&w, p > MAX_TOKEN * TOKENS ? p - MAX_TOKEN * TOKENS : 0);
 		if (buf[p] || buf[p + 1] || !token_index_at(buf + p, idx))
 			continue;
