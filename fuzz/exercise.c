@@ -103,9 +103,12 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 
 static bool tagged_alias(const struct pgw_mode *mode, uint64_t va)
 {
+	/* The untagged address has a top byte copied from bit 55 (the
+	 * half it selects); any other top byte is a tag. */
 	uint64_t top = va >> 56;
+	uint64_t untagged = (va >> 55 & 1) ? 0xff : 0;
 
-	return (mode->quirks & PGW_Q_TBI) && top != 0 && top != 0xff;
+	return (mode->quirks & PGW_Q_TBI) && top != untagged;
 }
 
 static int on_hole(void *arg, const struct pgw_hole *h)
