@@ -297,12 +297,19 @@ static const struct piece *at(const struct pieces *ps, size_t *i,
 	return *i < ps->n && ps->p[*i].va <= va ? &ps->p[*i] : NULL;
 }
 
+/* Pieces are whole leaves and tables, which may reach outside the walk's
+ * window [start, end): only the window is compared and counted. */
 static int merge(struct differ *d, const struct pieces *a,
 		 const struct pieces *b)
 {
+	const struct pgw_walk_opts *w = &d->opts->walk;
+	uint64_t top = w->end ? w->end - 1 : UINT64_MAX;
 	size_t i = 0, j = 0;
-	uint64_t va = 0;
+	uint64_t va = w->start;
 	int r;
+
+	if (w->end && w->end <= w->start)
+		return flush(d);
 
 	for (;;) {
 		const struct piece *pa = at(a, &i, va), *pb = at(b, &j, va);
@@ -315,9 +322,11 @@ static int merge(struct differ *d, const struct pieces *a,
 			va = na < nb ? na : nb;
 			if ((r = flush(d)))
 				return r;
+			if (va > top)
+				break;
 			continue;
 		}
-		uint64_t last = UINT64_MAX;
+		uint64_t last = top;
 		if (pa && pa->last < last)
 			last = pa->last;
 		if (pb && pb->last < last)
@@ -328,7 +337,7 @@ static int merge(struct differ *d, const struct pieces *a,
 			last = b->p[j].va - 1;
 		if ((r = segment(d, pa, pb, va, last)))
 			return r;
-		if (last == UINT64_MAX)
+		if (last == top)
 			break;
 		va = last + 1;
 	}
