@@ -275,7 +275,8 @@ stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
 	enum pgw_level lvl = ls->below;
 	unsigned index = (unsigned)(out->va >> ls->below_shift) &
 			 ls->below_mask;
-	/* The page is kept: the read cannot fail. */
+	/* The kept page is a table's first 4 KiB: a larger table's entry
+	 * past it (16K and 64K granules) is read, and that can fail. */
 	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
 					  sl->table, index, page, &c->memo, s,
@@ -283,6 +284,8 @@ stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
 
 	if (why == PGW_STOP_OK)
 		return why;
+	if (!s->read_ok)
+		out->table_absence = err.absence;
 	if (all)
 		steps_from(out, ls, sl, true, first);
 	else
