@@ -6,6 +6,7 @@
 #include "exit_codes.h"
 #include "layout_opts.h"
 #include "output.h"
+#include "regions_out.h"
 #include "session.h"
 
 struct regions_args {
@@ -94,6 +95,21 @@ static int usage_leaf(void *arg, const struct pgw_leaf *leaf)
 	return 0;
 }
 
+/* The layout and the bases its regions stand on. */
+static void say_layout(struct out *o, const struct pgw_layout *lay)
+{
+	struct layout_rec l = { lay->name, lay->desc, lay->why };
+
+	out_record(o, &layout_rec_type, &l);
+	for (size_t i = 0; i < lay->nbases; i++) {
+		const struct pgw_layout_base *b = &lay->base[i];
+		struct base_rec r = { b->name, b->value,
+				      pgw_base_source_name(b->source),
+				      b->why };
+		out_record(o, &base_rec_type, &r);
+	}
+}
+
 int cmd_regions(int argc, char **argv)
 {
 	struct regions_args a = { 0 };
@@ -129,11 +145,19 @@ int cmd_regions(int argc, char **argv)
 	enum pgw_status st = pgw_walk_range(&s.space, &wo, &ops, &u, NULL,
 					    NULL, &err);
 	struct out out = { stdout, fmt, s.space.mode, layout, false };
-	struct regions_summary sum = { 0 };
-	if (fmt->regions_begin)
-		fmt->regions_begin(&out, layout);
+	struct regions_summary_rec sum = { 0 };
+	out_table(&out, &regions_table);
+	say_layout(&out, layout);
 	for (size_t i = 0; i < layout->nregions; i++) {
-		fmt->regions_row(&out, &layout->region[i], &use[i]);
+		const struct pgw_region *r = &layout->region[i];
+		struct region_rec rec = {
+			.span = { r->start, r->end },
+			.region = r->key,
+			.name = r->name,
+			.mapped = use[i].mapped,
+			.leaves = use[i].leaves,
+		};
+		out_record(&out, &region_rec_type, &rec);
 		sum.mapped += use[i].mapped;
 		sum.leaves += use[i].leaves;
 	}
@@ -145,8 +169,7 @@ int cmd_regions(int argc, char **argv)
 	else if (u.tables_missing)
 		sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
 	sum.complete = !sum.reason;
-	if (fmt->regions_summary)
-		fmt->regions_summary(&out, &sum);
+	out_record(&out, &regions_summary_rec_type, &sum);
 	rc = u.tables_missing ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
 	if (st != PGW_OK) {
 		fflush(stdout);

@@ -33,13 +33,12 @@ void delim_dump_hole(struct out *o, const struct delim *d,
 void delim_dump_summary(struct out *o, const struct delim *d,
 			const struct dump_summary *s);
 
-void delim_regions_begin(struct out *o, const struct delim *d,
-			 const struct pgw_layout *lay);
-void delim_regions_row(struct out *o, const struct delim *d,
-		       const struct pgw_region *r,
-		       const struct region_usage *u);
-void delim_regions_summary(struct out *o, const struct delim *d,
-			   const struct regions_summary *s);
+/* Records described by a schema (record_delim.c): the table's header,
+ * a record's row. */
+void delim_table(struct out *o, const struct delim *d,
+		 const struct rec_table *t);
+void delim_record(struct out *o, const struct delim *d,
+		  const struct rec_type *t, const void *rec);
 
 /* roots (fmt_delim_roots.c) */
 void delim_roots_begin(struct out *o, const struct delim *d,
@@ -133,16 +132,12 @@ void delim_search_summary(struct out *o, const struct delim *d,
 	static void NAME##_dump_summary(struct out *o,                    \
 					const struct dump_summary *s)     \
 	{ delim_dump_summary(o, &D, s); }                                 \
-	static void NAME##_regions_begin(struct out *o,                   \
-					 const struct pgw_layout *lay)    \
-	{ delim_regions_begin(o, &D, lay); }                              \
-	static void NAME##_regions_row(struct out *o,                     \
-				       const struct pgw_region *r,        \
-				       const struct region_usage *u)      \
-	{ delim_regions_row(o, &D, r, u); }                               \
-	static void NAME##_regions_summary(struct out *o,                 \
-					   const struct regions_summary *s) \
-	{ delim_regions_summary(o, &D, s); }                              \
+	static void NAME##_table(struct out *o,                           \
+				 const struct rec_table *t)               \
+	{ delim_table(o, &D, t); }                                        \
+	static void NAME##_record(struct out *o, const struct rec_type *t, \
+				  const void *rec)                        \
+	{ delim_record(o, &D, t, rec); }                                  \
 	static void NAME##_roots_begin(struct out *o,                     \
 				       const struct roots_report *r)      \
 	{ delim_roots_begin(o, &D, r); }                                  \
@@ -239,9 +234,8 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.dump_map = NAME##_dump_map,                              \
 		.dump_hole = NAME##_dump_hole,                            \
 		.dump_summary = NAME##_dump_summary,                      \
-		.regions_begin = NAME##_regions_begin,                    \
-		.regions_row = NAME##_regions_row,                        \
-		.regions_summary = NAME##_regions_summary,                \
+		.table_begin = NAME##_table,                              \
+		.record = NAME##_record,                                  \
 		.roots_begin = NAME##_roots_begin,                        \
 		.roots_root = NAME##_roots_root,                          \
 		.roots_orphan = NAME##_roots_orphan,                      \

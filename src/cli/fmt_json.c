@@ -607,60 +607,9 @@ static void json_dump_summary(struct out *o, const struct dump_summary *s)
 	put(o, &l);
 }
 
-static void json_regions_begin(struct out *o, const struct pgw_layout *lay)
-{
-	struct line l;
-	l.len = 0;
-
-	emit_str(&l, "{\"type\":\"layout\"");
-	kv_str(&l, "name", lay->name);
-	kv_str(&l, "desc", lay->desc);
-	kv_str(&l, "why", lay->why);
-	put(o, &l);
-	for (size_t i = 0; i < lay->nbases; i++) {
-		const struct pgw_layout_base *b = &lay->base[i];
-		l.len = 0;
-		emit_str(&l, "{\"type\":\"base\"");
-		kv_str(&l, "name", b->name);
-		kv_hex(&l, "value", b->value);
-		kv_str(&l, "source", pgw_base_source_name(b->source));
-		kv_str(&l, "why", b->why);
-		put(o, &l);
-	}
-}
-
-static void json_regions_row(struct out *o, const struct pgw_region *r,
-			     const struct region_usage *u)
-{
-	struct line l;
-	l.len = 0;
-
-	emit_str(&l, "{\"type\":\"region\",");
-	span(&l, r->start, r->end);
-	kv_str(&l, "region", r->key);
-	kv_str(&l, "name", r->name);
-	kv_u64(&l, "mapped", u->mapped);
-	kv_u64(&l, "leaves", u->leaves);
-	put(o, &l);
-}
-
-static void json_regions_summary(struct out *o,
-				 const struct regions_summary *s)
-{
-	struct line l;
-	l.len = 0;
-
-	emit_str(&l, "{\"type\":\"summary\",\"mapped\":");
-	emit_u64(&l, s->mapped);
-	kv_u64(&l, "leaves", s->leaves);
-	kv_bool(&l, "complete", s->complete);
-	if (s->reason)
-		kv_str(&l, "reason", s->reason);
-	put(o, &l);
-}
-
 const struct formatter fmt_json = {
 	.name = "json",
+	.record = json_record,
 	.info = json_info,
 	.xlat = json_xlat,
 	.xlat_walk = json_xlat_walk,
@@ -669,9 +618,6 @@ const struct formatter fmt_json = {
 	.dump_map = json_dump_map,
 	.dump_hole = json_dump_hole,
 	.dump_summary = json_dump_summary,
-	.regions_begin = json_regions_begin,
-	.regions_row = json_regions_row,
-	.regions_summary = json_regions_summary,
 	.roots_root = json_roots_root,
 	.roots_orphan = json_roots_orphan,
 	.roots_unowned = json_roots_unowned,

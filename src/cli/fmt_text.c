@@ -581,7 +581,7 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 
 /* Drop trailing blanks, end the line, write it (after what o->rows
  * gathered). */
-static void put(struct out *o, struct line *l)
+void text_put(struct out *o, struct line *l)
 {
 	out_rows_flush(o);
 	while (l->len && l->buf[l->len - 1] == ' ')
@@ -696,11 +696,11 @@ static void text_dump_hole(struct out *o, const struct pgw_run *run)
 		emit_str(&l, " at ");
 		emit_hex(&l, run->entry_pa);
 	}
-	put(o, &l);
+	text_put(o, &l);
 }
 
 /* "; INCOMPLETE: why" for a summary that is not whole. */
-static void incomplete(struct line *l, const char *reason, const char *tail)
+void text_incomplete(struct line *l, const char *reason, const char *tail)
 {
 	static const struct { const char *reason, *words; } why[] = {
 		{ "budget", "the entry budget ran out (raise --max-entries)" },
@@ -737,14 +737,14 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 		emit_str(&l, " pages ");
 		text_size(&l, s->level_bytes[lv], 0);
 	}
-	put(o, &l);
+	text_put(o, &l);
 	if (s->not_in_image) {
 		l.len = 0;
 		emit_str(&l, "# not in image: ");
 		text_size(&l, s->not_in_image, 0);
 		emit_str(&l, " of the mapped bytes (their data; the mappings "
 			     "stand)");
-		put(o, &l);
+		text_put(o, &l);
 	}
 	l.len = 0;
 	emit_str(&l, "# holes: ");
@@ -759,7 +759,7 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 		emit_u64(&l, s->tables_missing);
 		emit_str(&l, " where a page table is not in the image");
 	}
-	put(o, &l);
+	text_put(o, &l);
 	l.len = 0;
 	emit_str(&l, "# W+X: ");
 	emit_u64(&l, s->wx);
@@ -774,7 +774,7 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	if (s->no_nx && s->wx)
 		emit_str(&l, " (this mode has no NX bit: every writable "
 			     "page is executable)");
-	put(o, &l);
+	text_put(o, &l);
 	l.len = 0;
 	emit_str(&l, "# walk: ");
 	emit_u64(&l, s->stats.entries);
@@ -783,76 +783,20 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	emit_str(&l, " tables, ");
 	emit_u64(&l, s->stats.leaves);
 	emit_str(&l, " leaves");
-	incomplete(&l, s->reason, "");
-	put(o, &l);
+	text_incomplete(&l, s->reason, "");
+	text_put(o, &l);
 }
 
-/* The layout and its bases are regions' own records. */
-static void text_regions_begin(struct out *o, const struct pgw_layout *lay)
+static void text_record(struct out *o, const struct rec_type *t,
+			const void *rec)
 {
-	char prefix[160];
-
-	snprintf(prefix, sizeof(prefix), "layout %s (", lay->name);
-	out_text_line(o->f, prefix, lay->why, ")\n");
-	for (size_t i = 0; i < lay->nbases; i++) {
-		snprintf(prefix, sizeof(prefix), "base %s 0x%llx %s: ",
-			 lay->base[i].name,
-			 (unsigned long long)lay->base[i].value,
-			 pgw_base_source_name(lay->base[i].source));
-		out_text_line(o->f, prefix, lay->base[i].why, "\n");
-	}
-	fprintf(o->f, "# %-*s %10s %10s %8s  REGION\n",
-		2 * out_va_digits(o->mode) + 3, "START-END", "SIZE", "MAPPED",
-		"LEAVES");
-}
-
-static void text_regions_row(struct out *o, const struct pgw_region *r,
-			     const struct region_usage *u)
-{
-	struct line l;
-	l.len = 0;
-	struct line n;
-	n.len = 0;
-
-	emit_str(&l, "  ");
-	text_span(&l, o, r->start, r->end);
-	text_size(&l, r->end - r->start, 11);
-	if (u->mapped)
-		text_size(&l, u->mapped, 11);
-	else
-		emit_str(&l, "          -");
-	if (u->leaves)
-		emit_u64(&n, u->leaves);
-	else
-		emit_char(&n, '-');
-	for (size_t i = n.len; i < 9; i++)
-		emit_char(&l, ' ');
-	if (n.len >= 9)
-		emit_char(&l, ' ');  /* shared tables: counts past the column */
-	memcpy(l.buf + l.len, n.buf, n.len);
-	l.len += n.len;
-	emit_str(&l, "  ");
-	emit_str(&l, r->name);
-	put(o, &l);
-}
-
-static void text_regions_summary(struct out *o,
-				 const struct regions_summary *s)
-{
-	struct line l;
-	l.len = 0;
-
-	emit_str(&l, "# mapped: ");
-	text_size(&l, s->mapped, 0);
-	emit_str(&l, " in ");
-	emit_u64(&l, s->leaves);
-	emit_str(&l, s->leaves == 1 ? " leaf" : " leaves");
-	incomplete(&l, s->reason, ": mapped sizes are partial");
-	put(o, &l);
+	if (t->text)
+		t->text(o, rec);
 }
 
 const struct formatter fmt_text = {
 	.name = "text",
+	.record = text_record,
 	.info = text_info,
 	.xlat = text_xlat,
 	.xlat_walk = text_xlat_walk,
@@ -861,9 +805,6 @@ const struct formatter fmt_text = {
 	.dump_map = text_dump_map,
 	.dump_hole = text_dump_hole,
 	.dump_summary = text_dump_summary,
-	.regions_begin = text_regions_begin,
-	.regions_row = text_regions_row,
-	.regions_summary = text_regions_summary,
 	.roots_begin = text_roots_begin,
 	.roots_root = text_roots_root,
 	.roots_orphan = text_roots_orphan,

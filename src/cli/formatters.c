@@ -23,6 +23,19 @@ const struct formatter *formatter_by_name(const char *name)
 	return NULL;
 }
 
+void out_table(struct out *o, const struct rec_table *t)
+{
+	o->table = t;
+	if (o->fmt->table_begin)
+		o->fmt->table_begin(o, t);
+}
+
+void out_record(struct out *o, const struct rec_type *t, const void *rec)
+{
+	o->fmt->record(o, t, rec);
+	o->last = t;
+}
+
 const char *out_level_name(const struct pgw_mode *mode, enum pgw_level lvl)
 {
 	return mode->level[lvl].name;

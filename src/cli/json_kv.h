@@ -79,4 +79,7 @@ static inline void kv_null(struct line *l, const char *key)
 	emit_str(l, "\":null");
 }
 
+/* Any record described by a schema (record_json.c). */
+void json_record(struct out *o, const struct rec_type *t, const void *rec);
+
 #endif

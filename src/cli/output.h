@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "record.h"
 #include "stencil.h"
 #include "pgwalk.h"
 
@@ -30,6 +31,9 @@ struct out {
 					      NULL: each written alone */
 	struct stencil *stencil;           /* dump_map marks its numbers
 					      here (stencil.h); NULL */
+	const struct rec_table *table;     /* the records' table (out_table) */
+	const struct rec_type *last;       /* the last record's type: text
+					      layouts head their columns */
 };
 
 struct read_piece;
@@ -213,6 +217,11 @@ static inline const char *diff_incomplete(const struct diff_summary *s)
 
 struct formatter {
 	const char *name;
+	/* Records described by a schema (record.h): a table begins (its
+	 * header), then its records. */
+	void (*table_begin)(struct out *o, const struct rec_table *t);
+	void (*record)(struct out *o, const struct rec_type *t,
+		       const void *rec);
 	/* info: one record describing the image */
 	void (*info)(struct out *o, const struct info_view *v);
 	/* translate: a header, then one record per address: compact
@@ -237,11 +246,6 @@ struct formatter {
 			 const struct pgw_run *run, uint64_t not_in_image);
 	void (*dump_hole)(struct out *o, const struct pgw_run *run);
 	void (*dump_summary)(struct out *o, const struct dump_summary *s);
-	/* regions: the layout and its bases, one row per region, a summary */
-	void (*regions_begin)(struct out *o, const struct pgw_layout *lay);
-	void (*regions_row)(struct out *o, const struct pgw_region *r,
-			    const struct region_usage *u);
-	void (*regions_summary)(struct out *o, const struct regions_summary *s);
 	/* roots: one record per root, then the cross-view (roots no task
 	 * owns, tasks whose root the scan did not find), then the end (how
 	 * the roots were named, the summary) */

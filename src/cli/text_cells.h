@@ -20,4 +20,11 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 /* Effective permissions: "kernel|user ro|rw exec|nx". */
 void text_access(struct line *l, uint32_t eff);
 
+/* Drop trailing blanks, end the line, write it (after what o->rows
+ * gathered). */
+void text_put(struct out *o, struct line *l);
+/* "; INCOMPLETE: " and the reason in words, then tail (reason NULL:
+ * nothing). */
+void text_incomplete(struct line *l, const char *reason, const char *tail);
+
 #endif

@@ -1,0 +1,113 @@
+/*
+ * Records described once, as data.  A record type is its "type" word and
+ * its fields, each a name (the JSON key and the CSV/TSV column), a kind
+ * (how every format spells it) and where its value lies in the record's
+ * struct.  One writer per format family prints any record: JSON
+ * (record_json.c), CSV and TSV (record_delim.c); text, whose columns and
+ * sentences differ by record, keeps one hand layout per type.
+ *
+ * A command's output is a table: its record types and the CSV/TSV
+ * columns in their frozen order.  Adding a field is one line in the
+ * type's field list: the struct gains the member, JSON the key (in list
+ * order), CSV and TSV a column at the end.  docs/output.md says what each
+ * field means.
+ */
+#ifndef PGW_RECORD_H
+#define PGW_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct out;
+
+/* [va, end): "va", "end" and "size", an end of 0 after a non-zero start
+ * spelled 2^64. */
+struct rec_span {
+	uint64_t va, end;
+};
+
+/* A number that may be absent (has false: no JSON key, an empty cell). */
+struct rec_opt {
+	uint64_t v;
+	bool has;
+};
+
+enum rec_kind {
+	RK_HEX,     /* uint64_t, "0x.." (a JSON string) */
+	RK_U64,     /* uint64_t, decimal */
+	RK_BOOL,    /* bool, true or false */
+	RK_WORD,    /* const char *, pgwalk's own vocabulary (keys, names of
+		       levels and rules): never escaped; NULL absent */
+	RK_TEXT,    /* const char *, anything (strings from the image, words
+		       of reasons): escaped as docs/output.md says; NULL
+		       absent */
+	RK_SPAN,    /* struct rec_span: three fields, va, end and size */
+	RK_OHEX,    /* struct rec_opt, spelled as RK_HEX */
+	RK_OU64,    /* struct rec_opt, spelled as RK_U64 */
+};
+
+/* Each kind's C type, for the record structs. */
+#define REC_CTYPE_HEX  uint64_t
+#define REC_CTYPE_U64  uint64_t
+#define REC_CTYPE_BOOL bool
+#define REC_CTYPE_WORD const char *
+#define REC_CTYPE_TEXT const char *
+#define REC_CTYPE_SPAN struct rec_span
+#define REC_CTYPE_OHEX struct rec_opt
+#define REC_CTYPE_OU64 struct rec_opt
+
+struct rec_field {
+	const char *name;
+	enum rec_kind kind;
+	size_t off;                  /* in the record's struct */
+};
+
+struct rec_type {
+	const char *name;            /* "type" of the JSON record, first
+					CSV/TSV cell */
+	const struct rec_field *field;
+	size_t nfields;
+	/* The text layout (NULL: text prints nothing of this record). */
+	void (*text)(struct out *o, const void *rec);
+};
+
+struct rec_table {
+	/* The CSV/TSV header as released, comma-separated: columns are
+	 * only ever added at its end, so a reader by position keeps
+	 * working.  A field none of them names is appended, in the order
+	 * of types and their fields. */
+	const char *cols;
+	const struct rec_type *const *types;   /* NULL-terminated */
+};
+
+/*
+ * A record type from a field list, an X-macro LIST(F, S) calling
+ * F(S, name, KIND) for each field in JSON order:
+ *
+ *   #define REGION_FIELDS(F, S) F(S, span, SPAN) F(S, name, TEXT)
+ *   RECORD_STRUCT(region_rec, REGION_FIELDS);                 (header)
+ *   RECORD_TYPE(region_rec, "region", REGION_FIELDS, text);   (.c)
+ *
+ * declares struct region_rec { struct rec_span span; const char *name; }
+ * and defines region_rec_type.
+ */
+#define REC_MEMBER(S, name, kind) REC_CTYPE_##kind name;
+#define REC_FIELD(S, name, kind) \
+	{ #name, RK_##kind, offsetof(struct S, name) },
+#define RECORD_STRUCT(S, LIST)                                            \
+	struct S { LIST(REC_MEMBER, S) };                                 \
+	extern const struct rec_type S##_type
+#define RECORD_TYPE(S, TYPE, LIST, TEXT)                                  \
+	static const struct rec_field S##_fields[] = { LIST(REC_FIELD, S) }; \
+	const struct rec_type S##_type = {                                \
+		TYPE, S##_fields,                                         \
+		sizeof(S##_fields) / sizeof(S##_fields[0]), TEXT          \
+	}
+
+/* A table's records begin (CSV/TSV: the header row). */
+void out_table(struct out *o, const struct rec_table *t);
+/* One record of type t in the current table, in o's format. */
+void out_record(struct out *o, const struct rec_type *t, const void *rec);
+
+#endif
