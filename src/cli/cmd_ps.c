@@ -55,6 +55,30 @@ static const struct argp ps_argp = {
 
 /* No task list (no kallsyms or layout to read it with) is an answer, as
  * roots' unnamed roots are: the summary says why, exit 0. */
+/* A task's record: a field the kernel's layout does not have is
+ * absent. */
+static void say_task(struct out *o, const struct pgw_task *t)
+{
+	const char *st = pgw_task_state_key(t);
+	struct task_rec r = {
+		.pid = (uint32_t)t->pid,
+		.tgid = (uint32_t)t->tgid,
+		.ppid = { (uint32_t)t->ppid, t->ppid >= 0 },
+		.comm = { (const char *)t->comm, t->comm_len },
+		.state = st,
+		.state_value = { t->state, st != NULL },
+		.cpu = { t->cpu, t->has_cpu },
+		.running = { t->on_cpu, t->has_on_cpu },
+		.kthread = t->kthread,
+		.task = t->task,
+		.mm = { t->mm, t->mm != 0 },
+		.root = { t->pgd_pa, t->has_pgd_pa },
+		.start_time = { t->start_time, t->has_start_time },
+		.why = t->mm && !t->has_pgd_pa ? t->why : NULL,
+	};
+	out_record(o, &task_rec_type, &r);
+}
+
 static int list_status(enum pgw_status st)
 {
 	if (st == PGW_OK || st == PGW_E_NOTFOUND)
@@ -92,22 +116,22 @@ int cmd_ps(int argc, char **argv)
 			      "%s", s.path, n, err.msg);
 	if (n && s.opts.verbose)
 		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
-	struct ps_report r = {
-		.tasks = tasks, .ntasks = n,
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct out out = { stdout, fmt, s.space.mode, NULL };
+	struct ps_summary_rec sum = {
+		.tasks = n,
 		.method = n ? pgw_tasks_method_key(how.method) : NULL,
 		.method_why = n ? how.why : NULL, .complete = st == PGW_OK,
 		.why = st == PGW_OK ? NULL : err.msg,
 	};
-	for (size_t i = 0; i < n; i++)
-		r.processes += tasks[i].mm != 0;
-	static char obuf[1 << 16];
-	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	struct out out = { stdout, fmt, s.space.mode, NULL };
-	if (fmt->ps_begin)
-		fmt->ps_begin(&out, &r);
-	for (size_t i = 0; i < n; i++)
-		fmt->ps_task(&out, &r, i);
-	fmt->ps_end(&out, &r);
+	out_table(&out, &ps_table);
+	for (size_t i = 0; i < n; i++) {
+		say_task(&out, &tasks[i]);
+		sum.processes += tasks[i].mm != 0;
+	}
+	sum.kernel_threads = sum.tasks - sum.processes;
+	out_record(&out, &ps_summary_rec_type, &sum);
 	rc = pgw_cli_flush(list_status(st));
 	pgw_linux_tasks_free(tasks);
 	session_close(&s);

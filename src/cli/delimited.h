@@ -64,13 +64,6 @@ void delim_ptov(struct out *o, const struct delim *d,
 		const struct ptov_answer *a);
 void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
 		    size_t n);
-/* ps (fmt_delim_ps.c) */
-void delim_ps_begin(struct out *o, const struct delim *d,
-		    const struct ps_report *r);
-void delim_ps_task(struct out *o, const struct delim *d,
-		   const struct ps_report *r, size_t i);
-void delim_ps_end(struct out *o, const struct delim *d,
-		  const struct ps_report *r);
 /* check and diff (fmt_delim_check.c) */
 void delim_check_begin(struct out *o, const struct delim *d);
 void delim_check_finding(struct out *o, const struct delim *d,
@@ -156,15 +149,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 	static void NAME##_roots_end(struct out *o,                       \
 				     const struct roots_report *r)        \
 	{ delim_roots_end(o, &D, r); }                                    \
-	static void NAME##_ps_begin(struct out *o,                        \
-				    const struct ps_report *r)            \
-	{ delim_ps_begin(o, &D, r); }                                     \
-	static void NAME##_ps_task(struct out *o,                         \
-				   const struct ps_report *r, size_t i)   \
-	{ delim_ps_task(o, &D, r, i); }                                   \
-	static void NAME##_ps_end(struct out *o,                          \
-				  const struct ps_report *r)              \
-	{ delim_ps_end(o, &D, r); }                                       \
 	static void NAME##_read_begin(struct out *o)                      \
 	{ delim_read_begin(o, &D); }                                      \
 	static void NAME##_read_data(struct out *o,                       \
@@ -241,9 +225,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.roots_orphan = NAME##_roots_orphan,                      \
 		.roots_unowned = NAME##_roots_unowned,                    \
 		.roots_end = NAME##_roots_end,                            \
-		.ps_begin = NAME##_ps_begin,                              \
-		.ps_task = NAME##_ps_task,                                \
-		.ps_end = NAME##_ps_end,                                  \
 		.read_begin = NAME##_read_begin,                          \
 		.read_data = NAME##_read_data,                            \
 		.read_gap = NAME##_read_gap,                              \

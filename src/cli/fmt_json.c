@@ -4,7 +4,6 @@
  * numbers, strings from the image escaped to printable ASCII.
  */
 #include "json_kv.h"
-#include "ps_out.h"
 #include "spelled.h"
 #include "read_out.h"
 #include "check_out.h"
@@ -626,8 +625,6 @@ const struct formatter fmt_json = {
 	.maps_vma = json_maps_vma,
 	.maps_page = json_maps_page,
 	.maps_end = json_maps_end,
-	.ps_task = json_ps_task,
-	.ps_end = json_ps_end,
 	.read_data = json_read_data,
 	.read_gap = json_read_gap,
 	.ptov = json_ptov,

@@ -8,7 +8,6 @@
 #include "access.h"
 #include "maps_out.h"
 #include "roots_out.h"
-#include "ps_out.h"
 #include "text_cells.h"
 #include "spelled.h"
 #include "search_out.h"
@@ -787,6 +786,12 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	text_put(o, &l);
 }
 
+static void text_table(struct out *o, const struct rec_table *t)
+{
+	if (t->text)
+		t->text(o);
+}
+
 static void text_record(struct out *o, const struct rec_type *t,
 			const void *rec)
 {
@@ -796,6 +801,7 @@ static void text_record(struct out *o, const struct rec_type *t,
 
 const struct formatter fmt_text = {
 	.name = "text",
+	.table_begin = text_table,
 	.record = text_record,
 	.info = text_info,
 	.xlat = text_xlat,
@@ -814,9 +820,6 @@ const struct formatter fmt_text = {
 	.maps_vma = text_maps_vma,
 	.maps_page = text_maps_page,
 	.maps_end = text_maps_end,
-	.ps_begin = text_ps_begin,
-	.ps_task = text_ps_task,
-	.ps_end = text_ps_end,
 	.read_data = text_read_data,
 	.read_gap = text_read_gap,
 	.read_end = text_read_end,

@@ -146,8 +146,6 @@ struct info_view {
 	char names_why[1024];
 };
 
-struct ps_report;      /* ps_out.h */
-
 /* What `roots` prints: the roots the scan found, the task list and
  * their cross-view (cmd_roots.c fills it in). */
 struct roots_report {
@@ -257,10 +255,6 @@ struct formatter {
 	void (*roots_unowned)(struct out *o, const struct roots_report *r,
 			      size_t task, const char *why);
 	void (*roots_end)(struct out *o, const struct roots_report *r);
-	/* ps: a header (NULL: none), a record per task, the summary */
-	void (*ps_begin)(struct out *o, const struct ps_report *r);
-	void (*ps_task)(struct out *o, const struct ps_report *r, size_t i);
-	void (*ps_end)(struct out *o, const struct ps_report *r);
 	/* read: a header, pieces of bytes (a 4 KiB page at most) and the
 	 * gaps --skip-unreadable skips, in address order, then the end
 	 * address (text: the last line). */

@@ -1,26 +1,41 @@
 /*
- * What `ps` prints (cmd_ps.c fills it in; fmt_*_ps.c write it): the
- * kernel's task list, each task's root, and how the list was read.
+ * What `ps` prints: a record per task of the kernel's task list, then a
+ * summary saying how the list was read (ps_out.c: the types and their
+ * text; cmd_ps.c fills them in).
  */
 #ifndef PGW_PS_OUT_H
 #define PGW_PS_OUT_H
 
-#include "output.h"
+#include "record.h"
 
-struct ps_report {
-	const struct pgw_task *tasks;
-	size_t ntasks;
-	size_t processes;            /* tasks with an mm */
-	const char *method;          /* pgw_tasks_method_key */
-	const char *method_why;
-	bool complete;               /* the whole list was read */
-	const char *why;             /* !complete: why not */
-};
+#define TASK_FIELDS(F, S)                                                 \
+	F(S, pid, U64, 0)                                                 \
+	F(S, tgid, U64, 0)                                                \
+	F(S, ppid, OU64, RF_NULL)                                         \
+	F(S, comm, BYTES, 0)                                              \
+	F(S, state, WORD, RF_NULL)                                        \
+	F(S, state_value, OU64, RF_NULL | RF_JSON)                        \
+	F(S, cpu, OU64, RF_NULL)                                          \
+	F(S, running, OBOOL, RF_NULL)                                     \
+	F(S, kthread, BOOL, 0)                                            \
+	F(S, task, HEX, 0)                                                \
+	F(S, mm, OHEX, RF_NULL)                                           \
+	F(S, root, OHEX, RF_NULL)                                         \
+	F(S, start_time, OU64, RF_NULL)                                   \
+	F(S, why, TEXT, 0)
+RECORD_STRUCT(task_rec, TASK_FIELDS);
 
-void text_ps_begin(struct out *o, const struct ps_report *r);
-void text_ps_task(struct out *o, const struct ps_report *r, size_t i);
-void text_ps_end(struct out *o, const struct ps_report *r);
-void json_ps_task(struct out *o, const struct ps_report *r, size_t i);
-void json_ps_end(struct out *o, const struct ps_report *r);
+#define PS_SUMMARY_FIELDS(F, S)                                           \
+	F(S, tasks, U64, RF_DETAIL)                                       \
+	F(S, processes, U64, RF_DETAIL)                                   \
+	F(S, kernel_threads, U64, RF_DETAIL)                              \
+	F(S, method, WORD, RF_NULL | RF_DETAIL)                           \
+	F(S, method_why, TEXT, RF_JSON)                                   \
+	F(S, threads, BOOL, RF_JSON)                                      \
+	F(S, complete, BOOL, 0)                                           \
+	F(S, why, TEXT, 0)
+RECORD_STRUCT(ps_summary_rec, PS_SUMMARY_FIELDS);
+
+extern const struct rec_table ps_table;
 
 #endif

@@ -27,10 +27,16 @@ struct rec_span {
 	uint64_t va, end;
 };
 
-/* A number that may be absent (has false: no JSON key, an empty cell). */
+/* A number or a bool that may be absent (has false). */
 struct rec_opt {
 	uint64_t v;
 	bool has;
+};
+
+/* n bytes that may hold anything, a NUL too (a task's comm). */
+struct rec_bytes {
+	const char *s;
+	size_t n;
 };
 
 enum rec_kind {
@@ -45,6 +51,15 @@ enum rec_kind {
 	RK_SPAN,    /* struct rec_span: three fields, va, end and size */
 	RK_OHEX,    /* struct rec_opt, spelled as RK_HEX */
 	RK_OU64,    /* struct rec_opt, spelled as RK_U64 */
+	RK_OBOOL,   /* struct rec_opt, spelled as RK_BOOL */
+	RK_BYTES,   /* struct rec_bytes, escaped as RK_TEXT */
+};
+
+/* How a field is placed; an absent one is left out unless RF_NULL. */
+enum rec_how {
+	RF_NULL = 1,       /* absent: JSON null (an empty cell still) */
+	RF_JSON = 2,       /* JSON only: no CSV/TSV column */
+	RF_DETAIL = 4,     /* CSV/TSV: key=value in the "detail" cell */
 };
 
 /* Each kind's C type, for the record structs. */
@@ -56,10 +71,13 @@ enum rec_kind {
 #define REC_CTYPE_SPAN struct rec_span
 #define REC_CTYPE_OHEX struct rec_opt
 #define REC_CTYPE_OU64 struct rec_opt
+#define REC_CTYPE_OBOOL struct rec_opt
+#define REC_CTYPE_BYTES struct rec_bytes
 
 struct rec_field {
 	const char *name;
 	enum rec_kind kind;
+	unsigned how;                /* enum rec_how */
 	size_t off;                  /* in the record's struct */
 };
 
@@ -79,22 +97,25 @@ struct rec_table {
 	 * of types and their fields. */
 	const char *cols;
 	const struct rec_type *const *types;   /* NULL-terminated */
+	/* Text's column heads (NULL: none, or printed by a layout). */
+	void (*text)(struct out *o);
 };
 
 /*
  * A record type from a field list, an X-macro LIST(F, S) calling
- * F(S, name, KIND) for each field in JSON order:
+ * F(S, name, KIND, HOW) for each field in JSON order (HOW: 0 or
+ * enum rec_how's flags):
  *
- *   #define REGION_FIELDS(F, S) F(S, span, SPAN) F(S, name, TEXT)
+ *   #define REGION_FIELDS(F, S) F(S, span, SPAN, 0) F(S, name, TEXT, 0)
  *   RECORD_STRUCT(region_rec, REGION_FIELDS);                 (header)
  *   RECORD_TYPE(region_rec, "region", REGION_FIELDS, text);   (.c)
  *
  * declares struct region_rec { struct rec_span span; const char *name; }
  * and defines region_rec_type.
  */
-#define REC_MEMBER(S, name, kind) REC_CTYPE_##kind name;
-#define REC_FIELD(S, name, kind) \
-	{ #name, RK_##kind, offsetof(struct S, name) },
+#define REC_MEMBER(S, name, kind, how) REC_CTYPE_##kind name;
+#define REC_FIELD(S, name, kind, how) \
+	{ #name, RK_##kind, how, offsetof(struct S, name) },
 #define RECORD_STRUCT(S, LIST)                                            \
 	struct S { LIST(REC_MEMBER, S) };                                 \
 	extern const struct rec_type S##_type
@@ -104,6 +125,23 @@ struct rec_table {
 		TYPE, S##_fields,                                         \
 		sizeof(S##_fields) / sizeof(S##_fields[0]), TEXT          \
 	}
+
+/* Is the field at p (in its record) there: a string not NULL, an
+ * optional value set? */
+static inline bool rec_present(const struct rec_field *f, const void *p)
+{
+	switch (f->kind) {
+	case RK_WORD:
+	case RK_TEXT:
+		return *(const char *const *)p != NULL;
+	case RK_OHEX:
+	case RK_OU64:
+	case RK_OBOOL:
+		return ((const struct rec_opt *)p)->has;
+	default:
+		return true;
+	}
+}
 
 /* A table's records begin (CSV/TSV: the header row). */
 void out_table(struct out *o, const struct rec_table *t);

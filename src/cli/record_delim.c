@@ -13,7 +13,7 @@ struct cols {
 	const char *name[COLS_MAX];
 	size_t nname[COLS_MAX];      /* the length of name[i] */
 	struct cell {
-		short field;         /* -1: empty */
+		short field;         /* -1: empty, -2: the detail cell */
 		char part;           /* of a span: 0 va, 1 end, 2 size */
 	} map[TYPES_MAX][COLS_MAX];          /* by the type's place in the table */
 };
@@ -48,6 +48,8 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 	for (size_t k = 0; t->types[k]; k++) {
 		const struct rec_type *ty = t->types[k];
 		for (size_t f = 0; f < ty->nfields; f++) {
+			if (ty->field[f].how & (RF_JSON | RF_DETAIL))
+				continue;
 			if (ty->field[f].kind != RK_SPAN) {
 				col_add(c, ty->field[f].name,
 					strlen(ty->field[f].name));
@@ -64,6 +66,14 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 			c->map[k][i].field = -1;
 		for (size_t f = 0; f < ty->nfields; f++) {
 			const struct rec_field *fd = &ty->field[f];
+			if (fd->how & RF_JSON)
+				continue;
+			if (fd->how & RF_DETAIL) {
+				size_t i = col_index(c, "detail", 6);
+				if (i < c->n)
+					c->map[k][i].field = -2;
+				continue;
+			}
 			if (fd->kind != RK_SPAN) {
 				size_t i = col_index(c, fd->name,
 						     strlen(fd->name));
@@ -127,8 +137,13 @@ static void cell(struct line *l, const struct delim *d,
 {
 	const void *p = rec + f->off;
 	const struct rec_opt *opt = p;
+	const struct rec_bytes *b = p;
 	const char *s;
 
+	if (!rec_present(f, p)) {
+		empty(l, d, 1);
+		return;
+	}
 	switch (f->kind) {
 	case RK_HEX:
 		hex(l, d, *(const uint64_t *)p);
@@ -151,15 +166,68 @@ static void cell(struct line *l, const struct delim *d,
 		span_cell(l, d, p, part);
 		break;
 	case RK_OHEX:
+		hex(l, d, opt->v);
+		break;
 	case RK_OU64:
-		if (!opt->has)
-			empty(l, d, 1);
-		else if (f->kind == RK_OHEX)
-			hex(l, d, opt->v);
-		else
-			num(l, d, opt->v);
+		num(l, d, opt->v);
+		break;
+	case RK_OBOOL:
+		word(l, d, opt->v ? "true" : "false");
+		break;
+	case RK_BYTES:
+		bytes_cell(l, d, b->s, b->n);
 		break;
 	}
+}
+
+/* The detail cell: the fields that have no column of their own, as
+ * key=value words joined by spaces. */
+static void detail_cell(struct line *l, const struct delim *d,
+			const struct rec_type *t, const char *rec)
+{
+	size_t from = l->len;
+
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct rec_field *f = &t->field[i];
+		const void *p = rec + f->off;
+		const struct rec_opt *opt = p;
+		if (!(f->how & RF_DETAIL) || !rec_present(f, p))
+			continue;
+		if (l->len > from)
+			emit_char(l, ' ');
+		emit_str(l, f->name);
+		emit_char(l, '=');
+		switch (f->kind) {
+		case RK_HEX:
+			emit_hex(l, *(const uint64_t *)p);
+			break;
+		case RK_U64:
+			emit_u64(l, *(const uint64_t *)p);
+			break;
+		case RK_BOOL:
+			emit_str(l, *(const bool *)p ? "true" : "false");
+			break;
+		case RK_WORD:
+		case RK_TEXT:
+			emit_str(l, *(const char *const *)p);
+			break;
+		case RK_OHEX:
+			emit_hex(l, opt->v);
+			break;
+		case RK_OU64:
+			emit_u64(l, opt->v);
+			break;
+		case RK_OBOOL:
+			emit_str(l, opt->v ? "true" : "false");
+			break;
+		case RK_SPAN:
+		case RK_BYTES:
+			break;   /* never details: they have columns */
+		}
+	}
+	if (l->len == from)
+		emit_str(l, d->empty);
+	sep(l, d);
 }
 
 void delim_record(struct out *o, const struct delim *d,
@@ -177,7 +245,9 @@ void delim_record(struct out *o, const struct delim *d,
 	word(&l, d, t->name);
 	for (size_t i = 1; i < c->n; i++) {
 		const struct cell *m = &c->map[k][i];
-		if (m->field < 0)
+		if (m->field == -2)
+			detail_cell(&l, d, t, rec);
+		else if (m->field < 0)
 			empty(&l, d, 1);
 		else
 			cell(&l, d, &t->field[m->field], rec, m->part);

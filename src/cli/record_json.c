@@ -20,8 +20,13 @@ static void json_field(struct out *o, struct line *l,
 {
 	const void *p = rec + f->off;
 	const struct rec_opt *opt = p;
-	const char *s;
+	const struct rec_bytes *b = p;
 
+	if (!rec_present(f, p)) {
+		if (f->how & RF_NULL)
+			kv_null(l, f->name);
+		return;
+	}
 	switch (f->kind) {
 	case RK_HEX:
 		kv_hex(l, f->name, *(const uint64_t *)p);
@@ -33,23 +38,29 @@ static void json_field(struct out *o, struct line *l,
 		kv_bool(l, f->name, *(const bool *)p);
 		break;
 	case RK_WORD:
-		if ((s = *(const char *const *)p))
-			kv_str(l, f->name, s);
+		kv_str(l, f->name, *(const char *const *)p);
 		break;
 	case RK_TEXT:
-		if ((s = *(const char *const *)p))
-			kv_long(o, l, false, f->name, s);
+		kv_long(o, l, false, f->name, *(const char *const *)p);
 		break;
 	case RK_SPAN:
 		json_span(l, p);
 		break;
 	case RK_OHEX:
-		if (opt->has)
-			kv_hex(l, f->name, opt->v);
+		kv_hex(l, f->name, opt->v);
 		break;
 	case RK_OU64:
-		if (opt->has)
-			kv_u64(l, f->name, opt->v);
+		kv_u64(l, f->name, opt->v);
+		break;
+	case RK_OBOOL:
+		kv_bool(l, f->name, opt->v);
+		break;
+	case RK_BYTES:
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, "\":\"");
+		emit_bytes(l, o->f, b->s, b->n, emit_json_char);
+		emit_char(l, '"');
 		break;
 	}
 }
