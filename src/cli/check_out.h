@@ -11,14 +11,9 @@
 void text_check_begin(struct out *o);
 void text_check_finding(struct out *o, const struct pgw_finding *f);
 void text_check_summary(struct out *o, const struct check_summary *s);
-void text_diff_begin(struct out *o, const struct diff_summary *s);
-void text_diff_range(struct out *o, const struct pgw_diff_range *r);
-void text_diff_summary(struct out *o, const struct diff_summary *s);
 
 void json_check_finding(struct out *o, const struct pgw_finding *f);
 void json_check_summary(struct out *o, const struct check_summary *s);
-void json_diff_range(struct out *o, const struct pgw_diff_range *r);
-void json_diff_summary(struct out *o, const struct diff_summary *s);
 
 /* CSV and TSV: delimited.h (delim_check_*, delim_diff_*). */
 

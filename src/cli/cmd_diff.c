@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "diff_out.h"
 #include "output.h"
 #include "session.h"
 
@@ -136,16 +137,65 @@ static const struct argp diff_argp = {
 
 struct diff_state {
 	struct out *out;
-	struct diff_summary sum;
+	uint64_t ranges;
 };
+
+/* A side's record: NULL when it maps nothing and nothing is missing. */
+static const struct diff_side_rec *side(struct diff_side_rec *rec,
+					const struct pgw_mode *mode,
+					const struct pgw_diff_side *sd,
+					enum pgw_absence absence)
+{
+	const char *why = absence ? pgw_absence_key(absence) : NULL;
+
+	if (!sd->mapped && !absence)
+		return NULL;
+	if (!sd->mapped) {
+		*rec = (struct diff_side_rec){ .absence = why };
+		return rec;
+	}
+	*rec = (struct diff_side_rec){
+		.pa = { sd->pa, true },
+		.page_size = { sd->page_size, true },
+		.level = out_level_name(mode, sd->level),
+		.flags = { sd->flags, true },
+		.effective = { sd->eff_flags & (PGW_F_RW | PGW_F_USER |
+						 PGW_F_NX | PGW_F_PXN |
+						 PGW_F_UXN), true },
+		.same_frame = { true, sd->same_frame },
+		.absence = why,
+	};
+	return rec;
+}
 
 static int on_range(void *arg, const struct pgw_diff_range *r)
 {
 	struct diff_state *d = arg;
+	struct diff_side_rec a, b;
+	struct diff_range_rec rec = {
+		.kind = pgw_diff_kind_key(r->kind),
+		.range = { r->va, r->end },
+		.a = side(&a, d->out->mode, &r->a, r->absence_a),
+		.b = side(&b, d->out->mode, &r->b, r->absence_b),
+		.changes = { r->changes, pgw_diff_change_key,
+			     PGW_NDIFF_CHANGES },
+		.reason = r->kind != PGW_DIFF_UNCOMPARED ? NULL :
+			  r->table_absent ?
+			  pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
+			  "data-not-in-image",
+	};
 
-	d->sum.ranges++;
-	d->out->fmt->diff_range(d->out, r);
+	d->ranges++;
+	out_record(d->out, &diff_range_rec_type, &rec);
 	return pgw_output_failed();
+}
+
+/* Why a diff is not complete (NULL: it is): every format says the same,
+ * and the exit status (2) follows the same ranges. */
+static const char *incomplete(const struct pgw_diff_stats *t)
+{
+	return t->table_absent ? "table-not-in-image" :
+	       t->uncompared ? "data-not-in-image" : NULL;
 }
 
 /* --pti: the kernel and user copies of the chosen root's pair. */
@@ -230,25 +280,31 @@ int cmd_diff(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, sa.mode, NULL, false };
-	struct diff_state d = {
-		.out = &out,
-		.sum = { .root_a = sa.root, .root_b = sb.root, .data = a.data },
-	};
+	struct diff_state d = { .out = &out };
+	struct diff_head head = { sa.root, sb.root };
+	struct pgw_diff_stats t = { 0 };
 	struct pgw_diff_opts opts = {
 		.walk = { .start = a.start, .end = a.end,
 			  .max_entries = a.in.opts.max_entries },
 		.data = a.data,
 	};
-	if (fmt->diff_begin)
-		fmt->diff_begin(&out, &d.sum);
+	out_table(&out, &diff_table, &head);
 	enum pgw_status st = pgw_diff_spaces(&sa, &sb, &opts, on_range, &d,
-					     &d.sum.stats, &err);
+					     &t, &err);
 	if (st == PGW_OK) {
-		fmt->diff_summary(&out, &d.sum);
-		const struct pgw_diff_stats *t = &d.sum.stats;
-		rc = t->uncompared ? PGW_EXIT_EVIDENCE :
-		     t->added || t->removed || t->changed ? PGW_EXIT_NOANSWER :
-							   PGW_EXIT_OK;
+		struct diff_summary_rec sum = {
+			.root_a = sa.root, .root_b = sb.root,
+			.ranges = d.ranges, .added = t.added,
+			.removed = t.removed, .changed = t.changed,
+			.uncompared = t.uncompared, .same = t.same,
+			.data_compared = { t.data_compared, a.data },
+			.table_not_in_image = t.table_absent,
+			.complete = !incomplete(&t), .reason = incomplete(&t),
+		};
+		out_record(&out, &diff_summary_rec_type, &sum);
+		rc = t.uncompared ? PGW_EXIT_EVIDENCE :
+		     t.added || t.removed || t.changed ? PGW_EXIT_NOANSWER :
+							 PGW_EXIT_OK;
 	} else if (st != PGW_E_STOPPED) {
 		pgw_cli_error("%s: %s", s.path, err.msg);
 		rc = pgw_exit_for(st);

@@ -125,7 +125,7 @@ int cmd_ps(int argc, char **argv)
 		.method_why = n ? how.why : NULL, .complete = st == PGW_OK,
 		.why = st == PGW_OK ? NULL : err.msg,
 	};
-	out_table(&out, &ps_table);
+	out_table(&out, &ps_table, NULL);
 	for (size_t i = 0; i < n; i++) {
 		say_task(&out, &tasks[i]);
 		sum.processes += tasks[i].mm != 0;

@@ -146,7 +146,7 @@ int cmd_regions(int argc, char **argv)
 					    NULL, &err);
 	struct out out = { stdout, fmt, s.space.mode, layout, false };
 	struct regions_summary_rec sum = { 0 };
-	out_table(&out, &regions_table);
+	out_table(&out, &regions_table, NULL);
 	say_layout(&out, layout);
 	for (size_t i = 0; i < layout->nregions; i++) {
 		const struct pgw_region *r = &layout->region[i];

@@ -70,12 +70,6 @@ void delim_check_finding(struct out *o, const struct delim *d,
 			 const struct pgw_finding *f);
 void delim_check_summary(struct out *o, const struct delim *d,
 			 const struct check_summary *s);
-void delim_diff_begin(struct out *o, const struct delim *d,
-		      const struct diff_summary *s);
-void delim_diff_range(struct out *o, const struct delim *d,
-		      const struct pgw_diff_range *r);
-void delim_diff_summary(struct out *o, const struct delim *d,
-			const struct diff_summary *s);
 
 /* maps (fmt_delim_maps.c) */
 void delim_maps_begin(struct out *o, const struct delim *d);
@@ -126,8 +120,9 @@ void delim_search_summary(struct out *o, const struct delim *d,
 					const struct dump_summary *s)     \
 	{ delim_dump_summary(o, &D, s); }                                 \
 	static void NAME##_table(struct out *o,                           \
-				 const struct rec_table *t)               \
-	{ delim_table(o, &D, t); }                                        \
+				 const struct rec_table *t,               \
+				 const void *ctx)                         \
+	{ (void)ctx; delim_table(o, &D, t); }                             \
 	static void NAME##_record(struct out *o, const struct rec_type *t, \
 				  const void *rec)                        \
 	{ delim_record(o, &D, t, rec); }                                  \
@@ -173,15 +168,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 	static void NAME##_check_summary(struct out *o,                   \
 					 const struct check_summary *s)   \
 	{ delim_check_summary(o, &D, s); }                                \
-	static void NAME##_diff_begin(struct out *o,                      \
-				      const struct diff_summary *s)       \
-	{ delim_diff_begin(o, &D, s); }                                   \
-	static void NAME##_diff_range(struct out *o,                      \
-				      const struct pgw_diff_range *r)     \
-	{ delim_diff_range(o, &D, r); }                                   \
-	static void NAME##_diff_summary(struct out *o,                    \
-					const struct diff_summary *s)     \
-	{ delim_diff_summary(o, &D, s); }                                 \
 	static void NAME##_maps_begin(struct out *o)                      \
 	{ delim_maps_begin(o, &D); }                                      \
 	static void NAME##_maps_process(struct out *o,                    \
@@ -234,9 +220,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.check_begin = NAME##_check_begin,                        \
 		.check_finding = NAME##_check_finding,                    \
 		.check_summary = NAME##_check_summary,                    \
-		.diff_begin = NAME##_diff_begin,                          \
-		.diff_range = NAME##_diff_range,                          \
-		.diff_summary = NAME##_diff_summary,                      \
 		.maps_begin = NAME##_maps_begin,                          \
 		.maps_process = NAME##_maps_process,                      \
 		.maps_vma = NAME##_maps_vma,                              \

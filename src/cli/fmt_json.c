@@ -631,8 +631,6 @@ const struct formatter fmt_json = {
 	.ptov_bad = json_ptov_bad,
 	.check_finding = json_check_finding,
 	.check_summary = json_check_summary,
-	.diff_range = json_diff_range,
-	.diff_summary = json_diff_summary,
 	.search_hit = json_search_hit,
 	.search_summary = json_search_summary,
 };

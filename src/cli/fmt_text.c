@@ -786,10 +786,11 @@ static void text_dump_summary(struct out *o, const struct dump_summary *s)
 	text_put(o, &l);
 }
 
-static void text_table(struct out *o, const struct rec_table *t)
+static void text_table(struct out *o, const struct rec_table *t,
+		       const void *ctx)
 {
 	if (t->text)
-		t->text(o);
+		t->text(o, ctx);
 }
 
 static void text_record(struct out *o, const struct rec_type *t,
@@ -829,9 +830,6 @@ const struct formatter fmt_text = {
 	.check_begin = text_check_begin,
 	.check_finding = text_check_finding,
 	.check_summary = text_check_summary,
-	.diff_begin = text_diff_begin,
-	.diff_range = text_diff_range,
-	.diff_summary = text_diff_summary,
 	.search_begin = text_search_begin,
 	.search_hit = text_search_hit,
 	.search_summary = text_search_summary,

@@ -23,11 +23,11 @@ const struct formatter *formatter_by_name(const char *name)
 	return NULL;
 }
 
-void out_table(struct out *o, const struct rec_table *t)
+void out_table(struct out *o, const struct rec_table *t, const void *ctx)
 {
 	o->table = t;
 	if (o->fmt->table_begin)
-		o->fmt->table_begin(o, t);
+		o->fmt->table_begin(o, t, ctx);
 }
 
 void out_record(struct out *o, const struct rec_type *t, const void *rec)

@@ -197,27 +197,12 @@ struct check_summary {
 						"table-not-in-image" */
 };
 
-/* What diff says at its end. */
-struct diff_summary {
-	uint64_t root_a, root_b;
-	bool data;                           /* --data */
-	size_t ranges;
-	struct pgw_diff_stats stats;
-};
-
-/* Why a diff is not complete (NULL: it is): every format says the same,
- * and the exit status (2) follows the same ranges. */
-static inline const char *diff_incomplete(const struct diff_summary *s)
-{
-	return s->stats.table_absent ? "table-not-in-image" :
-	       s->stats.uncompared ? "data-not-in-image" : NULL;
-}
-
 struct formatter {
 	const char *name;
 	/* Records described by a schema (record.h): a table begins (its
 	 * header), then its records. */
-	void (*table_begin)(struct out *o, const struct rec_table *t);
+	void (*table_begin)(struct out *o, const struct rec_table *t,
+			    const void *ctx);
 	void (*record)(struct out *o, const struct rec_type *t,
 		       const void *rec);
 	/* info: one record describing the image */
@@ -271,10 +256,6 @@ struct formatter {
 	void (*check_begin)(struct out *o);
 	void (*check_finding)(struct out *o, const struct pgw_finding *f);
 	void (*check_summary)(struct out *o, const struct check_summary *s);
-	/* diff: a header, one record per range that differs, the summary */
-	void (*diff_begin)(struct out *o, const struct diff_summary *s);
-	void (*diff_range)(struct out *o, const struct pgw_diff_range *r);
-	void (*diff_summary)(struct out *o, const struct diff_summary *s);
 	/* maps: a header, then per process its record and its VMAs in
 	 * address order, then the summary (maps_out.h) */
 	void (*maps_begin)(struct out *o);

@@ -26,10 +26,11 @@ static void cell(struct line *l, const char *s, size_t width, bool right)
 	emit_char(l, ' ');
 }
 
-static void text_head(struct out *o)
+static void text_head(struct out *o, const void *ctx)
 {
 	struct line l;
 
+	(void)ctx;
 	l.len = 0;
 	emit_str(&l, "  ");
 	cell(&l, "PID", W_PID, true);

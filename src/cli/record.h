@@ -33,6 +33,13 @@ struct rec_opt {
 	bool has;
 };
 
+/* A set of bits, each named by key(bit) (bit < n). */
+struct rec_keys {
+	uint32_t bits;
+	const char *(*key)(unsigned bit);
+	unsigned n;
+};
+
 /* n bytes that may hold anything, a NUL too (a task's comm). */
 struct rec_bytes {
 	const char *s;
@@ -49,10 +56,17 @@ enum rec_kind {
 		       of reasons): escaped as docs/output.md says; NULL
 		       absent */
 	RK_SPAN,    /* struct rec_span: three fields, va, end and size */
+	RK_RANGE,   /* struct rec_span, never empty: an end of 0 is 2^64 */
 	RK_OHEX,    /* struct rec_opt, spelled as RK_HEX */
 	RK_OU64,    /* struct rec_opt, spelled as RK_U64 */
 	RK_OBOOL,   /* struct rec_opt, spelled as RK_BOOL */
 	RK_BYTES,   /* struct rec_bytes, escaped as RK_TEXT */
+	RK_FLAGS,   /* struct rec_opt, entry flags (PGW_F_*): a JSON array
+		       of their names, joined by '|' in a cell */
+	RK_KEYS,    /* struct rec_keys: as RK_FLAGS, always there */
+	RK_OBJECT,  /* const void *, a record of the field's sub type
+		       (RK_OBJECT(type) in a field list): a JSON object;
+		       in CSV/TSV its fields prefixed "name_"; NULL absent */
 };
 
 /* How a field is placed; an absent one is left out unless RF_NULL. */
@@ -73,17 +87,25 @@ enum rec_how {
 #define REC_CTYPE_OU64 struct rec_opt
 #define REC_CTYPE_OBOOL struct rec_opt
 #define REC_CTYPE_BYTES struct rec_bytes
+#define REC_CTYPE_RANGE struct rec_span
+#define REC_CTYPE_FLAGS struct rec_opt
+#define REC_CTYPE_KEYS struct rec_keys
+#define REC_CTYPE_OBJECT(T) const struct T *
+/* OBJECT(sub) as a field's kind: the kind and the sub type together. */
+#define RK_OBJECT(T) RK_OBJECT, .sub = &T##_type
 
 struct rec_field {
 	const char *name;
 	enum rec_kind kind;
 	unsigned how;                /* enum rec_how */
 	size_t off;                  /* in the record's struct */
+	const struct rec_type *sub;  /* RK_OBJECT: its fields */
 };
 
 struct rec_type {
 	const char *name;            /* "type" of the JSON record, first
-					CSV/TSV cell */
+					CSV/TSV cell; NULL: the first field
+					(a WORD) says it */
 	const struct rec_field *field;
 	size_t nfields;
 	/* The text layout (NULL: text prints nothing of this record). */
@@ -97,8 +119,9 @@ struct rec_table {
 	 * of types and their fields. */
 	const char *cols;
 	const struct rec_type *const *types;   /* NULL-terminated */
-	/* Text's column heads (NULL: none, or printed by a layout). */
-	void (*text)(struct out *o);
+	/* Text's head (NULL: none, or printed by a layout); ctx is
+	 * out_table's. */
+	void (*text)(struct out *o, const void *ctx);
 };
 
 /*
@@ -113,12 +136,20 @@ struct rec_table {
  * declares struct region_rec { struct rec_span span; const char *name; }
  * and defines region_rec_type.
  */
-#define REC_MEMBER(S, name, kind, how) REC_CTYPE_##kind name;
-#define REC_FIELD(S, name, kind, how) \
-	{ #name, RK_##kind, how, offsetof(struct S, name) },
+#define REC_MEMBER(S, N, K, H) REC_CTYPE_##K N;
+#define REC_FIELD(S, N, K, H)                                             \
+	{ .name = #N, .kind = RK_##K, .how = H, .off = offsetof(struct S, N) },
 #define RECORD_STRUCT(S, LIST)                                            \
 	struct S { LIST(REC_MEMBER, S) };                                 \
 	extern const struct rec_type S##_type
+/* The type's name: its first field's value when the type has none. */
+static inline const char *rec_type_name(const struct rec_type *t,
+					const void *rec)
+{
+	return t->name ? t->name :
+	       *(const char *const *)((const char *)rec + t->field[0].off);
+}
+
 #define RECORD_TYPE(S, TYPE, LIST, TEXT)                                  \
 	static const struct rec_field S##_fields[] = { LIST(REC_FIELD, S) }; \
 	const struct rec_type S##_type = {                                \
@@ -137,14 +168,18 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 	case RK_OHEX:
 	case RK_OU64:
 	case RK_OBOOL:
+	case RK_FLAGS:
 		return ((const struct rec_opt *)p)->has;
+	case RK_OBJECT:
+		return *(const void *const *)p != NULL;
 	default:
 		return true;
 	}
 }
 
-/* A table's records begin (CSV/TSV: the header row). */
-void out_table(struct out *o, const struct rec_table *t);
+/* A table's records begin (CSV/TSV: the header row; text: its head,
+ * given ctx). */
+void out_table(struct out *o, const struct rec_table *t, const void *ctx);
 /* One record of type t in the current table, in o's format. */
 void out_record(struct out *o, const struct rec_type *t, const void *rec);
 

@@ -5,88 +5,119 @@
 
 enum { COLS_MAX = 64, TYPES_MAX = 16 };
 
-/* A table's columns and, per record type, which field fills each (and
- * which part of a span): worked out once per table. */
+/* Which field fills a column: the field, and the part of it (a span's
+ * va, end or size; a sub record's field). */
+struct cell {
+	short field;                 /* -1: empty, -2: the detail cell */
+	short part;
+};
+
+/* A table's columns and, per record type, what fills each: worked out
+ * once per table. */
 struct cols {
 	const struct rec_table *table;
 	size_t n;
 	const char *name[COLS_MAX];
-	size_t nname[COLS_MAX];      /* the length of name[i] */
-	struct cell {
-		short field;         /* -1: empty, -2: the detail cell */
-		char part;           /* of a span: 0 va, 1 end, 2 size */
-	} map[TYPES_MAX][COLS_MAX];          /* by the type's place in the table */
+	char names[COLS_MAX][32];    /* "a_pa": a sub record's columns */
+	struct cell map[TYPES_MAX][COLS_MAX];   /* by the type's place */
 };
 
 static const char *const span_part[] = { "va", "end", "size" };
 
-static size_t col_index(const struct cols *c, const char *name, size_t n)
+static size_t col_index(const struct cols *c, const char *name)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->nname[i] == n && strncmp(c->name[i], name, n) == 0)
+		if (strcmp(c->name[i], name) == 0)
 			return i;
 	return c->n;
 }
 
-static void col_add(struct cols *c, const char *name, size_t n)
+static void col_add(struct cols *c, const char *name)
 {
-	if (col_index(c, name, n) == c->n && c->n < COLS_MAX) {
-		c->name[c->n] = name;
-		c->nname[c->n++] = n;
-	}
+	if (col_index(c, name) == c->n && c->n < COLS_MAX)
+		c->name[c->n++] = name;
+}
+
+/* The column of part p of field f ("" when it has none of its own). */
+static const char *part_name(char *buf, size_t n, const struct rec_field *f,
+			     int p)
+{
+	if (f->kind == RK_SPAN || f->kind == RK_RANGE)
+		return span_part[p];
+	if (f->kind != RK_OBJECT)
+		return f->name;
+	snprintf(buf, n, "%s_%s", f->name, f->sub->field[p].name);
+	return buf;
+}
+
+static int nparts(const struct rec_field *f)
+{
+	if (f->kind == RK_SPAN || f->kind == RK_RANGE)
+		return 3;
+	return f->kind == RK_OBJECT ? (int)f->sub->nfields : 1;
+}
+
+/* Has part p a column (rather than JSON only, or a detail word)? */
+static bool part_col(const struct rec_field *f, int p)
+{
+	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
+
+	return !(f->how & (RF_JSON | RF_DETAIL)) &&
+	       !(how & (RF_JSON | RF_DETAIL));
+}
+
+static bool part_detail(const struct rec_field *f, int p)
+{
+	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
+
+	return !(f->how & RF_JSON) && (how & RF_DETAIL);
 }
 
 static void cols_build(struct cols *c, const struct rec_table *t)
 {
+	char buf[32];
+
 	c->table = t;
 	c->n = 0;
-	for (const char *s = t->cols; *s;) {
+	for (const char *s = t->cols; *s && c->n < COLS_MAX;) {
 		size_t n = strcspn(s, ",");
-		col_add(c, s, n);
+		snprintf(c->names[c->n], sizeof(c->names[0]), "%.*s", (int)n,
+			 s);
+		c->name[c->n] = c->names[c->n];
+		c->n++;
 		s += n + (s[n] == ',');
 	}
 	for (size_t k = 0; t->types[k]; k++) {
 		const struct rec_type *ty = t->types[k];
-		for (size_t f = 0; f < ty->nfields; f++) {
-			if (ty->field[f].how & (RF_JSON | RF_DETAIL))
-				continue;
-			if (ty->field[f].kind != RK_SPAN) {
-				col_add(c, ty->field[f].name,
-					strlen(ty->field[f].name));
-				continue;
+		for (size_t f = !ty->name; f < ty->nfields; f++)
+			for (int p = 0; p < nparts(&ty->field[f]); p++) {
+				if (!part_col(&ty->field[f], p) ||
+				    c->n == COLS_MAX)
+					continue;
+				snprintf(c->names[c->n], sizeof(c->names[0]),
+					 "%s", part_name(buf, sizeof(buf),
+							 &ty->field[f], p));
+				col_add(c, c->names[c->n]);
 			}
-			for (int p = 0; p < 3; p++)
-				col_add(c, span_part[p],
-					strlen(span_part[p]));
-		}
 	}
+	size_t detail = col_index(c, "detail");
 	for (size_t k = 0; t->types[k] && k < TYPES_MAX; k++) {
 		const struct rec_type *ty = t->types[k];
 		for (size_t i = 0; i < c->n; i++)
 			c->map[k][i].field = -1;
-		for (size_t f = 0; f < ty->nfields; f++) {
-			const struct rec_field *fd = &ty->field[f];
-			if (fd->how & RF_JSON)
-				continue;
-			if (fd->how & RF_DETAIL) {
-				size_t i = col_index(c, "detail", 6);
-				if (i < c->n)
-					c->map[k][i].field = -2;
-				continue;
+		for (size_t f = !ty->name; f < ty->nfields; f++)
+			for (int p = 0; p < nparts(&ty->field[f]); p++) {
+				const struct rec_field *fd = &ty->field[f];
+				size_t i = part_detail(fd, p) ? detail :
+					   !part_col(fd, p) ? c->n :
+					   col_index(c, part_name(buf,
+							sizeof(buf), fd, p));
+				if (i == c->n)
+					continue;
+				c->map[k][i].field = i == detail ? -2 :
+						     (short)f;
+				c->map[k][i].part = (short)p;
 			}
-			if (fd->kind != RK_SPAN) {
-				size_t i = col_index(c, fd->name,
-						     strlen(fd->name));
-				c->map[k][i].field = (short)f;
-				continue;
-			}
-			for (int p = 0; p < 3; p++) {
-				size_t i = col_index(c, span_part[p],
-						     strlen(span_part[p]));
-				c->map[k][i].field = (short)f;
-				c->map[k][i].part = (char)p;
-			}
-		}
 	}
 }
 
@@ -111,20 +142,21 @@ void delim_table(struct out *o, const struct delim *d,
 	for (size_t i = 0; i < c->n; i++) {
 		if (i)
 			emit_char(&l, d->sep);
-		emit_mem(&l, c->name[i], c->nname[i]);
+		emit_str(&l, c->name[i]);
 	}
 	emit_char(&l, '\n');
 	fwrite(l.buf, 1, l.len, o->f);
 }
 
 static void span_cell(struct line *l, const struct delim *d,
-		      const struct rec_span *s, int part)
+		      const struct rec_field *f, const struct rec_span *s,
+		      int part)
 {
 	if (part == 0) {
 		hex(l, d, s->va);
 	} else if (part == 2) {
 		num(l, d, s->end - s->va);
-	} else if (s->end == 0 && s->va != 0) {
+	} else if (s->end == 0 && (s->va != 0 || f->kind == RK_RANGE)) {
 		emit_str(l, "0x10000000000000000");
 		sep(l, d);
 	} else {
@@ -132,12 +164,28 @@ static void span_cell(struct line *l, const struct delim *d,
 	}
 }
 
+static void keys_cell(struct line *l, const struct delim *d,
+		      const struct rec_keys *k)
+{
+	size_t from = l->len;
+
+	for (unsigned b = 0; b < k->n; b++) {
+		if (!(k->bits & (1u << b)))
+			continue;
+		if (l->len > from)
+			emit_char(l, '|');
+		emit_str(l, k->key(b));
+	}
+	if (l->len == from)
+		emit_str(l, d->empty);
+	sep(l, d);
+}
+
 static void cell(struct line *l, const struct delim *d,
 		 const struct rec_field *f, const char *rec, int part)
 {
 	const void *p = rec + f->off;
 	const struct rec_opt *opt = p;
-	const struct rec_bytes *b = p;
 	const char *s;
 
 	if (!rec_present(f, p)) {
@@ -163,7 +211,8 @@ static void cell(struct line *l, const struct delim *d,
 		text(l, d, s ? s : "");
 		break;
 	case RK_SPAN:
-		span_cell(l, d, p, part);
+	case RK_RANGE:
+		span_cell(l, d, f, p, part);
 		break;
 	case RK_OHEX:
 		hex(l, d, opt->v);
@@ -175,8 +224,66 @@ static void cell(struct line *l, const struct delim *d,
 		word(l, d, opt->v ? "true" : "false");
 		break;
 	case RK_BYTES:
-		bytes_cell(l, d, b->s, b->n);
+		bytes_cell(l, d, ((const struct rec_bytes *)p)->s,
+			   ((const struct rec_bytes *)p)->n);
 		break;
+	case RK_FLAGS:
+		flags(l, d, (uint32_t)opt->v);
+		break;
+	case RK_KEYS:
+		keys_cell(l, d, p);
+		break;
+	case RK_OBJECT:
+		cell(l, d, &f->sub->field[part], *(const char *const *)p, 0);
+		break;
+	}
+}
+
+/* " key=value" of one field in the detail cell begun at from. */
+static void detail_word(struct line *l, size_t from, const char *prefix,
+			const struct rec_field *f, const char *rec)
+{
+	const void *p = rec + f->off;
+	const struct rec_opt *opt = p;
+
+	if (!rec_present(f, p))
+		return;
+	if (l->len > from)
+		emit_char(l, ' ');
+	if (prefix) {
+		emit_str(l, prefix);
+		emit_char(l, '_');
+	}
+	emit_str(l, f->name);
+	emit_char(l, '=');
+	switch (f->kind) {
+	case RK_HEX:
+		emit_hex(l, *(const uint64_t *)p);
+		break;
+	case RK_U64:
+		emit_u64(l, *(const uint64_t *)p);
+		break;
+	case RK_BOOL:
+		emit_str(l, *(const bool *)p ? "true" : "false");
+		break;
+	case RK_WORD:
+	case RK_TEXT:
+		emit_str(l, *(const char *const *)p);
+		break;
+	case RK_OHEX:
+		emit_hex(l, opt->v);
+		break;
+	case RK_OU64:
+		emit_u64(l, opt->v);
+		break;
+	case RK_OBOOL:
+		emit_str(l, opt->v ? "true" : "false");
+		break;
+	case RK_FLAGS:
+		emit_flags(l, (uint32_t)opt->v, "|", "");
+		break;
+	default:
+		break;   /* spans, bytes, key sets, objects: columns */
 	}
 }
 
@@ -187,43 +294,18 @@ static void detail_cell(struct line *l, const struct delim *d,
 {
 	size_t from = l->len;
 
-	for (size_t i = 0; i < t->nfields; i++) {
+	for (size_t i = !t->name; i < t->nfields; i++) {
 		const struct rec_field *f = &t->field[i];
-		const void *p = rec + f->off;
-		const struct rec_opt *opt = p;
-		if (!(f->how & RF_DETAIL) || !rec_present(f, p))
+		if (f->kind != RK_OBJECT) {
+			if (part_detail(f, 0))
+				detail_word(l, from, NULL, f, rec);
 			continue;
-		if (l->len > from)
-			emit_char(l, ' ');
-		emit_str(l, f->name);
-		emit_char(l, '=');
-		switch (f->kind) {
-		case RK_HEX:
-			emit_hex(l, *(const uint64_t *)p);
-			break;
-		case RK_U64:
-			emit_u64(l, *(const uint64_t *)p);
-			break;
-		case RK_BOOL:
-			emit_str(l, *(const bool *)p ? "true" : "false");
-			break;
-		case RK_WORD:
-		case RK_TEXT:
-			emit_str(l, *(const char *const *)p);
-			break;
-		case RK_OHEX:
-			emit_hex(l, opt->v);
-			break;
-		case RK_OU64:
-			emit_u64(l, opt->v);
-			break;
-		case RK_OBOOL:
-			emit_str(l, opt->v ? "true" : "false");
-			break;
-		case RK_SPAN:
-		case RK_BYTES:
-			break;   /* never details: they have columns */
 		}
+		const char *sub = *(const char *const *)(rec + f->off);
+		for (int p = 0; sub && p < nparts(f); p++)
+			if (part_detail(f, p))
+				detail_word(l, from, f->name,
+					    &f->sub->field[p], sub);
 	}
 	if (l->len == from)
 		emit_str(l, d->empty);
@@ -242,7 +324,7 @@ void delim_record(struct out *o, const struct delim *d,
 		k++;
 	if (!o->table->types[k] || k >= TYPES_MAX)
 		return;   /* not the table's: a bug the tests catch */
-	word(&l, d, t->name);
+	word(&l, d, rec_type_name(t, rec));
 	for (size_t i = 1; i < c->n; i++) {
 		const struct cell *m = &c->map[k][i];
 		if (m->field == -2)

@@ -15,6 +15,29 @@ static void json_span(struct line *l, const struct rec_span *s)
 	kv_u64(l, "size", s->end - s->va);
 }
 
+static void json_fields(struct out *o, struct line *l,
+			const struct rec_type *t, const char *rec);
+
+/* ,"key":["name",...] */
+static void json_keys(struct line *l, const char *key,
+		      const struct rec_keys *k)
+{
+	bool first = true;
+
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":[");
+	for (unsigned b = 0; b < k->n; b++) {
+		if (!(k->bits & (1u << b)))
+			continue;
+		emit_str(l, first ? "\"" : ",\"");
+		emit_str(l, k->key(b));
+		emit_char(l, '"');
+		first = false;
+	}
+	emit_char(l, ']');
+}
+
 static void json_field(struct out *o, struct line *l,
 		       const struct rec_field *f, const char *rec)
 {
@@ -46,6 +69,39 @@ static void json_field(struct out *o, struct line *l,
 	case RK_SPAN:
 		json_span(l, p);
 		break;
+	case RK_RANGE:
+		kv_hex(l, "va", ((const struct rec_span *)p)->va);
+		if (((const struct rec_span *)p)->end)
+			kv_hex(l, "end", ((const struct rec_span *)p)->end);
+		else
+			emit_str(l, ",\"end\":\"0x10000000000000000\"");
+		kv_u64(l, "size", ((const struct rec_span *)p)->end -
+				  ((const struct rec_span *)p)->va);
+		break;
+	case RK_FLAGS:
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, "\":[");
+		emit_flags(l, (uint32_t)opt->v, ",", "\"");
+		emit_char(l, ']');
+		break;
+	case RK_KEYS:
+		json_keys(l, f->name, p);
+		break;
+	case RK_OBJECT: {
+		size_t at;
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, "\":{");
+		at = l->len;
+		json_fields(o, l, f->sub, *(const char *const *)p);
+		if (l->len > at && l->buf[at] == ',') {   /* first: none */
+			memmove(l->buf + at, l->buf + at + 1, l->len - at - 1);
+			l->len--;
+		}
+		emit_char(l, '}');
+		break;
+	}
 	case RK_OHEX:
 		kv_hex(l, f->name, opt->v);
 		break;
@@ -65,6 +121,15 @@ static void json_field(struct out *o, struct line *l,
 	}
 }
 
+/* Each field, a comma before each; a type without a name has its name
+ * in the first field. */
+static void json_fields(struct out *o, struct line *l,
+			const struct rec_type *t, const char *rec)
+{
+	for (size_t i = !t->name; i < t->nfields; i++)
+		json_field(o, l, &t->field[i], rec);
+}
+
 void json_record(struct out *o, const struct rec_type *t, const void *rec)
 {
 	struct line l;
@@ -72,10 +137,9 @@ void json_record(struct out *o, const struct rec_type *t, const void *rec)
 
 	out_rows_flush(o);
 	emit_str(&l, "{\"type\":\"");
-	emit_str(&l, t->name);
+	emit_str(&l, rec_type_name(t, rec));
 	emit_char(&l, '"');
-	for (size_t i = 0; i < t->nfields; i++)
-		json_field(o, &l, &t->field[i], rec);
+	json_fields(o, &l, t, rec);
 	emit_str(&l, "}\n");
 	emit_spill(&l, o->f);
 }
