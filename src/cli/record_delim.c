@@ -91,6 +91,8 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 		const struct rec_type *ty = t->types[k];
 		for (size_t f = !ty->name; f < ty->nfields; f++)
 			for (int p = 0; p < nparts(&ty->field[f]); p++) {
+				if (part_detail(&ty->field[f], p))
+					col_add(c, "detail");
 				if (!part_col(&ty->field[f], p) ||
 				    c->n == COLS_MAX)
 					continue;
