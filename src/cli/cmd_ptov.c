@@ -14,6 +14,7 @@
 #include "exit_codes.h"
 #include "lines.h"
 #include "owned_roots.h"
+#include "ptov_out.h"
 #include "read_out.h"
 #include "session.h"
 
@@ -131,20 +132,28 @@ static void one(struct batch *b, uint64_t pa)
 		}
 	}
 	if (n == 0) {
-		struct ptov_answer a = { .pa = pa };
+		struct mapping_rec none = { .pa = pa };
 		b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
-		b->out->fmt->ptov(b->out, &a);
+		out_record(b->out, &mapping_rec_type, &none);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct owner *o = &b->owners[b->hits[i].owner];
-		struct ptov_answer a = {
-			.pa = pa, .hit = &b->hits[i], .root = o->root,
-			.kind = o->kind, .have_pid = o->comm != NULL,
-			.pid = o->pid, .comm = o->comm,
-			.comm_len = o->comm_len,
+		const struct pgw_rmap_hit *h = &b->hits[i];
+		struct mapping_rec m = {
+			.pa = pa, .va = { h->va, true },
+			.root = { o->root, true },
+			.pid = { (uint64_t)o->pid, o->comm != NULL },
+			.comm = { (const char *)o->comm, o->comm_len },
+			.kind = o->kind,
+			.page_size = { h->page_size, true },
+			.level = out_level_name(b->out->mode, h->level),
+			.flags = { h->flags, true },
+			.effective = { h->eff_flags, true },
+			.same_frame_pages = { h->pages, h->pages > 1 },
+			.protnone = { true, h->protnone },
 		};
-		b->out->fmt->ptov(b->out, &a);
+		out_record(b->out, &mapping_rec_type, &m);
 	}
 }
 
@@ -157,8 +166,9 @@ static void bad(void *arg, const char *text, size_t n, unsigned long lineno)
 		n = ECHO_MAX;
 	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
 	stdin_bad_line(&b->bad_lines, text, n, lineno);
-	if (b->out->fmt->ptov_bad)
-		b->out->fmt->ptov_bad(b->out, text, n);
+	struct ptov_bad_rec r = { .input = { text, n },
+				  .reason = "not-an-address" };
+	out_record(b->out, &ptov_bad_rec_type, &r);
 }
 
 static void stdin_line(void *arg, char *line, size_t n, unsigned long lineno)
@@ -374,8 +384,7 @@ int cmd_ptov(int argc, char **argv)
 	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode };
 	struct batch b = { .s = &s, .out = &out, .rm = rm,
 			   .owners = bd.owners };
-	if (fmt->ptov_begin)
-		fmt->ptov_begin(&out);
+	out_table(&out, &ptov_table, NULL);
 	rc = 0;
 	for (int i = 0; i < a.naddrs && !rc; i++) {
 		uint64_t pa;

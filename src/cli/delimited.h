@@ -59,11 +59,6 @@ void delim_read_data(struct out *o, const struct delim *d,
 		     const struct read_piece *p);
 void delim_read_gap(struct out *o, const struct delim *d,
 		    const struct read_skip *s);
-void delim_ptov_begin(struct out *o, const struct delim *d);
-void delim_ptov(struct out *o, const struct delim *d,
-		const struct ptov_answer *a);
-void delim_ptov_bad(struct out *o, const struct delim *d, const char *text,
-		    size_t n);
 /* check and diff (fmt_delim_check.c) */
 void delim_check_begin(struct out *o, const struct delim *d);
 void delim_check_finding(struct out *o, const struct delim *d,
@@ -152,14 +147,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 	static void NAME##_read_gap(struct out *o,                        \
 				    const struct read_skip *s)            \
 	{ delim_read_gap(o, &D, s); }                                     \
-	static void NAME##_ptov_begin(struct out *o)                      \
-	{ delim_ptov_begin(o, &D); }                                      \
-	static void NAME##_ptov(struct out *o,                            \
-				const struct ptov_answer *a)              \
-	{ delim_ptov(o, &D, a); }                                         \
-	static void NAME##_ptov_bad(struct out *o, const char *t,         \
-				    size_t n)                             \
-	{ delim_ptov_bad(o, &D, t, n); }                                  \
 	static void NAME##_check_begin(struct out *o)                     \
 	{ delim_check_begin(o, &D); }                                     \
 	static void NAME##_check_finding(struct out *o,                   \
@@ -214,9 +201,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.read_begin = NAME##_read_begin,                          \
 		.read_data = NAME##_read_data,                            \
 		.read_gap = NAME##_read_gap,                              \
-		.ptov_begin = NAME##_ptov_begin,                          \
-		.ptov = NAME##_ptov,                                      \
-		.ptov_bad = NAME##_ptov_bad,                              \
 		.check_begin = NAME##_check_begin,                        \
 		.check_finding = NAME##_check_finding,                    \
 		.check_summary = NAME##_check_summary,                    \

@@ -1,4 +1,4 @@
-/* read and ptov as CSV and TSV rows (delimited.h). */
+/* read as CSV and TSV rows (delimited.h). */
 #include "delim_cells.h"
 #include "read_out.h"
 
@@ -70,61 +70,5 @@ void delim_read_gap(struct out *o, const struct delim *d,
 	word(&l, d, g->absence != PGW_ABSENT_NONE ?
 			    pgw_absence_key(g->absence) : "");
 	empty(&l, d, 2);
-	row_end(o, &l);
-}
-
-/* ---- ptov ---- */
-
-void delim_ptov_begin(struct out *o, const struct delim *d)
-{
-	header(o, d, "pa,va,root,pid,comm,kind,page_size,level,flags,"
-		     "effective,same_frame_pages,input,reason,protnone");
-}
-
-void delim_ptov(struct out *o, const struct delim *d,
-		const struct ptov_answer *a)
-{
-	const struct pgw_rmap_hit *h = a->hit;
-	struct line l;
-	l.len = 0;
-
-	hex(&l, d, a->pa);
-	if (!h) {
-		empty(&l, d, 13);
-		row_end(o, &l);
-		return;
-	}
-	hex(&l, d, h->va);
-	hex(&l, d, a->root);
-	if (a->have_pid) {
-		num(&l, d, (uint64_t)a->pid);
-		bytes_cell(&l, d, (const char *)a->comm, a->comm_len);
-	} else {
-		empty(&l, d, 2);
-	}
-	word(&l, d, a->kind ? a->kind : "");
-	num(&l, d, h->page_size);
-	word(&l, d, out_level_name(o->mode, h->level));
-	flags(&l, d, h->flags);
-	flags(&l, d, h->eff_flags);
-	if (h->pages > 1)
-		num(&l, d, h->pages);
-	else
-		empty(&l, d, 1);
-	empty(&l, d, 2);
-	word(&l, d, h->protnone ? "true" : "");
-	row_end(o, &l);
-}
-
-void delim_ptov_bad(struct out *o, const struct delim *d, const char *s,
-		    size_t n)
-{
-	struct line l;
-	l.len = 0;
-
-	empty(&l, d, 11);
-	bytes_cell(&l, d, s, n);
-	word(&l, d, "not-an-address");
-	empty(&l, d, 1);
 	row_end(o, &l);
 }

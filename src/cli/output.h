@@ -38,7 +38,6 @@ struct out {
 
 struct read_piece;
 struct read_skip;
-struct ptov_answer;
 struct maps_proc;
 struct maps_summary;
 struct search_hit;
@@ -247,11 +246,6 @@ struct formatter {
 	void (*read_data)(struct out *o, const struct read_piece *p);
 	void (*read_gap)(struct out *o, const struct read_skip *s);
 	void (*read_end)(struct out *o, uint64_t end);
-	/* ptov: a header, then per address each mapping (or one saying
-	 * nobody maps it); an input line that is not an address. */
-	void (*ptov_begin)(struct out *o);
-	void (*ptov)(struct out *o, const struct ptov_answer *a);
-	void (*ptov_bad)(struct out *o, const char *text, size_t n);
 	/* check: a header, one record per finding, the summary */
 	void (*check_begin)(struct out *o);
 	void (*check_finding)(struct out *o, const struct pgw_finding *f);

@@ -36,29 +36,12 @@ struct hexdump {
 	int digits;              /* address width */
 };
 
-/* ptov: one mapping of pa in one root, or (hit NULL) none in any. */
-struct ptov_answer {
-	uint64_t pa;
-	const struct pgw_rmap_hit *hit;
-	uint64_t root;
-	const char *kind;        /* the root's kind; NULL: not scanned */
-	bool have_pid;
-	int32_t pid;
-	const uint8_t *comm;     /* with have_pid: raw bytes */
-	size_t comm_len;
-};
-
 void text_read_data(struct out *o, const struct read_piece *p);
 void text_read_gap(struct out *o, const struct read_skip *s);
 void text_read_end(struct out *o, uint64_t end);
 void json_read_data(struct out *o, const struct read_piece *p);
 void json_read_gap(struct out *o, const struct read_skip *s);
 
-void text_ptov_begin(struct out *o);
-void text_ptov(struct out *o, const struct ptov_answer *a);
-void text_ptov_bad(struct out *o, const char *text, size_t n);
-void json_ptov(struct out *o, const struct ptov_answer *a);
-void json_ptov_bad(struct out *o, const char *text, size_t n);
 
 /* CSV and TSV: delimited.h (delim_read_*, delim_ptov_*). */
 

@@ -60,7 +60,7 @@ enum rec_kind {
 	RK_OHEX,    /* struct rec_opt, spelled as RK_HEX */
 	RK_OU64,    /* struct rec_opt, spelled as RK_U64 */
 	RK_OBOOL,   /* struct rec_opt, spelled as RK_BOOL */
-	RK_BYTES,   /* struct rec_bytes, escaped as RK_TEXT */
+	RK_BYTES,   /* struct rec_bytes, escaped as RK_TEXT; s NULL absent */
 	RK_FLAGS,   /* struct rec_opt, entry flags (PGW_F_*): a JSON array
 		       of their names, joined by '|' in a cell */
 	RK_KEYS,    /* struct rec_keys: as RK_FLAGS, always there */
@@ -113,7 +113,8 @@ struct rec_type {
 };
 
 struct rec_table {
-	/* The CSV/TSV header as released, comma-separated: columns are
+	/* The CSV/TSV header as released, comma-separated ("type": the
+	 * record's type, when the table has that column): columns are
 	 * only ever added at its end, so a reader by position keeps
 	 * working.  A field none of them names is appended, in the order
 	 * of types and their fields. */
@@ -172,6 +173,8 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 		return ((const struct rec_opt *)p)->has;
 	case RK_OBJECT:
 		return *(const void *const *)p != NULL;
+	case RK_BYTES:
+		return ((const struct rec_bytes *)p)->s != NULL;
 	default:
 		return true;
 	}

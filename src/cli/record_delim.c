@@ -8,7 +8,8 @@ enum { COLS_MAX = 64, TYPES_MAX = 16 };
 /* Which field fills a column: the field, and the part of it (a span's
  * va, end or size; a sub record's field). */
 struct cell {
-	short field;                 /* -1: empty, -2: the detail cell */
+	short field;                 /* -1: empty, -2: the detail cell,
+					-3: the type */
 	short part;
 };
 
@@ -103,10 +104,11 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 			}
 	}
 	size_t detail = col_index(c, "detail");
+	size_t type = col_index(c, "type");
 	for (size_t k = 0; t->types[k] && k < TYPES_MAX; k++) {
 		const struct rec_type *ty = t->types[k];
 		for (size_t i = 0; i < c->n; i++)
-			c->map[k][i].field = -1;
+			c->map[k][i].field = i == type ? -3 : -1;
 		for (size_t f = !ty->name; f < ty->nfields; f++)
 			for (int p = 0; p < nparts(&ty->field[f]); p++) {
 				const struct rec_field *fd = &ty->field[f];
@@ -326,10 +328,11 @@ void delim_record(struct out *o, const struct delim *d,
 		k++;
 	if (!o->table->types[k] || k >= TYPES_MAX)
 		return;   /* not the table's: a bug the tests catch */
-	word(&l, d, rec_type_name(t, rec));
-	for (size_t i = 1; i < c->n; i++) {
+	for (size_t i = 0; i < c->n; i++) {
 		const struct cell *m = &c->map[k][i];
-		if (m->field == -2)
+		if (m->field == -3)
+			word(&l, d, rec_type_name(t, rec));
+		else if (m->field == -2)
 			detail_cell(&l, d, t, rec);
 		else if (m->field < 0)
 			empty(&l, d, 1);

@@ -1,0 +1,116 @@
+/*
+ * ptov's records (ptov_out.h) and their text: a table, a row per mapping
+ * (PA, VA, page size, level, access, root, pid, comm), "-" for a
+ * physical address nobody maps.
+ */
+#include "output.h"
+#include "ptov_out.h"
+#include "text_cells.h"
+
+/* Pad the cell begun at `from` to `width` columns, then a space. */
+static void pad(struct line *l, size_t from, size_t width)
+{
+	do
+		emit_char(l, ' ');
+	while (l->len - from <= width);
+}
+
+/* The columns: PA, VA, PAGE (right-aligned), LEVEL, ACCESS, ROOT, PID,
+ * COMM; each cell padded to its width and a space. */
+enum { W_PA = 12, W_VA = 18, W_PAGE = 4, W_LEVEL = 5, W_ACCESS = 15,
+       W_ROOT = 12, W_PID = 5 };
+
+static void cell(struct line *l, const char *s, size_t width)
+{
+	size_t at = l->len;
+
+	emit_str(l, s);
+	pad(l, at, width);
+}
+
+static void text_head(struct out *o, const void *ctx)
+{
+	struct line l;
+	l.len = 0;
+
+	(void)ctx;
+	cell(&l, "PA", W_PA);
+	cell(&l, "VA", W_VA);
+	cell(&l, "PAGE", W_PAGE);
+	cell(&l, "LEVEL", W_LEVEL);
+	cell(&l, "ACCESS", W_ACCESS);
+	cell(&l, "ROOT", W_ROOT);
+	cell(&l, "PID", W_PID);
+	emit_str(&l, "COMM");
+	text_put(o, &l);
+}
+
+static void text_mapping(struct out *o, const void *rec)
+{
+	const struct mapping_rec *m = rec;
+	struct line l;
+	l.len = 0;
+
+	emit_hex(&l, m->pa);
+	pad(&l, 0, W_PA);
+	size_t at = l.len;
+	if (!m->va.has) {
+		emit_str(&l, "- (no root maps it)");
+		text_put(o, &l);
+		return;
+	}
+	emit_hex(&l, m->va.v);
+	pad(&l, at, W_VA);
+	text_size(&l, m->page_size.v, W_PAGE);
+	emit_char(&l, ' ');
+	cell(&l, m->level, W_LEVEL);
+	at = l.len;
+	if (m->protnone.has)
+		emit_str(&l, "protnone");
+	else
+		text_access(&l, (uint32_t)m->effective.v);
+	pad(&l, at, W_ACCESS);
+	at = l.len;
+	emit_hex(&l, m->root.v);
+	pad(&l, at, W_ROOT);
+	if (m->pid.has) {
+		at = l.len;
+		emit_u64(&l, m->pid.v);
+		pad(&l, at, W_PID);
+		emit_bytes(&l, o->f, m->comm.s, m->comm.n, emit_text_char);
+	} else {
+		cell(&l, "-", W_PID);
+		emit_char(&l, '-');
+	}
+	if (m->same_frame_pages.has) {
+		emit_str(&l, " (and the next ");
+		emit_u64(&l, m->same_frame_pages.v - 1);
+		emit_str(&l, " pages: one frame everywhere)");
+	}
+	text_put(o, &l);
+}
+
+static void text_bad(struct out *o, const void *rec)
+{
+	const struct ptov_bad_rec *b = rec;
+	struct line l;
+	l.len = 0;
+
+	emit_str(&l, "not an address: '");
+	emit_bytes(&l, o->f, b->input.s, b->input.n, emit_text_char);
+	emit_char(&l, '\'');
+	text_put(o, &l);
+}
+
+RECORD_TYPE(mapping_rec, "mapping", MAPPING_FIELDS, text_mapping);
+RECORD_TYPE(ptov_bad_rec, "mapping", PTOV_BAD_FIELDS, text_bad);
+
+static const struct rec_type *const ptov_types[] = {
+	&mapping_rec_type, &ptov_bad_rec_type, NULL,
+};
+
+const struct rec_table ptov_table = {
+	"pa,va,root,pid,comm,kind,page_size,level,flags,effective,"
+	"same_frame_pages,input,reason,protnone",
+	ptov_types, text_head,
+};
