@@ -342,7 +342,7 @@ static void on_hit(void *arg, const struct scan_hit *sh)
 	h.same_frame_pages = se->same_frame_pages;
 	h.page_size = se->page_size;
 	if (!se->hold)
-		se->out->fmt->search_hit(se->out, &h);
+		search_say_hit(se->out, &h);
 	else if (!hit_store_add(se->hold, &h))
 		se->oom = true;
 }
@@ -668,8 +668,7 @@ int cmd_search(int argc, char **argv)
 	se->max_hits = a.max_hits;
 	se->sum.patterns = npat;
 	se->hold = map ? &store : NULL;
-	if (out.fmt->search_begin)
-		out.fmt->search_begin(&out);
+	out_table(&out, &search_table, NULL);
 	rc = a.phys ? search_phys(se, &sc) :
 		      search_virt(se, &sc, a.kernel_half);
 	se->sum.bytes_searched = sc.bytes;
@@ -684,7 +683,7 @@ int cmd_search(int argc, char **argv)
 		rc = search_map_roots(&s, &out, &store, &se->sum, &names_rc);
 	if (!rc) {
 		rc = pgw_exit_worst(conclude(se), names_rc);
-		out.fmt->search_summary(&out, &se->sum);
+		search_say_summary(&out, &se->sum);
 		say_unseen(se);
 	}
 	rc = pgw_cli_flush(rc);

@@ -78,14 +78,6 @@ void delim_maps_page(struct out *o, const struct delim *d,
 void delim_maps_end(struct out *o, const struct delim *d,
 		    const struct maps_summary *s);
 
-/* search (fmt_delim_search.c) */
-struct search_hit;
-struct search_summary;
-void delim_search_begin(struct out *o, const struct delim *d);
-void delim_search_hit(struct out *o, const struct delim *d,
-		      const struct search_hit *h);
-void delim_search_summary(struct out *o, const struct delim *d,
-			  const struct search_summary *s);
 
 /* A formatter's hooks, all through its struct delim D. */
 #define DELIM_FORMATTER(NAME, D)                                          \
@@ -172,14 +164,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 	static void NAME##_maps_end(struct out *o,                        \
 				    const struct maps_summary *s)         \
 	{ delim_maps_end(o, &D, s); }                                     \
-	static void NAME##_search_begin(struct out *o)                    \
-	{ delim_search_begin(o, &D); }                                    \
-	static void NAME##_search_hit(struct out *o,                      \
-				      const struct search_hit *h)         \
-	{ delim_search_hit(o, &D, h); }                                   \
-	static void NAME##_search_summary(struct out *o,                  \
-					  const struct search_summary *s) \
-	{ delim_search_summary(o, &D, s); }                               \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -209,9 +193,6 @@ void delim_search_summary(struct out *o, const struct delim *d,
 		.maps_vma = NAME##_maps_vma,                              \
 		.maps_page = NAME##_maps_page,                            \
 		.maps_end = NAME##_maps_end,                              \
-		.search_begin = NAME##_search_begin,                      \
-		.search_hit = NAME##_search_hit,                          \
-		.search_summary = NAME##_search_summary,                  \
 	}
 
 #endif

@@ -9,7 +9,6 @@
 #include "check_out.h"
 #include "maps_out.h"
 #include "roots_out.h"
-#include "search_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
 static void kv_end(struct line *l, uint64_t start, uint64_t end)
@@ -629,6 +628,4 @@ const struct formatter fmt_json = {
 	.read_gap = json_read_gap,
 	.check_finding = json_check_finding,
 	.check_summary = json_check_summary,
-	.search_hit = json_search_hit,
-	.search_summary = json_search_summary,
 };

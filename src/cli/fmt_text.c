@@ -10,7 +10,6 @@
 #include "roots_out.h"
 #include "text_cells.h"
 #include "spelled.h"
-#include "search_out.h"
 
 static void human_spell(struct line *l, uint64_t size, int width);
 
@@ -827,7 +826,4 @@ const struct formatter fmt_text = {
 	.check_begin = text_check_begin,
 	.check_finding = text_check_finding,
 	.check_summary = text_check_summary,
-	.search_begin = text_search_begin,
-	.search_hit = text_search_hit,
-	.search_summary = text_search_summary,
 };

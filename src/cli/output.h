@@ -40,8 +40,6 @@ struct read_piece;
 struct read_skip;
 struct maps_proc;
 struct maps_summary;
-struct search_hit;
-struct search_summary;
 
 /* Records gathered, a few KiB to a line (an fwrite per record cost as
  * much as the record), the lines filled in turn and, once all are full,
@@ -262,12 +260,6 @@ struct formatter {
 	void (*maps_page)(struct out *o, const struct maps_proc *p,
 			  const struct pgw_vma_page *pg);
 	void (*maps_end)(struct out *o, const struct maps_summary *s);
-	/* search: a header, one record per hit in address order, the
-	 * summary */
-	void (*search_begin)(struct out *o);
-	void (*search_hit)(struct out *o, const struct search_hit *h);
-	void (*search_summary)(struct out *o,
-			       const struct search_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

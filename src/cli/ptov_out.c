@@ -7,26 +7,10 @@
 #include "ptov_out.h"
 #include "text_cells.h"
 
-/* Pad the cell begun at `from` to `width` columns, then a space. */
-static void pad(struct line *l, size_t from, size_t width)
-{
-	do
-		emit_char(l, ' ');
-	while (l->len - from <= width);
-}
-
 /* The columns: PA, VA, PAGE (right-aligned), LEVEL, ACCESS, ROOT, PID,
  * COMM; each cell padded to its width and a space. */
 enum { W_PA = 12, W_VA = 18, W_PAGE = 4, W_LEVEL = 5, W_ACCESS = 15,
        W_ROOT = 12, W_PID = 5 };
-
-static void cell(struct line *l, const char *s, size_t width)
-{
-	size_t at = l->len;
-
-	emit_str(l, s);
-	pad(l, at, width);
-}
 
 static void text_head(struct out *o, const void *ctx)
 {
@@ -34,13 +18,13 @@ static void text_head(struct out *o, const void *ctx)
 	l.len = 0;
 
 	(void)ctx;
-	cell(&l, "PA", W_PA);
-	cell(&l, "VA", W_VA);
-	cell(&l, "PAGE", W_PAGE);
-	cell(&l, "LEVEL", W_LEVEL);
-	cell(&l, "ACCESS", W_ACCESS);
-	cell(&l, "ROOT", W_ROOT);
-	cell(&l, "PID", W_PID);
+	text_cell(&l, "PA", W_PA);
+	text_cell(&l, "VA", W_VA);
+	text_cell(&l, "PAGE", W_PAGE);
+	text_cell(&l, "LEVEL", W_LEVEL);
+	text_cell(&l, "ACCESS", W_ACCESS);
+	text_cell(&l, "ROOT", W_ROOT);
+	text_cell(&l, "PID", W_PID);
 	emit_str(&l, "COMM");
 	text_put(o, &l);
 }
@@ -52,7 +36,7 @@ static void text_mapping(struct out *o, const void *rec)
 	l.len = 0;
 
 	emit_hex(&l, m->pa);
-	pad(&l, 0, W_PA);
+	text_pad(&l, 0, W_PA);
 	size_t at = l.len;
 	if (!m->va.has) {
 		emit_str(&l, "- (no root maps it)");
@@ -60,26 +44,26 @@ static void text_mapping(struct out *o, const void *rec)
 		return;
 	}
 	emit_hex(&l, m->va.v);
-	pad(&l, at, W_VA);
+	text_pad(&l, at, W_VA);
 	text_size(&l, m->page_size.v, W_PAGE);
 	emit_char(&l, ' ');
-	cell(&l, m->level, W_LEVEL);
+	text_cell(&l, m->level, W_LEVEL);
 	at = l.len;
 	if (m->protnone.has)
 		emit_str(&l, "protnone");
 	else
 		text_access(&l, (uint32_t)m->effective.v);
-	pad(&l, at, W_ACCESS);
+	text_pad(&l, at, W_ACCESS);
 	at = l.len;
 	emit_hex(&l, m->root.v);
-	pad(&l, at, W_ROOT);
+	text_pad(&l, at, W_ROOT);
 	if (m->pid.has) {
 		at = l.len;
 		emit_u64(&l, m->pid.v);
-		pad(&l, at, W_PID);
+		text_pad(&l, at, W_PID);
 		emit_bytes(&l, o->f, m->comm.s, m->comm.n, emit_text_char);
 	} else {
-		cell(&l, "-", W_PID);
+		text_cell(&l, "-", W_PID);
 		emit_char(&l, '-');
 	}
 	if (m->same_frame_pages.has) {

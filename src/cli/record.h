@@ -40,6 +40,14 @@ struct rec_keys {
 	unsigned n;
 };
 
+/* Counts by key: v[i] named key(i), for i from `from` below `to`; a
+ * key's '-' is spelled '_'. */
+struct rec_counts {
+	const uint64_t *v;
+	unsigned from, to;
+	const char *(*key)(unsigned i);
+};
+
 /* n bytes that may hold anything, a NUL too (a task's comm). */
 struct rec_bytes {
 	const char *s;
@@ -64,6 +72,9 @@ enum rec_kind {
 	RK_FLAGS,   /* struct rec_opt, entry flags (PGW_F_*): a JSON array
 		       of their names, joined by '|' in a cell */
 	RK_KEYS,    /* struct rec_keys: as RK_FLAGS, always there */
+	RK_HEXDATA, /* struct rec_bytes, spelled as two hex digits each */
+	RK_COUNTS,  /* struct rec_counts: a JSON object of numbers; in the
+		       detail cell (RF_DETAIL) name_key=N each */
 	RK_OBJECT,  /* const void *, a record of the field's sub type
 		       (RK_OBJECT(type) in a field list): a JSON object;
 		       in CSV/TSV its fields prefixed "name_"; NULL absent */
@@ -74,6 +85,8 @@ enum rec_how {
 	RF_NULL = 1,       /* absent: JSON null (an empty cell still) */
 	RF_JSON = 2,       /* JSON only: no CSV/TSV column */
 	RF_DETAIL = 4,     /* CSV/TSV: key=value in the "detail" cell */
+	RF_TEXT = 8,       /* for the text layout only: no JSON key, no
+			      cell */
 };
 
 /* Each kind's C type, for the record structs. */
@@ -90,6 +103,8 @@ enum rec_how {
 #define REC_CTYPE_RANGE struct rec_span
 #define REC_CTYPE_FLAGS struct rec_opt
 #define REC_CTYPE_KEYS struct rec_keys
+#define REC_CTYPE_HEXDATA struct rec_bytes
+#define REC_CTYPE_COUNTS struct rec_counts
 #define REC_CTYPE_OBJECT(T) const struct T *
 /* OBJECT(sub) as a field's kind: the kind and the sub type together. */
 #define RK_OBJECT(T) RK_OBJECT, .sub = &T##_type
@@ -143,6 +158,16 @@ struct rec_table {
 #define RECORD_STRUCT(S, LIST)                                            \
 	struct S { LIST(REC_MEMBER, S) };                                 \
 	extern const struct rec_type S##_type
+/* A count's key as a JSON key: '-' spelled '_' ("other_file"). */
+static inline void rec_count_key(char *buf, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && key[i]; i++)
+		buf[i] = key[i] == '-' ? '_' : key[i];
+	buf[i] = '\0';
+}
+
 /* The type's name: its first field's value when the type has none. */
 static inline const char *rec_type_name(const struct rec_type *t,
 					const void *rec)
@@ -174,11 +199,16 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 	case RK_OBJECT:
 		return *(const void *const *)p != NULL;
 	case RK_BYTES:
+	case RK_HEXDATA:
 		return ((const struct rec_bytes *)p)->s != NULL;
 	default:
 		return true;
 	}
 }
+
+/* The bytes in hex, spilling l to o as it fills (record_json.c). */
+struct line;
+void rec_hexdata(struct out *o, struct line *l, const struct rec_bytes *b);
 
 /* A table's records begin (CSV/TSV: the header row; text: its head,
  * given ctx). */

@@ -63,15 +63,15 @@ static bool part_col(const struct rec_field *f, int p)
 {
 	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
 
-	return !(f->how & (RF_JSON | RF_DETAIL)) &&
-	       !(how & (RF_JSON | RF_DETAIL));
+	return !(f->how & (RF_JSON | RF_DETAIL | RF_TEXT)) &&
+	       !(how & (RF_JSON | RF_DETAIL | RF_TEXT));
 }
 
 static bool part_detail(const struct rec_field *f, int p)
 {
 	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
 
-	return !(f->how & RF_JSON) && (how & RF_DETAIL);
+	return !(f->how & (RF_JSON | RF_TEXT)) && (how & RF_DETAIL);
 }
 
 static void cols_build(struct cols *c, const struct rec_table *t)
@@ -185,7 +185,7 @@ static void keys_cell(struct line *l, const struct delim *d,
 	sep(l, d);
 }
 
-static void cell(struct line *l, const struct delim *d,
+static void cell(struct out *o, struct line *l, const struct delim *d,
 		 const struct rec_field *f, const char *rec, int part)
 {
 	const void *p = rec + f->off;
@@ -237,9 +237,35 @@ static void cell(struct line *l, const struct delim *d,
 	case RK_KEYS:
 		keys_cell(l, d, p);
 		break;
-	case RK_OBJECT:
-		cell(l, d, &f->sub->field[part], *(const char *const *)p, 0);
+	case RK_HEXDATA:
+		rec_hexdata(o, l, p);
+		sep(l, d);
 		break;
+	case RK_COUNTS:
+		empty(l, d, 1);   /* counts go in detail */
+		break;
+	case RK_OBJECT:
+		cell(o, l, d, &f->sub->field[part], *(const char *const *)p,
+		     0);
+		break;
+	}
+}
+
+/* " name_key=N" of each count. */
+static void counts_words(struct line *l, size_t from, const char *name,
+			 const struct rec_counts *c)
+{
+	char k[64];
+
+	for (unsigned i = c->from; i < c->to; i++) {
+		if (l->len > from)
+			emit_char(l, ' ');
+		rec_count_key(k, sizeof(k), c->key(i));
+		emit_str(l, name);
+		emit_char(l, '_');
+		emit_str(l, k);
+		emit_char(l, '=');
+		emit_u64(l, c->v[i]);
 	}
 }
 
@@ -252,6 +278,10 @@ static void detail_word(struct line *l, size_t from, const char *prefix,
 
 	if (!rec_present(f, p))
 		return;
+	if (f->kind == RK_COUNTS) {
+		counts_words(l, from, f->name, p);
+		return;
+	}
 	if (l->len > from)
 		emit_char(l, ' ');
 	if (prefix) {
@@ -328,6 +358,7 @@ void delim_record(struct out *o, const struct delim *d,
 		k++;
 	if (!o->table->types[k] || k >= TYPES_MAX)
 		return;   /* not the table's: a bug the tests catch */
+	out_rows_flush(o);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cell *m = &c->map[k][i];
 		if (m->field == -3)
@@ -337,8 +368,7 @@ void delim_record(struct out *o, const struct delim *d,
 		else if (m->field < 0)
 			empty(&l, d, 1);
 		else
-			cell(&l, d, &t->field[m->field], rec, m->part);
+			cell(o, &l, d, &t->field[m->field], rec, m->part);
 	}
-	out_rows_flush(o);
 	row_end(o, &l);
 }

@@ -38,6 +38,35 @@ static void json_keys(struct line *l, const char *key,
 	emit_char(l, ']');
 }
 
+/* ,"key":{"a":N,...} */
+static void json_counts(struct line *l, const char *key,
+			const struct rec_counts *c)
+{
+	char k[64];
+
+	emit_str(l, ",\"");
+	emit_str(l, key);
+	emit_str(l, "\":{");
+	for (unsigned i = c->from; i < c->to; i++) {
+		rec_count_key(k, sizeof(k), c->key(i));
+		emit_str(l, i > c->from ? ",\"" : "\"");
+		emit_str(l, k);
+		emit_str(l, "\":");
+		emit_u64(l, c->v[i]);
+	}
+	emit_char(l, '}');
+}
+
+/* The bytes in hex, spilling l to o as it fills. */
+void rec_hexdata(struct out *o, struct line *l, const struct rec_bytes *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (l->len > sizeof(l->buf) - 8)
+			emit_spill(l, o->f);
+		emit_hex_w(l, (unsigned char)b->s[i], 2);
+	}
+}
+
 static void json_field(struct out *o, struct line *l,
 		       const struct rec_field *f, const char *rec)
 {
@@ -45,6 +74,8 @@ static void json_field(struct out *o, struct line *l,
 	const struct rec_opt *opt = p;
 	const struct rec_bytes *b = p;
 
+	if (f->how & RF_TEXT)
+		return;
 	if (!rec_present(f, p)) {
 		if (f->how & RF_NULL)
 			kv_null(l, f->name);
@@ -87,6 +118,16 @@ static void json_field(struct out *o, struct line *l,
 		break;
 	case RK_KEYS:
 		json_keys(l, f->name, p);
+		break;
+	case RK_HEXDATA:
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, "\":\"");
+		rec_hexdata(o, l, p);
+		emit_char(l, '"');
+		break;
+	case RK_COUNTS:
+		json_counts(l, f->name, p);
 		break;
 	case RK_OBJECT: {
 		size_t at;

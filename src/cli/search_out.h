@@ -1,6 +1,7 @@
 /*
- * search's records in each output format (fmt_*_search.c), hooked into
- * the formatters of fmt_*.c.
+ * What `search` prints: a hit record per match, then the summary
+ * (search_out.c: the types, their text, and the records made of the
+ * command's hits and counts).
  */
 #ifndef PGW_SEARCH_OUT_H
 #define PGW_SEARCH_OUT_H
@@ -50,12 +51,38 @@ struct search_summary {
 				    "table-not-in-image", "data-not-in-image" */
 };
 
-void text_search_begin(struct out *o);
-void text_search_hit(struct out *o, const struct search_hit *h);
-void text_search_summary(struct out *o, const struct search_summary *s);
-void json_search_hit(struct out *o, const struct search_hit *h);
-void json_search_summary(struct out *o, const struct search_summary *s);
+#define HIT_FIELDS(F, S)                                                  \
+	F(S, pa, HEX, 0)                                                  \
+	F(S, va, OHEX, RF_NULL)                                           \
+	F(S, root, OHEX, RF_NULL)                                         \
+	F(S, pid, OU64, RF_NULL)                                          \
+	F(S, comm, BYTES, RF_NULL)                                        \
+	F(S, pattern, BYTES, 0)                                           \
+	F(S, size, U64, 0)                                                \
+	F(S, hex, HEXDATA, 0)                                             \
+	F(S, context_start, HEX, 0)                                       \
+	F(S, context, BYTES, 0)                                           \
+	F(S, same_frame_pages, OU64, 0)                                   \
+	F(S, page_size, OU64, RF_DETAIL)                                  \
+	F(S, before, U64, RF_TEXT)
+RECORD_STRUCT(hit_rec, HIT_FIELDS);
 
-/* CSV and TSV: delimited.h (delim_search_*). */
+#define SEARCH_SUMMARY_FIELDS(F, S)                                       \
+	F(S, patterns, U64, RF_DETAIL)                                    \
+	F(S, hits, U64, RF_DETAIL)                                        \
+	F(S, listed, U64, RF_DETAIL)                                      \
+	F(S, bytes_searched, U64, RF_DETAIL)                              \
+	F(S, bytes_not_in_image, U64, RF_DETAIL)                          \
+	F(S, not_in_image, COUNTS, RF_DETAIL)                             \
+	F(S, tables_not_in_image, U64, RF_DETAIL)                         \
+	F(S, complete, BOOL, 0)                                           \
+	F(S, reason, WORD, 0)
+RECORD_STRUCT(search_summary_rec, SEARCH_SUMMARY_FIELDS);
+
+extern const struct rec_table search_table;
+
+/* The records of a hit and of the summary, out in o's format. */
+void search_say_hit(struct out *o, const struct search_hit *h);
+void search_say_summary(struct out *o, const struct search_summary *s);
 
 #endif

@@ -140,7 +140,7 @@ static void emit(struct out *out, const struct hit_store *st,
 	for (size_t i = 0; i < st->n && !pgw_output_failed(); i++) {
 		struct search_hit h = st->hit[i];
 		if (j == n || map[j].hit != i) {
-			out->fmt->search_hit(out, &h);
+			search_say_hit(out, &h);
 			continue;
 		}
 		for (; j < n && map[j].hit == i; j++) {
@@ -154,7 +154,7 @@ static void emit(struct out *out, const struct hit_store *st,
 			h.comm_len = w->comm_len;
 			h.same_frame_pages = map[j].same_frame_pages;
 			h.page_size = map[j].page_size;
-			out->fmt->search_hit(out, &h);
+			search_say_hit(out, &h);
 		}
 	}
 }

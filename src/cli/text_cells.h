@@ -20,6 +20,23 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 /* Effective permissions: "kernel|user ro|rw exec|nx". */
 void text_access(struct line *l, uint32_t eff);
 
+/* Pad the cell begun at `from` to `width` columns, then a space. */
+static inline void text_pad(struct line *l, size_t from, size_t width)
+{
+	do
+		emit_char(l, ' ');
+	while (l->len - from <= width);
+}
+
+/* s in a cell `width` wide, then a space. */
+static inline void text_cell(struct line *l, const char *s, size_t width)
+{
+	size_t at = l->len;
+
+	emit_str(l, s);
+	text_pad(l, at, width);
+}
+
 /* Drop trailing blanks, end the line, write it (after what o->rows
  * gathered). */
 void text_put(struct out *o, struct line *l);
