@@ -135,6 +135,23 @@ static bool kernel_root(struct pgw_image *img, const struct pgw_mode *mode,
 	return true;
 }
 
+/* The kernel's root for a request's process or lower half, or why there
+ * is none. */
+struct kernel_pick {
+	struct pgw_root root;
+	char why_not[120];
+};
+
+static bool pick_kernel(struct pgw_image *img, const struct pgw_mode *mode,
+			const struct pgw_root_request *req,
+			const struct linux_scanned_root *scanned,
+			struct kernel_pick *kp)
+{
+	memset(kp, 0, sizeof(*kp));
+	return kernel_root(img, mode, &req->enc, scanned, &kp->root,
+			   kp->why_not, sizeof(kp->why_not));
+}
+
 static enum pgw_status from_cpu(struct pgw_image *img,
 				const struct pgw_mode *mode,
 				const struct pgw_enc_bits *enc, unsigned cpu,
@@ -169,17 +186,16 @@ static enum pgw_status from_task(struct pgw_image *img,
 				 const struct linux_scanned_root *scanned,
 				 struct pgw_root *root, struct pgw_err *err)
 {
-	struct pgw_root k;
-	char why_not[120] = "";
+	struct kernel_pick kp;
 
-	memset(&k, 0, sizeof(k));
-	if (!kernel_root(img, mode, &req->enc, scanned, &k, why_not,
-			 sizeof(why_not)))
+	if (!pick_kernel(img, mode, req, scanned, &kp))
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "%s: the task list is read through the "
 				   "kernel's page tables, and there is no "
 				   "kernel root (%s)",
-				   req->have_pid ? "--pid" : "--comm", why_not);
+				   req->have_pid ? "--pid" : "--comm",
+				   kp.why_not);
+	const struct pgw_root k = kp.root;
 	enum pgw_absence why = pgw_image_page_state(img, k.table >>
 							 PGW_PAGE_SHIFT);
 	if (why != PGW_ABSENT_NONE)
@@ -328,14 +344,12 @@ static enum pgw_status two_roots(struct pgw_image *img,
 				 const struct linux_scanned_root *scanned,
 				 struct pgw_root *root, struct pgw_err *err)
 {
-	struct pgw_root k;
-	char why_not[120] = "";
+	struct kernel_pick kp;
 	bool kernel = root->source == PGW_ROOT_VMCOREINFO ||
 		      root->source == PGW_ROOT_SCAN ||
 		      (root->source == PGW_ROOT_TTBR_OPTION &&
 		       !req->have_ttbr0);
 
-	memset(&k, 0, sizeof(k));
 	if (req->kernel_half)
 		return pgw_err_set(err, PGW_E_ARG, "--kernel-root: %s has "
 				   "no PTI pairs (TTBR1 holds the kernel)",
@@ -347,9 +361,8 @@ static enum pgw_status two_roots(struct pgw_image *img,
 		if (req->have_ttbr1)
 			root->upper = pgw_cr3_table(mode, req->ttbr1,
 						    &req->enc);
-		else if (kernel_root(img, mode, &req->enc, scanned, &k,
-				     why_not, sizeof(why_not)))
-			root->upper = k.table;
+		else if (pick_kernel(img, mode, req, scanned, &kp))
+			root->upper = kp.root.table;
 		size_t n = strlen(root->why);
 		if (req->have_ttbr1 && req->have_ttbr0)
 			snprintf(root->why + n, sizeof(root->why) - n,
