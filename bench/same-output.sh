@@ -110,7 +110,8 @@ for a in wx text-alias user-kernel reserved beyond-ram; do
 done
 one synth diff --pid=1 --pid=10 --data "$T/kt.elf"
 one synth dump --comm=init --kernel-half "$T/k.elf"
-one synth maps --smaps "$T/kt.elf"
+"$TOOLS/pgw-mkvmas" "$T/v.elf" || { echo "pgw-mkvmas failed"; exit 2; }
+every "$T/v.elf" synth-vmas all
 if "$TOOLS/pgw-mkdump" kdump --holes --filter --exclude-zero --codec=zlib \
 	--vas="$T/kvas" "$T/kd" >"$T/kd.out"; then
 	eval "$(cat "$T/kd.out")"

@@ -159,7 +159,7 @@ static int page_out(void *arg, const struct pgw_vma_page *pg)
 {
 	struct pages_arg *a = arg;
 
-	a->o->fmt->maps_page(a->o, a->p, pg);
+	maps_say_page(a->o, a->p, pg);
 	return 0;
 }
 
@@ -175,14 +175,14 @@ static int measured(struct out *o, const struct maps_args *a,
 	enum pgw_status st = pgw_vma_measure(user, v, &u, NULL, NULL, &err);
 
 	if (st != PGW_OK && st != PGW_E_LIMIT) {
-		o->fmt->maps_vma(o, p, v, NULL);
+		maps_say_vma(o, p, v, NULL);
 		pgw_cli_error("pid %d: VMA 0x%llx-0x%llx not measured: %s",
 			      (int)p->task->pid, (unsigned long long)v->start,
 			      (unsigned long long)v->end, err.msg);
 		return pgw_exit_for(st);
 	}
-	o->fmt->maps_vma(o, p, v, &u);
-	if (a->pages && o->fmt->maps_page)
+	maps_say_vma(o, p, v, &u);
+	if (a->pages)
 		pgw_vma_measure(user, v, &u, page_out, &pa, &err);
 	return st == PGW_E_LIMIT ? PGW_EXIT_LIMIT :
 	       u.unknown ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
@@ -215,7 +215,7 @@ static int one(struct out *o, const struct maps_args *a,
 		rc = cut_status(vmas->status);
 	}
 	p.vmas = vmas;
-	o->fmt->maps_process(o, &p);
+	maps_say_process(o, &p);
 	if (a->smaps && !t->has_pgd_pa) {
 		pgw_cli_error("pid %d: its VMAs cannot be measured: %s",
 			      (int)t->pid, t->why);
@@ -231,7 +231,7 @@ static int one(struct out *o, const struct maps_args *a,
 			continue;
 		sum->shown++;
 		if (!a->smaps || !t->has_pgd_pa) {
-			o->fmt->maps_vma(o, &p, v, NULL);
+			maps_say_vma(o, &p, v, NULL);
 			continue;
 		}
 		int r = measured(o, a, &p, &user, v);
@@ -290,8 +290,7 @@ int cmd_maps(int argc, char **argv)
 	struct maps_summary sum = { .complete = true };
 	size_t matched = 0;
 	rc = PGW_EXIT_OK;
-	if (fmt->maps_begin)
-		fmt->maps_begin(&out);
+	out_table(&out, &maps_table, NULL);
 	for (size_t i = 0; i < ntasks; i++) {
 		if (!chosen(&a, &tasks[i]))
 			continue;
@@ -312,8 +311,7 @@ int cmd_maps(int argc, char **argv)
 			      (unsigned long long)a.addr);
 		rc = rc > PGW_EXIT_NOANSWER ? rc : PGW_EXIT_NOANSWER;
 	}
-	if (fmt->maps_end)
-		fmt->maps_end(&out, &sum);
+	maps_say_summary(&out, &sum);
 	if (!matched && (a.have_pid || a.comm)) {
 		if (a.have_pid)
 			pgw_cli_error("%s: no process with pid %d%s", s.path,

@@ -66,17 +66,6 @@ void delim_check_finding(struct out *o, const struct delim *d,
 void delim_check_summary(struct out *o, const struct delim *d,
 			 const struct check_summary *s);
 
-/* maps (fmt_delim_maps.c) */
-void delim_maps_begin(struct out *o, const struct delim *d);
-void delim_maps_process(struct out *o, const struct delim *d,
-			const struct maps_proc *p);
-void delim_maps_vma(struct out *o, const struct delim *d,
-		    const struct maps_proc *p, const struct pgw_vma *v,
-		    const struct pgw_vma_usage *u);
-void delim_maps_page(struct out *o, const struct delim *d,
-		     const struct maps_proc *p, const struct pgw_vma_page *pg);
-void delim_maps_end(struct out *o, const struct delim *d,
-		    const struct maps_summary *s);
 
 
 /* A formatter's hooks, all through its struct delim D. */
@@ -147,23 +136,6 @@ void delim_maps_end(struct out *o, const struct delim *d,
 	static void NAME##_check_summary(struct out *o,                   \
 					 const struct check_summary *s)   \
 	{ delim_check_summary(o, &D, s); }                                \
-	static void NAME##_maps_begin(struct out *o)                      \
-	{ delim_maps_begin(o, &D); }                                      \
-	static void NAME##_maps_process(struct out *o,                    \
-					const struct maps_proc *p)        \
-	{ delim_maps_process(o, &D, p); }                                 \
-	static void NAME##_maps_vma(struct out *o,                        \
-				    const struct maps_proc *p,            \
-				    const struct pgw_vma *v,              \
-				    const struct pgw_vma_usage *u)        \
-	{ delim_maps_vma(o, &D, p, v, u); }                               \
-	static void NAME##_maps_page(struct out *o,                       \
-				     const struct maps_proc *p,           \
-				     const struct pgw_vma_page *pg)       \
-	{ delim_maps_page(o, &D, p, pg); }                                \
-	static void NAME##_maps_end(struct out *o,                        \
-				    const struct maps_summary *s)         \
-	{ delim_maps_end(o, &D, s); }                                     \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -188,11 +160,6 @@ void delim_maps_end(struct out *o, const struct delim *d,
 		.check_begin = NAME##_check_begin,                        \
 		.check_finding = NAME##_check_finding,                    \
 		.check_summary = NAME##_check_summary,                    \
-		.maps_begin = NAME##_maps_begin,                          \
-		.maps_process = NAME##_maps_process,                      \
-		.maps_vma = NAME##_maps_vma,                              \
-		.maps_page = NAME##_maps_page,                            \
-		.maps_end = NAME##_maps_end,                              \
 	}
 
 #endif

@@ -76,10 +76,11 @@ static void text_range(struct out *o, const void *rec)
 	text_side(&l, o, "a", r->a);
 	text_side(&l, o, "b", r->b);
 	for (unsigned b = 0; b < r->changes.n; b++) {
-		if (!(r->changes.bits & (1u << b)))
+		const char *w = rec_key(&r->changes, b);
+		if (!w)
 			continue;
 		emit_str(&l, first ? "  changed: " : ",");
-		emit_str(&l, r->changes.key(b));
+		emit_str(&l, w);
 		first = false;
 	}
 	text_put(o, &l);

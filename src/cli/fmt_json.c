@@ -7,7 +7,6 @@
 #include "spelled.h"
 #include "read_out.h"
 #include "check_out.h"
-#include "maps_out.h"
 #include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
@@ -620,10 +619,6 @@ const struct formatter fmt_json = {
 	.roots_orphan = json_roots_orphan,
 	.roots_unowned = json_roots_unowned,
 	.roots_end = json_roots_end,
-	.maps_process = json_maps_process,
-	.maps_vma = json_maps_vma,
-	.maps_page = json_maps_page,
-	.maps_end = json_maps_end,
 	.read_data = json_read_data,
 	.read_gap = json_read_gap,
 	.check_finding = json_check_finding,

@@ -6,7 +6,6 @@
 #include "read_out.h"
 #include "check_out.h"
 #include "access.h"
-#include "maps_out.h"
 #include "roots_out.h"
 #include "text_cells.h"
 #include "spelled.h"
@@ -816,10 +815,6 @@ const struct formatter fmt_text = {
 	.roots_orphan = text_roots_orphan,
 	.roots_unowned = text_roots_unowned,
 	.roots_end = text_roots_end,
-	.maps_process = text_maps_process,
-	.maps_vma = text_maps_vma,
-	.maps_page = text_maps_page,
-	.maps_end = text_maps_end,
 	.read_data = text_read_data,
 	.read_gap = text_read_gap,
 	.read_end = text_read_end,

@@ -38,8 +38,6 @@ struct out {
 
 struct read_piece;
 struct read_skip;
-struct maps_proc;
-struct maps_summary;
 
 /* Records gathered, a few KiB to a line (an fwrite per record cost as
  * much as the record), the lines filled in turn and, once all are full,
@@ -248,18 +246,6 @@ struct formatter {
 	void (*check_begin)(struct out *o);
 	void (*check_finding)(struct out *o, const struct pgw_finding *f);
 	void (*check_summary)(struct out *o, const struct check_summary *s);
-	/* maps: a header, then per process its record and its VMAs in
-	 * address order, then the summary (maps_out.h) */
-	void (*maps_begin)(struct out *o);
-	void (*maps_process)(struct out *o, const struct maps_proc *p);
-	/* u: the VMA measured (--smaps), else NULL */
-	void (*maps_vma)(struct out *o, const struct maps_proc *p,
-			 const struct pgw_vma *v,
-			 const struct pgw_vma_usage *u);
-	/* --pages: a leaf, or a run of one state, inside the last VMA */
-	void (*maps_page)(struct out *o, const struct maps_proc *p,
-			  const struct pgw_vma_page *pg);
-	void (*maps_end)(struct out *o, const struct maps_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -33,12 +33,19 @@ struct rec_opt {
 	bool has;
 };
 
-/* A set of bits, each named by key(bit) (bit < n). */
+/* A set of bits, each named by key(bit) (bit < n; a bit key() names
+ * NULL is left out). */
 struct rec_keys {
-	uint32_t bits;
+	uint64_t bits;
 	const char *(*key)(unsigned bit);
 	unsigned n;
 };
+
+/* A rec_keys' bit b named, or NULL. */
+static inline const char *rec_key(const struct rec_keys *k, unsigned b)
+{
+	return k->bits >> b & 1 ? k->key(b) : NULL;
+}
 
 /* Counts by key: v[i] named key(i), for i from `from` below `to`; a
  * key's '-' is spelled '_'. */
@@ -76,8 +83,11 @@ enum rec_kind {
 	RK_COUNTS,  /* struct rec_counts: a JSON object of numbers; in the
 		       detail cell (RF_DETAIL) name_key=N each */
 	RK_OBJECT,  /* const void *, a record of the field's sub type
-		       (RK_OBJECT(type) in a field list): a JSON object;
+		       (OBJECT(type) in a field list): a JSON object;
 		       in CSV/TSV its fields prefixed "name_"; NULL absent */
+	RK_GROUP,   /* const void *, a record of the field's sub type
+		       (GROUP(type)): its fields in line, as the record's
+		       own; NULL: none of them */
 };
 
 /* How a field is placed; an absent one is left out unless RF_NULL. */
@@ -88,6 +98,9 @@ enum rec_how {
 	RF_TEXT = 8,       /* for the text layout only: no JSON key, no
 			      cell */
 };
+/* As a field's HOW: its CSV/TSV column has another name than its JSON
+ * key (maps' vm_flag_names in the vm_flags column). */
+#define RF_COLUMN(c) 0, .col = c
 
 /* Each kind's C type, for the record structs. */
 #define REC_CTYPE_HEX  uint64_t
@@ -106,15 +119,20 @@ enum rec_how {
 #define REC_CTYPE_HEXDATA struct rec_bytes
 #define REC_CTYPE_COUNTS struct rec_counts
 #define REC_CTYPE_OBJECT(T) const struct T *
-/* OBJECT(sub) as a field's kind: the kind and the sub type together. */
+#define REC_CTYPE_GROUP(T) const struct T *
+/* OBJECT(T), GROUP(T) as a field's kind: the kind and the sub type
+ * together. */
 #define RK_OBJECT(T) RK_OBJECT, .sub = &T##_type
+#define RK_GROUP(T) RK_GROUP, .sub = &T##_type
 
 struct rec_field {
 	const char *name;
 	enum rec_kind kind;
 	unsigned how;                /* enum rec_how */
 	size_t off;                  /* in the record's struct */
-	const struct rec_type *sub;  /* RK_OBJECT: its fields */
+	const struct rec_type *sub;  /* RK_OBJECT, RK_GROUP: its fields */
+	const char *col;             /* the CSV/TSV column, when not name
+					(RF_COLUMN) */
 };
 
 struct rec_type {
@@ -197,6 +215,7 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 	case RK_FLAGS:
 		return ((const struct rec_opt *)p)->has;
 	case RK_OBJECT:
+	case RK_GROUP:
 		return *(const void *const *)p != NULL;
 	case RK_BYTES:
 	case RK_HEXDATA:

@@ -45,23 +45,30 @@ static const char *part_name(char *buf, size_t n, const struct rec_field *f,
 {
 	if (f->kind == RK_SPAN || f->kind == RK_RANGE)
 		return span_part[p];
+	if (f->kind == RK_GROUP)
+		return part_name(buf, n, &f->sub->field[p], 0);
 	if (f->kind != RK_OBJECT)
-		return f->name;
+		return f->col ? f->col : f->name;
 	snprintf(buf, n, "%s_%s", f->name, f->sub->field[p].name);
 	return buf;
+}
+
+static bool has_sub(const struct rec_field *f)
+{
+	return f->kind == RK_OBJECT || f->kind == RK_GROUP;
 }
 
 static int nparts(const struct rec_field *f)
 {
 	if (f->kind == RK_SPAN || f->kind == RK_RANGE)
 		return 3;
-	return f->kind == RK_OBJECT ? (int)f->sub->nfields : 1;
+	return has_sub(f) ? (int)f->sub->nfields : 1;
 }
 
 /* Has part p a column (rather than JSON only, or a detail word)? */
 static bool part_col(const struct rec_field *f, int p)
 {
-	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
+	unsigned how = has_sub(f) ? f->sub->field[p].how : f->how;
 
 	return !(f->how & (RF_JSON | RF_DETAIL | RF_TEXT)) &&
 	       !(how & (RF_JSON | RF_DETAIL | RF_TEXT));
@@ -69,7 +76,7 @@ static bool part_col(const struct rec_field *f, int p)
 
 static bool part_detail(const struct rec_field *f, int p)
 {
-	unsigned how = f->kind == RK_OBJECT ? f->sub->field[p].how : f->how;
+	unsigned how = has_sub(f) ? f->sub->field[p].how : f->how;
 
 	return !(f->how & (RF_JSON | RF_TEXT)) && (how & RF_DETAIL);
 }
@@ -174,14 +181,40 @@ static void keys_cell(struct line *l, const struct delim *d,
 	size_t from = l->len;
 
 	for (unsigned b = 0; b < k->n; b++) {
-		if (!(k->bits & (1u << b)))
+		const char *w = rec_key(k, b);
+		if (!w)
 			continue;
 		if (l->len > from)
 			emit_char(l, '|');
-		emit_str(l, k->key(b));
+		emit_str(l, w);
 	}
 	if (l->len == from)
 		emit_str(l, d->empty);
+	sep(l, d);
+}
+
+/* Bytes from the image (a path may be 4 KiB, four times that escaped),
+ * escaped as text and quoted in CSV when needed, spilling the row to the
+ * output as it fills: never cut short. */
+static void long_cell(struct out *o, struct line *l, const struct delim *d,
+		      const struct rec_bytes *b)
+{
+	bool quote = d->sep == ',' && (memchr(b->s, ',', b->n) ||
+				       memchr(b->s, '"', b->n));
+
+	if (!b->n)
+		emit_str(l, d->empty);
+	if (quote)
+		emit_char(l, '"');
+	for (size_t i = 0; i < b->n; i++) {
+		if (l->len > sizeof(l->buf) - 16)
+			emit_spill(l, o->f);
+		if (quote && b->s[i] == '"')
+			emit_char(l, '"');
+		emit_text_char(l, (unsigned char)b->s[i]);
+	}
+	if (quote)
+		emit_char(l, '"');
 	sep(l, d);
 }
 
@@ -228,8 +261,7 @@ static void cell(struct out *o, struct line *l, const struct delim *d,
 		word(l, d, opt->v ? "true" : "false");
 		break;
 	case RK_BYTES:
-		bytes_cell(l, d, ((const struct rec_bytes *)p)->s,
-			   ((const struct rec_bytes *)p)->n);
+		long_cell(o, l, d, p);
 		break;
 	case RK_FLAGS:
 		flags(l, d, (uint32_t)opt->v);
@@ -245,6 +277,7 @@ static void cell(struct out *o, struct line *l, const struct delim *d,
 		empty(l, d, 1);   /* counts go in detail */
 		break;
 	case RK_OBJECT:
+	case RK_GROUP:
 		cell(o, l, d, &f->sub->field[part], *(const char *const *)p,
 		     0);
 		break;
@@ -330,7 +363,7 @@ static void detail_cell(struct line *l, const struct delim *d,
 
 	for (size_t i = !t->name; i < t->nfields; i++) {
 		const struct rec_field *f = &t->field[i];
-		if (f->kind != RK_OBJECT) {
+		if (!has_sub(f)) {
 			if (part_detail(f, 0))
 				detail_word(l, from, NULL, f, rec);
 			continue;
@@ -338,7 +371,8 @@ static void detail_cell(struct line *l, const struct delim *d,
 		const char *sub = *(const char *const *)(rec + f->off);
 		for (int p = 0; sub && p < nparts(f); p++)
 			if (part_detail(f, p))
-				detail_word(l, from, f->name,
+				detail_word(l, from, f->kind == RK_OBJECT ?
+						     f->name : NULL,
 					    &f->sub->field[p], sub);
 	}
 	if (l->len == from)

@@ -28,10 +28,11 @@ static void json_keys(struct line *l, const char *key,
 	emit_str(l, key);
 	emit_str(l, "\":[");
 	for (unsigned b = 0; b < k->n; b++) {
-		if (!(k->bits & (1u << b)))
+		const char *w = rec_key(k, b);
+		if (!w)
 			continue;
 		emit_str(l, first ? "\"" : ",\"");
-		emit_str(l, k->key(b));
+		emit_str(l, w);
 		emit_char(l, '"');
 		first = false;
 	}
@@ -128,6 +129,9 @@ static void json_field(struct out *o, struct line *l,
 		break;
 	case RK_COUNTS:
 		json_counts(l, f->name, p);
+		break;
+	case RK_GROUP:
+		json_fields(o, l, f->sub, *(const char *const *)p);
 		break;
 	case RK_OBJECT: {
 		size_t at;

@@ -8,7 +8,7 @@
 # and a quote among them), a root's PTI pair, hostile and filtered images.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 32
+plan 34
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_all "python3 is not installed"
@@ -99,6 +99,11 @@ done
 cells "two processes --data" diff --pid=1 --pid=10 --data "$TMP/kt.elf"
 cells "a process (its user half)" dump --comm=init "$TMP/k.elf"
 cells "a process with --kernel-half" dump --comm=init --kernel-half "$TMP/k.elf"
+
+# VMAs: measured, and their pages.
+"$PGW_TOOLS/pgw-mkvmas" "$TMP/v.elf" || bail "pgw-mkvmas failed"
+cells "--smaps" maps --smaps "$TMP/v.elf"
+cells "--pages" maps --pages "$TMP/v.elf"
 
 # A filtered kdump: tables not in the image, uncompared ranges.
 run "$PGW_TOOLS/pgw-mkdump" kdump --holes --filter --exclude-zero --codec=zlib \
