@@ -13,9 +13,9 @@
 #include "emit.h"
 #include "exit_codes.h"
 #include "lines.h"
+#include "output.h"
 #include "owned_roots.h"
 #include "ptov_out.h"
-#include "read_out.h"
 #include "session.h"
 
 enum { OPT_ALL_ROOTS = 1024 };

@@ -199,7 +199,7 @@ static void emit_piece(struct reader *r, uint64_t addr, uint64_t pa,
 		else if (r->need_pa && !r->phys &&
 			 pgw_translate(&r->s->space, addr, &x) == PGW_STOP_OK)
 			p.pa = x.pa;
-		r->out->fmt->read_data(r->out, &p);
+		read_say_data(r->out, &p);
 		addr += p.size;
 		if (pa)
 			pa += p.size;
@@ -253,8 +253,8 @@ static void gap_flush(struct reader *r)
 
 	if (!r->pend_size)
 		return;
-	if (!r->raw && r->out->fmt->read_gap)
-		r->out->fmt->read_gap(r->out, &sk);
+	if (!r->raw)
+		read_say_gap(r->out, &sk);
 	emit_str(&l, "pgwalk: skipped ");
 	emit_u64(&l, r->pend_size);
 	emit_str(&l, r->pend_size == 1 ? " byte at " : " bytes at ");
@@ -493,8 +493,8 @@ static int read_request(struct reader *r, uint64_t addr, uint64_t len)
 	r->at = addr + len;
 	rc = r->phys ? read_phys(r, addr, len) : read_virt(r, addr, len);
 	gap_flush(r);
-	if (!rc && !r->raw && o->fmt->read_end)
-		o->fmt->read_end(o, r->at);
+	if (!rc && !r->raw)
+		read_say_end(o, r->at);
 	return rc;
 }
 
@@ -604,8 +604,8 @@ int cmd_read(int argc, char **argv)
 		.s = &s, .out = &out, .raw = a.raw, .phys = a.phys,
 		.skip = a.skip, .need_pa = fmt != formatter_by_name("text"),
 	};
-	if (!a.raw && fmt->read_begin)
-		fmt->read_begin(&out);
+	if (!a.raw)
+		out_table(&out, &read_table, NULL);
 	if (batch) {
 		struct requests q = { .r = &r };
 		rc = stdin_lines(&(struct line_reader){

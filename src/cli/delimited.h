@@ -53,12 +53,6 @@ void delim_roots_unowned(struct out *o, const struct delim *d,
 void delim_roots_end(struct out *o, const struct delim *d,
 		     const struct roots_report *r);
 
-/* read and ptov (fmt_delim_read.c) */
-void delim_read_begin(struct out *o, const struct delim *d);
-void delim_read_data(struct out *o, const struct delim *d,
-		     const struct read_piece *p);
-void delim_read_gap(struct out *o, const struct delim *d,
-		    const struct read_skip *s);
 /* check and diff (fmt_delim_check.c) */
 void delim_check_begin(struct out *o, const struct delim *d);
 void delim_check_finding(struct out *o, const struct delim *d,
@@ -120,14 +114,6 @@ void delim_check_summary(struct out *o, const struct delim *d,
 	static void NAME##_roots_end(struct out *o,                       \
 				     const struct roots_report *r)        \
 	{ delim_roots_end(o, &D, r); }                                    \
-	static void NAME##_read_begin(struct out *o)                      \
-	{ delim_read_begin(o, &D); }                                      \
-	static void NAME##_read_data(struct out *o,                       \
-				     const struct read_piece *p)          \
-	{ delim_read_data(o, &D, p); }                                    \
-	static void NAME##_read_gap(struct out *o,                        \
-				    const struct read_skip *s)            \
-	{ delim_read_gap(o, &D, s); }                                     \
 	static void NAME##_check_begin(struct out *o)                     \
 	{ delim_check_begin(o, &D); }                                     \
 	static void NAME##_check_finding(struct out *o,                   \
@@ -154,9 +140,6 @@ void delim_check_summary(struct out *o, const struct delim *d,
 		.roots_orphan = NAME##_roots_orphan,                      \
 		.roots_unowned = NAME##_roots_unowned,                    \
 		.roots_end = NAME##_roots_end,                            \
-		.read_begin = NAME##_read_begin,                          \
-		.read_data = NAME##_read_data,                            \
-		.read_gap = NAME##_read_gap,                              \
 		.check_begin = NAME##_check_begin,                        \
 		.check_finding = NAME##_check_finding,                    \
 		.check_summary = NAME##_check_summary,                    \

@@ -5,7 +5,6 @@
  */
 #include "json_kv.h"
 #include "spelled.h"
-#include "read_out.h"
 #include "check_out.h"
 #include "roots_out.h"
 
@@ -619,8 +618,6 @@ const struct formatter fmt_json = {
 	.roots_orphan = json_roots_orphan,
 	.roots_unowned = json_roots_unowned,
 	.roots_end = json_roots_end,
-	.read_data = json_read_data,
-	.read_gap = json_read_gap,
 	.check_finding = json_check_finding,
 	.check_summary = json_check_summary,
 };

@@ -36,8 +36,6 @@ struct out {
 					      layouts head their columns */
 };
 
-struct read_piece;
-struct read_skip;
 
 /* Records gathered, a few KiB to a line (an fwrite per record cost as
  * much as the record), the lines filled in turn and, once all are full,
@@ -235,13 +233,6 @@ struct formatter {
 	void (*roots_unowned)(struct out *o, const struct roots_report *r,
 			      size_t task, const char *why);
 	void (*roots_end)(struct out *o, const struct roots_report *r);
-	/* read: a header, pieces of bytes (a 4 KiB page at most) and the
-	 * gaps --skip-unreadable skips, in address order, then the end
-	 * address (text: the last line). */
-	void (*read_begin)(struct out *o);
-	void (*read_data)(struct out *o, const struct read_piece *p);
-	void (*read_gap)(struct out *o, const struct read_skip *s);
-	void (*read_end)(struct out *o, uint64_t end);
 	/* check: a header, one record per finding, the summary */
 	void (*check_begin)(struct out *o);
 	void (*check_finding)(struct out *o, const struct pgw_finding *f);

@@ -1,6 +1,7 @@
 /*
- * The records of read and ptov in each output format (fmt_*_read.c,
- * fmt_*_ptov.c), hooked into the formatters of fmt_*.c.
+ * What `read` prints: a data record per piece of bytes, a gap record per
+ * stretch --skip-unreadable skips, and in text the end address (read_out.c:
+ * the types, their text, and the records made of cmd_read.c's pieces).
  */
 #ifndef PGW_READ_OUT_H
 #define PGW_READ_OUT_H
@@ -36,13 +37,41 @@ struct hexdump {
 	int digits;              /* address width */
 };
 
-void text_read_data(struct out *o, const struct read_piece *p);
-void text_read_gap(struct out *o, const struct read_skip *s);
-void text_read_end(struct out *o, uint64_t end);
-void json_read_data(struct out *o, const struct read_piece *p);
-void json_read_gap(struct out *o, const struct read_skip *s);
+#define READ_DATA_FIELDS(F, S)                                            \
+	F(S, va, OHEX, RF_NULL)                                           \
+	F(S, pa, HEX, 0)                                                  \
+	F(S, size, U64, 0)                                                \
+	F(S, hex, HEXDATA, 0)                                             \
+	F(S, protnone, OBOOL, 0)
+RECORD_STRUCT(read_data_rec, READ_DATA_FIELDS);
 
+/* A stretch of virtual addresses skipped: pa where the data is missing,
+ * level where the walk stopped. */
+#define READ_GAP_FIELDS(F, S)                                             \
+	F(S, va, HEX, 0)                                                  \
+	F(S, end, END, 0)                                                 \
+	F(S, size, U64, 0)                                                \
+	F(S, pa, OHEX, 0)                                                 \
+	F(S, level, WORD, 0)                                              \
+	F(S, reason, WORD, 0)                                             \
+	F(S, absence, WORD, 0)
+RECORD_STRUCT(read_gap_rec, READ_GAP_FIELDS);
 
-/* CSV and TSV: delimited.h (delim_read_*, delim_ptov_*). */
+/* --phys: a stretch of physical addresses skipped. */
+#define READ_PGAP_FIELDS(F, S)                                            \
+	F(S, va, OHEX, RF_NULL)                                           \
+	F(S, pa, HEX, 0)                                                  \
+	F(S, end, END, 0)                                                 \
+	F(S, size, U64, 0)                                                \
+	F(S, reason, WORD, 0)                                             \
+	F(S, absence, WORD, 0)
+RECORD_STRUCT(read_pgap_rec, READ_PGAP_FIELDS);
+
+extern const struct rec_table read_table;
+
+/* The records of a piece, of a gap and of the end, out in o's format. */
+void read_say_data(struct out *o, const struct read_piece *p);
+void read_say_gap(struct out *o, const struct read_skip *s);
+void read_say_end(struct out *o, uint64_t end);
 
 #endif

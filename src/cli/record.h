@@ -71,6 +71,7 @@ enum rec_kind {
 		       of reasons): escaped as docs/output.md says; NULL
 		       absent */
 	RK_SPAN,    /* struct rec_span: three fields, va, end and size */
+	RK_END,     /* uint64_t, an end: 0 is 2^64 */
 	RK_RANGE,   /* struct rec_span, never empty: an end of 0 is 2^64 */
 	RK_OHEX,    /* struct rec_opt, spelled as RK_HEX */
 	RK_OU64,    /* struct rec_opt, spelled as RK_U64 */
@@ -109,6 +110,7 @@ enum rec_how {
 #define REC_CTYPE_WORD const char *
 #define REC_CTYPE_TEXT const char *
 #define REC_CTYPE_SPAN struct rec_span
+#define REC_CTYPE_END uint64_t
 #define REC_CTYPE_OHEX struct rec_opt
 #define REC_CTYPE_OU64 struct rec_opt
 #define REC_CTYPE_OBOOL struct rec_opt
@@ -143,6 +145,8 @@ struct rec_type {
 	size_t nfields;
 	/* The text layout (NULL: text prints nothing of this record). */
 	void (*text)(struct out *o, const void *rec);
+	bool text_only;              /* a line of text with no record
+					(read's end address) */
 };
 
 struct rec_table {

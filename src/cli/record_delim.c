@@ -251,6 +251,12 @@ static void cell(struct out *o, struct line *l, const struct delim *d,
 	case RK_RANGE:
 		span_cell(l, d, f, p, part);
 		break;
+	case RK_END:
+		if (*(const uint64_t *)p)
+			hex(l, d, *(const uint64_t *)p);
+		else
+			word(l, d, "0x10000000000000000");
+		break;
 	case RK_OHEX:
 		hex(l, d, opt->v);
 		break;
@@ -388,6 +394,8 @@ void delim_record(struct out *o, const struct delim *d,
 	struct line l;
 	l.len = 0;
 
+	if (t->text_only)
+		return;
 	while (o->table->types[k] && o->table->types[k] != t)
 		k++;
 	if (!o->table->types[k] || k >= TYPES_MAX)

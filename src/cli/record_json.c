@@ -101,6 +101,15 @@ static void json_field(struct out *o, struct line *l,
 	case RK_SPAN:
 		json_span(l, p);
 		break;
+	case RK_END:
+		emit_str(l, ",\"");
+		emit_str(l, f->name);
+		emit_str(l, *(const uint64_t *)p ? "\":\"" :
+			    "\":\"0x10000000000000000");
+		if (*(const uint64_t *)p)
+			emit_hex(l, *(const uint64_t *)p);
+		emit_char(l, '"');
+		break;
 	case RK_RANGE:
 		kv_hex(l, "va", ((const struct rec_span *)p)->va);
 		if (((const struct rec_span *)p)->end)
@@ -180,6 +189,8 @@ void json_record(struct out *o, const struct rec_type *t, const void *rec)
 	struct line l;
 	l.len = 0;
 
+	if (t->text_only)
+		return;
 	out_rows_flush(o);
 	emit_str(&l, "{\"type\":\"");
 	emit_str(&l, rec_type_name(t, rec));
