@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_out.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "lists.h"
@@ -176,7 +177,7 @@ static int on_finding(void *arg, const struct pgw_finding *f)
 	c->sum.findings++;
 	c->sum.by_severity[f->severity]++;
 	c->sum.by_rule[f->rule]++;
-	c->out->fmt->check_finding(c->out, f);
+	check_say_finding(c->out, f);
 	return pgw_output_failed();
 }
 
@@ -364,7 +365,7 @@ static int summary(struct check_run *c, const struct session *s, bool cut,
 			pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
 			cut ? "data-not-in-image" : "task-list-unread";
 	check_conflict(c, s);
-	c->out->fmt->check_summary(c->out, &c->sum);
+	check_say_summary(c->out, &c->sum);
 	return -1;
 }
 
@@ -557,8 +558,7 @@ int cmd_check(int argc, char **argv)
 	}
 	c.sum.text_why = pgw_check_text_why(c.ck);
 	c.kernel = &kernel;
-	if (fmt->check_begin)
-		fmt->check_begin(&out);
+	out_table(&out, &check_table, NULL);
 	uint64_t budget = c.entries_left;
 	rc = !a.all_roots ? check_single(&c, &s, &kernel) :
 	     s.space.mode->root_select_bit ? check_tasks(&c, &s) :
@@ -582,7 +582,7 @@ int cmd_check(int argc, char **argv)
 			       pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE) :
 			       NULL;
 		check_conflict(&c, &s);
-		fmt->check_summary(&out, &c.sum);
+		check_say_summary(&out, &c.sum);
 	}
 	if (rc <= 0) {
 		/* The highest of 1 (findings), 2 and 4 (docs/output.md). */

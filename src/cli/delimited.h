@@ -53,12 +53,6 @@ void delim_roots_unowned(struct out *o, const struct delim *d,
 void delim_roots_end(struct out *o, const struct delim *d,
 		     const struct roots_report *r);
 
-/* check and diff (fmt_delim_check.c) */
-void delim_check_begin(struct out *o, const struct delim *d);
-void delim_check_finding(struct out *o, const struct delim *d,
-			 const struct pgw_finding *f);
-void delim_check_summary(struct out *o, const struct delim *d,
-			 const struct check_summary *s);
 
 
 
@@ -114,14 +108,6 @@ void delim_check_summary(struct out *o, const struct delim *d,
 	static void NAME##_roots_end(struct out *o,                       \
 				     const struct roots_report *r)        \
 	{ delim_roots_end(o, &D, r); }                                    \
-	static void NAME##_check_begin(struct out *o)                     \
-	{ delim_check_begin(o, &D); }                                     \
-	static void NAME##_check_finding(struct out *o,                   \
-					 const struct pgw_finding *f)     \
-	{ delim_check_finding(o, &D, f); }                                \
-	static void NAME##_check_summary(struct out *o,                   \
-					 const struct check_summary *s)   \
-	{ delim_check_summary(o, &D, s); }                                \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -140,9 +126,6 @@ void delim_check_summary(struct out *o, const struct delim *d,
 		.roots_orphan = NAME##_roots_orphan,                      \
 		.roots_unowned = NAME##_roots_unowned,                    \
 		.roots_end = NAME##_roots_end,                            \
-		.check_begin = NAME##_check_begin,                        \
-		.check_finding = NAME##_check_finding,                    \
-		.check_summary = NAME##_check_summary,                    \
 	}
 
 #endif

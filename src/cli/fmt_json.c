@@ -5,7 +5,6 @@
  */
 #include "json_kv.h"
 #include "spelled.h"
-#include "check_out.h"
 #include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
@@ -618,6 +617,4 @@ const struct formatter fmt_json = {
 	.roots_orphan = json_roots_orphan,
 	.roots_unowned = json_roots_unowned,
 	.roots_end = json_roots_end,
-	.check_finding = json_check_finding,
-	.check_summary = json_check_summary,
 };

@@ -3,7 +3,6 @@
 
 #include "emit.h"
 #include "output.h"
-#include "check_out.h"
 #include "access.h"
 #include "roots_out.h"
 #include "text_cells.h"
@@ -814,7 +813,4 @@ const struct formatter fmt_text = {
 	.roots_orphan = text_roots_orphan,
 	.roots_unowned = text_roots_unowned,
 	.roots_end = text_roots_end,
-	.check_begin = text_check_begin,
-	.check_finding = text_check_finding,
-	.check_summary = text_check_summary,
 };

@@ -233,10 +233,6 @@ struct formatter {
 	void (*roots_unowned)(struct out *o, const struct roots_report *r,
 			      size_t task, const char *why);
 	void (*roots_end)(struct out *o, const struct roots_report *r);
-	/* check: a header, one record per finding, the summary */
-	void (*check_begin)(struct out *o);
-	void (*check_finding)(struct out *o, const struct pgw_finding *f);
-	void (*check_summary)(struct out *o, const struct check_summary *s);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -20,11 +20,14 @@
 #include <stdint.h>
 
 struct out;
+struct line;
+struct delim;
 
 /* [va, end): "va", "end" and "size", an end of 0 after a non-zero start
  * spelled 2^64. */
 struct rec_span {
 	uint64_t va, end;
+	bool none;                   /* absent: no range at all */
 };
 
 /* A number or a bool that may be absent (has false). */
@@ -53,6 +56,17 @@ struct rec_counts {
 	const uint64_t *v;
 	unsigned from, to;
 	const char *(*key)(unsigned i);
+	bool dashes;                 /* keys keep their '-' */
+};
+
+/* A field whose spelling is its own (check's evidence): the JSON key and
+ * value, and the CSV/TSV cell, written by its command's own functions
+ * from the value (a const void *). */
+struct rec_custom {
+	void (*json)(struct out *o, struct line *l, const char *key,
+		     const void *v);
+	void (*cell)(struct out *o, struct line *l, const struct delim *d,
+		     const void *v);
 };
 
 /* n bytes that may hold anything, a NUL too (a task's comm). */
@@ -86,6 +100,8 @@ enum rec_kind {
 	RK_OBJECT,  /* const void *, a record of the field's sub type
 		       (OBJECT(type) in a field list): a JSON object;
 		       in CSV/TSV its fields prefixed "name_"; NULL absent */
+	RK_CUSTOM,  /* const void *, spelled by CUSTOM(spelling)'s struct
+		       rec_custom */
 	RK_GROUP,   /* const void *, a record of the field's sub type
 		       (GROUP(type)): its fields in line, as the record's
 		       own; NULL: none of them */
@@ -102,6 +118,8 @@ enum rec_how {
 /* As a field's HOW: its CSV/TSV column has another name than its JSON
  * key (maps' vm_flag_names in the vm_flags column). */
 #define RF_COLUMN(c) 0, .col = c
+/* Counts in the detail cell as c_KEY=N. */
+#define RF_DETAIL_AS(c) RF_DETAIL, .col = c
 
 /* Each kind's C type, for the record structs. */
 #define REC_CTYPE_HEX  uint64_t
@@ -122,6 +140,8 @@ enum rec_how {
 #define REC_CTYPE_COUNTS struct rec_counts
 #define REC_CTYPE_OBJECT(T) const struct T *
 #define REC_CTYPE_GROUP(T) const struct T *
+#define REC_CTYPE_CUSTOM(X) const void *
+#define RK_CUSTOM(X) RK_CUSTOM, .custom = &X
 /* OBJECT(T), GROUP(T) as a field's kind: the kind and the sub type
  * together. */
 #define RK_OBJECT(T) RK_OBJECT, .sub = &T##_type
@@ -133,8 +153,10 @@ struct rec_field {
 	unsigned how;                /* enum rec_how */
 	size_t off;                  /* in the record's struct */
 	const struct rec_type *sub;  /* RK_OBJECT, RK_GROUP: its fields */
-	const char *col;             /* the CSV/TSV column, when not name
-					(RF_COLUMN) */
+	const char *col;             /* the CSV/TSV column, or the detail
+					words' prefix of counts, when not
+					name (RF_COLUMN, RF_DETAIL_AS) */
+	const struct rec_custom *custom;   /* RK_CUSTOM */
 };
 
 struct rec_type {
@@ -180,13 +202,16 @@ struct rec_table {
 #define RECORD_STRUCT(S, LIST)                                            \
 	struct S { LIST(REC_MEMBER, S) };                                 \
 	extern const struct rec_type S##_type
-/* A count's key as a JSON key: '-' spelled '_' ("other_file"). */
-static inline void rec_count_key(char *buf, size_t n, const char *key)
+/* Count k's key as a JSON key: '-' spelled '_' ("other_file") unless
+ * the keys keep theirs. */
+static inline void rec_count_key(char *buf, size_t n,
+				 const struct rec_counts *c, unsigned k)
 {
+	const char *key = c->key(k);
 	size_t i;
 
 	for (i = 0; i + 1 < n && key[i]; i++)
-		buf[i] = key[i] == '-' ? '_' : key[i];
+		buf[i] = key[i] == '-' && !c->dashes ? '_' : key[i];
 	buf[i] = '\0';
 }
 
@@ -220,7 +245,11 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 		return ((const struct rec_opt *)p)->has;
 	case RK_OBJECT:
 	case RK_GROUP:
+	case RK_CUSTOM:
 		return *(const void *const *)p != NULL;
+	case RK_SPAN:
+	case RK_RANGE:
+		return !((const struct rec_span *)p)->none;
 	case RK_BYTES:
 	case RK_HEXDATA:
 		return ((const struct rec_bytes *)p)->s != NULL;

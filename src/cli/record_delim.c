@@ -287,6 +287,9 @@ static void cell(struct out *o, struct line *l, const struct delim *d,
 		cell(o, l, d, &f->sub->field[part], *(const char *const *)p,
 		     0);
 		break;
+	case RK_CUSTOM:
+		f->custom->cell(o, l, d, *(const void *const *)p);
+		break;
 	}
 }
 
@@ -299,7 +302,7 @@ static void counts_words(struct line *l, size_t from, const char *name,
 	for (unsigned i = c->from; i < c->to; i++) {
 		if (l->len > from)
 			emit_char(l, ' ');
-		rec_count_key(k, sizeof(k), c->key(i));
+		rec_count_key(k, sizeof(k), c, i);
 		emit_str(l, name);
 		emit_char(l, '_');
 		emit_str(l, k);
@@ -318,7 +321,7 @@ static void detail_word(struct line *l, size_t from, const char *prefix,
 	if (!rec_present(f, p))
 		return;
 	if (f->kind == RK_COUNTS) {
-		counts_words(l, from, f->name, p);
+		counts_words(l, from, f->col ? f->col : f->name, p);
 		return;
 	}
 	if (l->len > from)

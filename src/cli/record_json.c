@@ -49,7 +49,7 @@ static void json_counts(struct line *l, const char *key,
 	emit_str(l, key);
 	emit_str(l, "\":{");
 	for (unsigned i = c->from; i < c->to; i++) {
-		rec_count_key(k, sizeof(k), c->key(i));
+		rec_count_key(k, sizeof(k), c, i);
 		emit_str(l, i > c->from ? ",\"" : "\"");
 		emit_str(l, k);
 		emit_str(l, "\":");
@@ -78,8 +78,15 @@ static void json_field(struct out *o, struct line *l,
 	if (f->how & RF_TEXT)
 		return;
 	if (!rec_present(f, p)) {
-		if (f->how & RF_NULL)
+		if (!(f->how & RF_NULL))
+			return;
+		if (f->kind != RK_SPAN && f->kind != RK_RANGE) {
 			kv_null(l, f->name);
+			return;
+		}
+		kv_null(l, "va");
+		kv_null(l, "end");
+		kv_null(l, "size");
 		return;
 	}
 	switch (f->kind) {
@@ -141,6 +148,9 @@ static void json_field(struct out *o, struct line *l,
 		break;
 	case RK_GROUP:
 		json_fields(o, l, f->sub, *(const char *const *)p);
+		break;
+	case RK_CUSTOM:
+		f->custom->json(o, l, f->name, *(const void *const *)p);
 		break;
 	case RK_OBJECT: {
 		size_t at;
