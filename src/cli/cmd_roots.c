@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "output.h"
+#include "roots_out.h"
 #include "session.h"
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -121,30 +122,6 @@ static void say(const struct session *s, const struct pgw_roots *roots,
 		out_text_line(stderr, "pgwalk: names: ", r->method_why, "\n");
 }
 
-static void report(struct out *o, struct roots_report *r)
-{
-	const struct formatter *fmt = o->fmt;
-	char why[512];
-
-	if (fmt->roots_begin)
-		fmt->roots_begin(o, r);
-	for (size_t i = 0; i < r->roots->n; i++)
-		fmt->roots_root(o, r, i);
-	for (size_t i = 0; r->view && i < r->roots->n; i++)
-		if (pgw_roots_view_orphan(r->view, i) && fmt->roots_orphan)
-			fmt->roots_orphan(o, r, i);
-	for (size_t t = 0; r->view && t < r->ntasks; t++) {
-		if (!pgw_roots_view_unowned(r->view, r->tasks, t) ||
-		    !fmt->roots_unowned)
-			continue;
-		pgw_unowned_reason(r->img, r->roots, &r->tasks[t], why,
-				   sizeof(why));
-		fmt->roots_unowned(o, r, t, why);
-	}
-	if (fmt->roots_end)
-		fmt->roots_end(o, r);
-}
-
 int cmd_roots(int argc, char **argv)
 {
 	struct image_args a = { 0 };
@@ -229,7 +206,7 @@ int cmd_roots(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, NULL };
-	report(&out, &r);
+	roots_say(&out, &r);
 	rc = !roots->scan.complete ? PGW_EXIT_LIMIT : names_status(tst);
 	if (conflict)
 		rc = PGW_EXIT_BADIMAGE;

@@ -40,18 +40,6 @@ void delim_table(struct out *o, const struct delim *d,
 void delim_record(struct out *o, const struct delim *d,
 		  const struct rec_type *t, const void *rec);
 
-/* roots (fmt_delim_roots.c) */
-void delim_roots_begin(struct out *o, const struct delim *d,
-		       const struct roots_report *r);
-void delim_roots_root(struct out *o, const struct delim *d,
-		      const struct roots_report *r, size_t i);
-void delim_roots_orphan(struct out *o, const struct delim *d,
-			const struct roots_report *r, size_t i);
-void delim_roots_unowned(struct out *o, const struct delim *d,
-			 const struct roots_report *r, size_t task,
-			 const char *why);
-void delim_roots_end(struct out *o, const struct delim *d,
-		     const struct roots_report *r);
 
 
 
@@ -90,24 +78,6 @@ void delim_roots_end(struct out *o, const struct delim *d,
 	static void NAME##_record(struct out *o, const struct rec_type *t, \
 				  const void *rec)                        \
 	{ delim_record(o, &D, t, rec); }                                  \
-	static void NAME##_roots_begin(struct out *o,                     \
-				       const struct roots_report *r)      \
-	{ delim_roots_begin(o, &D, r); }                                  \
-	static void NAME##_roots_root(struct out *o,                      \
-				      const struct roots_report *r,       \
-				      size_t i)                           \
-	{ delim_roots_root(o, &D, r, i); }                                \
-	static void NAME##_roots_orphan(struct out *o,                    \
-					const struct roots_report *r,     \
-					size_t i)                         \
-	{ delim_roots_orphan(o, &D, r, i); }                              \
-	static void NAME##_roots_unowned(struct out *o,                   \
-					 const struct roots_report *r,    \
-					 size_t t, const char *why)       \
-	{ delim_roots_unowned(o, &D, r, t, why); }                        \
-	static void NAME##_roots_end(struct out *o,                       \
-				     const struct roots_report *r)        \
-	{ delim_roots_end(o, &D, r); }                                    \
 	const struct formatter fmt_##NAME = {                             \
 		.name = #NAME,                                            \
 		.xlat_begin = NAME##_xlat_begin,                          \
@@ -121,11 +91,6 @@ void delim_roots_end(struct out *o, const struct delim *d,
 		.dump_summary = NAME##_dump_summary,                      \
 		.table_begin = NAME##_table,                              \
 		.record = NAME##_record,                                  \
-		.roots_begin = NAME##_roots_begin,                        \
-		.roots_root = NAME##_roots_root,                          \
-		.roots_orphan = NAME##_roots_orphan,                      \
-		.roots_unowned = NAME##_roots_unowned,                    \
-		.roots_end = NAME##_roots_end,                            \
 	}
 
 #endif

@@ -5,7 +5,6 @@
  */
 #include "json_kv.h"
 #include "spelled.h"
-#include "roots_out.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
 static void kv_end(struct line *l, uint64_t start, uint64_t end)
@@ -613,8 +612,4 @@ const struct formatter fmt_json = {
 	.dump_map = json_dump_map,
 	.dump_hole = json_dump_hole,
 	.dump_summary = json_dump_summary,
-	.roots_root = json_roots_root,
-	.roots_orphan = json_roots_orphan,
-	.roots_unowned = json_roots_unowned,
-	.roots_end = json_roots_end,
 };

@@ -4,7 +4,6 @@
 #include "emit.h"
 #include "output.h"
 #include "access.h"
-#include "roots_out.h"
 #include "text_cells.h"
 #include "spelled.h"
 
@@ -808,9 +807,4 @@ const struct formatter fmt_text = {
 	.dump_map = text_dump_map,
 	.dump_hole = text_dump_hole,
 	.dump_summary = text_dump_summary,
-	.roots_begin = text_roots_begin,
-	.roots_root = text_roots_root,
-	.roots_orphan = text_roots_orphan,
-	.roots_unowned = text_roots_unowned,
-	.roots_end = text_roots_end,
 };

@@ -222,17 +222,6 @@ struct formatter {
 			 const struct pgw_run *run, uint64_t not_in_image);
 	void (*dump_hole)(struct out *o, const struct pgw_run *run);
 	void (*dump_summary)(struct out *o, const struct dump_summary *s);
-	/* roots: one record per root, then the cross-view (roots no task
-	 * owns, tasks whose root the scan did not find), then the end (how
-	 * the roots were named, the summary) */
-	void (*roots_begin)(struct out *o, const struct roots_report *r);
-	void (*roots_root)(struct out *o, const struct roots_report *r,
-			   size_t i);
-	void (*roots_orphan)(struct out *o, const struct roots_report *r,
-			     size_t i);
-	void (*roots_unowned)(struct out *o, const struct roots_report *r,
-			      size_t task, const char *why);
-	void (*roots_end)(struct out *o, const struct roots_report *r);
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

@@ -57,6 +57,7 @@ struct rec_counts {
 	unsigned from, to;
 	const char *(*key)(unsigned i);
 	bool dashes;                 /* keys keep their '-' */
+	bool nonzero;                /* only the counts that are not 0 */
 };
 
 /* A field whose spelling is its own (check's evidence): the JSON key and
@@ -67,6 +68,10 @@ struct rec_custom {
 		     const void *v);
 	void (*cell)(struct out *o, struct line *l, const struct delim *d,
 		     const void *v);
+	/* With RF_DETAIL: its words in the detail cell begun at *from
+	 * (which a spill of the line moves to 0). */
+	void (*detail)(struct out *o, struct line *l, size_t *from,
+		       const void *v);
 };
 
 /* n bytes that may hold anything, a NUL too (a task's comm). */

@@ -300,6 +300,8 @@ static void counts_words(struct line *l, size_t from, const char *name,
 	char k[64];
 
 	for (unsigned i = c->from; i < c->to; i++) {
+		if (c->nonzero && !c->v[i])
+			continue;
 		if (l->len > from)
 			emit_char(l, ' ');
 		rec_count_key(k, sizeof(k), c, i);
@@ -312,14 +314,20 @@ static void counts_words(struct line *l, size_t from, const char *name,
 }
 
 /* " key=value" of one field in the detail cell begun at from. */
-static void detail_word(struct line *l, size_t from, const char *prefix,
-			const struct rec_field *f, const char *rec)
+static void detail_word(struct out *o, struct line *l, size_t *fromp,
+			const char *prefix, const struct rec_field *f,
+			const char *rec)
 {
 	const void *p = rec + f->off;
 	const struct rec_opt *opt = p;
+	size_t from = *fromp;
 
 	if (!rec_present(f, p))
 		return;
+	if (f->kind == RK_CUSTOM) {
+		f->custom->detail(o, l, fromp, *(const void *const *)p);
+		return;
+	}
 	if (f->kind == RK_COUNTS) {
 		counts_words(l, from, f->col ? f->col : f->name, p);
 		return;
@@ -365,8 +373,9 @@ static void detail_word(struct line *l, size_t from, const char *prefix,
 
 /* The detail cell: the fields that have no column of their own, as
  * key=value words joined by spaces. */
-static void detail_cell(struct line *l, const struct delim *d,
-			const struct rec_type *t, const char *rec)
+static void detail_cell(struct out *o, struct line *l,
+			const struct delim *d, const struct rec_type *t,
+			const char *rec)
 {
 	size_t from = l->len;
 
@@ -374,14 +383,15 @@ static void detail_cell(struct line *l, const struct delim *d,
 		const struct rec_field *f = &t->field[i];
 		if (!has_sub(f)) {
 			if (part_detail(f, 0))
-				detail_word(l, from, NULL, f, rec);
+				detail_word(o, l, &from, NULL, f, rec);
 			continue;
 		}
 		const char *sub = *(const char *const *)(rec + f->off);
 		for (int p = 0; sub && p < nparts(f); p++)
 			if (part_detail(f, p))
-				detail_word(l, from, f->kind == RK_OBJECT ?
-						     f->name : NULL,
+				detail_word(o, l, &from,
+					    f->kind == RK_OBJECT ? f->name :
+								   NULL,
 					    &f->sub->field[p], sub);
 	}
 	if (l->len == from)
@@ -409,7 +419,7 @@ void delim_record(struct out *o, const struct delim *d,
 		if (m->field == -3)
 			word(&l, d, rec_type_name(t, rec));
 		else if (m->field == -2)
-			detail_cell(&l, d, t, rec);
+			detail_cell(o, &l, d, t, rec);
 		else if (m->field < 0)
 			empty(&l, d, 1);
 		else

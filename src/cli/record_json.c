@@ -48,9 +48,14 @@ static void json_counts(struct line *l, const char *key,
 	emit_str(l, ",\"");
 	emit_str(l, key);
 	emit_str(l, "\":{");
+	bool first = true;
+
 	for (unsigned i = c->from; i < c->to; i++) {
+		if (c->nonzero && !c->v[i])
+			continue;
 		rec_count_key(k, sizeof(k), c, i);
-		emit_str(l, i > c->from ? ",\"" : "\"");
+		emit_str(l, first ? "\"" : ",\"");
+		first = false;
 		emit_str(l, k);
 		emit_str(l, "\":");
 		emit_u64(l, c->v[i]);
