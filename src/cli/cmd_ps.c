@@ -100,12 +100,9 @@ int cmd_ps(int argc, char **argv)
 
 	pgw_argp_parse(&ps_argp, argc, argv, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
-	a.opts.space.root.kernel = true;
-	rc = session_start(&s, &a);
-	if (rc) {
-		session_close(&s);
+	rc = session_start_kernel(&s, &a);
+	if (rc)
 		return rc;
-	}
 	session_say(&s);
 	enum pgw_status st = pgw_linux_tasks_how(&s.space, &tasks, &n, &how,
 						 &err);

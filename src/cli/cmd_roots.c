@@ -134,14 +134,10 @@ int cmd_roots(int argc, char **argv)
 
 	pgw_argp_parse(&roots_argp, argc, argv, &a);
 	const struct formatter *fmt = formatter_by_name(a.opts.output_format);
-	/* The kernel's own root, never a CPU's: every other root is
-	 * compared with it. */
-	a.opts.space.root.kernel = true;
-	rc = session_start(&s, &a);
-	if (rc) {
-		session_close(&s);
+	/* Every other root is compared with the kernel's. */
+	rc = session_start_kernel(&s, &a);
+	if (rc)
 		return rc;
-	}
 	struct pgw_roots_opts ro = {
 		.scan = { .max_entries = a.opts.max_entries,
 			  .enc = s.space.enc },

@@ -575,6 +575,19 @@ void text_span(struct line *l, const struct out *o, uint64_t va,
 
 /* Drop trailing blanks, end the line, write it (after what o->rows
  * gathered). */
+void text_heads(struct out *o, const struct text_col *col, size_t n,
+		const char *last)
+{
+	struct line l;
+	l.len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		text_cell(&l, col[i].name, col[i].width);
+	if (last)
+		emit_str(&l, last);
+	text_put(o, &l);
+}
+
 void text_put(struct out *o, struct line *l)
 {
 	out_rows_flush(o);

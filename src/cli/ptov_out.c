@@ -14,19 +14,14 @@ enum { W_PA = 12, W_VA = 18, W_PAGE = 4, W_LEVEL = 5, W_ACCESS = 15,
 
 static void text_head(struct out *o, const void *ctx)
 {
-	struct line l;
-	l.len = 0;
+	static const struct text_col col[] = {
+		{ "PA", W_PA }, { "VA", W_VA }, { "PAGE", W_PAGE },
+		{ "LEVEL", W_LEVEL }, { "ACCESS", W_ACCESS },
+		{ "ROOT", W_ROOT }, { "PID", W_PID },
+	};
 
 	(void)ctx;
-	text_cell(&l, "PA", W_PA);
-	text_cell(&l, "VA", W_VA);
-	text_cell(&l, "PAGE", W_PAGE);
-	text_cell(&l, "LEVEL", W_LEVEL);
-	text_cell(&l, "ACCESS", W_ACCESS);
-	text_cell(&l, "ROOT", W_ROOT);
-	text_cell(&l, "PID", W_PID);
-	emit_str(&l, "COMM");
-	text_put(o, &l);
+	text_heads(o, col, sizeof(col) / sizeof(col[0]), "COMM");
 }
 
 static void text_mapping(struct out *o, const void *rec)

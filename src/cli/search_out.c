@@ -10,17 +10,13 @@ enum { W_PA = 12, W_VA = 18, W_ROOT = 12, W_PID = 5, W_COMM = 16 };
 
 static void text_head(struct out *o, const void *ctx)
 {
-	struct line l;
-	l.len = 0;
+	static const struct text_col col[] = {
+		{ "PA", W_PA }, { "VA", W_VA }, { "ROOT", W_ROOT },
+		{ "PID", W_PID }, { "COMM", W_COMM },
+	};
 
 	(void)ctx;
-	text_cell(&l, "PA", W_PA);
-	text_cell(&l, "VA", W_VA);
-	text_cell(&l, "ROOT", W_ROOT);
-	text_cell(&l, "PID", W_PID);
-	text_cell(&l, "COMM", W_COMM);
-	emit_str(&l, "PATTERN CONTEXT");
-	text_put(o, &l);
+	text_heads(o, col, sizeof(col) / sizeof(col[0]), "PATTERN CONTEXT");
 }
 
 static void hex_cell(struct line *l, const struct rec_opt *v, size_t width)

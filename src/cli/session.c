@@ -535,6 +535,15 @@ void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n)
 		snprintf(buf, n, "none");
 }
 
+int session_start_kernel(struct session *s, struct image_args *a)
+{
+	a->opts.space.root.kernel = true;
+	int rc = session_start(s, a);
+	if (rc)
+		session_close(s);
+	return rc;
+}
+
 void session_close(struct session *s)
 {
 	pgw_image_close(s->img);

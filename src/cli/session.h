@@ -78,6 +78,9 @@ int session_open_image(struct session *s, const char *path);
 int session_choose(struct session *s);
 /* Both, from the parsed arguments. */
 int session_start(struct session *s, const struct image_args *a);
+/* session_start on the kernel's own root, never a CPU's (the task list
+ * and the roots scan read through it); closed again on failure. */
+int session_start_kernel(struct session *s, struct image_args *a);
 void session_close(struct session *s);
 
 /* With -v, say on stderr how the space was chosen: "pgwalk: vmcoreinfo

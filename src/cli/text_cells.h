@@ -37,6 +37,15 @@ static inline void text_cell(struct line *l, const char *s, size_t width)
 	text_pad(l, at, width);
 }
 
+/* A table's column heads: each name in a cell its width wide, then
+ * last (NULL: none), the line written (text_put). */
+struct text_col {
+	const char *name;
+	size_t width;
+};
+void text_heads(struct out *o, const struct text_col *col, size_t n,
+		const char *last);
+
 /* Drop trailing blanks, end the line, write it (after what o->rows
  * gathered). */
 void text_put(struct out *o, struct line *l);
