@@ -1,7 +1,7 @@
 /*
- * The cells of a delimited row (CSV, TSV), for the writers of every
- * command (delimited.c, fmt_delim_roots.c): one spelling of an empty
- * cell, a number, a word, image text.
+ * The cells of a delimited row (CSV, TSV), for every writer of rows
+ * (record_delim.c, delimited.c, a command's own spellings): one spelling
+ * of an empty cell, a number, a word, image text.
  */
 #ifndef PGW_DELIM_CELLS_H
 #define PGW_DELIM_CELLS_H

@@ -3,6 +3,8 @@
  * every record of the JSON stream a row (docs/output.md).  The two differ
  * only in the separator and in how an empty cell is spelled, so one set
  * of writers serves both; fmt_csv.c and fmt_tsv.c name their spelling.
+ * Records described by a schema go through delim_table and delim_record
+ * (record_delim.c); translate and dump have writers of their own here.
  */
 #ifndef PGW_DELIMITED_H
 #define PGW_DELIMITED_H

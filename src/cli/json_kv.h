@@ -1,7 +1,7 @@
 /*
- * JSON fields, for every formatter of JSON records (fmt_json.c,
- * fmt_json_roots.c): one spelling of an address, a count, a string and a
- * bool after the record's first field.
+ * JSON fields, for every writer of JSON records (record_json.c,
+ * fmt_json.c, a command's own spellings): one spelling of an address, a
+ * count, a string and a bool after the record's first field.
  */
 #ifndef PGW_JSON_KV_H
 #define PGW_JSON_KV_H
@@ -56,18 +56,6 @@ static inline void kv_long(struct out *o, struct line *l, bool first,
 	emit_json_str(l, key);
 	emit_str(l, "\":\"");
 	emit_long(l, o->f, val, emit_json_strn);
-	emit_char(l, '"');
-}
-
-/* ,"pid":N,"comm":"..." of a task (its comm escaped) */
-static inline void kv_task(struct out *o, struct line *l,
-			   const struct pgw_task *t)
-{
-	emit_str(l, ",\"pid\":");
-	emit_u64(l, (uint64_t)(uint32_t)t->pid);
-	emit_str(l, ",\"comm\":\"");
-	emit_bytes(l, o->f, (const char *)t->comm, t->comm_len,
-		   emit_json_char);
 	emit_char(l, '"');
 }
 

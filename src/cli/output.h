@@ -2,7 +2,9 @@
  * Output formatters.  Each is one file defining one `struct formatter`;
  * commands pick one by name and call only these hooks, so adding a format
  * touches nothing else.  A hook a formatter leaves NULL prints nothing.
- * What every format must say, and how, is docs/output.md.
+ * Most commands print records described by a schema (record.h: the
+ * table_begin and record hooks); info, translate and dump have hooks of
+ * their own.  What every format must say, and how, is docs/output.md.
  */
 #ifndef PGW_OUTPUT_H
 #define PGW_OUTPUT_H
@@ -114,12 +116,6 @@ struct dump_summary {
 struct region_usage {
 	uint64_t mapped;
 	uint64_t leaves;                     /* leaves starting in it */
-};
-
-struct regions_summary {
-	uint64_t mapped, leaves;
-	bool complete;
-	const char *reason;                  /* NULL when complete */
 };
 
 /* What info shows: the image, and how pgwalk would walk it. */
