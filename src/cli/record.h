@@ -9,8 +9,9 @@
  * A command's output is a table: its record types and the CSV/TSV
  * columns in their frozen order.  Adding a field is one line in the
  * type's field list: the struct gains the member, JSON the key (in list
- * order), CSV and TSV a column at the end.  docs/output.md says what each
- * field means.
+ * order), CSV and TSV a column at the end; the command sets its value
+ * where it fills the record.  docs/output.md says what each field
+ * means.
  */
 #ifndef PGW_RECORD_H
 #define PGW_RECORD_H
@@ -50,8 +51,7 @@ static inline const char *rec_key(const struct rec_keys *k, unsigned b)
 	return k->bits >> b & 1 ? k->key(b) : NULL;
 }
 
-/* Counts by key: v[i] named key(i), for i from `from` below `to`; a
- * key's '-' is spelled '_'. */
+/* Counts by key: v[i] named key(i), for i from `from` below `to`. */
 struct rec_counts {
 	const uint64_t *v;
 	unsigned from, to;
@@ -207,27 +207,6 @@ struct rec_table {
 #define RECORD_STRUCT(S, LIST)                                            \
 	struct S { LIST(REC_MEMBER, S) };                                 \
 	extern const struct rec_type S##_type
-/* Count k's key as a JSON key: '-' spelled '_' ("other_file") unless
- * the keys keep theirs. */
-static inline void rec_count_key(char *buf, size_t n,
-				 const struct rec_counts *c, unsigned k)
-{
-	const char *key = c->key(k);
-	size_t i;
-
-	for (i = 0; i + 1 < n && key[i]; i++)
-		buf[i] = key[i] == '-' && !c->dashes ? '_' : key[i];
-	buf[i] = '\0';
-}
-
-/* The type's name: its first field's value when the type has none. */
-static inline const char *rec_type_name(const struct rec_type *t,
-					const void *rec)
-{
-	return t->name ? t->name :
-	       *(const char *const *)((const char *)rec + t->field[0].off);
-}
-
 #define RECORD_TYPE(S, TYPE, LIST, TEXT)                                  \
 	static const struct rec_field S##_fields[] = { LIST(REC_FIELD, S) }; \
 	const struct rec_type S##_type = {                                \
@@ -263,8 +242,28 @@ static inline bool rec_present(const struct rec_field *f, const void *p)
 	}
 }
 
+/* Count k's key as a JSON key: '-' spelled '_' ("other_file") unless
+ * the keys keep theirs. */
+static inline void rec_count_key(char *buf, size_t n,
+				 const struct rec_counts *c, unsigned k)
+{
+	const char *key = c->key(k);
+	size_t i;
+
+	for (i = 0; i + 1 < n && key[i]; i++)
+		buf[i] = key[i] == '-' && !c->dashes ? '_' : key[i];
+	buf[i] = '\0';
+}
+
+/* The type's name: its first field's value when the type has none. */
+static inline const char *rec_type_name(const struct rec_type *t,
+					const void *rec)
+{
+	return t->name ? t->name :
+	       *(const char *const *)((const char *)rec + t->field[0].off);
+}
+
 /* The bytes in hex, spilling l to o as it fills (record_json.c). */
-struct line;
 void rec_hexdata(struct out *o, struct line *l, const struct rec_bytes *b);
 
 /* A table's records begin (CSV/TSV: the header row; text: its head,
