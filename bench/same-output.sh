@@ -11,7 +11,7 @@ OLD=$1 NEW=$2 QUICK=${3:-}
 UNPACKED=${PGW_UNPACKED:-/work/unpacked}
 SHARED=${PGW_SHARED:-/work/shared/testdata}
 TOOLS=${PGW_TOOLS:-$(dirname "$0")/../build/tools}
-SPECS=$(dirname "$0")/../tests/specs
+SPECS=${PGW_SPECS:-$(dirname "$0")/../tests/specs}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 FORMATS="text json csv tsv"
