@@ -1045,6 +1045,34 @@ struct pgw_vmci_candidate {
 #define PGW_VMCI_MAX_LISTED 16
 
 /*
+ * What pgw_space_open's scans of every page found, for a caller to keep
+ * and give back (pgw_space_request.hint) when it opens the same image
+ * again: the pages where the facts lie, not the facts.  A hint only
+ * narrows where to look: the pages are read and checked again as the
+ * scan checks them, and unless that gives the verdicts the hint records
+ * (every VMCOREINFO page still begins like one and is valid or not as it
+ * was; the kernel root is still the one valid table), the hint is
+ * dropped and every page is scanned.  What it cannot check is that no
+ * other page would be found: a caller gives it back only for an image
+ * whose identity (size, mtime, bytes) is unchanged.
+ */
+struct pgw_facts_hint {
+	/* VMCOREINFO in memory: every page that began like it (0 when more
+	 * than PGW_VMCI_MAX_LISTED did, or none), in address order, and
+	 * whether each was valid. */
+	size_t nvmci;
+	uint64_t vmci_pa[PGW_VMCI_MAX_LISTED];
+	bool vmci_valid[PGW_VMCI_MAX_LISTED];
+	/* The kernel-root scan, asked for kroot_asked (NULL: any mode) with
+	 * kroot_enc, found kroot, the only valid table, under kroot_mode. */
+	bool have_kroot;
+	const struct pgw_mode *kroot_asked;
+	struct pgw_enc_bits kroot_enc;
+	uint64_t kroot;
+	const struct pgw_mode *kroot_mode;
+};
+
+/*
  * What a caller asks of pgw_space_open.  Zero-initialise it and set what
  * is known; every field left zero is "not asked" (detect, choose).
  */
@@ -1057,6 +1085,10 @@ struct pgw_space_request {
 	 * candidate `info` lists), even over the image's own note. */
 	bool have_vmcoreinfo_pa;
 	uint64_t vmcoreinfo_pa;
+	/* Where earlier scans of this image found the facts (a cache of
+	 * them): NULL, or pages to look at instead of every page, each
+	 * checked again as the scan checks it (pgw_facts_hint). */
+	const struct pgw_facts_hint *hint;
 };
 
 /*
@@ -1084,6 +1116,10 @@ struct pgw_facts_why {
 	struct pgw_vmci_candidate cand[PGW_VMCI_MAX_LISTED];
 	bool conflict;
 	char choice[320];        /* which was adopted and why */
+	/* The scans' finds, to give back as a hint (nothing: no scan ran,
+	 * or found nothing a hint can hold), and which hint held. */
+	struct pgw_facts_hint found;
+	bool vmci_hinted, kroot_hinted;
 };
 
 /* How a space was chosen, for saying so. */
@@ -1760,6 +1796,10 @@ struct pgw_scan_opts {
 	bool have_pa;            /* VMCOREINFO: choose the candidate at pa,
 				    not by evidence */
 	uint64_t pa;
+	/* Look at these pages only (physical addresses, ascending: where an
+	 * earlier scan found something), not at every page. */
+	const uint64_t *only;
+	size_t nonly;
 };
 
 struct pgw_scan_stats {

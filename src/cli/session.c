@@ -12,7 +12,7 @@ enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
 	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED, OPT_VMCOREINFO,
-	OPT_TTBR0, OPT_TTBR1,
+	OPT_TTBR0, OPT_TTBR1, OPT_NO_CACHE,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -37,6 +37,11 @@ static const struct argp_option options[] = {
 	  "Use the VMCOREINFO text found in memory at PA (a candidate "
 	  "`pgwalk info` lists), over the image's own note and over the "
 	  "choice by evidence", 2 },
+	{ "no-cache", OPT_NO_CACHE, NULL, 0,
+	  "Neither read nor write the facts cache (where earlier commands "
+	  "found VMCOREINFO and the kernel root in this image, kept in "
+	  "$XDG_CACHE_HOME/pgwalk, default ~/.cache/pgwalk): scan every "
+	  "page again", 2 },
 	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
@@ -284,6 +289,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_HEX:
 		pgw_cli_bare_hex = true;
 		break;
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		break;
 	case OPT_ZERO_EXCLUDED:
 		o->open.zero_excluded = true;
 		break;
@@ -452,7 +460,15 @@ int session_choose(struct session *s)
 	 * walking from garbage. */
 	if (s->opts.space.root.have_cr3 && hint_cr3_virtual(s))
 		return PGW_EXIT_USAGE;
+	if (!s->opts.no_cache) {
+		facts_cache_load(&s->cache, s->path, s->img, &s->opts.open);
+		if (s->cache.have_hint)
+			s->opts.space.hint = &s->cache.hint;
+	}
 	st = pgw_space_open(s->img, &s->opts.space, &s->space, &s->why, &err);
+	/* What the scans found holds whether or not a root was had. */
+	if (!s->opts.no_cache)
+		facts_cache_save(&s->cache, &s->why.facts.found);
 	if (st != PGW_OK) {
 		if (!hint_root_failed(s, &err))
 			pgw_cli_error("%s: %s", s->path, err.msg);
@@ -484,12 +500,40 @@ int session_start(struct session *s, const struct image_args *a)
 	return rc ? rc : session_choose(s);
 }
 
+/* Which facts the cache gave (each checked again), or why its entry
+ * was not used. */
+static void say_cache(const struct session *s)
+{
+	const struct pgw_facts_why *f = &s->why.facts;
+	char head[160];
+
+	if (s->cache.note[0])
+		out_text_line(stderr, "pgwalk: cache: entry not used (",
+			      s->cache.note, ")\n");
+	if (f->vmci_hinted) {
+		snprintf(head, sizeof(head), "pgwalk: cache: the %zu "
+			 "VMCOREINFO candidate page%s an earlier scan found, "
+			 "each checked again (not every page scanned; ",
+			 f->found.nvmci, f->found.nvmci == 1 ? "" : "s");
+		out_text_line(stderr, head, s->cache.file, ")\n");
+	}
+	if (f->kroot_hinted) {
+		snprintf(head, sizeof(head), "pgwalk: cache: the kernel root "
+			 "0x%llx (%s) an earlier scan found, checked again "
+			 "(not every page scanned; ",
+			 (unsigned long long)f->found.kroot,
+			 f->found.kroot_mode->name);
+		out_text_line(stderr, head, s->cache.file, ")\n");
+	}
+}
+
 void session_say(const struct session *s)
 {
 	char head[160];
 
 	if (!s->opts.verbose)
 		return;
+	say_cache(s);
 	/* Memory searched for the kernel's facts (no valid note): what
 	 * was found decided what follows. */
 	if (s->why.facts.source == PGW_FACTS_MEMORY ||

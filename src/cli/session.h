@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "pgwalk.h"
+#include "facts_cache.h"
 
 struct session_opts {
 	const char *image_format;    /* --image-format=elf|raw|... */
@@ -26,6 +27,7 @@ struct session_opts {
 					    --shared-mask */
 	uint64_t max_entries;        /* --max-entries */
 	bool verbose;                /* -v: provenance on stderr */
+	bool no_cache;               /* --no-cache: no facts cache */
 	/* A command that takes two roots (diff) sets root_b: the second
 	 * root option given goes there. */
 	struct session_opts *root_b;
@@ -40,6 +42,8 @@ struct session {
 	struct pgw_image *img;
 	struct pgw_space_why why;    /* how the mode and root were chosen */
 	struct pgw_space space;
+	struct facts_cache cache;    /* the set-up's facts, kept across
+					commands */
 };
 
 /* The argp child with the shared options; its input is a session_opts. */
@@ -87,8 +91,9 @@ void session_close(struct session *s);
  * memory|none (why)" when memory was searched for it, "pgwalk: vmcoreinfo
  * candidates (choice)" when one was chosen, "pgwalk: mode NAME
  * (why)", "pgwalk: root 0x.. (why)", and "pgwalk: encryption C-bit N
- * (why)" when bits are in use or were asked for (provenance, never on
- * stdout). */
+ * (why)" when bits are in use or were asked for, and "pgwalk: cache:
+ * ..." when a fact came from the facts cache or an entry was not used
+ * (provenance, never on stdout). */
 void session_say(const struct session *s);
 
 /* "C-bit 47", "shared bit 51", both, or "none", into buf. */

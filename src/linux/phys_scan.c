@@ -66,6 +66,8 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 	 * each name another directory would decompress without bound. */
 	const uint64_t *given_up = pgw_image_page_epoch(img);
 
+	if (opts && opts->only)
+		return pgw_phys_scan_only(img, opts, visit, arg, stats, err);
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
 	for (size_t r = 0; r < nr; r++)

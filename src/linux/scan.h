@@ -19,7 +19,8 @@ typedef int (*pgw_page_visit)(void *arg, uint64_t pa, const uint8_t *page);
 
 /*
  * Visit every page of every physical range of the image, within the
- * budgets of opts (NULL: the defaults).  Pages the image lacks are counted
+ * budgets of opts (NULL: the defaults), or only opts->only's pages when
+ * it names some.  Pages the image lacks are counted
  * as absent and skipped.  Fills stats (pages, scanned, absent, complete,
  * why); a budget that stops the scan is not an error.
  */
@@ -28,6 +29,13 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 			      pgw_page_visit visit, void *arg,
 			      struct pgw_scan_stats *stats,
 			      struct pgw_err *err);
+
+/* pgw_phys_scan over opts->only's pages alone (opts->nonly of them). */
+enum pgw_status pgw_phys_scan_only(struct pgw_image *img,
+				   const struct pgw_scan_opts *opts,
+				   pgw_page_visit visit, void *arg,
+				   struct pgw_scan_stats *stats,
+				   struct pgw_err *err);
 
 /* The entry budget of opts for validation walks. */
 uint64_t pgw_scan_entry_budget(struct pgw_image *img,

@@ -75,6 +75,68 @@ static void keep_candidates(struct pgw_facts_why *f,
 	snprintf(f->choice, sizeof(f->choice), "%s", found->choice);
 }
 
+/* Did the hint's pages give what they gave before: the same candidates,
+ * each as valid as it was? */
+static bool vmci_hint_held(const struct pgw_facts_hint *h,
+			   const struct pgw_vmci_found *found)
+{
+	if (found->ncandidates != h->nvmci || found->nlisted != h->nvmci)
+		return false;
+	for (size_t i = 0; i < h->nvmci; i++)
+		if (found->cand[i].pa != h->vmci_pa[i] ||
+		    found->cand[i].valid != h->vmci_valid[i])
+			return false;
+	return true;
+}
+
+/* Every candidate of a whole scan, for the next open's hint. */
+static void vmci_keep_found(const struct pgw_vmci_found *found,
+			    struct pgw_facts_hint *h)
+{
+	if (!found->scan.complete || found->ncandidates == 0 ||
+	    found->ncandidates > found->nlisted)
+		return;
+	h->nvmci = found->nlisted;
+	for (size_t i = 0; i < h->nvmci; i++) {
+		h->vmci_pa[i] = found->cand[i].pa;
+		h->vmci_valid[i] = found->cand[i].valid;
+	}
+}
+
+/* The candidates where the hint says they are, when they still are;
+ * else every page is looked at. */
+static enum pgw_status find_vmci(struct pgw_image *img,
+				 const struct pgw_facts_hint *h,
+				 struct pgw_scan_opts *opts,
+				 struct pgw_vmci_found *found,
+				 struct pgw_facts_why *f, struct pgw_err *err)
+{
+	enum pgw_status st;
+
+	if (h && h->nvmci && h->nvmci <= PGW_VMCI_MAX_LISTED) {
+		opts->only = h->vmci_pa;
+		opts->nonly = h->nvmci;
+		st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
+		opts->only = NULL;
+		opts->nonly = 0;
+		f->vmci_hinted = (st == PGW_OK || st == PGW_E_NOTFOUND) &&
+				 vmci_hint_held(h, found);
+		if (f->vmci_hinted) {
+			f->found.nvmci = h->nvmci;
+			memcpy(f->found.vmci_pa, h->vmci_pa,
+			       sizeof(h->vmci_pa));
+			memcpy(f->found.vmci_valid, h->vmci_valid,
+			       sizeof(h->vmci_valid));
+			return st;
+		}
+		memset(err, 0, sizeof(*err));
+	}
+	st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
+	if (st == PGW_OK || st == PGW_E_NOTFOUND)
+		vmci_keep_found(found, &f->found);
+	return st;
+}
+
 /* VMCOREINFO in memory, adopted in the note's place when found (or when
  * the request names one). */
 static enum pgw_status search_memory(struct pgw_image *img,
@@ -95,7 +157,7 @@ static enum pgw_status search_memory(struct pgw_image *img,
 	if (!found)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	snprintf(before, sizeof(before), "%s", f->why);
-	st = pgw_vmcoreinfo_find_in_memory(img, &opts, found, &e);
+	st = find_vmci(img, req->hint, &opts, found, f, &e);
 	keep_candidates(f, found);
 	if (st == PGW_OK)
 		st = pgw_image_adopt_vmcoreinfo(img, found->text, found->len,
@@ -121,9 +183,58 @@ static enum pgw_status search_memory(struct pgw_image *img,
 	return st;
 }
 
+/* Is the hint's kernel root one for this scan (same mode asked, same
+ * bits)? */
+static bool kroot_hint_fits(const struct pgw_facts_hint *h,
+			    const struct pgw_mode *mode,
+			    const struct pgw_enc_bits *enc)
+{
+	return h && h->have_kroot && h->kroot_asked == mode &&
+	       h->kroot_enc.enc == enc->enc &&
+	       h->kroot_enc.shared == enc->shared;
+}
+
+/* The kernel-root scan, over the hint's table alone when it fits and
+ * still is the one valid table, else over every page. */
+static enum pgw_status kroot_scan(struct pgw_image *img,
+				  const struct pgw_facts_hint *h,
+				  const struct pgw_mode *mode,
+				  const struct pgw_enc_bits *enc,
+				  struct pgw_facts_why *f,
+				  struct pgw_kernel_root_found *k,
+				  struct pgw_err *err)
+{
+	struct pgw_scan_opts opts = { .enc = *enc };
+	enum pgw_status st;
+
+	if (kroot_hint_fits(h, mode, enc)) {
+		opts.only = &h->kroot;
+		opts.nonly = 1;
+		st = pgw_kernel_root_scan(img, mode, &opts, k, err);
+		f->kroot_hinted = st == PGW_OK && k->table == h->kroot &&
+				  k->mode == h->kroot_mode && k->ntied == 0;
+		opts.only = NULL;
+		opts.nonly = 0;
+		if (f->kroot_hinted)
+			goto found;
+		memset(err, 0, sizeof(*err));
+	}
+	st = pgw_kernel_root_scan(img, mode, &opts, k, err);
+	if (st != PGW_OK || k->ntied || !k->scan.complete)
+		return st;
+found:
+	f->found.have_kroot = true;
+	f->found.kroot_asked = mode;
+	f->found.kroot_enc = *enc;
+	f->found.kroot = k->table;
+	f->found.kroot_mode = k->mode;
+	return st;
+}
+
 /* The kernel's top table and its mode (NULL: any) by scanning; *found
  * false, with the reason in f, when there is none. */
 static enum pgw_status scan_kernel_root(struct pgw_image *img,
+					const struct pgw_facts_hint *hint,
 					const struct pgw_mode *mode,
 					const struct pgw_enc_bits *enc,
 					struct pgw_facts_why *f,
@@ -140,8 +251,7 @@ static enum pgw_status scan_kernel_root(struct pgw_image *img,
 	*found = false;
 	if (!k)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	struct pgw_scan_opts opts = { .enc = *enc };
-	st = pgw_kernel_root_scan(img, mode, &opts, k, &e);
+	st = kroot_scan(img, hint, mode, enc, f, k, &e);
 	if (st == PGW_OK) {
 		*found = true;
 		scanned->have = true;
@@ -229,7 +339,7 @@ static enum pgw_status choose_mode(struct pgw_image *img,
 	    f->source != PGW_FACTS_MEMORY) {
 		const struct pgw_mode *mode = NULL;
 		bool found;
-		enum pgw_status s = scan_kernel_root(img, NULL,
+		enum pgw_status s = scan_kernel_root(img, req->hint, NULL,
 						     &why->enc.bits, f,
 						     scanned, &mode, &found,
 						     err);
@@ -326,7 +436,8 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 	    !linux_kernel_root_symbol(img, &sym, &va)) {
 		const struct pgw_mode *mode = NULL;
 		bool found;
-		st = scan_kernel_root(img, why->mode.mode, &why->enc.bits,
+		st = scan_kernel_root(img, req->hint, why->mode.mode,
+				      &why->enc.bits,
 				      &why->facts, &scanned, &mode, &found,
 				      err);
 		if (st != PGW_OK)

@@ -43,6 +43,8 @@ else
 	TMP=$(mktemp -d)
 fi
 trap 'rm -rf "$TMP"' EXIT
+# The facts cache: the file's own, never the user's.
+export XDG_CACHE_HOME="$TMP/.cache"
 # PGW_BIN: the binary itself (its folder holds the libraries).
 export PGW_BIN="${PGW_BIN:-$PGWALK}"
 mkdir "$TMP/.watch"

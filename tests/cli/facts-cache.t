@@ -1,0 +1,140 @@
+#!/bin/sh
+# The facts cache (src/cli/facts_cache.c) on synthetic images whose spec
+# is the truth: vmcoreinfo-fake.spec (8 pages begin like VMCOREINFO, the
+# note at 0x1a00000 the one valid) and roots-pae.spec (no VMCOREINFO: the
+# kernel-root scan finds 0x1000000 under pae).  The entry a first command
+# writes holds exactly the spec's pages; a second command uses it, says
+# so on -v, and prints what --no-cache prints.  Entries from another
+# image, corrupt or hostile ones, an image changed in place (same size
+# and mtime), a cache that cannot be written: each output is --no-cache's.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/synth.sh"
+plan 37
+
+mk() {
+	_name=$1
+	shift
+	cat "$@" | "$MKIMAGE" -r "$TMP/$_name.raw" ||
+		echo "# pgw-mkimage $_name failed"
+}
+mk fake "$SPECS/vmcoreinfo-fake.spec"
+mk pae "$SPECS/roots-pae.spec"
+cp "$TMP/fake.raw" "$TMP/fake.orig"
+C=$XDG_CACHE_HOME/pgwalk
+
+# info IMAGE ARGS...: info -v, stdout in $out, stderr in $err.
+info() { run "$PGWALK" info -v "$@"; }
+# said RE NAME: like, on stderr.
+said() { _o=$out; out=$err; like "$1" "$2"; out=$_o; }
+
+"$PGWALK" info --no-cache "$TMP/fake.raw" >"$TMP/want" 2>/dev/null
+wrc=$?
+[ ! -e "$XDG_CACHE_HOME" ]
+ok $? "--no-cache: nothing written"
+info "$TMP/fake.raw"
+is "$rc:$out" "$wrc:$(cat "$TMP/want")" "first run: the output of --no-cache"
+entry=$(ls "$C")
+is "$(ls "$C" | grep -c '')" 1 "one entry written"
+is "$(stat -c %a "$XDG_CACHE_HOME"):$(stat -c %a "$C"):$(stat -c %a "$C/$entry")" \
+	700:700:600 "the folders are 0700, the entry 0600"
+# The spec's memtext pages, the note at 0x1a00000 the valid one.
+sed -n 's/^memtext \(0x[0-9a-f]*\) .*/\1/p' "$SPECS/vmcoreinfo-fake.spec" |
+	awk '{ print "vmcoreinfo", $1, ($1 == "0x1a00000" ? "valid" : "invalid") }' \
+	>"$TMP/pages"
+grep '^vmcoreinfo ' "$C/$entry" >"$TMP/got"
+cmp -s "$TMP/pages" "$TMP/got"
+ok $? "the entry holds the spec's 8 pages, 0x1a00000 the valid one"
+cp "$C/$entry" "$TMP/entry.good"
+
+info "$TMP/fake.raw"
+is "$rc:$out" "$wrc:$(cat "$TMP/want")" "second run: the same output"
+said '^pgwalk: cache: the 8 VMCOREINFO candidate pages an earlier scan found, each checked again' \
+	"... and -v says the candidates came from the cache"
+cmp -s "$C/$entry" "$TMP/entry.good"
+ok $? "... the entry left as it was"
+run "$PGWALK" read --no-cache -v "$TMP/fake.raw" 0xffffffff81000000 16
+case $err in *"pgwalk: cache:"*) ok 1 "--no-cache: no fact from the cache" ;;
+*) ok 0 "--no-cache: no fact from the cache" ;; esac
+
+# hostile ENTRY-TEXT-FILE NAME: the entry replaced by the file's bytes;
+# the output is --no-cache's and no fact came from the cache.
+hostile() {
+	cp "$1" "$C/$entry"
+	info "$TMP/fake.raw"
+	is "$rc:$out" "$wrc:$(cat "$TMP/want")" "$2: the output of --no-cache"
+	case $err in *"pgwalk: cache: the "*) ok 1 "$2: not used" ;;
+	*) ok 0 "$2: not used" ;; esac
+}
+
+# Another image's entry under this image's name.
+info "$TMP/pae.raw"
+pae_entry=$(ls -t "$C" | head -n 1)
+hostile "$C/$pae_entry" "another image's entry"
+said 'entry not used \(written for another image, or before the image changed\)' \
+	"... saying so"
+head -c 3000 /dev/urandom >"$TMP/h"
+hostile "$TMP/h" "random bytes"
+{ head -n 2 "$TMP/entry.good"; printf 'vmcoreinfo 0x1a00000 valid\0\n'; } >"$TMP/h"
+hostile "$TMP/h" "a NUL byte"
+{ head -n 2 "$TMP/entry.good"; awk 'BEGIN { for (i = 0; i < 200; i++)
+	printf "vmcoreinfo 0x%x invalid\n", (i + 1) * 4096 }'; } >"$TMP/h"
+hostile "$TMP/h" "200 pages (more than the 16 an entry holds)"
+{ head -n 2 "$TMP/entry.good"; tail -n 1 "$TMP/entry.good"
+  sed -n 3p "$TMP/entry.good"; } >"$TMP/h"
+hostile "$TMP/h" "pages out of order"
+# Well formed, this image's identity, pages that are no candidates: each
+# is checked again and the whole scan runs.
+{ head -n 2 "$TMP/entry.good"; echo 'vmcoreinfo 0x1000 valid'; } >"$TMP/h"
+hostile "$TMP/h" "a page that holds no VMCOREINFO"
+cmp -s "$C/$entry" "$TMP/entry.good"
+ok $? "... and the entry is written again from the whole scan"
+{ head -n 2 "$TMP/entry.good"; echo 'vmcoreinfo 0x1a00000 invalid'; } >"$TMP/h"
+hostile "$TMP/h" "the valid page said invalid"
+
+# The pae image: the kernel-root scan's table.
+info "$TMP/pae.raw"
+said '^pgwalk: cache: the kernel root 0x1000000 \(pae\) an earlier scan found, checked again' \
+	"pae: the kernel root came from the cache"
+"$PGWALK" info --no-cache "$TMP/pae.raw" >"$TMP/pwant" 2>/dev/null
+is "$out" "$(cat "$TMP/pwant")" "... the output of --no-cache"
+grep -q '^kernel-root 0x1000000 pae asked=any enc=0x0 shared=0x0$' \
+	"$C/$pae_entry"
+ok $? "... the entry names the spec's root and mode"
+sed 's/^kernel-root 0x1000000 /kernel-root 0x1100000 /' "$C/$pae_entry" \
+	>"$TMP/h"
+cp "$TMP/h" "$C/$pae_entry"
+info "$TMP/pae.raw"
+is "$out" "$(cat "$TMP/pwant")" "a kernel root that is not one: the output of --no-cache"
+case $err in *"pgwalk: cache: the kernel root"*) ok 1 "... not used" ;;
+*) ok 0 "... not used" ;; esac
+
+# An image changed in place, its size, mtime, first and last 64 KiB as
+# they were: the note at 0x1a00000 (26 MiB in) overwritten.
+cp "$TMP/fake.raw" "$TMP/changed.raw"
+touch -r "$TMP/fake.raw" "$TMP/changed.raw"
+info "$TMP/changed.raw"
+printf 'XXXXXXXXXXXXXXXX' | dd of="$TMP/changed.raw" bs=1 \
+	seek=$((0x1a00000)) conv=notrunc status=none
+touch -r "$TMP/fake.raw" "$TMP/changed.raw"
+"$PGWALK" info --no-cache "$TMP/changed.raw" >"$TMP/cwant" 2>/dev/null
+crc=$?
+info "$TMP/changed.raw"
+is "$rc:$out" "$crc:$(cat "$TMP/cwant")" "an image changed in place: the output of --no-cache"
+case $err in *"pgwalk: cache: the "*) ok 1 "... its old pages not used" ;;
+*) ok 0 "... its old pages not used" ;; esac
+
+# Where the cache cannot be written, and where it goes without
+# XDG_CACHE_HOME.
+run env XDG_CACHE_HOME=/dev/null/cache "$PGWALK" info "$TMP/fake.raw"
+is "$rc:$out:$err" "$wrc:$(cat "$TMP/want"):" \
+	"an unwritable cache: the same output, nothing said"
+mkdir "$TMP/home"
+HOME=$TMP/home XDG_CACHE_HOME=relative "$PGWALK" info "$TMP/fake.raw" >/dev/null 2>&1
+is "$(ls "$TMP/home/.cache/pgwalk" | grep -c '')" 1 \
+	"a relative XDG_CACHE_HOME is none: ~/.cache/pgwalk"
+[ ! -e relative ]
+ok $? "... nothing written under the relative path"
+is "$(ls -a "$C" | grep -c tmp)" 0 "no temporary file left"
+cmp -s "$TMP/fake.raw" "$TMP/fake.orig"
+ok $? "the image is never written"
+done_testing
