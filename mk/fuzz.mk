@@ -16,7 +16,9 @@ FUZZ_FORMATS  = elf raw kdump lime avml
 # The Linux readers: kallsyms' decoder, the BTF reader and the task layout
 # inferred without BTF (fuzz/*.c).
 FUZZ_LINUX    = kallsyms kernel_btf task_infer
-FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker $(FUZZ_LINUX)
+# The CLI's parser of what it reads back from disk: the facts cache.
+FUZZ_CLI      = facts_cache
+FUZZ_TARGETS  = $(FUZZ_FORMATS:%=image_%) walker $(FUZZ_LINUX) $(FUZZ_CLI)
 
 FUZZ_CC      ?= clang
 FUZZ_ENGINE  ?= libfuzzer
@@ -101,7 +103,7 @@ $(O)/fuzz/image_%.o: fuzz/image.c | $(CONFIG_H)
 	$(CC) $(CPPFLAGS) $(PGW_CFLAGS) $(CFLAGS) -Isrc -DFUZZ_FORMAT='"$*"' -c -o $@ $<
 
 # The Linux targets reach src/linux/'s internal headers.
-$(FUZZ_LINUX:%=$(O)/fuzz/%.o): PGW_CFLAGS += -Isrc
+$(FUZZ_LINUX:%=$(O)/fuzz/%.o) $(FUZZ_CLI:%=$(O)/fuzz/%.o): PGW_CFLAGS += -Isrc
 
 $(O)/tools/fuzz-replay-%: $(O)/fuzz/%.o $(O)/fuzz/exercise.o \
                           $(O)/fuzz/exercise_linux.o $(O)/fuzz/driver.o $(LIB)

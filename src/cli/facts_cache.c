@@ -1,5 +1,4 @@
 #include "facts_cache.h"
-#include "session.h"
 #include "../linux/scan.h"
 
 #include <errno.h>
@@ -91,9 +90,17 @@ static size_t words(char *line, char **w, size_t max)
 	}
 }
 
+/* "0x" and 1 to 16 lower-case hex digits, as facts_cache_format writes
+ * them. */
 static bool hex_word(const char *w, uint64_t *v)
 {
-	return pgw_parse_hex0x(w, strlen(w), v);
+	size_t n = strlen(w);
+
+	if (n < 3 || n > 18 || w[0] != '0' || w[1] != 'x' ||
+	    strspn(w + 2, "0123456789abcdef") != n - 2)
+		return false;
+	*v = strtoull(w + 2, NULL, 16);
+	return true;
 }
 
 /* "key=0x..." */
