@@ -275,8 +275,7 @@ void facts_cache_load(struct facts_cache *c, const char *path,
 	c->loaded[0] = '\0';
 }
 
-void facts_cache_save(struct facts_cache *c,
-		      const struct pgw_facts_hint *found)
+void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f)
 {
 	char text[sizeof(c->loaded)], base[PATH_MAX], tmp[PATH_MAX + 32];
 	size_t len;
@@ -284,7 +283,27 @@ void facts_cache_save(struct facts_cache *c,
 
 	if (!c->on)
 		return;
-	facts_cache_format(found, c->identity, text, sizeof(text));
+	/* A fact this command had no scan for stays as the entry had it
+	 * (checked again whenever it is used); one it scanned for is what
+	 * the scan found. */
+	struct pgw_facts_hint keep = f->found;
+	bool searched = f->source == PGW_FACTS_MEMORY ||
+			f->source == PGW_FACTS_NONE;
+	if (!keep.nvmci && !searched && c->have_hint) {
+		keep.nvmci = c->hint.nvmci;
+		memcpy(keep.vmci_pa, c->hint.vmci_pa, sizeof(keep.vmci_pa));
+		memcpy(keep.vmci_valid, c->hint.vmci_valid,
+		       sizeof(keep.vmci_valid));
+	}
+	if (!keep.have_kroot && !f->kernel_root_scanned && c->have_hint &&
+	    c->hint.have_kroot) {
+		keep.have_kroot = true;
+		keep.kroot_asked = c->hint.kroot_asked;
+		keep.kroot_enc = c->hint.kroot_enc;
+		keep.kroot = c->hint.kroot;
+		keep.kroot_mode = c->hint.kroot_mode;
+	}
+	facts_cache_format(&keep, c->identity, text, sizeof(text));
 	len = strlen(text);
 	if (len == 0 || strcmp(text, c->loaded) == 0)
 		return;

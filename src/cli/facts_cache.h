@@ -32,9 +32,9 @@ void facts_cache_load(struct facts_cache *c, const char *path,
 		      struct pgw_image *img,
 		      const struct pgw_image_open_opts *o);
 
-/* Keep what the scans found (nothing found: nothing written). */
-void facts_cache_save(struct facts_cache *c,
-		      const struct pgw_facts_hint *found);
+/* Keep what the scans found (f->found), and what the entry held of
+ * what no scan looked for (nothing to keep: nothing written). */
+void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f);
 
 /* The entry's text for found (empty when it holds nothing), into buf;
  * and the hint an entry's text gives, false when it is not one for

@@ -468,7 +468,7 @@ int session_choose(struct session *s)
 	st = pgw_space_open(s->img, &s->opts.space, &s->space, &s->why, &err);
 	/* What the scans found holds whether or not a root was had. */
 	if (!s->opts.no_cache)
-		facts_cache_save(&s->cache, &s->why.facts.found);
+		facts_cache_save(&s->cache, &s->why.facts);
 	if (st != PGW_OK) {
 		if (!hint_root_failed(s, &err))
 			pgw_cli_error("%s: %s", s->path, err.msg);

@@ -9,7 +9,7 @@
 # and mtime), a cache that cannot be written: each output is --no-cache's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 37
+plan 38
 
 mk() {
 	_name=$1
@@ -20,6 +20,8 @@ mk() {
 mk fake "$SPECS/vmcoreinfo-fake.spec"
 mk pae "$SPECS/roots-pae.spec"
 cp "$TMP/fake.raw" "$TMP/fake.orig"
+# Its own cache, even when the suite runs without one (PGW_TEST_CACHE).
+export XDG_CACHE_HOME=$TMP/.cache
 C=$XDG_CACHE_HOME/pgwalk
 
 # info IMAGE ARGS...: info -v, stdout in $out, stderr in $err.
@@ -100,6 +102,12 @@ is "$out" "$(cat "$TMP/pwant")" "... the output of --no-cache"
 grep -q '^kernel-root 0x1000000 pae asked=any enc=0x0 shared=0x0$' \
 	"$C/$pae_entry"
 ok $? "... the entry names the spec's root and mode"
+# A command that scans for nothing leaves the entry's facts as they were.
+cp "$C/$pae_entry" "$TMP/pae.good"
+"$PGWALK" read --mode=pae --cr3=0x1000000 "$TMP/pae.raw" 0xc0000000 4 \
+	>/dev/null 2>&1
+cmp -s "$C/$pae_entry" "$TMP/pae.good"
+ok $? "a command with no scan keeps the entry's kernel root"
 sed 's/^kernel-root 0x1000000 /kernel-root 0x1100000 /' "$C/$pae_entry" \
 	>"$TMP/h"
 cp "$TMP/h" "$C/$pae_entry"

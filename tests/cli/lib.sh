@@ -43,8 +43,9 @@ else
 	TMP=$(mktemp -d)
 fi
 trap 'rm -rf "$TMP"' EXIT
-# The facts cache: the file's own, never the user's.
-export XDG_CACHE_HOME="$TMP/.cache"
+# The facts cache: the file's own, never the user's (PGW_TEST_CACHE=/dev/null/x:
+# none can be written, so no command uses one).
+export XDG_CACHE_HOME="${PGW_TEST_CACHE:-$TMP/.cache}"
 # PGW_BIN: the binary itself (its folder holds the libraries).
 export PGW_BIN="${PGW_BIN:-$PGWALK}"
 mkdir "$TMP/.watch"
