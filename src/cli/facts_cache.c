@@ -15,15 +15,35 @@
 
 static const char magic[] = "pgwalk facts 1";
 
-/* fnv64 of the file's bytes [off, off + ID_SPAN), or false. */
-static bool hash_span(int fd, off_t off, uint64_t *h)
+/* Pages sampled across the file besides its ends. */
+#define ID_SAMPLES 16
+
+/* fnv64 of the file's bytes [off, off + len), or false. */
+static bool hash_span(int fd, off_t off, size_t len, uint64_t *h)
 {
 	static uint8_t buf[ID_SPAN];
-	ssize_t n = pread(fd, buf, sizeof(buf), off);
+	ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), off);
 
 	if (n < 0)
 		return false;
 	*h = pgw_fnv64(buf, (size_t)n);
+	return true;
+}
+
+/* The pages at every 1/ID_SAMPLES of the file, hashed together: two raw
+ * images of one size often share their first and last pages. */
+static bool hash_samples(int fd, off_t size, uint64_t *h)
+{
+	uint64_t one;
+
+	*h = 0;
+	for (unsigned i = 0; i < ID_SAMPLES; i++) {
+		off_t at = (off_t)((uint64_t)size / ID_SAMPLES * i) &
+			   ~(off_t)(PGW_PAGE_SIZE - 1);
+		if (!hash_span(fd, at, PGW_PAGE_SIZE, &one))
+			return false;
+		*h = (*h ^ one) * UINT64_C(0x100000001b3);
+	}
 	return true;
 }
 
@@ -33,22 +53,27 @@ static bool identity(const char *path, const struct pgw_image *img,
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	uint64_t head, tail;
+	uint64_t head, tail, mid;
 	bool ok;
 
 	if (fd < 0)
 		return false;
 	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	     hash_span(fd, 0, &head) &&
+	     hash_span(fd, 0, ID_SPAN, &head) &&
 	     hash_span(fd, st.st_size > ID_SPAN ? st.st_size - ID_SPAN : 0,
-		       &tail);
+		       ID_SPAN, &tail) &&
+	     hash_samples(fd, st.st_size, &mid);
 	close(fd);
 	if (!ok)
 		return false;
-	snprintf(buf, n, "image size=%lld mtime=%lld.%09ld head=%016llx "
-		 "tail=%016llx format=%s base=0x%llx", (long long)st.st_size,
-		 (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
-		 (unsigned long long)head, (unsigned long long)tail,
+	/* The file (device, inode) as well as its bytes: a copy is another
+	 * entry, and two files written in the same tick are told apart. */
+	snprintf(buf, n, "image size=%lld mtime=%lld.%09ld file=%llx:%llx "
+		 "head=%016llx tail=%016llx pages=%016llx format=%s base=0x%llx",
+		 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 (long)st.st_mtim.tv_nsec, (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino, (unsigned long long)head,
+		 (unsigned long long)tail, (unsigned long long)mid,
 		 pgw_image_format(img), (unsigned long long)o->raw_base);
 	return true;
 }

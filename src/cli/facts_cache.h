@@ -1,8 +1,9 @@
 /*
  * The facts cache: where an image's set-up scans found VMCOREINFO and the
  * kernel root, kept under $XDG_CACHE_HOME/pgwalk (default ~/.cache/pgwalk)
- * in a file named by the image's identity (size, mtime, a hash of its
- * first and last 64 KiB, the format and --base), and given back to
+ * in a file named by the image's identity (size, mtime, device and inode,
+ * hashes of its first and last 64 KiB and of 16 pages spread over it,
+ * the format and --base), and given back to
  * pgw_space_open as a hint, which checks every page it names again.  An
  * entry that does not parse, or names another identity, is not used;
  * writing one is best effort (temp file and rename) and never changes

@@ -9,7 +9,7 @@
 # and mtime), a cache that cannot be written: each output is --no-cache's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 38
+plan 41
 
 mk() {
 	_name=$1
@@ -70,7 +70,7 @@ hostile() {
 
 # Another image's entry under this image's name.
 info "$TMP/pae.raw"
-pae_entry=$(ls -t "$C" | head -n 1)
+pae_entry=$(ls "$C" | grep -vx "$entry")
 hostile "$C/$pae_entry" "another image's entry"
 said 'entry not used \(written for another image, or before the image changed\)' \
 	"... saying so"
@@ -116,8 +116,21 @@ is "$out" "$(cat "$TMP/pwant")" "a kernel root that is not one: the output of --
 case $err in *"pgwalk: cache: the kernel root"*) ok 1 "... not used" ;;
 *) ok 0 "... not used" ;; esac
 
-# An image changed in place, its size, mtime, first and last 64 KiB as
-# they were: the note at 0x1a00000 (26 MiB in) overwritten.
+# A kernel root found for another question (a scan asked for pae, or
+# with a C-bit): this scan asks for any mode, without bits.
+for q in 's/ asked=any / asked=pae /' 's/ enc=0x0 / enc=0x800000000000 /'; do
+	sed "$q" "$TMP/pae.good" >"$C/$pae_entry"
+	info "$TMP/pae.raw"
+	case $out:$err in "$(cat "$TMP/pwant")":*"pgwalk: cache: the kernel root"*)
+		ok 1 "a kernel root for another scan ($q): not used" ;;
+	"$(cat "$TMP/pwant")":*) ok 0 "a kernel root for another scan ($q): not used" ;;
+	*) ok 1 "a kernel root for another scan ($q): the output of --no-cache" ;;
+	esac
+done
+
+# An image changed in place, its size, mtime, inode, first and last
+# 64 KiB and sampled pages (every 4 MiB) as they were: the note at
+# 0x1a00000 (26 MiB in) overwritten.
 cp "$TMP/fake.raw" "$TMP/changed.raw"
 touch -r "$TMP/fake.raw" "$TMP/changed.raw"
 info "$TMP/changed.raw"
@@ -130,6 +143,8 @@ info "$TMP/changed.raw"
 is "$rc:$out" "$crc:$(cat "$TMP/cwant")" "an image changed in place: the output of --no-cache"
 case $err in *"pgwalk: cache: the "*) ok 1 "... its old pages not used" ;;
 *) ok 0 "... its old pages not used" ;; esac
+case $err in *"entry not used"*) ok 1 "... though its identity is the same" ;;
+*) ok 0 "... though its identity is the same (each page checked again)" ;; esac
 
 # Where the cache cannot be written, and where it goes without
 # XDG_CACHE_HOME.
