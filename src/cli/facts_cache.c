@@ -13,6 +13,23 @@
  * end of an ELF or kdump) the last pages. */
 #define ID_SPAN 65536
 
+/* FNV-1a a word at a time (8 times fewer steps than a byte at a time:
+ * every command hashes ID_SPAN twice), the tail a byte at a time. */
+static uint64_t hash_words(const uint8_t *p, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325), w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * UINT64_C(0x100000001b3);
+		h ^= h >> 32;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
 static const char magic[] = "pgwalk facts 1";
 
 /* Pages sampled across the file besides its ends. */
@@ -26,7 +43,7 @@ static bool hash_span(int fd, off_t off, size_t len, uint64_t *h)
 
 	if (n < 0)
 		return false;
-	*h = pgw_fnv64(buf, (size_t)n);
+	*h = hash_words(buf, (size_t)n);
 	return true;
 }
 
