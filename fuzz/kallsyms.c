@@ -1,12 +1,14 @@
 /*
  * The kallsyms decoder on arbitrary tables.  Input layout (little-endian):
  *
- *   0        flags: bit 0 a 4-byte kernel (else 8)
+ *   0        flags: bit 0 a 4-byte kernel (else 8); bit 1 absolute
+ *            kallsyms_addresses (a pointer per symbol) for the offsets
  *   1..4     kallsyms_num_syms
  *   5..12    kallsyms_relative_base
  *   13..14   length T of the token table
  *   15..526  kallsyms_token_index (256 u16)
- *   527..    kallsyms_offsets (4 bytes per symbol), the token table (T
+ *   527..    kallsyms_offsets (4 bytes per symbol, or the addresses),
+ *            the token table (T
  *            bytes, or what is left), then kallsyms_names (the rest)
  *
  * A count of 0 or above the decoder's bound goes in as it is (nothing
@@ -88,15 +90,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.num_syms = (uint32_t)le(data + 1, 4),
 		.relative_base = le(data + 5, 8),
 		.token_index = data + 15,
+		.absolute = (data[0] & 2) != 0,
 	};
+	size_t entry = raw.absolute ? raw.ptr_size : 4;
 	size_t at = HDR, tlen = (size_t)le(data + 13, 2);
 	bool counted = raw.num_syms > 0 &&
 		       raw.num_syms <= PGW_KALLSYMS_MAX_SYMS;
 	if (counted) {
-		if (size - at < 4 * (size_t)raw.num_syms)
+		if (size - at < entry * raw.num_syms)
 			return 0;
 		raw.offsets = data + at;
-		at += 4 * (size_t)raw.num_syms;
+		at += entry * raw.num_syms;
 	}
 	if (tlen > size - at)
 		tlen = size - at;

@@ -1327,28 +1327,31 @@ enum pgw_status pgw_walk_runs(const struct pgw_space *space,
  * names, comm) are raw bytes: escape them before printing.
  */
 
-/* kallsyms: where the tables are (kernel virtual addresses). */
+/* kallsyms: where the tables are (kernel virtual addresses).  addresses:
+ * absolute kallsyms_addresses (before Linux 4.6, or
+ * CONFIG_KALLSYMS_BASE_RELATIVE off), 0 when offsets and relative_base
+ * (then 0) hold the addresses. */
 struct pgw_kallsyms_tables {
 	uint64_t names, num_syms, token_table, token_index, offsets,
-		relative_base;
+		relative_base, addresses;
 };
 struct pgw_kallsyms;
 
 /* Longest symbol name with its type letter and NUL (KSYM_NAME_LEN, 6.1+). */
 #define PGW_KSYM_NAME_MAX 512
 
-/* The tables' addresses from the image's VMCOREINFO: PGW_E_NOTFOUND,
- * saying which line is missing, when it does not list them (before Linux
- * 6.0); PGW_E_UNSUPPORTED when it names a variant this reader does not
- * decode (absolute kallsyms_addresses; offsets relative to their own
- * place, without kallsyms_relative_base). */
+/* The tables' addresses from the image's VMCOREINFO (base-relative
+ * offsets, or absolute kallsyms_addresses): PGW_E_NOTFOUND, saying which
+ * line is missing, when it does not list them (before Linux 6.0);
+ * PGW_E_UNSUPPORTED when it names a variant this reader does not decode
+ * (offsets relative to their own place, without kallsyms_relative_base). */
 enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
 	struct pgw_image *img, struct pgw_kallsyms_tables *tables_ret,
 	struct pgw_err *err);
 /*
  * Read and decode the tables: base-relative offsets (4.6+) with or
- * without absolute percpu, one- and two-byte name lengths (6.1+).  The
- * caller closes the result.
+ * without absolute percpu, or absolute addresses (tables->addresses);
+ * one- and two-byte name lengths (6.1+).  The caller closes the result.
  */
 enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 				  const struct pgw_kallsyms_tables *tables,
@@ -1357,10 +1360,10 @@ enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 /* Both, then check the symbols VMCOREINFO also names (_stext, ...)
  * decode to its addresses.  When VMCOREINFO lists no tables (before
  * Linux 6.0), they are looked for in the kernel's read-only data between
- * _stext and init_uts_ns (4.6-6.3's order or 6.4's, base-relative
- * offsets) and
- * accepted when _stext decodes to VMCOREINFO's (pgw_kallsyms_info's
- * scanned); PGW_E_NOTFOUND saying both when neither works. */
+ * _stext and init_uts_ns (up to 6.3's order or 6.4's; base-relative
+ * offsets or absolute addresses, 32- or 64-bit) and accepted when _stext
+ * decodes to VMCOREINFO's (pgw_kallsyms_info's scanned); PGW_E_NOTFOUND
+ * saying both when neither works. */
 enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,
 				  struct pgw_kallsyms **ks_ret,
 				  struct pgw_err *err);
@@ -1386,6 +1389,7 @@ struct pgw_kallsyms_info {
 	uint32_t symbols;
 	uint32_t data_symbols;       /* types d D b B r R: few or none means
 					CONFIG_KALLSYMS_ALL is off */
+	bool absolute;               /* absolute kallsyms_addresses */
 	bool absolute_percpu;        /* negative offsets seen */
 	bool big_lengths;            /* two-byte name lengths seen */
 	size_t names_bytes;          /* compressed names decoded */

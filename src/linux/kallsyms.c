@@ -17,10 +17,12 @@
 #define NAMES_GUESS_PER_SYM 64
 #define TOKEN_TABLE_MAX_BYTES (UINT64_C(64) << 10)
 
-static const struct {
+struct table_key {
 	const char *key;
 	size_t at;
-} table_keys[] = {
+};
+
+static const struct table_key table_keys[] = {
 	{ "SYMBOL(kallsyms_names)",
 	  offsetof(struct pgw_kallsyms_tables, names) },
 	{ "SYMBOL(kallsyms_num_syms)",
@@ -29,22 +31,26 @@ static const struct {
 	  offsetof(struct pgw_kallsyms_tables, token_table) },
 	{ "SYMBOL(kallsyms_token_index)",
 	  offsetof(struct pgw_kallsyms_tables, token_index) },
+};
+
+/* How the addresses are stored: base-relative offsets, or absolute
+ * (CONFIG_KALLSYMS_BASE_RELATIVE off: vmcore_info.c names
+ * kallsyms_addresses instead). */
+static const struct table_key relative_keys[] = {
 	{ "SYMBOL(kallsyms_offsets)",
 	  offsetof(struct pgw_kallsyms_tables, offsets) },
 	{ "SYMBOL(kallsyms_relative_base)",
 	  offsetof(struct pgw_kallsyms_tables, relative_base) },
+}, absolute_keys[] = {
+	{ "SYMBOL(kallsyms_addresses)",
+	  offsetof(struct pgw_kallsyms_tables, addresses) },
 };
 
-/* The variants this reader does not decode, told apart by VMCOREINFO. */
+/* The variant this reader does not decode, told apart by VMCOREINFO. */
 static enum pgw_status unsupported(struct pgw_image *img, struct pgw_err *err)
 {
 	uint64_t v;
 
-	if (pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_addresses)", &v))
-		return pgw_err_set(err, PGW_E_UNSUPPORTED,
-				   "kallsyms: absolute kallsyms_addresses "
-				   "(CONFIG_KALLSYMS_BASE_RELATIVE off) are "
-				   "not supported, only base-relative offsets");
 	if (pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_offsets)", &v) &&
 	    !pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_relative_base)", &v))
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
@@ -52,6 +58,23 @@ static enum pgw_status unsupported(struct pgw_image *img, struct pgw_err *err)
 				   "kallsyms_relative_base (offsets relative to "
 				   "their own place, newer kernels) are not "
 				   "supported, only base-relative offsets");
+	return PGW_OK;
+}
+
+static enum pgw_status find_keys(struct pgw_image *img,
+				 const struct table_key *keys, size_t n,
+				 struct pgw_kallsyms_tables *tables,
+				 struct pgw_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t *field = (uint64_t *)((char *)tables + keys[i].at);
+		if (!pgw_vmcoreinfo_u64(img, keys[i].key, field))
+			return pgw_err_set(
+				err, PGW_E_NOTFOUND,
+				"no kallsyms: VMCOREINFO has no %s (it lists "
+				"the kallsyms tables since Linux 6.0)",
+				keys[i].key);
+	}
 	return PGW_OK;
 }
 
@@ -67,18 +90,17 @@ enum pgw_status pgw_kallsyms_tables_vmcoreinfo(
 				   "no kallsyms: the image has no VMCOREINFO");
 	if ((st = unsupported(img, err)) != PGW_OK)
 		return st;
-	for (size_t i = 0; i < sizeof(table_keys) / sizeof(table_keys[0]);
-	     i++) {
-		uint64_t *field = (uint64_t *)((char *)tables_ret +
-					       table_keys[i].at);
-		if (!pgw_vmcoreinfo_u64(img, table_keys[i].key, field))
-			return pgw_err_set(
-				err, PGW_E_NOTFOUND,
-				"no kallsyms: VMCOREINFO has no %s (it lists "
-				"the kallsyms tables since Linux 6.0)",
-				table_keys[i].key);
-	}
-	return PGW_OK;
+	uint64_t v;
+	bool absolute = pgw_vmcoreinfo_u64(img, "SYMBOL(kallsyms_addresses)",
+					   &v);
+	if ((st = find_keys(img, table_keys, sizeof(table_keys) /
+				sizeof(table_keys[0]), tables_ret, err)) !=
+	    PGW_OK)
+		return st;
+	if (absolute)
+		return find_keys(img, absolute_keys, 1, tables_ret, err);
+	return find_keys(img, relative_keys, sizeof(relative_keys) /
+			 sizeof(relative_keys[0]), tables_ret, err);
 }
 
 static enum pgw_status read_exact(const struct pgw_space *kernel,
@@ -178,22 +200,27 @@ enum pgw_status pgw_kallsyms_read(const struct pgw_space *kernel,
 	 * anything else is read. */
 	if (raw.num_syms == 0 || raw.num_syms > PGW_KALLSYMS_MAX_SYMS)
 		return pgw_kallsyms_decode(&raw, ks_ret, err);
-	if ((st = read_exact(kernel, "kallsyms_relative_base",
+	raw.absolute = t->addresses != 0;
+	if (!raw.absolute &&
+	    (st = read_exact(kernel, "kallsyms_relative_base",
 			     t->relative_base, word, raw.ptr_size, err)) !=
-	    PGW_OK)
+		    PGW_OK)
 		return st;
-	raw.relative_base = le_n(word, raw.ptr_size);
+	raw.relative_base = raw.absolute ? 0 : le_n(word, raw.ptr_size);
 	if ((st = read_exact(kernel, "kallsyms_token_index", t->token_index,
 			     index, sizeof(index), err)) != PGW_OK)
 		return st;
 	raw.token_index = index;
-	offsets = malloc(4 * (size_t)raw.num_syms);
+	size_t entry = raw.absolute ? raw.ptr_size : 4;
+	offsets = malloc(entry * raw.num_syms);
 	if (!offsets)
 		return pgw_err_set(err, PGW_E_NOMEM, "kallsyms: offsets");
 	raw.offsets = offsets;
 	uint64_t guess = (uint64_t)raw.num_syms * NAMES_GUESS_PER_SYM;
-	if ((st = read_exact(kernel, "kallsyms_offsets", t->offsets, offsets,
-			     4 * (size_t)raw.num_syms, err)) != PGW_OK ||
+	if ((st = read_exact(kernel, raw.absolute ? "kallsyms_addresses" :
+				     "kallsyms_offsets",
+			     raw.absolute ? t->addresses : t->offsets,
+			     offsets, entry * raw.num_syms, err)) != PGW_OK ||
 	    (st = read_partial(kernel, "kallsyms_token_table", t->token_table,
 			       span_to(t->token_table, t->token_index,
 				       TOKEN_TABLE_MAX_BYTES,
@@ -272,7 +299,7 @@ enum pgw_status pgw_kallsyms_open(const struct pgw_space *kernel,
 		if (st == PGW_E_NOTFOUND) {
 			size_t n = strlen(listed.msg);
 			snprintf(listed.msg + n, sizeof(listed.msg) - n,
-				 "; %.300s", err->msg);
+				 "; %.400s", err->msg);
 			*err = listed;
 		}
 		return st;
@@ -347,6 +374,7 @@ void pgw_kallsyms_info(const struct pgw_kallsyms *ks,
 {
 	info_ret->symbols = ks->num;
 	info_ret->data_symbols = ks->data_symbols;
+	info_ret->absolute = ks->absolute;
 	info_ret->absolute_percpu = ks->absolute_percpu;
 	info_ret->big_lengths = ks->big_lengths;
 	info_ret->names_bytes = ks->names_len;

@@ -153,8 +153,20 @@ size_t pgw_kallsyms_expand(const struct pgw_kallsyms *ks, uint32_t idx,
 	return len;
 }
 
+static uint64_t le_n(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
 uint64_t pgw_kallsyms_address(const struct pgw_kallsyms *ks, uint32_t idx)
 {
+	if (ks->absolute)
+		return le_n(ks->offsets + (size_t)ks->ptr_size * idx,
+			    ks->ptr_size);
 	int32_t off = (int32_t)le32(ks->offsets + 4 * (size_t)idx);
 	uint64_t base = ks->relative_base, a;
 
@@ -253,7 +265,7 @@ static enum pgw_status keep_tables(struct pgw_kallsyms *ks,
 				   const struct pgw_kallsyms_raw *raw,
 				   struct pgw_err *err)
 {
-	size_t olen = 4 * (size_t)ks->num;
+	size_t olen = (ks->absolute ? ks->ptr_size : 4) * (size_t)ks->num;
 
 	ks->names = raw->names_buf;
 	ks->offsets = raw->offsets_buf;
@@ -294,12 +306,14 @@ enum pgw_status pgw_kallsyms_decode(const struct pgw_kallsyms_raw *raw,
 	ks->num = raw->num_syms;
 	ks->ptr_size = raw->ptr_size;
 	ks->relative_base = raw->relative_base;
+	ks->absolute = raw->absolute;
 	/*
 	 * With absolute percpu every symbol of the kernel image has a
 	 * negative offset; without it no real kernel has one (that would
 	 * put a symbol 2 GiB past the base, beyond any kernel image).
 	 */
-	for (uint32_t i = 0; i < ks->num && !ks->absolute_percpu; i++)
+	for (uint32_t i = 0; i < ks->num && !ks->absolute &&
+			     !ks->absolute_percpu; i++)
 		ks->absolute_percpu = (int32_t)le32(raw->offsets +
 						    4 * (size_t)i) < 0;
 	st = load_tokens(ks, raw, err);

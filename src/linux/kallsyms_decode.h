@@ -20,9 +20,9 @@
  *                           value when >= 0 and kallsyms_relative_base -
  *                           1 - offset when < 0
  *   kallsyms_relative_base  unsigned long
- * Kernels that store absolute kallsyms_addresses instead (before 4.6, or
- * built without KALLSYMS_BASE_RELATIVE) are not supported: VMCOREINFO
- * does not name that table.
+ *   kallsyms_addresses      instead of both (before 4.6, or built without
+ *                           KALLSYMS_BASE_RELATIVE): per symbol its
+ *                           address, an unsigned long
  */
 #ifndef PGW_KALLSYMS_DECODE_H
 #define PGW_KALLSYMS_DECODE_H
@@ -41,7 +41,9 @@ struct pgw_kallsyms_raw {
 	const uint8_t *token_table;
 	size_t token_table_len;
 	const uint8_t *token_index; /* 256 u16 */
-	const uint8_t *offsets;     /* num_syms s32 */
+	const uint8_t *offsets;     /* num_syms s32, or with absolute
+				       num_syms unsigned longs */
+	bool absolute;              /* offsets holds kallsyms_addresses */
 	uint32_t num_syms;
 	uint64_t relative_base;
 	unsigned ptr_size;          /* 4 or 8: the kernel's unsigned long */
@@ -51,12 +53,15 @@ struct pgw_kallsyms_raw {
 struct pgw_kallsyms {
 	uint32_t num;
 	unsigned ptr_size;
+	bool absolute;              /* kallsyms_addresses, not offsets */
 	bool absolute_percpu;       /* some offset was negative */
 	bool big_lengths;           /* some length took two bytes */
 	uint32_t data_symbols;      /* types d D b B r R */
 	uint8_t *names;             /* the compressed names */
 	size_t names_len;           /* bytes of them the symbols use */
-	uint8_t *offsets;           /* kallsyms_offsets: num s32 */
+	uint8_t *offsets;           /* kallsyms_offsets: num s32; with
+				       absolute kallsyms_addresses: num
+				       unsigned longs */
 	uint64_t relative_base;
 	uint8_t *tokens;            /* the token table, validated */
 	uint16_t tok_off[256];

@@ -16,6 +16,13 @@
  *   kallsyms_token_table   256 NUL-terminated tokens
  *   kallsyms_token_index   256 u16: each token's offset in the table
  *
+ * Before 4.6 (and up to 6.3 with KALLSYMS_BASE_RELATIVE off) the first
+ * two are one table, kallsyms_addresses (a pointer per symbol, absolute),
+ * and num_syms and the markers are pointer-sized (until "kallsyms: reduce
+ * size a little on 64-bit"); 6.4+ kernels without BASE_RELATIVE (until
+ * the option went) put kallsyms_addresses after the token index, where
+ * the offsets go.
+ *
  * The search runs down from the end of the window (the tables lie in
  * read-only data, nearer its end than the text's start): a token_index is
  * 256 increasing u16 from 0, which the NULs of a token table right before
@@ -24,8 +31,8 @@
  * relative base and the offsets (6.4+: the u32 markers right before the
  * token table bound the count, whose names walk to them from num_syms,
  * the offsets and relative base after the token index).  Absolute
- * kallsyms_addresses (before 4.6, or KALLSYMS_BASE_RELATIVE off) are not
- * recognised.  What is found is decoded (pgw_kallsyms_read) and accepted
+ * addresses are recognised by being sorted and ending in a kernel
+ * address.  What is found is decoded (pgw_kallsyms_read) and accepted
  * only when _stext decodes to VMCOREINFO's.
  */
 #include "../lib/err.h"
@@ -154,10 +161,36 @@ static void fill(struct window *w, size_t from)
 	w->filled = from;
 }
 
+/* A layout the tables may have: the bytes cannot always tell absolute
+ * addresses from offsets and a relative base (on 32-bit, increasing
+ * offsets followed by a base above them read as sorted addresses too),
+ * so both are decoded, and _stext decides. */
 struct found {
-	size_t offsets, relative_base, num_syms, names;
+	size_t offsets, relative_base, addresses, num_syms, names;
 	uint32_t n;
+	bool absolute;
 };
+#define LAYOUTS 2
+
+/* n kallsyms_addresses at buf[at]: in address order (scripts/kallsyms.c
+ * takes nm -n's list, or sorts it), the last a kernel address (those
+ * before may be absolute per-cpu offsets, small). */
+static bool addresses_at(struct window *w, size_t at, uint32_t n,
+			 unsigned ptr, uint64_t kernel_start)
+{
+	uint64_t prev = 0;
+
+	if (at > w->len || (uint64_t)n * ptr > w->len - at || at % ptr)
+		return false;
+	fill(w, at);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = le(w->buf + at + (size_t)i * ptr, ptr);
+		if (v < prev)
+			return false;
+		prev = v;
+	}
+	return prev >= kernel_start;
+}
 
 /* 6.4+: the u32 markers end (but for padding) right at the token table:
  * where they begin and how many, or 0. */
@@ -186,16 +219,16 @@ static size_t markers_before(const uint8_t *buf, size_t tt, unsigned ptr,
 
 /* 6.4+'s order: num_syms, names, markers, token table, token index,
  * offsets, relative base, seqs_of_names. */
-static bool tables_around(struct window *w, size_t tt, size_t ti,
-			  unsigned ptr, uint64_t kernel_start,
-			  struct found *f)
+static unsigned tables_around(struct window *w, size_t tt, size_t ti,
+			      unsigned ptr, uint64_t kernel_start,
+			      struct found f[LAYOUTS])
 {
 	const uint8_t *buf = w->buf;
 	size_t ms, nm = markers_before(buf, tt, ptr, &ms);
 	size_t floor = ms > NAMES_MAX ? ms - NAMES_MAX : 0;
 
 	if (!nm)
-		return false;
+		return 0;
 	uint32_t lo_n = (uint32_t)(256 * (nm - 1) + 1),
 		 hi_n = (uint32_t)(256 * nm);
 	for (size_t q = (ms - 4) & ~(size_t)3; q >= floor + 4; q -= 4) {
@@ -208,23 +241,33 @@ static bool tables_around(struct window *w, size_t tt, size_t ti,
 		if (!end || align_up(end, ptr) != ms ||
 		    (n > 256 && le(buf + ms + 4, 4) != off256))
 			continue;
+		/* After the token index: the offsets and the relative
+		 * base, or kallsyms_addresses (BASE_RELATIVE off). */
 		size_t offsets = align_up(ti + 2 * TOKENS, ptr);
 		size_t rb = align_up(offsets + 4 * (size_t)n, ptr);
-		if (rb + ptr > w->len || le(buf + rb, ptr) < kernel_start)
-			continue;
-		*f = (struct found){
-			.offsets = offsets, .relative_base = rb,
-			.num_syms = q, .names = names, .n = n,
-		};
-		return true;
+		unsigned k = 0;
+		if (addresses_at(w, offsets, n, ptr, kernel_start))
+			f[k++] = (struct found){
+				.addresses = offsets, .num_syms = q,
+				.names = names, .n = n, .absolute = true,
+			};
+		if (rb + ptr <= w->len && le(buf + rb, ptr) >= kernel_start)
+			f[k++] = (struct found){
+				.offsets = offsets, .relative_base = rb,
+				.num_syms = q, .names = names, .n = n,
+			};
+		if (k)
+			return k;
 	}
-	return false;
+	return 0;
 }
 
 /* Before the token table at tt (buf offsets): num_syms, names, markers
- * (and 6.2+'s seqs_of_names), in the order above. */
-static bool tables_before(struct window *w, size_t tt, unsigned ptr,
-			  uint64_t kernel_start, struct found *f)
+ * (and 6.2+'s seqs_of_names), in the order above; before num_syms the
+ * relative base and offsets, or kallsyms_addresses. */
+static unsigned tables_before(struct window *w, size_t tt, unsigned ptr,
+			      uint64_t kernel_start,
+			      struct found f[LAYOUTS])
 {
 	size_t floor = tt > NAMES_MAX ? tt - NAMES_MAX : 0;
 	const uint8_t *buf = w->buf;
@@ -235,6 +278,8 @@ static bool tables_before(struct window *w, size_t tt, unsigned ptr,
 		uint32_t n = (uint32_t)le(buf + q, 4);
 		if (n < 2 || n > PGW_KALLSYMS_MAX_SYMS)
 			continue;
+		/* The word before num_syms: the relative base, or the
+		 * last (highest) address. */
 		size_t rb = q - ptr, names = align_up(q + 4, ptr);
 		if (rb % ptr || le(buf + rb, ptr) < kernel_start ||
 		    (uint64_t)n * 2 > tt - names || rb < 4 * (size_t)n)
@@ -259,14 +304,22 @@ static bool tables_before(struct window *w, size_t tt, unsigned ptr,
 		}
 		if (!marked)
 			continue;
-		*f = (struct found){
+		unsigned k = 0;
+		size_t addrs = q - (size_t)n * ptr;
+		if (q >= (size_t)n * ptr &&
+		    addresses_at(w, addrs, n, ptr, kernel_start))
+			f[k++] = (struct found){
+				.addresses = addrs, .num_syms = q,
+				.names = names, .n = n, .absolute = true,
+			};
+		f[k++] = (struct found){
 			.offsets = (rb - 4 * (size_t)n) & ~(size_t)(ptr - 1),
 			.relative_base = rb, .num_syms = q, .names = names,
 			.n = n,
 		};
-		return true;
+		return k;
 	}
-	return false;
+	return 0;
 }
 
 /* Is kernel_start the lowest kernel VA? The kernel map on x86-64, the
@@ -275,6 +328,42 @@ static uint64_t kernel_floor(const struct pgw_space *k)
 {
 	return k->mode->va_bits > 32 ? UINT64_C(0xffff800000000000) :
 				       UINT64_C(0x40000000);
+}
+
+/* Decode the tables as f lays them out; PGW_OK when _stext decodes to
+ * VMCOREINFO's (lo), else why not in last. */
+static enum pgw_status try_layout(const struct pgw_space *kernel,
+				  uint64_t lo, const struct found *f,
+				  size_t tt, size_t ti,
+				  struct pgw_kallsyms **ks_ret, char *last,
+				  size_t last_size)
+{
+	struct pgw_kallsyms_tables t = {
+		.names = lo + f->names, .num_syms = lo + f->num_syms,
+		.token_table = lo + tt, .token_index = lo + ti,
+		.offsets = f->absolute ? 0 : lo + f->offsets,
+		.relative_base = f->absolute ? 0 : lo + f->relative_base,
+		.addresses = f->absolute ? lo + f->addresses : 0,
+	};
+	const char *form = f->absolute ? "absolute addresses" :
+					 "base-relative offsets";
+	struct pgw_err e = { 0 };
+	uint64_t stext;
+
+	if (pgw_kallsyms_read(kernel, &t, ks_ret, &e) != PGW_OK) {
+		snprintf(last, last_size, "tables at 0x%llx (%s): %.120s",
+			 (unsigned long long)t.names, form, e.msg);
+		return PGW_E_NOTFOUND;
+	}
+	if (pgw_kallsyms_lookup(*ks_ret, "_stext", &stext, NULL, &e) ==
+		    PGW_OK && stext == lo)
+		return PGW_OK;
+	snprintf(last, last_size, "tables at 0x%llx decode (%s), but not "
+		 "_stext to VMCOREINFO's 0x%llx", (unsigned long long)t.names,
+		 form, (unsigned long long)lo);
+	pgw_kallsyms_close(*ks_ret);
+	*ks_ret = NULL;
+	return PGW_E_NOTFOUND;
 }
 
 enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
@@ -305,7 +394,7 @@ enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
 		return pgw_err_set(err, PGW_E_NOMEM, "kallsyms scan");
 	struct window w = { kernel, lo, buf, len, len };
 	enum pgw_status st = PGW_E_NOTFOUND;
-	char last[200] = "no token_index (256 increasing offsets from 0) "
+	char last[400] = "no token_index (256 increasing offsets from 0) "
 			 "before init_uts_ns";
 	uint16_t idx[TOKENS];
 	/* A window shorter than a token_index holds none (and len - 2 *
@@ -316,39 +405,30 @@ enum pgw_status pgw_kallsyms_scan(const struct pgw_space *kernel,
 		if (buf[p] || buf[p + 1] || !token_index_at(buf + p, idx))
 			continue;
 		int64_t tt = token_table_before(buf, p, idx);
-		struct found f;
-		if (tt < 0 || (!tables_before(&w, (size_t)tt, ptr,
-					      kernel_floor(kernel), &f) &&
-				!tables_around(&w, (size_t)tt, p, ptr,
-					       kernel_floor(kernel), &f))) {
+		struct found f[LAYOUTS];
+		unsigned nf = 0;
+		if (tt >= 0 &&
+		    !(nf = tables_before(&w, (size_t)tt, ptr,
+					 kernel_floor(kernel), f)))
+			nf = tables_around(&w, (size_t)tt, p, ptr,
+					   kernel_floor(kernel), f);
+		if (!nf) {
 			snprintf(last, sizeof(last), "a token_index at 0x%llx "
 				 "without the tables before it",
 				 (unsigned long long)(lo + p));
 			continue;
 		}
-		struct pgw_kallsyms_tables t = {
-			.names = lo + f.names, .num_syms = lo + f.num_syms,
-			.token_table = lo + (uint64_t)tt,
-			.token_index = lo + p, .offsets = lo + f.offsets,
-			.relative_base = lo + f.relative_base,
-		};
-		struct pgw_err e = { 0 };
-		uint64_t stext;
-		if (pgw_kallsyms_read(kernel, &t, ks_ret, &e) != PGW_OK) {
-			snprintf(last, sizeof(last), "tables at 0x%llx: %.150s",
-				 (unsigned long long)t.names, e.msg);
-			continue;
+		/* Every layout tried is said, not only the last. */
+		for (unsigned i = 0; i < nf && st != PGW_OK; i++) {
+			size_t used = i ? strlen(last) : 0;
+			if (i && used + 2 < sizeof(last))
+				used += (size_t)snprintf(last + used,
+							 sizeof(last) - used,
+							 "; ");
+			st = try_layout(kernel, lo, &f[i], (size_t)tt, p,
+					ks_ret, last + used,
+					sizeof(last) - used);
 		}
-		if (pgw_kallsyms_lookup(*ks_ret, "_stext", &stext, NULL, &e) ==
-			    PGW_OK && stext == lo) {
-			st = PGW_OK;
-			break;
-		}
-		snprintf(last, sizeof(last), "tables at 0x%llx decode, but "
-			 "not _stext to VMCOREINFO's 0x%llx",
-			 (unsigned long long)t.names, (unsigned long long)lo);
-		pgw_kallsyms_close(*ks_ret);
-		*ks_ret = NULL;
 	}
 	free(buf);
 	if (st != PGW_OK)

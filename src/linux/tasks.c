@@ -513,10 +513,11 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 		else
 			snprintf(how->why, sizeof(how->why), "kallsyms found "
 				 "by scan (names at 0x%llx, token_index at "
-				 "0x%llx; _stext as VMCOREINFO's) init_task "
+				 "0x%llx%s; _stext as VMCOREINFO's) init_task "
 				 "0x%llx; the layout from BTF",
 				 (unsigned long long)ki.tables.names,
 				 (unsigned long long)ki.tables.token_index,
+				 ki.absolute ? ", absolute addresses" : "",
 				 (unsigned long long)how->init_task);
 		st = pgw_linux_task_list(kernel, how->init_task, &how->layout,
 					 0, tasks_ret, n_ret, err);

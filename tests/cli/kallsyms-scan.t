@@ -39,5 +39,5 @@ mk --kallsyms-unlisted=61 --kallsyms-wild "$TMP/wild.elf"
 run "$PGWALK" roots "$TMP/wild.elf"
 like 'unnamed \(no task list\)' "wild offsets: nothing named"
 out=$err
-like 'the scan of 0xffffffff80200000-0xffffffff80340000 found none: tables at 0xffffffff80200038 decode, but not _stext to VMCOREINFO.s 0xffffffff80200000' \
+like 'the scan of 0xffffffff80200000-0xffffffff80340000 found none: tables at 0xffffffff80200038 decode \(base-relative offsets\), but not _stext to VMCOREINFO.s 0xffffffff80200000' \
 	"... and stderr says the scan's tables failed the _stext check"

@@ -119,6 +119,17 @@ static inline void kw_build(const struct kw_sym *syms, size_t n,
 	}
 }
 
+/* Replace the offsets by absolute kallsyms_addresses (before 4.6, or
+ * KALLSYMS_BASE_RELATIVE off): an unsigned long of ptr bytes a symbol. */
+static inline void kw_absolute(const struct kw_sym *syms, size_t n,
+			       unsigned ptr, struct kw_tables *t)
+{
+	iw_free(&t->offsets);
+	t->relative_base = 0;
+	for (size_t i = 0; i < n; i++)
+		iw_put_le(&t->offsets, syms[i].addr, ptr);
+}
+
 static inline void kw_free(struct kw_tables *t)
 {
 	iw_free(&t->names);

@@ -46,6 +46,14 @@ struct ksynth_opts {
 			     (markers after the names), in 6.2-6.3
 			     (seqs_of_names after the markers) or from 6.4
 			     (num_syms first, offsets after the index) */
+	bool absolute;    /* kallsyms_addresses (absolute, 8 bytes a
+			     symbol, sorted by address as nm -n lists
+			     them) instead of offsets and a relative base:
+			     listed, VMCOREINFO names them as 6.0+ kernels
+			     without KALLSYMS_BASE_RELATIVE do; unlisted
+			     61/62, in their place before num_syms, as
+			     before 4.6; unlisted 64, after the token
+			     index */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -212,7 +220,8 @@ static inline uint64_t ks_markers(struct ksynth *k, uint64_t va,
 /* 6.4+'s order (scripts/kallsyms.c since "change the output order"):
  * num_syms, names, markers, token table, token index, offsets, relative
  * base, seqs_of_names, each aligned to 8. */
-static inline void ks_kallsyms_64(struct ksynth *k, uint64_t va)
+static inline void ks_kallsyms_64(struct ksynth *k, uint64_t va,
+				  bool absolute)
 {
 	k->num_va = va;
 	ks_set(k, va, k->kt.num, 4);
@@ -227,16 +236,29 @@ static inline void ks_kallsyms_64(struct ksynth *k, uint64_t va)
 	k->offsets_va = (k->token_index_va + 512 + 7) & ~UINT64_C(7);
 	ks_put(k, k->offsets_va, k->kt.offsets.p, k->kt.offsets.len);
 	k->base_va = (k->offsets_va + k->kt.offsets.len + 7) & ~UINT64_C(7);
-	ks_set(k, k->base_va, k->kt.relative_base, 8);
+	/* No relative base after absolute addresses. */
+	uint64_t seqs = k->base_va;
+	if (!absolute) {
+		ks_set(k, k->base_va, k->kt.relative_base, 8);
+		seqs += 8;
+	}
 	for (uint32_t i = 0; i < k->kt.num; i++)
-		ks_set(k, k->base_va + 8 + 3 * i, (uint64_t)(i + 1) << 8, 3);
+		ks_set(k, seqs + 3 * i, (uint64_t)(i + 1) << 8, 3);
+}
+
+static int ks_by_addr(const void *a, const void *b)
+{
+	uint64_t x = ((const struct kw_sym *)a)->addr,
+		 y = ((const struct kw_sym *)b)->addr;
+	return x < y ? -1 : x > y;
 }
 
 /* kallsyms tables at 0x200000, in the kernel's order. */
-static inline void ks_kallsyms(struct ksynth *k, bool text_only,
-			       bool text_bounds, bool vmas, bool vsyscall,
-			       int unlisted)
+static inline void ks_kallsyms(struct ksynth *k, const struct ksynth_opts *o)
 {
+	bool text_only = o->text_only, text_bounds = o->text_bounds,
+	     vmas = o->vmas, vsyscall = o->vsyscall;
+	int unlisted = o->unlisted;
 	struct kw_sym all[] = {
 		{ 'T', "_stext", ks_kt(0x200000) },
 		{ 'T', "_text", ks_kt(0x200000) },
@@ -271,19 +293,27 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 	if (vsyscall)
 		syms[n++] = (struct kw_sym){ 'D', "__vsyscall_page",
 					     ks_kt(KS_VSYSCALL) };
+	if (o->absolute)
+		qsort(syms, n, sizeof(syms[0]), ks_by_addr);
 	kw_build(syms, n, !text_only, &k->kt);
+	if (o->absolute)
+		kw_absolute(syms, n, 8, &k->kt);
 	if (unlisted == 64) {
-		ks_kallsyms_64(k, va + 8);
+		ks_kallsyms_64(k, va + 8, o->absolute);
 		return;
 	}
 	k->offsets_va = va;
 	ks_put(k, va, k->kt.offsets.p, k->kt.offsets.len);
 	va = (va + k->kt.offsets.len + 7) & ~UINT64_C(7);
-	k->base_va = va;
-	ks_set(k, va, k->kt.relative_base, 8);
-	k->num_va = va + 8;
+	if (!o->absolute) {
+		k->base_va = va;
+		ks_set(k, va, k->kt.relative_base, 8);
+		va += 8;
+	}
+	/* Before 4.6 num_syms was an unsigned long: the same bytes. */
+	k->num_va = va;
 	ks_set(k, k->num_va, k->kt.num, 4);
-	k->names_va = va + 16;
+	k->names_va = va + 8;
 	ks_put(k, k->names_va, k->kt.names.p, k->kt.names.len);
 	k->token_table_va = unlisted ?
 		ks_markers(k, k->names_va + k->kt.names.len, unlisted) :
@@ -295,27 +325,33 @@ static inline void ks_kallsyms(struct ksynth *k, bool text_only,
 	ks_put(k, k->token_index_va, k->kt.token_index.p, 512);
 }
 
-static inline void ks_vmcoreinfo(struct ksynth *k)
+static inline void ks_vmcoreinfo(struct ksynth *k, bool absolute)
 {
-	snprintf(k->vmcoreinfo, sizeof(k->vmcoreinfo),
+	int n = snprintf(k->vmcoreinfo, sizeof(k->vmcoreinfo),
 		 "OSRELEASE=6.1.0-synthetic\nPAGESIZE=4096\n"
 		 "SYMBOL(init_top_pgt)=%llx\nNUMBER(phys_base)=0\n"
 		 "SYMBOL(_stext)=%llx\nSYMBOL(init_uts_ns)=%llx\n"
 		 "SYMBOL(kallsyms_names)=%llx\n"
 		 "SYMBOL(kallsyms_num_syms)=%llx\n"
 		 "SYMBOL(kallsyms_token_table)=%llx\n"
-		 "SYMBOL(kallsyms_token_index)=%llx\n"
-		 "SYMBOL(kallsyms_offsets)=%llx\n"
-		 "SYMBOL(kallsyms_relative_base)=%llx\n",
+		 "SYMBOL(kallsyms_token_index)=%llx\n",
 		 (unsigned long long)ks_kt(KS_ROOT),
 		 (unsigned long long)ks_kt(0x200000),
 		 (unsigned long long)ks_kt(0x340000),
 		 (unsigned long long)k->names_va,
 		 (unsigned long long)k->num_va,
 		 (unsigned long long)k->token_table_va,
-		 (unsigned long long)k->token_index_va,
-		 (unsigned long long)k->offsets_va,
-		 (unsigned long long)k->base_va);
+		 (unsigned long long)k->token_index_va);
+	char *at = k->vmcoreinfo + n;
+	size_t room = sizeof(k->vmcoreinfo) - (size_t)n;
+	if (absolute)
+		snprintf(at, room, "SYMBOL(kallsyms_addresses)=%llx\n",
+			 (unsigned long long)k->offsets_va);
+	else
+		snprintf(at, room, "SYMBOL(kallsyms_offsets)=%llx\n"
+			 "SYMBOL(kallsyms_relative_base)=%llx\n",
+			 (unsigned long long)k->offsets_va,
+			 (unsigned long long)k->base_va);
 }
 
 static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
@@ -335,12 +371,11 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k, o->inferable);
-	ks_kallsyms(k, o->text_only, o->text_bounds, o->vmas, o->vsyscall,
-		    o->unlisted);
+	ks_kallsyms(k, o);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,
 			 KS_STEXT | IW_P | IW_PS | IW_A | IW_D | IW_G | IW_NX);
-	ks_vmcoreinfo(k);
+	ks_vmcoreinfo(k, o->absolute);
 	if (o->unlisted) {
 		/* Cut the text before its first kallsyms line. */
 		char *cut = strstr(k->vmcoreinfo, "SYMBOL(kallsyms_");

@@ -36,6 +36,13 @@
  *                       (the markers after the names), 6.2 (and
  *                       seqs_of_names) or 6.4+ (num_syms first, offsets
  *                       after the token index) write them
+ *   --kallsyms-absolute kallsyms_addresses (absolute, sorted) instead of
+ *                       offsets and relative base: listed in VMCOREINFO
+ *                       as 6.0+ kernels without KALLSYMS_BASE_RELATIVE
+ *                       list them, or (--kallsyms-unlisted) where 4.4
+ *                       (61, 62) or 6.4+ (64) put them
+ *   --kallsyms-slide=N  (with --kallsyms-absolute) every address N bytes
+ *                       higher: still sorted, but _stext is not VMCOREINFO's
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -262,14 +269,16 @@ int main(int argc, char **argv)
 		{ "no-btf", no_argument, NULL, 'O' },
 		{ "dup-pid", no_argument, NULL, 'P' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
+		{ "kallsyms-absolute", no_argument, NULL, 'a' },
+		{ "kallsyms-slide", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool raw = false, fake = false, no_vmci = false, hidden = false,
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false, shares = false, decoy = false,
 	     hex = false, second = false, no_note = false,
-	     no_btf = false, dup_pid = false;
-	uint64_t cr3 = 0;
+	     no_btf = false, dup_pid = false, absolute = false;
+	uint64_t cr3 = 0, slide = 0;
 	int unlisted = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
@@ -308,6 +317,8 @@ int main(int argc, char **argv)
 		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
 		case 'O': no_btf = true; break;
 		case 'P': dup_pid = true; break;
+		case 'a': absolute = true; break;
+		case 'L': slide = strtoull(optarg, NULL, 0); break;
 		case 'U':
 			unlisted = atoi(optarg);
 			if (unlisted != 61 && unlisted != 62 &&
@@ -341,7 +352,7 @@ int main(int argc, char **argv)
 			     .text_bounds = bounds, .text_only = no_btf,
 			     .no_btf = no_btf, .inferable = no_btf,
 			     .vsyscall = vsyscall != NULL,
-			     .unlisted = unlisted });
+			     .unlisted = unlisted, .absolute = absolute });
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));
@@ -399,6 +410,11 @@ int main(int argc, char **argv)
 	}
 	if (base)
 		ks_set(&k, k.base_va, strtoull(base, NULL, 0), 8);
+	for (size_t i = 0; absolute && slide && i < k.kt.offsets.len; i += 8) {
+		uint64_t a;
+		memcpy(&a, k.kt.offsets.p + i, 8);   /* little-endian host */
+		ks_set(&k, k.offsets_va + i, a + slide, 8);
+	}
 	if (task_next)
 		ks_link(&k, 0, -1, strtoull(task_next, NULL, 0));
 	if (retype && retype_mm(&k) != 0) {

@@ -85,6 +85,7 @@ static int tables_from_file(const char *path, struct pgw_kallsyms_tables *t)
 	char line[512];
 	unsigned found = 0;
 
+	memset(t, 0, sizeof(*t));
 	if (!f) {
 		perror(path);
 		return -1;
@@ -166,8 +167,9 @@ static void print_info(const struct pgw_kallsyms *ks,
 
 	pgw_kallsyms_info(ks, &ki);
 	printf("kallsyms symbols=%u data=%u absolute_percpu=%d big=%d "
-	       "names_bytes=%zu\n", ki.symbols, ki.data_symbols,
-	       ki.absolute_percpu, ki.big_lengths, ki.names_bytes);
+	       "names_bytes=%zu absolute=%d\n", ki.symbols, ki.data_symbols,
+	       ki.absolute_percpu, ki.big_lengths, ki.names_bytes,
+	       ki.absolute);
 	printf("tables %s names=0x%" PRIx64 " num_syms=0x%" PRIx64
 	       " token_table=0x%" PRIx64 " token_index=0x%" PRIx64
 	       " offsets=0x%" PRIx64 " relative_base=0x%" PRIx64 "\n",
@@ -175,6 +177,8 @@ static void print_info(const struct pgw_kallsyms *ks,
 	       ki.tables.num_syms, ki.tables.token_table,
 	       ki.tables.token_index, ki.tables.offsets,
 	       ki.tables.relative_base);
+	if (ki.absolute)
+		printf("addresses=0x%" PRIx64 "\n", ki.tables.addresses);
 	if (!kb)
 		return;
 	pgw_kernel_btf_info(kb, &bi);

@@ -136,6 +136,27 @@ static void test_good(void)
 	   info.data_symbols == 0, "i386: text symbols only");
 	pgw_kallsyms_close(ks);
 	kw_free(&t);
+
+	/* Absolute kallsyms_addresses (before 4.6), 8 and 4 bytes each. */
+	for (unsigned ptr = 8; ptr >= 4; ptr /= 2) {
+		const struct kw_sym *s = ptr == 8 ? syms64 : syms32;
+		size_t n = ptr == 8 ? NSYMS64 : 4;
+		kw_build(s, n, false, &t);
+		kw_absolute(s, n, ptr, &t);
+		raw = raw_of(&t, ptr);
+		raw.absolute = true;
+		err.msg[0] = '\0';
+		st = pgw_kallsyms_decode(&raw, &ks, &err);
+		ok(st == PGW_OK, "absolute %u-byte addresses: decode (%s)",
+		   ptr, err.msg);
+		check_all(ks, s, n, ptr == 8 ? "x86-64 absolute" :
+					       "i386 absolute");
+		pgw_kallsyms_info(ks, &info);
+		ok(info.absolute && !info.absolute_percpu,
+		   "absolute %u-byte: info says absolute", ptr);
+		pgw_kallsyms_close(ks);
+		kw_free(&t);
+	}
 }
 
 /* Decode must fail with a message containing want. */
