@@ -522,6 +522,15 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 		st = pgw_linux_task_list(kernel, how->init_task, &how->layout,
 					 0, tasks_ret, n_ret, err);
 	}
+	/* Which BTF: memory may hold a stale copy besides the one between
+	 * __start_BTF and __stop_BTF. */
+	if (kb && how->method != PGW_TASKS_INFERRED) {
+		struct pgw_kernel_btf_info bi;
+		pgw_kernel_btf_info(kb, &bi);
+		size_t n = strlen(how->why);
+		snprintf(how->why + n, sizeof(how->why) - n, " (BTF: %s)",
+			 bi.how);
+	}
 	pgw_kernel_btf_close(kb);
 	pgw_kallsyms_close(ks);
 	return st;

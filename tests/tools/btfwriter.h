@@ -31,7 +31,32 @@ struct bw_offsets {
 				 start */
 	int vmas;             /* BW_VMAS_*: the VMA reader's structs too
 				 (vmabtf.h) */
+	int era;              /* BW_ERA_*: what ps reads, as one kernel
+				 generation's BTF spells it */
 };
+
+/*
+ * The fields ps reads beyond the walk, by era (0: none of them, and
+ * __state at byte 0, where ps takes no field):
+ *   BW_ERA_510  5.10: `long state` (byte 96, 8 bytes), `int cpu` in
+ *               task_struct (104), real_parent a plain pointer (112),
+ *               start_time (120); kinds up to 5.10's (no ENUM64,
+ *               DECL_TAG or TYPE_TAG)
+ *   BW_ERA_612  6.12: `unsigned int __state` (88), thread_info (at 128:
+ *               flags, syscall_work, status, cpu: cpu at 148),
+ *               real_parent a pointer to a TYPE_TAG "rcu" task_struct
+ *               (112), start_time (120), a DECL_TAG on task_struct and
+ *               an ENUM64 and a FLOAT type, as clang-built 6.x kernels
+ *               carry
+ */
+#define BW_ERA_510 510
+#define BW_ERA_612 612
+#define BW_ERA_STATE_510 96
+#define BW_ERA_STATE_612 88
+#define BW_ERA_CPU_510 104
+#define BW_ERA_CPU_612 148
+#define BW_ERA_PARENT 112
+#define BW_ERA_START 120
 
 static const struct bw_offsets bw_default = {
 	.task_size = 256, .flags = 4, .tasks = 16, .mm = 32, .ids = 40,
@@ -81,15 +106,55 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 	     btf__add_field(b, "both", t_long, 0, 0);
 	bw_check(t_ids | t_idu | e, "anonymous ids");
 
+	int t_ti = 0, t_rcu_task = 0, t_u64 = 0;
+	if (o->era) {
+		t_u64 = btf__add_int(b, "long long unsigned int", 8, 0);
+		bw_check(t_u64, "u64");
+	}
+	if (o->era == BW_ERA_612) {
+		t_ti = btf__add_struct(b, "thread_info", 24);
+		e = btf__add_field(b, "flags", t_u64, 0, 0) |
+		    btf__add_field(b, "syscall_work", t_u64, 64, 0) |
+		    btf__add_field(b, "status", t_uint, 128, 0) |
+		    btf__add_field(b, "cpu", t_uint, 160, 0);
+		bw_check(t_ti | e, "thread_info");
+		/* The task_struct is the next type added. */
+		int t_tag = btf__add_type_tag(b, "rcu",
+					      (int)btf__type_cnt(b) + 1);
+		t_rcu_task = btf__add_ptr(b, t_tag);
+		bw_check(t_tag | t_rcu_task, "rcu pointer");
+	}
 	int t_task = btf__add_struct(b, "task_struct", o->task_size);
-	e = btf__add_field(b, "__state", t_uint, 0, 0) |
+	/* 5.10 has `state` (below), not __state. */
+	e = (o->era == BW_ERA_510 ? 0 :
+	     btf__add_field(b, "__state", t_uint, o->era == BW_ERA_612 ?
+			    BW_ERA_STATE_612 * 8 : 0, 0)) |
 	    btf__add_field(b, "flags", t_uint, o->flags * 8, 0) |
 	    btf__add_field(b, "bits", t_uint, 64, 3) |
 	    btf__add_field(b, "tasks", t_list, o->tasks * 8, 0) |
 	    btf__add_field(b, "mm", t_ptr, o->mm * 8, 0) |
 	    btf__add_field(b, NULL, t_idu, o->ids * 8, 0) |
 	    btf__add_field(b, "comm", t_comm, o->comm * 8, 0);
+	if (o->era)
+		e |= btf__add_field(b, "real_parent", o->era == BW_ERA_612 ?
+				    t_rcu_task : t_ptr, BW_ERA_PARENT * 8, 0) |
+		     btf__add_field(b, "start_time", t_u64, BW_ERA_START * 8,
+				    0);
+	if (o->era == BW_ERA_510)
+		e |= btf__add_field(b, "state", t_long, BW_ERA_STATE_510 * 8,
+				    0) |
+		     btf__add_field(b, "cpu", t_int, BW_ERA_CPU_510 * 8, 0);
+	if (o->era == BW_ERA_612)
+		e |= btf__add_field(b, "thread_info", t_ti,
+				    (BW_ERA_CPU_612 - 20) * 8, 0);
 	bw_check(t_task | e, "task_struct");
+	if (o->era == BW_ERA_612) {
+		int t_e64 = btf__add_enum64(b, "era_flags", 8, false);
+		e = btf__add_enum64_value(b, "ERA_HIGH", UINT64_C(1) << 40) |
+		    btf__add_decl_tag(b, "randomize", t_task, -1) |
+		    btf__add_float(b, "double", 8);
+		bw_check(t_e64 | e, "6.12 kinds");
+	}
 
 	int t_ulong = o->vmas ? btf__add_int(b, "long unsigned int", 8, 0) : 0;
 	if (o->vmas)

@@ -43,6 +43,10 @@
  *                       (61, 62) or 6.4+ (64) put them
  *   --kallsyms-slide=N  (with --kallsyms-absolute) every address N bytes
  *                       higher: still sorted, but _stext is not VMCOREINFO's
+ *   --stale-btf         a second, stale BTF blob (0x260010, before the
+ *                       live one) whose task_struct puts mm at byte 64,
+ *                       where every task holds 0: read, it would name no
+ *                       process
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -270,6 +274,7 @@ int main(int argc, char **argv)
 		{ "dup-pid", no_argument, NULL, 'P' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ "kallsyms-absolute", no_argument, NULL, 'a' },
+		{ "stale-btf", no_argument, NULL, 'S' },
 		{ "kallsyms-slide", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -277,7 +282,8 @@ int main(int argc, char **argv)
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false, shares = false, decoy = false,
 	     hex = false, second = false, no_note = false,
-	     no_btf = false, dup_pid = false, absolute = false;
+	     no_btf = false, dup_pid = false, absolute = false,
+	     stale = false;
 	uint64_t cr3 = 0, slide = 0;
 	int unlisted = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
@@ -318,6 +324,7 @@ int main(int argc, char **argv)
 		case 'O': no_btf = true; break;
 		case 'P': dup_pid = true; break;
 		case 'a': absolute = true; break;
+		case 'S': stale = true; break;
 		case 'L': slide = strtoull(optarg, NULL, 0); break;
 		case 'U':
 			unlisted = atoi(optarg);
@@ -410,6 +417,14 @@ int main(int argc, char **argv)
 	}
 	if (base)
 		ks_set(&k, k.base_va, strtoull(base, NULL, 0), 8);
+	if (stale) {
+		struct bw_offsets o = k.bo;
+		uint32_t size;
+		o.mm = 64;
+		uint8_t *blob = bw_blob(&o, 0, &size);
+		ks_put(&k, ks_kt(0x260010), blob, size);
+		free(blob);
+	}
 	for (size_t i = 0; absolute && slide && i < k.kt.offsets.len; i += 8) {
 		uint64_t a;
 		memcpy(&a, k.kt.offsets.p + i, 8);   /* little-endian host */

@@ -270,8 +270,48 @@ static void test_flips(void)
 	free(blob);
 }
 
+/*
+ * What ps reads, by the names and shapes two kernel generations give
+ * it: 5.10's 8-byte `state` and task_struct.cpu, 6.12's 4-byte __state,
+ * thread_info.cpu and real_parent behind a TYPE_TAG, with the kinds 6.x
+ * BTF adds (ENUM64, DECL_TAG, FLOAT) that older readers choke on.
+ */
+static void test_eras(void)
+{
+	static const struct {
+		int era;
+		uint32_t state, state_size, cpu;
+	} eras[] = {
+		{ BW_ERA_510, BW_ERA_STATE_510, 8, BW_ERA_CPU_510 },
+		{ BW_ERA_612, BW_ERA_STATE_612, 4, BW_ERA_CPU_612 },
+	};
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
+		struct bw_offsets o = bw_default;
+		uint32_t size;
+		struct pgw_err err = { 0 };
+		struct pgw_task_layout l;
+		o.era = eras[i].era;
+		uint8_t *blob = bw_blob(&o, 0, &size);
+		struct pgw_kernel_btf *kb = open_blob(blob, size, &err);
+		enum pgw_status st = kb ? pgw_task_layout_btf(kb, 8, &l, &err) :
+					  err.status;
+		ok(st == PGW_OK && l.state == eras[i].state &&
+		   l.state_size == eras[i].state_size &&
+		   l.cpu == eras[i].cpu && l.real_parent == BW_ERA_PARENT &&
+		   l.start_time == BW_ERA_START && l.mm_pgd == 72 &&
+		   l.pid == 40 && l.comm == 48,
+		   "%d-era BTF: state at %u (%u bytes), cpu at %u, "
+		   "real_parent at %u, start_time at %u (%s)", eras[i].era,
+		   l.state, l.state_size, l.cpu, l.real_parent, l.start_time,
+		   err.msg);
+		pgw_kernel_btf_close(kb);
+		free(blob);
+	}
+}
+
 int main(void)
 {
+	test_eras();
 	test_members();
 	test_lies();
 	test_loop();
