@@ -1485,6 +1485,11 @@ struct pgw_task_layout {
 					it runs or last ran on */
 	uint32_t on_cpu;             /* running on that CPU now */
 	uint32_t start_time;         /* ns of monotonic time at fork */
+	/* A process's other threads (pgw_linux_task_threads): signal and
+	 * signal_struct.thread_head, with each task's thread_node (3.14+);
+	 * else the thread_group ring (before 6.7).  0: not known. */
+	uint32_t signal, signal_thread_head, thread_node;
+	uint32_t thread_group;
 };
 /* The layout from BTF, checked: sizes, shapes, fields inside the struct. */
 enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
@@ -1544,6 +1549,23 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 				    size_t max_tasks,
 				    struct pgw_task **tasks_ret, size_t *n_ret,
 				    struct pgw_err *err);
+/*
+ * Every thread of the processes pgw_linux_task_list read (leaders, n of
+ * them, init_task first): each leader followed by its other threads in
+ * the order its thread list (signal->thread_head, else thread_group)
+ * links them, each read as the list's tasks are (its own pid and comm,
+ * tgid, ppid, mm and root).  PGW_E_UNSUPPORTED when the layout has no
+ * thread links (the inferred layout: *all_ret is then a copy of the
+ * leaders).  A thread list that loops, reaches a task of another thread
+ * group, runs past PGW_TASKS_MAX tasks in all, or cannot be read ends
+ * with an error saying so; *all_ret and *n_ret hold what was read until
+ * then, the leaders after it included (free with pgw_linux_tasks_free).
+ */
+enum pgw_status pgw_linux_task_threads(const struct pgw_space *kernel,
+				       const struct pgw_task_layout *layout,
+				       const struct pgw_task *leaders,
+				       size_t n, struct pgw_task **all_ret,
+				       size_t *n_ret, struct pgw_err *err);
 /*
  * The layout without BTF, inferred from the image and anchored on
  * init_task (kallsyms' when it has one, else the comm "swapper/0" in the

@@ -2,8 +2,8 @@
  * pgwalk ps: the kernel's task list, kernel threads included, each task
  * with its pid, tgid, parent, comm, state, CPU and root, read through the
  * kernel's own page tables (kallsyms and BTF, or the layout inferred
- * without BTF); the list links thread-group leaders, so each process is
- * one line.
+ * without BTF); the list links thread-group leaders, and each one's
+ * other threads follow it, as crash's ps lists them.
  */
 #include <stdlib.h>
 
@@ -36,9 +36,10 @@ static const char doc[] =
 	"start time (ns since boot).  The task list is read through the "
 	"kernel's root: init_task from kallsyms and the layout from BTF, or "
 	"without BTF the layout inferred from the image and cross-checked; "
-	"fields the layout does not have are left empty.  The list links "
-	"thread-group leaders: each process is one task, its other threads "
-	"are not listed.\v"
+	"fields the layout does not have are left empty.  Every thread is "
+	"listed, as crash's ps does: each process's other threads follow it "
+	"(a leader's pid is its tgid); without thread links in the layout "
+	"(the inferred one) only the leaders, said in the summary.\v"
 	"-v says how the kernel root was chosen and how the task list was "
 	"read.  Output: text (a table and a # summary line), json (JSON "
 	"Lines: task records, then a summary), csv or tsv (the same columns, "
@@ -113,6 +114,28 @@ int cmd_ps(int argc, char **argv)
 			      "%s", s.path, n, err.msg);
 	if (n && s.opts.verbose)
 		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
+	/* Each process's other threads after it, as crash's ps lists them. */
+	struct pgw_task *all = NULL;
+	struct pgw_err terr = { 0 };
+	size_t nall = 0;
+	enum pgw_status tst = n ? pgw_linux_task_threads(&s.space, &how.layout,
+							 tasks, n, &all, &nall,
+							 &terr) :
+				  PGW_E_UNSUPPORTED;
+	if (n && tst != PGW_OK && tst != PGW_E_UNSUPPORTED)
+		pgw_cli_error("%s: the thread lists are cut short: %s", s.path,
+			      terr.msg);
+	if (all && nall >= n) {
+		pgw_linux_tasks_free(tasks);
+		tasks = all;
+		n = nall;
+	} else {
+		pgw_linux_tasks_free(all);
+	}
+	if (st == PGW_OK && tst != PGW_OK && tst != PGW_E_UNSUPPORTED) {
+		st = tst;
+		err = terr;
+	}
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, NULL };
@@ -121,13 +144,14 @@ int cmd_ps(int argc, char **argv)
 		.method = n ? pgw_tasks_method_key(how.method) : NULL,
 		.method_why = n ? how.why : NULL, .complete = st == PGW_OK,
 		.why = st == PGW_OK ? NULL : err.msg,
+		.threads = n && tst != PGW_E_UNSUPPORTED,
 	};
 	out_table(&out, &ps_table, NULL);
 	for (size_t i = 0; i < n; i++) {
 		say_task(&out, &tasks[i]);
-		sum.processes += tasks[i].mm != 0;
+		sum.processes += tasks[i].mm && tasks[i].pid == tasks[i].tgid;
+		sum.kernel_threads += !tasks[i].mm;
 	}
-	sum.kernel_threads = sum.tasks - sum.processes;
 	out_record(&out, &ps_summary_rec_type, &sum);
 	rc = pgw_cli_flush(list_status(st));
 	pgw_linux_tasks_free(tasks);

@@ -93,12 +93,15 @@ static void text_summary(struct out *o, const void *rec)
 
 	l.len = 0;
 	if (r->method) {
-		snprintf(buf, sizeof(buf), "# %llu tasks: %llu with an mm, "
-			 "%llu without (kernel threads); read by %s; "
-			 "thread-group leaders only\n",
-			 (unsigned long long)r->tasks,
+		snprintf(buf, sizeof(buf), "# %llu tasks: %llu processes, "
+			 "%llu other threads, %llu kernel threads; read by %s; "
+			 "%s\n", (unsigned long long)r->tasks,
 			 (unsigned long long)r->processes,
-			 (unsigned long long)r->kernel_threads, r->method);
+			 (unsigned long long)(r->tasks - r->processes -
+					      r->kernel_threads),
+			 (unsigned long long)r->kernel_threads, r->method,
+			 r->threads ? "every thread" : "thread-group leaders "
+			 "only (the layout has no thread links)");
 		emit_str(&l, buf);
 	} else {
 		emit_str(&l, "# 0 tasks: no task list\n");

@@ -31,7 +31,7 @@ RECORD_STRUCT(task_rec, TASK_FIELDS);
 	F(S, kernel_threads, U64, RF_DETAIL)                              \
 	F(S, method, WORD, RF_NULL | RF_DETAIL)                           \
 	F(S, method_why, TEXT, RF_JSON)                                   \
-	F(S, threads, BOOL, RF_JSON)                                      \
+	F(S, threads, BOOL, RF_DETAIL)                                    \
 	F(S, complete, BOOL, 0)                                           \
 	F(S, why, TEXT, 0)
 RECORD_STRUCT(ps_summary_rec, PS_SUMMARY_FIELDS);

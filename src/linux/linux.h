@@ -101,4 +101,28 @@ enum pgw_status linux_init_task_scan(const struct pgw_space *kernel,
 				     const struct pgw_task_layout *lay,
 				     uint64_t *va_ret, struct pgw_err *err);
 
+/* Task addresses already seen by a walk (task_seen.c); free slot. */
+struct linux_seen {
+	uint64_t *slot;     /* 0: empty (no task lives at VA 0) */
+	size_t mask, used;
+};
+/* Add va; false when it was there already (or, with *nomem, when there
+ * was no memory to add it). */
+bool linux_seen_add(struct linux_seen *s, uint64_t va, bool *nomem);
+
+/*
+ * The task list's pieces the thread walk (threads.c) shares: read the
+ * task at va (its fields, mm->pgd's root); make a read error that means
+ * a damaged list one (PGW_E_FORMAT, true) rather than a page the image
+ * lacks; fill in each task's ppid (real_parent's tgid; tasks[0] is
+ * init_task).
+ */
+enum pgw_status linux_task_read(const struct pgw_space *kernel,
+				const struct pgw_task_layout *lay, uint64_t va,
+				struct pgw_task *t, struct pgw_err *err);
+bool linux_task_damaged_link(struct pgw_err *err);
+void linux_resolve_ppids(const struct pgw_space *kernel,
+			 const struct pgw_task_layout *lay,
+			 struct pgw_task *tasks, size_t n);
+
 #endif

@@ -73,11 +73,13 @@ static uint64_t size_read(const struct field *f,
 /* What ps shows beyond the walk, each by the names it has had, with the
  * sizes read; a field BTF lacks, or has in another shape, stays 0
  * (unknown). */
+#define LIST_SIZE UINT64_MAX           /* a list_head, not an integer */
 static const struct optional {
 	const char *member, *within;   /* within: a struct member of
 					  task_struct holding it */
-	uint64_t size, size_alt;       /* 0: a pointer */
+	uint64_t size, size_alt;       /* 0: a pointer; LIST_SIZE */
 	size_t offset_at, size_at;
+	const char *type;              /* NULL: task_struct */
 } optionals[] = {
 	{ "real_parent", NULL, 0, 0,
 	  offsetof(struct pgw_task_layout, real_parent), 0 },
@@ -93,7 +95,28 @@ static const struct optional {
 	{ "on_cpu", NULL, 4, 4, offsetof(struct pgw_task_layout, on_cpu), 0 },
 	{ "start_time", NULL, 8, 8,
 	  offsetof(struct pgw_task_layout, start_time), 0 },
+	{ "signal", NULL, 0, 0, offsetof(struct pgw_task_layout, signal), 0 },
+	{ "thread_node", NULL, LIST_SIZE, LIST_SIZE,
+	  offsetof(struct pgw_task_layout, thread_node), 0 },
+	{ "thread_group", NULL, LIST_SIZE, LIST_SIZE,
+	  offsetof(struct pgw_task_layout, thread_group), 0 },
+	{ "thread_head", NULL, LIST_SIZE, LIST_SIZE,
+	  offsetof(struct pgw_task_layout, signal_thread_head), 0,
+	  "signal_struct" },
 };
+
+/* Is m the shape f wants? */
+static bool optional_shape(const struct optional *f,
+			   const struct pgw_btf_member *m, unsigned ptr_size)
+{
+	if (f->size == LIST_SIZE)
+		return m->shape == PGW_BTF_COMPOSITE &&
+		       m->size == 2 * (uint64_t)ptr_size;
+	if (f->size == 0)
+		return m->shape == PGW_BTF_PTR;
+	return m->shape == PGW_BTF_INT &&
+	       (m->size == f->size || m->size == f->size_alt);
+}
 
 static void optional_fields(const struct pgw_kernel_btf *kb,
 			    unsigned ptr_size, uint64_t task_size,
@@ -112,17 +135,20 @@ static void optional_fields(const struct pgw_kernel_btf *kb,
 					   &ignored) != PGW_OK ||
 		     in.shape != PGW_BTF_COMPOSITE))
 			continue;
-		if (pgw_kernel_btf_member(kb, f->within ? f->within :
-						      "task_struct",
+		const char *type = f->type ? f->type : "task_struct";
+		uint64_t whole = task_size;
+		if (f->type && pgw_kernel_btf_struct_size(kb, f->type, &whole,
+							  &ignored) != PGW_OK)
+			continue;
+		if (pgw_kernel_btf_member(kb, f->within ? f->within : type,
 					  f->member, &m, &ignored) != PGW_OK)
 			continue;
 		uint64_t off = in.offset + m.offset;
 		uint64_t size = f->size ? m.size : ptr_size;
-		bool shape = f->size ? m.shape == PGW_BTF_INT &&
-					       (m.size == f->size ||
-						m.size == f->size_alt) :
-				       m.shape == PGW_BTF_PTR;
-		if (!shape || off == 0 || off + size > task_size)
+		/* 0 stands for "not known": no field read is at byte 0
+		 * (signal_struct starts with its counts). */
+		if (!optional_shape(f, &m, ptr_size) || off == 0 ||
+		    off + size > whole)
 			continue;
 		*at = (uint32_t)off;
 		if (f->size_at)

@@ -61,56 +61,6 @@ static uint64_t le_n(const uint8_t *p, unsigned n)
 	return v;
 }
 
-/* Tasks already seen: an open-addressing set of task addresses. */
-struct seen {
-	uint64_t *slot;     /* 0: empty (no task lives at VA 0) */
-	size_t mask, used;
-};
-
-static uint64_t mix(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= UINT64_C(0xff51afd7ed558ccd);
-	return v ^ (v >> 33);
-}
-
-static void seen_put(uint64_t *slot, size_t mask, uint64_t va)
-{
-	size_t j = mix(va) & mask;
-
-	while (slot[j] && slot[j] != va)
-		j = (j + 1) & mask;
-	slot[j] = va;
-}
-
-/* Add va; false when it was there already (or, with *nomem, when there
- * was no memory to add it). */
-static bool seen_add(struct seen *s, uint64_t va, bool *nomem)
-{
-	if (2 * (s->used + 1) > s->mask + 1) {
-		size_t n = s->mask ? 2 * (s->mask + 1) : 256;
-		uint64_t *slot = calloc(n, sizeof(*slot));
-		if (!slot) {
-			*nomem = true;
-			return false;
-		}
-		for (size_t i = 0; s->slot && i <= s->mask; i++)
-			if (s->slot[i])
-				seen_put(slot, n - 1, s->slot[i]);
-		free(s->slot);
-		s->slot = slot;
-		s->mask = n - 1;
-	}
-	size_t j = mix(va) & s->mask;
-	while (s->slot[j] && s->slot[j] != va)
-		j = (j + 1) & s->mask;
-	if (s->slot[j])
-		return false;
-	s->slot[j] = va;
-	s->used++;
-	return true;
-}
-
 /* mm->pgd and its physical address; failures are kept in t->why. */
 static void read_pgd(const struct pgw_space *kernel,
 		     const struct pgw_task_layout *l, struct pgw_task *t)
@@ -146,7 +96,7 @@ static const uint8_t *at(const uint8_t *buf, struct span sp, uint32_t off)
 }
 
 /* Read the task at va into t; its tasks.next into *next. */
-static enum pgw_status read_task(const struct pgw_space *kernel,
+static enum pgw_status read_task_span(const struct pgw_space *kernel,
 				 const struct pgw_task_layout *l,
 				 struct span sp, uint64_t va,
 				 struct pgw_task *t, uint64_t *next,
@@ -189,6 +139,15 @@ static enum pgw_status read_task(const struct pgw_space *kernel,
 	return PGW_OK;
 }
 
+enum pgw_status linux_task_read(const struct pgw_space *kernel,
+				const struct pgw_task_layout *lay, uint64_t va,
+				struct pgw_task *t, struct pgw_err *err)
+{
+	uint64_t next;
+
+	return read_task_span(kernel, lay, task_span(lay), va, t, &next, err);
+}
+
 /*
  * The kernel's list only links task_structs, which lie in mapped RAM: a
  * link to an address that does not translate, or to a frame outside
@@ -196,7 +155,7 @@ static enum pgw_status read_task(const struct pgw_space *kernel,
  * image lacks.  Only a page the image left out or lost stays
  * PGW_E_NODATA (partial evidence).
  */
-static bool damaged_link(struct pgw_err *err)
+bool linux_task_damaged_link(struct pgw_err *err)
 {
 	if (err->status != PGW_E_UNMAPPED &&
 	    !(err->status == PGW_E_NODATA &&
@@ -216,9 +175,9 @@ static int by_task(const void *a, const void *b)
 /* ppid: the tgid of real_parent, from the list when it is a leader there
  * (a sorted copy of the addresses), else read from its task_struct (a
  * thread's); -1 when it cannot be read. */
-static void resolve_ppids(const struct pgw_space *kernel,
-			  const struct pgw_task_layout *l,
-			  struct pgw_task *tasks, size_t n)
+void linux_resolve_ppids(const struct pgw_space *kernel,
+			 const struct pgw_task_layout *l,
+			 struct pgw_task *tasks, size_t n)
 {
 	struct pgw_task *sorted;
 
@@ -266,7 +225,7 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 				    struct pgw_err *err)
 {
 	struct span sp = task_span(lay);
-	struct seen seen = { 0 };
+	struct linux_seen seen = { 0 };
 	struct pgw_task *tasks = NULL;
 	size_t n = 0, cap = max_tasks ? max_tasks : PGW_TASKS_MAX;
 	const char *cap_why = max_tasks ? "the most asked for" :
@@ -291,7 +250,7 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 		cap_why = "as many as the image's memory can hold";
 	}
 	for (;;) {
-		if (!seen_add(&seen, va, &nomem)) {
+		if (!linux_seen_add(&seen, va, &nomem)) {
 			st = nomem ? pgw_err_set(err, PGW_E_NOMEM,
 						 "task list") :
 				     pgw_err_set(err, PGW_E_FORMAT,
@@ -314,9 +273,10 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 		}
 		if ((st = pgw_grow(&tasks, n, sizeof(*tasks), err)) != PGW_OK)
 			break;
-		st = read_task(kernel, lay, sp, va, &tasks[n], &next, err);
+		st = read_task_span(kernel, lay, sp, va, &tasks[n], &next,
+				    err);
 		if (st != PGW_OK) {
-			bool broken = damaged_link(err);
+			bool broken = linux_task_damaged_link(err);
 			st = pgw_err_prefix(err, "task list: entry %zu, task "
 					    "0x%llx%s", n,
 					    (unsigned long long)va, broken ?
@@ -339,7 +299,7 @@ enum pgw_status pgw_linux_task_list(const struct pgw_space *kernel,
 		}
 	}
 	free(seen.slot);
-	resolve_ppids(kernel, lay, tasks, n);
+	linux_resolve_ppids(kernel, lay, tasks, n);
 	*tasks_ret = tasks;
 	*n_ret = n;
 	return st;

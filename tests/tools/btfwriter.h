@@ -33,7 +33,21 @@ struct bw_offsets {
 				 (vmabtf.h) */
 	int era;              /* BW_ERA_*: what ps reads, as one kernel
 				 generation's BTF spells it */
+	int threads;          /* BW_THREADS_*: thread links */
 };
+
+/*
+ * Thread links: BW_THREADS_SIGNAL task_struct.signal (byte 160), its
+ * thread_node (168) and thread_group (184), and struct signal_struct
+ * (64 bytes, thread_head at 16), as 3.14-6.6 have them;
+ * BW_THREADS_GROUP thread_group alone (the older ring).
+ */
+#define BW_THREADS_SIGNAL 1
+#define BW_THREADS_GROUP 2
+#define BW_SIGNAL 160
+#define BW_THREAD_NODE 168
+#define BW_THREAD_GROUP 184
+#define BW_THREAD_HEAD 16
 
 /*
  * The fields ps reads beyond the walk, by era (0: none of them, and
@@ -140,6 +154,13 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 				    t_rcu_task : t_ptr, BW_ERA_PARENT * 8, 0) |
 		     btf__add_field(b, "start_time", t_u64, BW_ERA_START * 8,
 				    0);
+	if (o->threads == BW_THREADS_SIGNAL)
+		e |= btf__add_field(b, "signal", t_ptr, BW_SIGNAL * 8, 0) |
+		     btf__add_field(b, "thread_node", t_list,
+				    BW_THREAD_NODE * 8, 0);
+	if (o->threads)
+		e |= btf__add_field(b, "thread_group", t_list,
+				    BW_THREAD_GROUP * 8, 0);
 	if (o->era == BW_ERA_510)
 		e |= btf__add_field(b, "state", t_long, BW_ERA_STATE_510 * 8,
 				    0) |
@@ -148,6 +169,13 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 		e |= btf__add_field(b, "thread_info", t_ti,
 				    (BW_ERA_CPU_612 - 20) * 8, 0);
 	bw_check(t_task | e, "task_struct");
+	if (o->threads == BW_THREADS_SIGNAL) {
+		int t_sig = btf__add_struct(b, "signal_struct", 64);
+		e = btf__add_field(b, "nr_threads", t_int, 32, 0) |
+		    btf__add_field(b, "thread_head", t_list,
+				   BW_THREAD_HEAD * 8, 0);
+		bw_check(t_sig | e, "signal_struct");
+	}
 	if (o->era == BW_ERA_612) {
 		int t_e64 = btf__add_enum64(b, "era_flags", 8, false);
 		e = btf__add_enum64_value(b, "ERA_HIGH", UINT64_C(1) << 40) |

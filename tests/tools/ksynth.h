@@ -54,6 +54,10 @@ struct ksynth_opts {
 			     61/62, in their place before num_syms, as
 			     before 4.6; unlisted 64, after the token
 			     index */
+	int threads;      /* BW_THREADS_*: BTF has thread links, every
+			     task its signal_struct (KS_SIGNAL) and pid 10
+			     two more threads, pids 11 and 12 (KS_THREAD),
+			     "worker-a" and "worker-b" */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -194,6 +198,59 @@ static inline void ks_tasks(struct ksynth *k, bool inferable)
 		ks_set(k, ks_kt(KS_INIT_MM) + o->pgd, ks_kt(KS_ROOT), 8);
 	for (int i = 0; i < KS_NTASKS; i++)
 		ks_link(k, i, (i + 1) % KS_NTASKS, 0);
+}
+
+/* With threads: each task's signal_struct, and pid 10's other threads
+ * (copies of its task_struct but for pid and comm). */
+#define KS_SIGNAL(i) ks_dm(0x480000 + (uint64_t)(i) * 0x100)
+#define KS_THREAD(j) ks_dm(0x401800 + (uint64_t)(j) * KS_TASK_STRIDE)
+#define KS_THREADED 3            /* task index of pid 10 */
+
+/* A ring of list_heads at the given addresses, in order. */
+static inline void ks_ring(struct ksynth *k, const uint64_t *node, int n)
+{
+	for (int i = 0; i < n; i++) {
+		ks_set(k, node[i], node[(i + 1) % n], 8);
+		ks_set(k, node[i] + 8, node[(i + n - 1) % n], 8);
+	}
+}
+
+static inline void ks_threads(struct ksynth *k, int threads)
+{
+	static const char *const comm[2] = { "worker-a", "worker-b" };
+	uint8_t copy[KS_TASK_STRIDE];
+	uint64_t *t = k->task;
+
+	memcpy(copy, k->mem.b.p + (t[KS_THREADED] - KS_DM), sizeof(copy));
+	for (int j = 0; j < 2; j++) {
+		ks_put(k, KS_THREAD(j), copy, sizeof(copy));
+		ks_set(k, KS_THREAD(j) + k->bo.ids, (uint32_t)(11 + j), 4);
+		ks_set(k, KS_THREAD(j) + k->bo.comm, 0, 8);
+		ks_set(k, KS_THREAD(j) + k->bo.comm + 8, 0, 8);
+		ks_put(k, KS_THREAD(j) + k->bo.comm, comm[j], strlen(comm[j]));
+		ks_set(k, KS_THREAD(j) + k->bo.tasks, 0, 8);
+		ks_set(k, KS_THREAD(j) + k->bo.tasks + 8, 0, 8);
+	}
+	for (int i = 0; i < KS_NTASKS; i++) {
+		bool many = i == KS_THREADED;
+		uint64_t group[3] = { t[i] + BW_THREAD_GROUP,
+				      KS_THREAD(0) + BW_THREAD_GROUP,
+				      KS_THREAD(1) + BW_THREAD_GROUP };
+		ks_ring(k, group, many ? 3 : 1);
+		if (threads != BW_THREADS_SIGNAL)
+			continue;
+		uint64_t node[4] = { KS_SIGNAL(i) + BW_THREAD_HEAD,
+				     t[i] + BW_THREAD_NODE,
+				     KS_THREAD(0) + BW_THREAD_NODE,
+				     KS_THREAD(1) + BW_THREAD_NODE };
+		ks_set(k, KS_SIGNAL(i) + 4, many ? 3 : 1, 4);
+		ks_ring(k, node, many ? 4 : 2);
+		ks_set(k, t[i] + BW_SIGNAL, KS_SIGNAL(i), 8);
+		if (many)
+			for (int j = 0; j < 2; j++)
+				ks_set(k, KS_THREAD(j) + BW_SIGNAL,
+				       KS_SIGNAL(i), 8);
+	}
 }
 
 /* With vmas: the functions the VMA reader names VMAs and files by. */
@@ -359,6 +416,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 	memset(k, 0, sizeof(*k));
 	k->bo = o->inferable ? ks_infer_offsets : bw_default;
 	k->bo.vmas = o->vmas;
+	k->bo.threads = o->threads;
 	if (o->vmas)
 		k->bo.mm_size = MM_SIZE;
 	ks_tables(k);
@@ -371,6 +429,8 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k, o->inferable);
+	if (o->threads)
+		ks_threads(k, o->threads);
 	ks_kallsyms(k, o);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,

@@ -43,6 +43,13 @@
  *                       (61, 62) or 6.4+ (64) put them
  *   --kallsyms-slide=N  (with --kallsyms-absolute) every address N bytes
  *                       higher: still sorted, but _stext is not VMCOREINFO's
+ *   --threads=signal|group  BTF has thread links (signal_struct's
+ *                       thread_head and thread_node, or the thread_group
+ *                       ring alone) and pid 10 has two more threads, pids
+ *                       11 and 12, "worker-a" and "worker-b" (ksynth.h)
+ *   --thread-loop       (with --threads) pid 12's link points back at
+ *                       pid 11's: the thread list never comes back
+ *   --thread-foreign    (with --threads) pid 12 claims thread group 1
  *   --stale-btf         a second, stale BTF blob (0x260010, before the
  *                       live one) whose task_struct puts mm at byte 64,
  *                       where every task holds 0: read, it would name no
@@ -275,6 +282,9 @@ int main(int argc, char **argv)
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ "kallsyms-absolute", no_argument, NULL, 'a' },
 		{ "stale-btf", no_argument, NULL, 'S' },
+		{ "threads", required_argument, NULL, 'R' },
+		{ "thread-loop", no_argument, NULL, 'W' },
+		{ "thread-foreign", no_argument, NULL, 'F' },
 		{ "kallsyms-slide", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -283,7 +293,8 @@ int main(int argc, char **argv)
 	     bounds = false, retype = false, shares = false, decoy = false,
 	     hex = false, second = false, no_note = false,
 	     no_btf = false, dup_pid = false, absolute = false,
-	     stale = false;
+	     stale = false, thread_loop = false, thread_foreign = false;
+	int threads = 0;
 	uint64_t cr3 = 0, slide = 0;
 	int unlisted = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
@@ -325,6 +336,19 @@ int main(int argc, char **argv)
 		case 'P': dup_pid = true; break;
 		case 'a': absolute = true; break;
 		case 'S': stale = true; break;
+		case 'W': thread_loop = true; break;
+		case 'F': thread_foreign = true; break;
+		case 'R':
+			threads = !strcmp(optarg, "signal") ?
+					  BW_THREADS_SIGNAL :
+				  !strcmp(optarg, "group") ? BW_THREADS_GROUP :
+							     -1;
+			if (threads < 0) {
+				fprintf(stderr, "pgw-mkkernel: --threads=%s: "
+					"signal or group\n", optarg);
+				return 64;
+			}
+			break;
 		case 'L': slide = strtoull(optarg, NULL, 0); break;
 		case 'U':
 			unlisted = atoi(optarg);
@@ -359,7 +383,8 @@ int main(int argc, char **argv)
 			     .text_bounds = bounds, .text_only = no_btf,
 			     .no_btf = no_btf, .inferable = no_btf,
 			     .vsyscall = vsyscall != NULL,
-			     .unlisted = unlisted, .absolute = absolute });
+			     .unlisted = unlisted, .absolute = absolute,
+			     .threads = threads });
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));
@@ -417,6 +442,13 @@ int main(int argc, char **argv)
 	}
 	if (base)
 		ks_set(&k, k.base_va, strtoull(base, NULL, 0), 8);
+	if (threads && thread_loop)
+		ks_set(&k, KS_THREAD(1) + (threads == BW_THREADS_SIGNAL ?
+					   BW_THREAD_NODE : BW_THREAD_GROUP),
+		       KS_THREAD(0) + (threads == BW_THREADS_SIGNAL ?
+				       BW_THREAD_NODE : BW_THREAD_GROUP), 8);
+	if (threads && thread_foreign)
+		ks_set(&k, KS_THREAD(1) + k.bo.ids + 4, 1, 4);
 	if (stale) {
 		struct bw_offsets o = k.bo;
 		uint32_t size;
