@@ -226,6 +226,21 @@ size_t pgw_image_cpus(const struct pgw_image *img,
 /* NT_PRSTATUS notes seen (a CPU count that does not need QEMU notes). */
 size_t pgw_image_prstatus_count(const struct pgw_image *img);
 /*
+ * What each NT_PRSTATUS note saved of its CPU, in note order (CPU order;
+ * at most PGW_MAX_CPUS): the stack and instruction pointers and the code
+ * segment (has_regs: the note has the x86-64 or i386 layout).  pid is
+ * the writer's: the running task's in a kernel's kdump, the CPU's number
+ * plus one in QEMU's dumps, so it names no task by itself.
+ */
+struct pgw_prstatus {
+	int32_t pid;
+	bool has_regs;
+	uint64_t sp, ip;
+	uint32_t cs;                 /* its low 2 bits: the privilege level */
+};
+size_t pgw_image_prstatus(const struct pgw_image *img,
+			  const struct pgw_prstatus **prstatus_ret);
+/*
  * Format-specific facts for `info` as "key", "value" pairs; may be 0.  Keys
  * are unique and none is ever dropped: a fact that happened again (a
  * second unreadable CPU note) keeps its first value with "(N times)"
@@ -1490,6 +1505,7 @@ struct pgw_task_layout {
 	 * else the thread_group ring (before 6.7).  0: not known. */
 	uint32_t signal, signal_thread_head, thread_node;
 	uint32_t thread_group;
+	uint32_t stack;              /* task_struct.stack: its kernel stack */
 };
 /* The layout from BTF, checked: sizes, shapes, fields inside the struct. */
 enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
@@ -1522,6 +1538,15 @@ struct pgw_task {
 	uint32_t cpu;
 	bool on_cpu;
 	uint64_t start_time;
+	uint64_t stack;              /* its kernel stack (0: not known) */
+	/* pgw_linux_task_current: a CPU's saved registers show it running
+	 * there (its stack pointer in this task's kernel stack, or in user
+	 * mode its CR3 this task's root). */
+	bool has_current;
+	uint32_t current_cpu;
+	enum pgw_current_by {
+		PGW_CURRENT_STACK = 1, PGW_CURRENT_CR3,
+	} current_by;
 	char why[160];               /* mm but no pgd_pa: why */
 };
 
@@ -1566,6 +1591,22 @@ enum pgw_status pgw_linux_task_threads(const struct pgw_space *kernel,
 				       const struct pgw_task *leaders,
 				       size_t n, struct pgw_task **all_ret,
 				       size_t *n_ret, struct pgw_err *err);
+/*
+ * Which task each CPU was running, from the registers the dump saved
+ * (NT_PRSTATUS: stack pointer and code segment; QEMU's CPU notes: CR3):
+ * in kernel mode the stack pointer lies in one task's kernel stack
+ * (task_struct.stack, THREAD_SIZE: 16 KiB on 64-bit kernels, 8 KiB on
+ * 32-bit); in user mode CR3 is a task's root (the PTI and PCID bits
+ * aside), and names a task only when one task has it, or one of the
+ * threads sharing it says it is on that CPU (on_cpu and cpu).  Sets
+ * has_current, current_cpu and current_by; a CPU whose registers match
+ * no task, or more than one, marks none.  Returns the number of CPUs with
+ * registers (0: the image saved none, e.g. a raw image).
+ */
+size_t pgw_linux_task_current(const struct pgw_space *kernel,
+			      const struct pgw_task_layout *layout,
+			      struct pgw_task *tasks, size_t n);
+const char *pgw_current_by_key(enum pgw_current_by by);
 /*
  * The layout without BTF, inferred from the image and anchored on
  * init_task (kallsyms' when it has one, else the comm "swapper/0" in the

@@ -30,8 +30,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const char doc[] =
 	"List the kernel's tasks in IMAGE, kernel threads included: pid, "
 	"tgid, ppid (real_parent's tgid), state (as crash spells it: RU, IN, "
-	"UN, ID, ST, TR, ZO, DE), the CPU it runs or last ran on (running: "
-	"on that CPU now, marked > in text), comm, its mm's root (none for "
+	"UN, ID, ST, TR, ZO, DE), the CPU it runs or last ran on, whether a "
+	"CPU's saved registers show it running there (its stack pointer in "
+	"the task's kernel stack, or in user mode CR3 its root; marked > in "
+	"text, as crash marks it; without saved registers, as its on_cpu "
+	"says), comm, its mm's root (none for "
 	"kernel threads), its task_struct and, where the layout has it, its "
 	"start time (ns since boot).  The task list is read through the "
 	"kernel's root: init_task from kallsyms and the layout from BTF, or "
@@ -58,7 +61,8 @@ static const struct argp ps_argp = {
  * roots' unnamed roots are: the summary says why, exit 0. */
 /* A task's record: a field the kernel's layout does not have is
  * absent. */
-static void say_task(struct out *o, const struct pgw_task *t)
+static void say_task(struct out *o, const struct pgw_task *t,
+		     size_t cpu_regs)
 {
 	const char *st = pgw_task_state_key(t);
 	struct task_rec r = {
@@ -70,6 +74,11 @@ static void say_task(struct out *o, const struct pgw_task *t)
 		.state_value = { t->state, st != NULL },
 		.cpu = { t->cpu, t->has_cpu },
 		.running = { t->on_cpu, t->has_on_cpu },
+		.current_cpu = { t->current_cpu, t->has_current },
+		.current_by = t->has_current ?
+			pgw_current_by_key(t->current_by) : NULL,
+		.marked = cpu_regs ? t->has_current :
+				     t->has_on_cpu && t->on_cpu,
 		.kthread = t->kthread,
 		.task = t->task,
 		.mm = { t->mm, t->mm != 0 },
@@ -136,11 +145,13 @@ int cmd_ps(int argc, char **argv)
 		st = tst;
 		err = terr;
 	}
+	size_t cpu_regs = n ? pgw_linux_task_current(&s.space, &how.layout,
+						     tasks, n) : 0;
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { stdout, fmt, s.space.mode, NULL };
 	struct ps_summary_rec sum = {
-		.tasks = n,
+		.tasks = n, .cpu_registers = cpu_regs,
 		.method = n ? pgw_tasks_method_key(how.method) : NULL,
 		.method_why = n ? how.why : NULL, .complete = st == PGW_OK,
 		.why = st == PGW_OK ? NULL : err.msg,
@@ -148,7 +159,7 @@ int cmd_ps(int argc, char **argv)
 	};
 	out_table(&out, &ps_table, NULL);
 	for (size_t i = 0; i < n; i++) {
-		say_task(&out, &tasks[i]);
+		say_task(&out, &tasks[i], cpu_regs);
 		sum.processes += tasks[i].mm && tasks[i].pid == tasks[i].tgid;
 		sum.kernel_threads += !tasks[i].mm;
 	}

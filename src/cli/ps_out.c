@@ -1,7 +1,8 @@
 /*
  * ps's records (ps_out.h) and their text: a table, one row per task (">"
- * before one running on its CPU, as crash marks it), then a summary
- * line.  A field the layout does not have is "-".
+ * before one running on its CPU, as crash marks it: by the CPUs' saved
+ * registers where the image has them), then a summary line.  A field the
+ * layout does not have is "-".
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,15 +60,18 @@ static void text_task(struct out *o, const void *rec)
 	struct line l;
 
 	l.len = 0;
-	emit_str(&l, t->running.has && t->running.v ? "> " : "  ");
+	emit_str(&l, t->marked ? "> " : "  ");
 	cell(&l, pid_cell(buf, sizeof(buf), t->pid), W_PID, true);
 	cell(&l, pid_cell(buf, sizeof(buf), t->tgid), W_PID, true);
 	cell(&l, t->ppid.has ? pid_cell(buf, sizeof(buf), t->ppid.v) : "-",
 	     W_PID, true);
 	cell(&l, t->state ? t->state : "-", W_ST, false);
-	if (t->cpu.has)
-		snprintf(buf, sizeof(buf), "%u", (unsigned)t->cpu.v);
-	cell(&l, t->cpu.has ? buf : "-", W_CPU, true);
+	/* The CPU the registers show it on, else the one it says. */
+	const struct rec_opt *cpu = t->current_cpu.has ? &t->current_cpu :
+							  &t->cpu;
+	if (cpu->has)
+		snprintf(buf, sizeof(buf), "%u", (unsigned)cpu->v);
+	cell(&l, cpu->has ? buf : "-", W_CPU, true);
 	if (t->start_time.has)
 		snprintf(buf, sizeof(buf), "%llu.%06llu",
 			 (unsigned long long)(t->start_time.v / 1000000000),
@@ -122,7 +126,7 @@ static const struct rec_type *const ps_types[] = {
 };
 
 const struct rec_table ps_table = {
-	"type,pid,tgid,ppid,comm,state,cpu,running,kthread,task,mm,root,"
-	"start_time,complete,why,detail",
+	"type,pid,tgid,ppid,comm,state,cpu,running,current_cpu,current_by,"
+	"kthread,task,mm,root,start_time,complete,why,detail",
 	ps_types, text_head,
 };

@@ -102,6 +102,8 @@ struct pgw_image {
 	struct pgw_cpu *cpus;
 	size_t ncpus;
 	size_t nprstatus;
+	struct pgw_prstatus *prstatus;   /* prstatus.c: in note order */
+	size_t nprstatus_regs;
 	size_t note_bytes;           /* notes parsed so far (capped per file) */
 	bool notes_capped;           /* a cap stopped note parsing */
 	struct pgw_kv *vmcoreinfo;
@@ -136,6 +138,10 @@ enum pgw_status pgw_image_parse_vmcoreinfo(struct pgw_image *img,
 					   const char *text, size_t len,
 					   struct pgw_err *err);
 /* Parse one QEMU "QEMU" CPU-state note descriptor; appends a CPU. */
+/* An NT_PRSTATUS note's registers (prstatus.c), counted in nprstatus. */
+enum pgw_status pgw_image_add_prstatus(struct pgw_image *img,
+				       const uint8_t *desc, size_t len,
+				       struct pgw_err *err);
 enum pgw_status pgw_image_add_qemu_cpu(struct pgw_image *img,
 				       const uint8_t *desc, size_t len,
 				       struct pgw_err *err);

@@ -225,6 +225,7 @@ void pgw_image_close(struct pgw_image *img)
 	pgw_segments_free(img);
 	free(img->ranges);
 	free(img->cpus);
+	free(img->prstatus);
 	free(img->path);
 	free(img);
 }

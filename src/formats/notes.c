@@ -453,7 +453,7 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 			st = qemu_note(img, desc, descsz, err);
 		else if (nlen == 4 && memcmp(name, "CORE", 4) == 0 &&
 			 type == NT_PRSTATUS_TYPE)
-			img->nprstatus++;
+			st = pgw_image_add_prstatus(img, desc, descsz, err);
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "note at offset %zu", off);
 		off = desc_off + align4(descsz);

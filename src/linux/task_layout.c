@@ -96,6 +96,7 @@ static const struct optional {
 	{ "start_time", NULL, 8, 8,
 	  offsetof(struct pgw_task_layout, start_time), 0 },
 	{ "signal", NULL, 0, 0, offsetof(struct pgw_task_layout, signal), 0 },
+	{ "stack", NULL, 0, 0, offsetof(struct pgw_task_layout, stack), 0 },
 	{ "thread_node", NULL, LIST_SIZE, LIST_SIZE,
 	  offsetof(struct pgw_task_layout, thread_node), 0 },
 	{ "thread_group", NULL, LIST_SIZE, LIST_SIZE,

@@ -122,13 +122,15 @@ def S: {
   "ps.task": {
     req: {type: "str", pid: "u64", tgid: "u64", ppid: "null|u64",
           comm: "str", state: "null|task_state", state_value: "null|u64",
-          cpu: "null|u64", running: "null|bool", kthread: "bool",
+          cpu: "null|u64", running: "null|bool",
+          current_cpu: "null|u64", current_by: "null|current_by",
+          kthread: "bool",
           task: "addr", mm: "null|addr", root: "null|addr",
           start_time: "null|u64"}, opt: {why: "str"}},
   "ps.summary": {
     req: {type: "str", tasks: "u64", processes: "u64",
           kernel_threads: "u64", method: "null|tasks_method",
-          threads: "bool", complete: "bool"},
+          threads: "bool", cpu_registers: "u64", complete: "bool"},
     opt: {method_why: "str", why: "str"}},
   "roots.names": {
     req: {type: "str", complete: "bool", tasks: "u64", processes: "u64",
@@ -253,6 +255,7 @@ def words: {
   tasks_method: ["vmcoreinfo+btf", "scanned-kallsyms+btf",
                  "inferred-layout"],
   task_state: ["RU", "IN", "UN", "ID", "ST", "TR", "ZO", "DE", "??"],
+  current_by: ["stack", "cr3"],
   enc_source: ["none", "option", "vmcoreinfo", "inferred"],
   root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
               "kernel-image", "shared-tables", "bad-user-half",

@@ -32,7 +32,7 @@ run "$PGWALK" ps "$TMP/t.elf"
 like '^# 8 tasks: 4 processes, 2 other threads, 2 kernel threads; read by vmcoreinfo\+btf; every thread$' \
 	"text: the summary counts the other threads"
 run "$PGWALK" ps --format=csv "$TMP/t.elf"
-like '^summary,.*tasks=8 processes=4 kernel_threads=2 method=vmcoreinfo\+btf threads=true' \
+like '^summary,.*tasks=8 processes=4 kernel_threads=2 method=vmcoreinfo\+btf threads=true cpu_registers=0' \
 	"csv: the summary's detail says threads=true"
 
 mk "$TMP/none.elf"

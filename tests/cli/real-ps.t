@@ -5,14 +5,16 @@
 #   running mark (crash's ">"), but the idle tasks of the other CPUs (not
 #   on init_task's list); each process's root is crash's pgd_phys
 #   (process-roots.txt); from the ELF, the raw image and (x64-4l-a) the
-#   filtered kdump alike.
+#   filtered kdump alike; and with the CPUs' registers (not in the raw
+#   image) the tasks they show running are crash's ">" ones.
 # - i386 (no BTF: the layout inferred): the guest's own ps in console.log
 #   (pid, ppid, comm; ps itself had exited, and a kworker's comm there
 #   carries its workqueue after a '-'), from the ELF, the raw image and
-#   (PAE) QEMU's kdump.
+#   (PAE) QEMU's kdump; the task CPU 1's user-mode CR3 shows running is
+#   the one README.txt names.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 15
+plan 21
 
 # crash_ps DIR: "pid ppid comm state cpu task running" from crash's ps,
 # the other CPUs' idle tasks left out; kernel threads' [comm] unbracketed.
@@ -28,7 +30,7 @@ crash_ps() {
 }
 # ours FILE: the same columns from ps --format=tsv (task rows).
 ours() {
-	awk -F '\t' '$1 == "task" { print $2, $4, $5, $6, $7, $10, $8 }' "$1" |
+	awk -F '\t' '$1 == "task" { print $2, $4, $5, $6, $7, $12, $8 }' "$1" |
 		sort
 }
 # crash_roots DIR: "pid root" per process of process-roots.txt.
@@ -50,10 +52,18 @@ for d in x64-4l-a x64-5l-a; do
 		ours "$TMP/ps.tsv" >"$TMP/ours"
 		agree "$d $(basename "$img"): ps = crash's ps (pid ppid comm state cpu task running; exit $rc)" \
 			"$TMP/crash" "$TMP/ours"
-		awk -F '\t' '$1 == "task" && $12 ~ /^0x/ { print $2, $12 }' \
+		awk -F '\t' '$1 == "task" && $14 ~ /^0x/ { print $2, $14 }' \
 			"$TMP/ps.tsv" | sort >"$TMP/roots"
 		agree "$d $(basename "$img"): every process's root is crash's pgd_phys" \
 			"$TMP/croots" "$TMP/roots"
+		# The CPUs' saved registers (not in a raw image): the tasks
+		# they show running are crash's ">" ones, on crash's CPU.
+		[ "$(basename "$img")" = mem.raw ] && continue
+		awk '$7 == "true" { print $1, $5 }' "$TMP/crash" >"$TMP/cur.want"
+		awk -F '\t' '$1 == "task" && $9 ~ /^[0-9]+$/ { print $2, $9 }' \
+			"$TMP/ps.tsv" | sort >"$TMP/cur"
+		agree "$d $(basename "$img"): the tasks the CPUs' registers show running are crash's > ones ($(tr '\n' ' ' <"$TMP/cur.want"))" \
+			"$TMP/cur.want" "$TMP/cur"
 	done
 done
 
@@ -85,5 +95,14 @@ for d in i386-2l-a i386-pae-a; do
 			[ "$(wc -l <"$TMP/ours")" = "$(wc -l <"$TMP/want")" ]
 		ok $? "$d $(basename "$img"): ps = the guest's ps ($(wc -l <"$TMP/want") tasks: pid, ppid, comm; the layout inferred)"
 		[ -z "$bad" ] || printf '%s\n' "$bad" | head -3 | sed 's/^/#   /'
+		# CPU 1 spins in user mode: its CR3 is the root of the pid
+		# README.txt names; CPU 0 idles in the kernel, on init_task's
+		# stack, which the inferred layout cannot place: none.
+		[ "$(basename "$img")" = mem.raw ] && continue
+		want=$(sed -n '/^cpu1: CR3=/{n;s/.*CR3 belongs to pid \([0-9]*\) .*/\1 1 cr3/p}' "$S/README.txt")
+		got=$(jq -r 'select(.type == "task" and .current_cpu != null) |
+			"\(.pid) \(.current_cpu) \(.current_by)"' "$TMP/ps.json")
+		[ -n "$want" ] || bail "$d: README.txt names no pid for cpu1's CR3"
+		is "$got" "$want" "$d $(basename "$img"): the one task the CPUs' registers show running: cpu1's CR3 owner ($want)"
 	done
 done

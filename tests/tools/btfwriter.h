@@ -40,7 +40,8 @@ struct bw_offsets {
  * Thread links: BW_THREADS_SIGNAL task_struct.signal (byte 160), its
  * thread_node (168) and thread_group (184), and struct signal_struct
  * (64 bytes, thread_head at 16), as 3.14-6.6 have them;
- * BW_THREADS_GROUP thread_group alone (the older ring).
+ * BW_THREADS_GROUP thread_group alone (the older ring).  Either way
+ * also task_struct.stack (BW_STACK).
  */
 #define BW_THREADS_SIGNAL 1
 #define BW_THREADS_GROUP 2
@@ -48,6 +49,8 @@ struct bw_offsets {
 #define BW_THREAD_NODE 168
 #define BW_THREAD_GROUP 184
 #define BW_THREAD_HEAD 16
+/* With threads: task_struct.stack too (its kernel stack). */
+#define BW_STACK 200
 
 /*
  * The fields ps reads beyond the walk, by era (0: none of them, and
@@ -160,7 +163,8 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 				    BW_THREAD_NODE * 8, 0);
 	if (o->threads)
 		e |= btf__add_field(b, "thread_group", t_list,
-				    BW_THREAD_GROUP * 8, 0);
+				    BW_THREAD_GROUP * 8, 0) |
+		     btf__add_field(b, "stack", t_ptr, BW_STACK * 8, 0);
 	if (o->era == BW_ERA_510)
 		e |= btf__add_field(b, "state", t_long, BW_ERA_STATE_510 * 8,
 				    0) |

@@ -145,6 +145,8 @@ static inline void iw_pattern(struct iw_mem *m, uint64_t pfn)
 struct iw_cpu {
 	uint64_t cr0, cr3, cr4, rip;
 	uint32_t cs_selector, cs_flags;
+	uint64_t sp;                /* written in its NT_PRSTATUS (with
+				       iw_elf's cpu_prstatus) */
 };
 
 /* A PT_LOAD: physical [pa, pa+filesz) from memory at mem_off; memsz may
@@ -162,6 +164,8 @@ struct iw_elf {
 	const char *vmcoreinfo2;    /* a second VMCOREINFO note after it (a
 				       hostile image's); NULL: none */
 	unsigned nprstatus;         /* empty CORE/NT_PRSTATUS notes */
+	bool cpu_prstatus;          /* an x86-64 NT_PRSTATUS per CPU of cpus,
+				       with its rip, cs and sp */
 	const struct iw_load *loads;/* NULL: one PT_LOAD of all memory */
 	size_t nloads;
 	bool page_align_data;       /* segment data starts page aligned */
@@ -220,6 +224,16 @@ static inline void iw_notes(struct iw_buf *b, const struct iw_elf *e,
 	for (unsigned i = 0; i < e->nprstatus; i++)
 		iw_note(b, lay, "CORE", 1, prstatus,
 			e->is64 ? sizeof(prstatus) : 144);
+	/* elf_prstatus: pr_reg at 112, rip, cs and rsp its registers 16,
+	 * 17 and 19. */
+	for (size_t i = 0; e->cpu_prstatus && i < e->ncpus; i++) {
+		uint8_t p[336] = { 0 };
+		iw_le(p + 32, i + 1, 4);          /* pr_pid: QEMU's CPU + 1 */
+		iw_le(p + 112 + 16 * 8, e->cpus[i].rip, 8);
+		iw_le(p + 112 + 17 * 8, e->cpus[i].cs_selector, 8);
+		iw_le(p + 112 + 19 * 8, e->cpus[i].sp, 8);
+		iw_note(b, lay, "CORE", 1, p, sizeof(p));
+	}
 	for (size_t i = 0; i < e->ncpus; i++) {
 		uint8_t d[IW_QEMU_NOTE_SIZE];
 		iw_qemu_desc(d, &e->cpus[i]);

@@ -55,9 +55,10 @@ struct ksynth_opts {
 			     before 4.6; unlisted 64, after the token
 			     index */
 	int threads;      /* BW_THREADS_*: BTF has thread links, every
-			     task its signal_struct (KS_SIGNAL) and pid 10
-			     two more threads, pids 11 and 12 (KS_THREAD),
-			     "worker-a" and "worker-b" */
+			     task its signal_struct (KS_SIGNAL) and kernel
+			     stack (KS_STACK), and pid 10 two more threads,
+			     pids 11 and 12 (KS_THREAD), "worker-a" and
+			     "worker-b" */
 	bool text_bounds; /* kallsyms also has _etext, __start_rodata and
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
@@ -205,6 +206,8 @@ static inline void ks_tasks(struct ksynth *k, bool inferable)
 #define KS_SIGNAL(i) ks_dm(0x480000 + (uint64_t)(i) * 0x100)
 #define KS_THREAD(j) ks_dm(0x401800 + (uint64_t)(j) * KS_TASK_STRIDE)
 #define KS_THREADED 3            /* task index of pid 10 */
+/* With threads: task i's 16 KiB kernel stack (threads: KS_NTASKS + j). */
+#define KS_STACK(i) ks_dm(0x440000 + (uint64_t)(i) * 0x4000)
 
 /* A ring of list_heads at the given addresses, in order. */
 static inline void ks_ring(struct ksynth *k, const uint64_t *node, int n)
@@ -230,7 +233,10 @@ static inline void ks_threads(struct ksynth *k, int threads)
 		ks_put(k, KS_THREAD(j) + k->bo.comm, comm[j], strlen(comm[j]));
 		ks_set(k, KS_THREAD(j) + k->bo.tasks, 0, 8);
 		ks_set(k, KS_THREAD(j) + k->bo.tasks + 8, 0, 8);
+		ks_set(k, KS_THREAD(j) + BW_STACK, KS_STACK(KS_NTASKS + j), 8);
 	}
+	for (int i = 0; i < KS_NTASKS; i++)
+		ks_set(k, t[i] + BW_STACK, KS_STACK(i), 8);
 	for (int i = 0; i < KS_NTASKS; i++) {
 		bool many = i == KS_THREADED;
 		uint64_t group[3] = { t[i] + BW_THREAD_GROUP,

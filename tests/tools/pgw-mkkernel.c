@@ -23,6 +23,9 @@
  *   --no-note           (ELF) no VMCOREINFO note; the text in memory at
  *                       0x7f0000 as --raw has it
  *   --cpu-cr3=PA        (ELF) a QEMU CPU-state note: long mode, this CR3
+ *   --cpu-user          (with --cpu-cr3) the CPU in user mode (CS 0x33)
+ *   --cpu-sp=VA         (with --cpu-cr3) an NT_PRSTATUS note too, with
+ *                       this stack pointer (and the CPU's CS)
  *   --no-btf            no BTF and kallsyms of text symbols only (no
  *                       init_task), as i386 distribution kernels: the task
  *                       layout must be inferred (ksynth.h's inferable
@@ -277,6 +280,8 @@ int main(int argc, char **argv)
 		{ "second-vmcoreinfo", no_argument, NULL, '2' },
 		{ "no-note", no_argument, NULL, 'N' },
 		{ "cpu-cr3", required_argument, NULL, 'C' },
+		{ "cpu-user", no_argument, NULL, 'u' },
+		{ "cpu-sp", required_argument, NULL, 'Q' },
 		{ "no-btf", no_argument, NULL, 'O' },
 		{ "dup-pid", no_argument, NULL, 'P' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
@@ -295,7 +300,8 @@ int main(int argc, char **argv)
 	     no_btf = false, dup_pid = false, absolute = false,
 	     stale = false, thread_loop = false, thread_foreign = false;
 	int threads = 0;
-	uint64_t cr3 = 0, slide = 0;
+	uint64_t cr3 = 0, slide = 0, cpu_sp = 0;
+	bool cpu_user = false;
 	int unlisted = 0;
 	const char *plant = "", *base = NULL, *task_next = NULL,
 		   *vsyscall = NULL;
@@ -332,6 +338,8 @@ int main(int argc, char **argv)
 		case '2': second = true; break;
 		case 'N': no_note = true; break;
 		case 'C': cr3 = strtoull(optarg, NULL, 0); break;
+		case 'u': cpu_user = true; break;
+		case 'Q': cpu_sp = strtoull(optarg, NULL, 0); break;
 		case 'O': no_btf = true; break;
 		case 'P': dup_pid = true; break;
 		case 'a': absolute = true; break;
@@ -522,11 +530,13 @@ int main(int argc, char **argv)
 		struct iw_cpu cpu = {
 			.cr0 = 0x80050033, .cr3 = cr3, .cr4 = 0x3606f0,
 			.cs_flags = 1u << 21,          /* CS.L: long mode */
+			.cs_selector = cpu_user ? 0x33 : 0x10, .sp = cpu_sp,
 		};
 		struct iw_elf e = { .is64 = true, .machine = 62,
 				    .vmcoreinfo = no_note ? NULL : k.vmcoreinfo,
 				    .cpus = cr3 ? &cpu : NULL,
-				    .ncpus = cr3 ? 1 : 0 };
+				    .ncpus = cr3 ? 1 : 0,
+				    .cpu_prstatus = cpu_sp != 0 };
 		char first[sizeof(k.vmcoreinfo)];
 		if (decoy) {
 			/* The decoy's note first: the same text, another
