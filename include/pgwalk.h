@@ -834,6 +834,116 @@ void pgw_rmap_stats(const struct pgw_rmap *rm,
 		    struct pgw_rmap_stats *stats_ret);
 void pgw_rmap_free(struct pgw_rmap *rm);
 
+/* ---- search: patterns in memory (src/walk/search.c, patterns.c) ------ */
+
+/*
+ * Bytes, hex with ?? for any byte, POSIX extended regular expressions and
+ * YARA rules, looked for in one address space in address order (its
+ * PROT_NONE pages too: Linux still knows their frames; a match may run
+ * across pages that follow one another virtually, whatever their frames)
+ * or in physical memory, every frame the image describes once.  A page
+ * the image lacks is counted by its absence reason, never searched as
+ * zeros.  Patterns are compiled once (pgw_patterns_add) and may serve
+ * many searches; a search reads them, never changes them.
+ */
+enum pgw_pattern_kind {
+	PGW_PATTERN_STRING,      /* these bytes, as given */
+	PGW_PATTERN_WIDE,        /* a string as UTF-16LE: each byte, then 0 */
+	PGW_PATTERN_HEX,         /* hex pairs, ?? any byte, spaces between */
+	PGW_PATTERN_REGEX,       /* POSIX ERE over bytes (the C locale) */
+	PGW_PATTERN_YARA,        /* the path of a YARA rules file */
+};
+/* The longest string or hex pattern, in bytes; the longest match of a
+ * regular expression (each is tried on windows of twice this many bytes,
+ * so none costs more than a window's work a byte); YARA conditions hold
+ * over 256 KiB of memory whose pages follow one another at a time. */
+#define PGW_PATTERN_MAX 4096
+#define PGW_REGEX_MAX 1024
+/* The most context a hit carries on each side of its match. */
+#define PGW_SEARCH_CONTEXT_MAX 4096
+
+struct pgw_patterns;
+
+enum pgw_status pgw_patterns_new(struct pgw_patterns **pat_ret,
+				 struct pgw_err *err);
+/*
+ * Compile text (copied) as kind and append it; hits name it by its index,
+ * in the order added.  PGW_E_ARG when it is no pattern (err->msg says why:
+ * "is empty", "is longer than 4096 bytes", ...); for YARA (libyara,
+ * loaded with dlopen at the first rules), PGW_E_UNSUPPORTED without
+ * libyara, PGW_E_IO (errnum) when the file cannot be opened, PGW_E_ARG
+ * when the rules do not compile (libyara's first message and the count).
+ */
+enum pgw_status pgw_patterns_add(struct pgw_patterns *pat,
+				 enum pgw_pattern_kind kind, const char *text,
+				 struct pgw_err *err);
+size_t pgw_patterns_count(const struct pgw_patterns *pat);
+/* "string", "wide", "hex", "regex", "yara": how a hit names its kind. */
+const char *pgw_pattern_kind_key(enum pgw_pattern_kind kind);
+void pgw_patterns_free(struct pgw_patterns *pat);
+
+struct pgw_search_opts {
+	/* A space's stretch, [start, end) (end 0: the top), and the walk's
+	 * entry budget (0: the default); unused for physical memory. */
+	uint64_t start, end;
+	uint64_t max_entries;
+	size_t context;          /* bytes before and after each match to
+				    give (at most PGW_SEARCH_CONTEXT_MAX) */
+	uint64_t max_hits;       /* give at most this many (0: all); the
+				    rest are only counted */
+};
+
+struct pgw_search_hit {
+	uint64_t addr;           /* where it starts: the va in a space, the
+				    pa in physical memory */
+	uint64_t pa;             /* its first byte's physical address */
+	size_t pattern;          /* its pattern's index */
+	enum pgw_pattern_kind kind;
+	const char *text;        /* the pattern as added */
+	const char *rule, *rule_string;   /* a YARA match: its rule's and
+					     string's names; else NULL */
+	const uint8_t *match;    /* the bytes matched, as far as they can be
+				    read again (size may be short of the
+				    match when a page went since) */
+	size_t size;
+	uint64_t context_start;  /* the address (as addr) of context[0] */
+	const uint8_t *context;  /* context bytes before, the match, and
+				    after, as far as they can be read */
+	size_t context_len;
+	size_t before;           /* of them, the bytes before the match */
+	/* > 1: a shared table maps this frame at this many pages of
+	 * page_size from the leaf's va; its first page alone is searched */
+	uint64_t same_frame_pages;
+	uint64_t page_size;
+};
+
+struct pgw_search_stats {
+	uint64_t hits;           /* every match found */
+	uint64_t given;          /* of them, given (opts.max_hits) */
+	uint64_t bytes_searched;
+	uint64_t not_in_image[PGW_NABSENCES];   /* bytes, by reason */
+	uint64_t tables_not_in_image;  /* holes under a table the image
+					  lacks: what they map is unknown */
+};
+
+/*
+ * Search space (NULL: physical memory) of img for every pattern; fn gets
+ * each hit in address order (pointers valid during the call) and returns
+ * 0 to go on, non-zero to stop.  Returns PGW_OK, PGW_E_LIMIT when the
+ * entry budget cut the walk (the rest was not searched), PGW_E_STOPPED,
+ * PGW_E_NOMEM when matches were lost, PGW_E_UNSUPPORTED when libyara
+ * could not scan, or the walk's error; stats_ret (may be NULL) is filled
+ * in every case.
+ */
+typedef int (*pgw_search_fn)(void *arg, const struct pgw_search_hit *hit);
+enum pgw_status pgw_search(const struct pgw_patterns *pat,
+			   struct pgw_image *img,
+			   const struct pgw_space *space,
+			   const struct pgw_search_opts *opts,
+			   pgw_search_fn fn, void *arg,
+			   struct pgw_search_stats *stats_ret,
+			   struct pgw_err *err);
+
 /* ---- Linux policy (src/linux/): modes, roots, spaces, layouts --------- */
 
 /*
@@ -2458,6 +2568,22 @@ enum pgw_status pgw_diff_iter_next(struct pgw_diff_iter *it,
 void pgw_diff_iter_stats(const struct pgw_diff_iter *it,
 			 struct pgw_diff_stats *stats_ret);
 void pgw_diff_iter_free(struct pgw_diff_iter *it);
+
+/* pgw_search's hits (their bytes the iterator's until the next call);
+ * pat must outlive it. */
+struct pgw_search_iter;
+enum pgw_status pgw_search_iter_new(const struct pgw_patterns *pat,
+				    struct pgw_image *img,
+				    const struct pgw_space *space,
+				    const struct pgw_search_opts *opts,
+				    struct pgw_search_iter **it_ret,
+				    struct pgw_err *err);
+enum pgw_status pgw_search_iter_next(struct pgw_search_iter *it,
+				     const struct pgw_search_hit **hit_ret,
+				     struct pgw_err *err);
+void pgw_search_iter_stats(const struct pgw_search_iter *it,
+			   struct pgw_search_stats *stats_ret);
+void pgw_search_iter_free(struct pgw_search_iter *it);
 
 /* A root's check findings (pgw_check_root); ck is used, not copied. */
 struct pgw_findings_iter;

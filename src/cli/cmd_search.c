@@ -16,20 +16,17 @@
 #include "layout_opts.h"
 #include "search_out.h"
 #include "search_roots.h"
-#include "search_scan.h"
 #include "session.h"
-#include "yara_rules.h"
 
 enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_YARA, OPT_PHYS,
        OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP, OPT_KERNEL_HALF };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
 #define MAX_PATTERNS 256
-#define CONTEXT_MAX 4096
 #define DEFAULT_MAX_HITS 1000
 
 struct pattern_arg {
-	enum pattern_kind kind;
+	enum pgw_pattern_kind kind;
 	const char *text;
 };
 
@@ -96,7 +93,7 @@ static bool parse_count(const char *s, uint64_t max, uint64_t *v)
 }
 
 static void add_pattern(struct search_args *a, struct argp_state *state,
-			enum pattern_kind kind, const char *text)
+			enum pgw_pattern_kind kind, const char *text)
 {
 	if (a->npat == MAX_PATTERNS)
 		pgw_usage_error(state, "at most %d patterns", MAX_PATTERNS);
@@ -110,20 +107,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_STRING:
-		add_pattern(a, state, PAT_STRING, arg);
+		add_pattern(a, state, PGW_PATTERN_STRING, arg);
 		break;
 	case OPT_WIDE:
 		a->wide = true;
 		break;
 	case OPT_REGEX:
-		add_pattern(a, state, PAT_REGEX, arg);
+		add_pattern(a, state, PGW_PATTERN_REGEX, arg);
 		break;
 	case OPT_YARA:
-		add_pattern(a, state, PAT_YARA, arg);
+		add_pattern(a, state, PGW_PATTERN_YARA, arg);
 		break;
 	case OPT_HEXPAT:
 		if (arg)
-			add_pattern(a, state, PAT_HEX, arg);
+			add_pattern(a, state, PGW_PATTERN_HEX, arg);
 		else
 			pgw_cli_bare_hex = true;
 		break;
@@ -140,10 +137,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->kernel_half = true;
 		break;
 	case OPT_CONTEXT:
-		if (!parse_count(arg, CONTEXT_MAX, &v))
+		if (!parse_count(arg, PGW_SEARCH_CONTEXT_MAX, &v))
 			pgw_usage_error(state, "--context: '%s' is not a count "
 					"of bytes from 0 to %d", arg,
-					CONTEXT_MAX);
+					PGW_SEARCH_CONTEXT_MAX);
 		a->context = (size_t)v;
 		break;
 	case OPT_MAX_HITS:
@@ -222,236 +219,41 @@ static const struct argp search_argp = {
 	options, parse_opt, "IMAGE", doc, session_children, NULL, NULL
 };
 
-struct searcher {
-	struct session *s;
+/* The hits of the library's search, printed at once or (--all-roots)
+ * kept to be mapped. */
+struct printer {
 	struct out *out;
-	const struct pattern *pat;
-	bool phys;
-	size_t context;
-	uint64_t max_hits;
-	struct hit_store *hold;       /* --all-roots: hits kept to be
-					 mapped; NULL: printed at once */
+	struct hit_store *hold;       /* NULL: printed at once */
 	bool oom;
 	struct search_hit base;       /* root, pid, comm of every hit */
-	uint64_t same_frame_pages;    /* the leaf being searched: a shared
-					 table maps it this many times */
-	uint64_t page_size;
-	struct search_summary sum;
-	uint8_t page[PGW_PAGE_SIZE];
+	bool phys;
 };
 
-/* The frame behind addr (a va, or a pa with --phys), PROT_NONE pages'
- * too; false when there is none. */
-static bool frame_of(struct searcher *se, uint64_t addr, uint64_t *pa)
+static int on_hit(void *arg, const struct pgw_search_hit *sh)
 {
-	struct pgw_xlat x;
+	struct printer *pr = arg;
+	struct search_hit h = pr->base;
 
-	if (se->phys) {
-		*pa = addr;
-		return true;
-	}
-	if (pgw_translate(&se->s->space, addr, &x) == PGW_STOP_OK) {
-		*pa = x.pa;
-		return true;
-	}
-	if (x.stop != PGW_STOP_NOT_PRESENT || x.nsteps == 0)
-		return false;
-	const struct pgw_step *st = &x.step[x.nsteps - 1];
-	if (!st->read_ok || st->entry.np_kind != PGW_NP_PROTNONE)
-		return false;
-	uint64_t span = UINT64_C(1) << se->s->space.mode->level[st->level].shift;
-	*pa = (st->entry.np_pfn << PGW_PAGE_SHIFT) + (addr & (span - 1));
-	return true;
-}
-
-/* Up to n bytes at addr, as far as they can be read. */
-static size_t fetch(struct searcher *se, uint64_t addr, uint8_t *out,
-		    size_t n)
-{
-	size_t got = 0;
-	struct pgw_err err = { 0 };
-
-	while (got < n) {
-		uint64_t pa;
-		size_t off = (size_t)(addr & (PGW_PAGE_SIZE - 1));
-		size_t take = PGW_PAGE_SIZE - off;
-		if (take > n - got)
-			take = n - got;
-		if (!frame_of(se, addr, &pa) ||
-		    pgw_image_read_page(se->s->img, pa >> PGW_PAGE_SHIFT,
-					se->page, &err) != PGW_OK)
-			break;
-		memcpy(out + got, se->page + (pa & (PGW_PAGE_SIZE - 1)),
-		       take);
-		got += take;
-		addr += take;
-	}
-	return got;
-}
-
-/* The context before addr: the bytes nearest it that can be read. */
-static size_t fetch_before(struct searcher *se, uint64_t addr, uint8_t *out,
-			   size_t n)
-{
-	if (n > addr)
-		n = (size_t)addr;
-	size_t got = 0;
-	while (got < n) {
-		/* The piece just before what is already fetched, within one
-		 * page. */
-		uint64_t end = addr - got;
-		size_t take = (size_t)(((end - 1) & (PGW_PAGE_SIZE - 1)) + 1);
-		if (take > n - got)
-			take = n - got;
-		if (fetch(se, end - take, out + n - got - take, take) != take)
-			break;
-		got += take;
-	}
-	memmove(out, out + n - got, got);
-	return got;
-}
-
-static void on_hit(void *arg, const struct scan_hit *sh)
-{
-	struct searcher *se = arg;
-	const struct pattern *p = &se->pat[sh->pattern];
-	static uint8_t ctx[2 * CONTEXT_MAX + PATTERN_MAX];
-
-	se->sum.hits++;
-	if (se->sum.listed == se->max_hits)
-		return;
-	se->sum.listed++;
-	size_t before = fetch_before(se, sh->addr, ctx, se->context);
-	size_t got = fetch(se, sh->addr, ctx + before, sh->len);
-	size_t after = got == sh->len ?
-		fetch(se, sh->addr + sh->len, ctx + before + sh->len,
-		      se->context) : 0;
-	struct search_hit h = se->base;
 	h.pa = sh->pa;
-	h.have_va = !se->phys;
+	h.have_va = !pr->phys;
 	h.va = sh->addr;
-	h.pattern = p;
+	h.kind = sh->kind;
+	h.text = sh->text;
 	h.rule = sh->rule;
-	h.rule_string = sh->string;
-	h.match = ctx + before;
-	h.size = got;
-	h.context_start = sh->addr - before;
-	h.context = ctx;
-	h.context_len = before + got + after;
-	h.before = before;
-	h.same_frame_pages = se->same_frame_pages;
-	h.page_size = se->page_size;
-	if (!se->hold)
-		search_say_hit(se->out, &h);
-	else if (!hit_store_add(se->hold, &h))
-		se->oom = true;
-}
-
-/* The page at addr, frame pa, into the scanner, or counted as not in
- * the image. */
-static void feed(struct searcher *se, struct scanner *sc, uint64_t addr,
-		 uint64_t pa)
-{
-	struct pgw_image *img = se->s->img;
-	uint64_t pfn = pa >> PGW_PAGE_SHIFT;
-	enum pgw_absence why = pgw_image_page_state(img, pfn);
-	struct pgw_err err = { 0 };
-
-	if (why == PGW_ABSENT_NONE) {
-		uint8_t *slot = scan_slot(sc, addr, pa);
-		if (pgw_image_read_page(img, pfn, slot, &err) == PGW_OK) {
-			scan_commit(sc);
-			return;
-		}
-		why = err.absence != PGW_ABSENT_NONE ? err.absence :
-						       PGW_ABSENT_CORRUPT;
-	}
-	se->sum.not_in_image[why] += PGW_PAGE_SIZE;
-	scan_break(sc);
-}
-
-/* ---- physical memory ---- */
-
-static int cmp_range(const void *a, const void *b)
-{
-	const struct pgw_phys_range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Every frame the image describes, once (ranges may overlap). */
-static int search_phys(struct searcher *se, struct scanner *sc)
-{
-	const struct pgw_phys_range *r0;
-	size_t n = pgw_image_ranges(se->s->img, &r0);
-	struct pgw_phys_range *r = malloc((n ? n : 1) * sizeof(*r));
-	uint64_t done = 0;   /* frames below this were searched */
-
-	if (!r) {
-		pgw_cli_error("out of memory");
-		return PGW_EXIT_INTERNAL;
-	}
-	if (n) {
-		memcpy(r, r0, n * sizeof(*r));
-		qsort(r, n, sizeof(*r), cmp_range);
-	}
-	for (size_t i = 0; i < n && !pgw_output_failed(); i++) {
-		uint64_t pa = r[i].start & ~(PGW_PAGE_SIZE - 1);
-		uint64_t end = r[i].start + r[i].size;
-		if (pa < done)
-			pa = done;
-		for (; pa < end && pa >= done; pa += PGW_PAGE_SIZE)
-			feed(se, sc, pa, pa);
-		if (pa > done)
-			done = pa;
-	}
-	scan_break(sc);
-	free(r);
-	return 0;
-}
-
-/* ---- an address space ---- */
-
-struct virt_walk {
-	struct searcher *se;
-	struct scanner *sc;
-};
-
-static int on_leaf(void *arg, const struct pgw_leaf *lf)
-{
-	struct virt_walk *w = arg;
-
-	/* A shared table that maps one frame everywhere: its first page
-	 * searched once, the hits naming how often it repeats. */
-	if (lf->count > 1) {
-		scan_break(w->sc);
-		w->se->same_frame_pages = lf->count;
-		w->se->page_size = lf->size;
-	}
-	for (uint64_t off = 0; off < lf->size; off += PGW_PAGE_SIZE)
-		feed(w->se, w->sc, lf->va + off, lf->pa + off);
-	if (lf->count > 1) {
-		scan_break(w->sc);
-		w->se->same_frame_pages = 0;
-	}
-	return pgw_output_failed();
-}
-
-static int on_hole(void *arg, const struct pgw_hole *h)
-{
-	struct virt_walk *w = arg;
-
-	if (h->stop == PGW_STOP_TABLE_NOT_IN_IMAGE)
-		w->se->sum.tables_not_in_image++;
-	if (h->stop != PGW_STOP_NOT_PRESENT ||
-	    h->entry.np_kind != PGW_NP_PROTNONE)
-		return 0;
-	/* PROT_NONE: not present to the CPU, but the frame is the
-	 * process's memory all the same. */
-	uint64_t pa = h->entry.np_pfn << PGW_PAGE_SHIFT;
-	for (uint64_t va = h->va; va != h->end; va += PGW_PAGE_SIZE)
-		feed(w->se, w->sc, va, pa + (va - h->va));
-	return pgw_output_failed();
+	h.rule_string = sh->rule_string;
+	h.match = sh->match;
+	h.size = sh->size;
+	h.context_start = sh->context_start;
+	h.context = sh->context;
+	h.context_len = sh->context_len;
+	h.before = sh->before;
+	h.same_frame_pages = sh->same_frame_pages;
+	h.page_size = sh->page_size;
+	if (!pr->hold)
+		search_say_hit(pr->out, &h);
+	else if (!hit_store_add(pr->hold, &h))
+		pr->oom = true;
+	return pgw_output_failed() || pr->oom;
 }
 
 /* A process's own, user half (as dump --pid), unless the kernel half
@@ -472,44 +274,67 @@ static int virt_end(struct session *s, bool kernel_half, uint64_t *end)
 	return 0;
 }
 
-static int search_virt(struct searcher *se, struct scanner *sc,
-		       bool kernel_half)
+/* The root and its process, named by every hit of its space. */
+static void name_space(struct session *s, struct search_hit *base)
 {
-	struct session *s = se->s;
 	const struct pgw_root *r = &s->why.root;
-	struct virt_walk w = { se, sc };
-	struct pgw_walk_ops ops = { .leaf = on_leaf, .hole = on_hole };
-	struct pgw_walk_opts wo = { .max_entries = s->opts.max_entries };
-	int rc = virt_end(s, kernel_half, &wo.end);
 
-	if (rc)
-		return rc;
-	struct pgw_err err = { 0 };
-	int stopped = 0;
-
-	se->base.have_root = true;
-	se->base.root = s->space.root;
+	base->have_root = true;
+	base->root = s->space.root;
 	if (r->source == PGW_ROOT_TASK) {
-		se->base.have_pid = true;
-		se->base.pid = r->pid;
-		se->base.comm = r->comm;
-		se->base.comm_len = r->comm_len;
+		base->have_pid = true;
+		base->pid = r->pid;
+		base->comm = r->comm;
+		base->comm_len = r->comm_len;
 	}
-	enum pgw_status st = pgw_walk_range(&s->space, &wo, &ops, &w, NULL,
-					    &stopped, &err);
-	scan_break(sc);
+}
+
+/* Run the library's search: 0 or an exit status (message said). */
+static int run_search(struct session *s, const struct pgw_patterns *pat,
+		      const struct search_args *a, struct printer *pr,
+		      struct search_summary *sum)
+{
+	struct pgw_search_opts so = {
+		.max_entries = s->opts.max_entries, .context = a->context,
+		.max_hits = a->max_hits,
+	};
+	struct pgw_search_stats stats;
+	struct pgw_err err = { 0 };
+	int rc = 0;
+
+	if (!a->phys) {
+		if ((rc = virt_end(s, a->kernel_half, &so.end)))
+			return rc;
+		name_space(s, &pr->base);
+	}
+	enum pgw_status st = pgw_search(pat, s->img,
+					a->phys ? NULL : &s->space, &so,
+					on_hit, pr, &stats, &err);
+	sum->hits = stats.hits;
+	sum->listed = stats.given;
+	sum->bytes_searched = stats.bytes_searched;
+	memcpy(sum->not_in_image, stats.not_in_image,
+	       sizeof(sum->not_in_image));
+	sum->tables_not_in_image = stats.tables_not_in_image;
 	if (st == PGW_E_LIMIT) {
 		pgw_cli_error("%s: the entry budget stopped the walk "
 			      "(--max-entries): the rest was not searched",
 			      s->path);
-		se->sum.reason = "budget";
-		return 0;
-	}
-	if (st != PGW_OK && st != PGW_E_STOPPED) {
+		sum->reason = "budget";
+	} else if (st == PGW_E_STOPPED && pr->oom) {
+		pgw_cli_error("out of memory: hits were lost");
+		rc = PGW_EXIT_INTERNAL;
+	} else if (st == PGW_E_UNSUPPORTED) {
+		pgw_cli_error("search: --yara: %s", err.msg);
+		rc = PGW_EXIT_INTERNAL;
+	} else if (st == PGW_E_NOMEM) {
+		pgw_cli_error("out of memory: hits were lost");
+		rc = PGW_EXIT_INTERNAL;
+	} else if (st != PGW_OK && st != PGW_E_STOPPED) {
 		pgw_cli_error("%s: %s", s->path, err.msg);
-		return pgw_exit_for(st);
+		rc = pgw_exit_for(st);
 	}
-	return 0;
+	return rc;
 }
 
 /* ---- the end ---- */
@@ -517,9 +342,8 @@ static int search_virt(struct searcher *se, struct scanner *sc,
 /* The summary's verdict and the exit status: device memory outside the
  * image was never RAM the image promised, so it does not make the answer
  * partial; every other absence does. */
-static int conclude(struct searcher *se)
+static int conclude(struct search_summary *s)
 {
-	struct search_summary *s = &se->sum;
 	int rc = s->hits ? 0 : PGW_EXIT_NOANSWER;
 	uint64_t unseen = 0;
 
@@ -538,19 +362,17 @@ static int conclude(struct searcher *se)
 	return rc;
 }
 
-static void say_unseen(const struct searcher *se)
+static void say_unseen(const struct search_summary *s, const char *path)
 {
-	const struct search_summary *s = &se->sum;
-
 	for (int i = 1; i < PGW_NABSENCES; i++)
 		if (s->not_in_image[i])
 			pgw_cli_error("%s: %llu bytes not searched: not in the "
-				      "image (%s)", se->s->path,
+				      "image (%s)", path,
 				      (unsigned long long)s->not_in_image[i],
 				      pgw_absence_key((enum pgw_absence)i));
 	if (s->tables_not_in_image)
 		pgw_cli_error("%s: %llu page tables are not in the image: "
-			      "what they map was not searched", se->s->path,
+			      "what they map was not searched", path,
 			      (unsigned long long)s->tables_not_in_image);
 	if (s->hits > s->listed)
 		pgw_cli_error("%llu hits, %llu listed (--max-hits)",
@@ -558,59 +380,64 @@ static void say_unseen(const struct searcher *se)
 			      (unsigned long long)s->listed);
 }
 
-static void patterns_free(struct pattern *pat, size_t n)
+/* Say why the pattern given as --KIND=TEXT is none: an exit status. */
+static int refused(const struct pattern_arg *pa, bool wide,
+		   const struct pgw_err *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		pattern_free(&pat[i]);
-		yara_rules_free(pat[i].yara);
+	static const char *const opt[] = {
+		[PGW_PATTERN_STRING] = "pgwalk: search: --string='",
+		[PGW_PATTERN_HEX] = "pgwalk: search: --hex='",
+		[PGW_PATTERN_REGEX] = "pgwalk: search: --regex='",
+		[PGW_PATTERN_YARA] = "pgwalk: search: --yara='",
+	};
+
+	if (wide || pa->kind != PGW_PATTERN_YARA || err->status == PGW_E_ARG) {
+		out_text_line(stderr, wide ? "pgwalk: search: --wide '" :
+					     opt[pa->kind], pa->text, "' ");
+		/* libyara's message quotes the rules file: escaped; pgwalk's
+		 * own are plain sentences. */
+		if (pa->kind == PGW_PATTERN_YARA)
+			out_text_line(stderr, "", err->msg, "\n");
+		else
+			fprintf(stderr, "%s\n", err->msg);
+		return PGW_EXIT_USAGE;
 	}
-	free(pat);
+	if (err->status == PGW_E_IO) {
+		out_text_line(stderr, "pgwalk: search: --yara: cannot open '",
+			      pa->text, "'\n");
+		return PGW_EXIT_NOINPUT;
+	}
+	pgw_cli_error("search: %s", err->msg);
+	return err->status == PGW_E_UNSUPPORTED ? PGW_EXIT_UNSUPPORTED :
+						  PGW_EXIT_INTERNAL;
 }
 
 /* The patterns to look for: each as given, and with --wide each
  * string's UTF-16LE form after it. */
-static int compile(const struct search_args *a, struct pattern **pat_ret,
-		   size_t *n_ret)
+static int compile(const struct search_args *a, struct pgw_patterns **pat_ret)
 {
-	struct pattern *pat = calloc(2 * a->npat, sizeof(*pat));
-	size_t n = 0;
+	struct pgw_err err = { 0 };
+	struct pgw_patterns *pat;
 
-	if (!pat) {
+	if (pgw_patterns_new(&pat, &err) != PGW_OK) {
 		pgw_cli_error("out of memory");
 		return PGW_EXIT_INTERNAL;
 	}
 	for (size_t i = 0; i < a->npat; i++) {
-		const char *why = "";
 		const struct pattern_arg *pa = &a->pat[i];
-		if (!pattern_compile(&pat[n++], pa->kind, pa->text, &why)) {
-			static const char *const opt[] = {
-				[PAT_STRING] = "pgwalk: search: --string='",
-				[PAT_HEX] = "pgwalk: search: --hex='",
-				[PAT_REGEX] = "pgwalk: search: --regex='",
-				[PAT_YARA] = "pgwalk: search: --yara='",
-			};
-			out_text_line(stderr, opt[pa->kind], pa->text, "' ");
-			fprintf(stderr, "%s\n", why);
-			patterns_free(pat, n);
-			return PGW_EXIT_USAGE;
-		}
-		int rc = pa->kind == PAT_YARA ?
-			yara_rules_load(pa->text, &pat[n - 1].yara) : 0;
+		bool wide = a->wide && pa->kind == PGW_PATTERN_STRING;
+		int rc = 0;
+		if (pgw_patterns_add(pat, pa->kind, pa->text, &err) != PGW_OK)
+			rc = refused(pa, false, &err);
+		else if (wide && pgw_patterns_add(pat, PGW_PATTERN_WIDE,
+						  pa->text, &err) != PGW_OK)
+			rc = refused(pa, true, &err);
 		if (rc) {
-			patterns_free(pat, n);
+			pgw_patterns_free(pat);
 			return rc;
-		}
-		if (a->wide && pa->kind == PAT_STRING &&
-		    !pattern_compile(&pat[n++], PAT_WIDE, pa->text, &why)) {
-			out_text_line(stderr, "pgwalk: search: --wide '",
-				      pa->text, "' ");
-			fprintf(stderr, "%s\n", why);
-			patterns_free(pat, n);
-			return PGW_EXIT_USAGE;
 		}
 	}
 	*pat_ret = pat;
-	*n_ret = n;
 	return 0;
 }
 
@@ -618,14 +445,13 @@ int cmd_search(int argc, char **argv)
 {
 	struct search_args a = { 0 };
 	struct session s = { 0 };
-	struct pattern *pat = NULL;
-	struct scanner sc;
+	struct pgw_patterns *pat = NULL;
 	struct hit_store store = { 0 };
-	size_t npat = 0;
+	struct search_summary sum = { 0 };
 	int rc, names_rc = 0;
 
 	pgw_argp_parse(&search_argp, argc, argv, &a);
-	if ((rc = compile(&a, &pat, &npat)))
+	if ((rc = compile(&a, &pat)))
 		return rc;
 	/* --all-roots: physical memory once, then every root, compared
 	 * with the kernel's own. */
@@ -640,7 +466,7 @@ int cmd_search(int argc, char **argv)
 		rc = session_choose(&s);
 	if (rc) {
 		session_close(&s);
-		patterns_free(pat, npat);
+		pgw_patterns_free(pat);
 		return rc;
 	}
 	if (!a.phys || map)
@@ -652,45 +478,21 @@ int cmd_search(int argc, char **argv)
 		.f = stdout, .fmt = formatter_by_name(a.in.opts.output_format),
 		.mode = a.phys ? NULL : s.space.mode, .phys = a.phys,
 	};
-	struct searcher *se = calloc(1, sizeof(*se));
-	if (!se || !scan_init(&sc, pat, npat, on_hit, se)) {
-		pgw_cli_error("out of memory");
-		free(se);
-		patterns_free(pat, npat);
-		session_close(&s);
-		return PGW_EXIT_INTERNAL;
-	}
-	se->s = &s;
-	se->out = &out;
-	se->pat = pat;
-	se->phys = a.phys;
-	se->context = a.context;
-	se->max_hits = a.max_hits;
-	se->sum.patterns = npat;
-	se->hold = map ? &store : NULL;
+	struct printer pr = { .out = &out, .hold = map ? &store : NULL,
+			      .phys = a.phys };
+	sum.patterns = pgw_patterns_count(pat);
 	out_table(&out, &search_table, NULL);
-	rc = a.phys ? search_phys(se, &sc) :
-		      search_virt(se, &sc, a.kernel_half);
-	se->sum.bytes_searched = sc.bytes;
-	if (!rc && sc.failed) {
-		pgw_cli_error("search: --yara: %s", sc.failed);
-		rc = PGW_EXIT_INTERNAL;
-	} else if (!rc && (sc.oom || se->oom)) {
-		pgw_cli_error("out of memory: hits were lost");
-		rc = PGW_EXIT_INTERNAL;
-	}
+	rc = run_search(&s, pat, &a, &pr, &sum);
 	if (!rc && map)
-		rc = search_map_roots(&s, &out, &store, &se->sum, &names_rc);
+		rc = search_map_roots(&s, &out, &store, &sum, &names_rc);
 	if (!rc) {
-		rc = pgw_exit_worst(conclude(se), names_rc);
-		search_say_summary(&out, &se->sum);
-		say_unseen(se);
+		rc = pgw_exit_worst(conclude(&sum), names_rc);
+		search_say_summary(&out, &sum);
+		say_unseen(&sum, s.path);
 	}
 	rc = pgw_cli_flush(rc);
-	scan_free(&sc);
 	hit_store_free(&store);
-	free(se);
-	patterns_free(pat, npat);
+	pgw_patterns_free(pat);
 	session_close(&s);
 	return rc;
 }

@@ -129,7 +129,7 @@ const struct rec_table search_table = {
 
 void search_say_hit(struct out *o, const struct search_hit *h)
 {
-	char label[PATTERN_LABEL_MAX];
+	char label[SEARCH_LABEL_MAX];
 	bool shared = h->same_frame_pages > 1;
 	struct hit_rec r = {
 		.pa = h->pa,
@@ -138,9 +138,7 @@ void search_say_hit(struct out *o, const struct search_hit *h)
 		.pid = { (uint64_t)h->pid, h->have_pid },
 		.comm = { h->have_pid ? (const char *)h->comm : NULL,
 			  h->comm_len },
-		.pattern = { label, pattern_label(h->pattern, h->rule,
-						  h->rule_string, label,
-						  sizeof(label)) },
+		.pattern = { label, search_label(h, label, sizeof(label)) },
 		.size = h->size,
 		.hex = { (const char *)h->match, h->size },
 		.context_start = h->context_start,

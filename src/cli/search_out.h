@@ -7,7 +7,6 @@
 #define PGW_SEARCH_OUT_H
 
 #include "output.h"
-#include "pattern.h"
 
 /* One match: where it lies, whose space maps it, and the bytes. */
 struct search_hit {
@@ -20,7 +19,8 @@ struct search_hit {
 	int32_t pid;
 	const uint8_t *comm;     /* with have_pid: raw bytes */
 	size_t comm_len;
-	const struct pattern *pattern;
+	enum pgw_pattern_kind kind;   /* the pattern, as given */
+	const char *text;
 	const char *rule, *rule_string;   /* a YARA match: its rule and
 					     string; else NULL */
 	const uint8_t *match;    /* the bytes matched */
@@ -36,6 +36,11 @@ struct search_hit {
 					va */
 	uint64_t page_size;
 };
+
+/* "kind:text" into buf (not NUL-terminated, cut at n): how a hit names
+ * its pattern; a YARA match "yara:RULE:$STRING". */
+#define SEARCH_LABEL_MAX 8192
+size_t search_label(const struct search_hit *h, char *buf, size_t n);
 
 struct search_summary {
 	size_t patterns;

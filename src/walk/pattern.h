@@ -1,8 +1,8 @@
 /*
- * search's patterns: --string (and its UTF-16LE form with --wide) and
- * --hex (with ?? wildcards), each compiled to bytes and a mask, found in
- * a buffer by its longest run of fixed bytes (memmem) and then checked
- * whole.
+ * pgw_search's patterns: strings (and their UTF-16LE forms) and hex (with
+ * ?? wildcards), each compiled to bytes and a mask, found in a buffer by
+ * its longest run of fixed bytes (memmem) and then checked whole;
+ * regular expressions (regexec) and YARA rules (yara_rules.h).
  */
 #ifndef PGW_PATTERN_H
 #define PGW_PATTERN_H
@@ -12,51 +12,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pgwalk.h"
+
 /* The longest pattern: a match then spans at most two 4 KiB pages, so
  * what one page carries over to the next lies in one page. */
-#define PATTERN_MAX 4096
-
-enum pattern_kind { PAT_STRING, PAT_WIDE, PAT_HEX, PAT_REGEX, PAT_YARA };
+#define PATTERN_MAX PGW_PATTERN_MAX
 
 /* A regular expression is tried on windows of REGEX_WINDOW bytes, a
  * match starting in the first half of one: so a match is at most
  * REGEX_MAX bytes, and however the expression is built, each byte costs
  * at most one window's work (no expression can take time that grows
  * faster than the memory searched). */
-#define REGEX_MAX 1024
+#define REGEX_MAX PGW_REGEX_MAX
 #define REGEX_WINDOW (2 * REGEX_MAX)
 
 struct pattern {
-	enum pattern_kind kind;
-	const char *text;        /* as given on the command line */
+	enum pgw_pattern_kind kind;
+	const char *text;        /* as given (pgw_patterns' copy) */
 	uint8_t bytes[PATTERN_MAX];
 	uint8_t fixed[PATTERN_MAX];   /* 1: the byte must match; 0: ?? */
-	size_t len;                   /* PAT_REGEX, PAT_YARA: REGEX_WINDOW,
-					 what a chunk carries into the next
-					 for them */
+	size_t len;                   /* regex, YARA: REGEX_WINDOW, what a
+					 chunk carries into the next for
+					 them */
 	size_t anchor, anchor_len;    /* the longest run of fixed bytes (0
 					 long: every offset matches) */
-	regex_t re;                   /* PAT_REGEX */
-	struct yara_rules *yara;      /* PAT_YARA (yara_rules.h); text is
-					 the rules file */
+	regex_t re;                   /* PGW_PATTERN_REGEX */
+	struct yara_rules *yara;      /* PGW_PATTERN_YARA (yara_rules.h);
+					 text is the rules file */
 };
 
 /* Compile text as kind into p (text is kept, not copied): false with why
- * (a sentence for a usage error) when it is not a pattern. */
-bool pattern_compile(struct pattern *p, enum pattern_kind kind,
-		     const char *text, const char **why);
+ * in err (PGW_E_ARG) when it is not a pattern. */
+bool pattern_compile(struct pattern *p, enum pgw_pattern_kind kind,
+		     const char *text, struct pgw_err *err);
 
 void pattern_free(struct pattern *p);
-
-/* "string", "wide", "hex", "regex": how a hit names its pattern's
- * kind. */
-const char *pattern_kind_key(enum pattern_kind kind);
-
-/* "kind:text" into buf (not NUL-terminated, cut at n): how a hit names
- * its pattern; a YARA match "yara:RULE:$STRING". */
-#define PATTERN_LABEL_MAX 8192
-size_t pattern_label(const struct pattern *p, const char *rule,
-		     const char *string, char *buf, size_t n);
 
 /* Does p match the bytes at `at` (p->len of them)? */
 bool pattern_at(const struct pattern *p, const uint8_t *at);

@@ -15,8 +15,8 @@ static bool group(struct scanner *s)
 	if (!s->group)
 		return false;
 	for (size_t i = 0; i < s->npat; i++) {
-		const struct pattern *p = &s->pat[i];
-		if (p->kind == PAT_REGEX || p->kind == PAT_YARA)
+		const struct pattern *p = s->pat[i];
+		if (p->kind == PGW_PATTERN_REGEX || p->kind == PGW_PATTERN_YARA)
 			continue;
 		size_t klen = p->anchor_len < SCAN_KEY ? p->anchor_len : SCAN_KEY;
 		const uint8_t *key = p->bytes + p->anchor;
@@ -38,15 +38,15 @@ static bool group(struct scanner *s)
 	return true;
 }
 
-bool scan_init(struct scanner *s, const struct pattern *pat, size_t npat,
+bool scan_init(struct scanner *s, struct pattern *const *pat, size_t npat,
 	       void (*hit)(void *, const struct scan_hit *), void *arg)
 {
 	size_t longest = 1;
 
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < npat; i++)
-		if (pat[i].len > longest)
-			longest = pat[i].len;
+		if (pat[i]->len > longest)
+			longest = pat[i]->len;
 	s->pat = pat;
 	s->npat = npat;
 	s->keep = longest - 1;
@@ -123,7 +123,7 @@ static bool search_group(struct scanner *s, const struct scan_group *g,
 	if (g->key_len == 0) {
 		/* All ??: every offset. */
 		for (size_t i = 0; i < g->n; i++) {
-			size_t len = s->pat[g->member[i]].len;
+			size_t len = s->pat[g->member[i]]->len;
 			for (size_t off = 0; off + len <= total; off++)
 				if (!add(s, off, g->member[i], len))
 					return false;
@@ -137,7 +137,7 @@ static bool search_group(struct scanner *s, const struct scan_group *g,
 			break;
 		size_t at = (size_t)(q - buf);
 		for (size_t i = 0; i < g->n; i++) {
-			const struct pattern *p = &s->pat[g->member[i]];
+			const struct pattern *p = s->pat[g->member[i]];
 			if (at < p->anchor || at - p->anchor + p->len > total)
 				continue;
 			size_t off = at - p->anchor;
@@ -170,7 +170,7 @@ static int cmp_found(const void *a, const void *b)
 static bool search_regex(struct scanner *s, size_t i, size_t total,
 			 size_t limit)
 {
-	const struct pattern *p = &s->pat[i];
+	const struct pattern *p = s->pat[i];
 	size_t pos = s->resume[i];
 
 	while (pos < limit) {
@@ -234,12 +234,12 @@ static void search(struct scanner *s, bool go_on)
 		if (!search_group(s, &s->group[g], total))
 			s->oom = true;
 	for (size_t i = 0; i < s->npat; i++) {
-		if (s->pat[i].kind == PAT_REGEX &&
+		if (s->pat[i]->kind == PGW_PATTERN_REGEX &&
 		    !search_regex(s, i, total, limit))
 			s->oom = true;
 		struct yara_chunk y = { s, i };
-		if (s->pat[i].kind == PAT_YARA &&
-		    !yara_rules_scan(s->pat[i].yara, s->buf, total, on_yara,
+		if (s->pat[i]->kind == PGW_PATTERN_YARA &&
+		    !yara_rules_scan(s->pat[i]->yara, s->buf, total, on_yara,
 				     &y, &s->failed))
 			s->oom = true;
 	}

@@ -1,6 +1,6 @@
 /*
- * search --yara=RULES: YARA rules compiled by libyara, loaded with dlopen
- * when a search asks for them (src/lib/dynlib.c), so pgwalk starts and
+ * YARA rules (pgw_search): compiled by libyara, loaded with dlopen when
+ * rules are first added (src/lib/dynlib.c), so the library loads and
  * runs without it.  A buffer of memory is scanned at a time; each string
  * match of each rule that matches comes back with the rule's and the
  * string's names.
@@ -12,11 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pgwalk.h"
+
 struct yara_rules;
 
-/* Load libyara and compile the rules in path: 0, or an exit status with
- * the message said (libyara's own for rules that do not compile). */
-int yara_rules_load(const char *path, struct yara_rules **rules_ret);
+/* Load libyara and compile the rules in path: PGW_OK, or pgw_patterns_add's
+ * errors (libyara's own message for rules that do not compile). */
+enum pgw_status yara_rules_load(const char *path,
+				struct yara_rules **rules_ret,
+				struct pgw_err *err);
 void yara_rules_free(struct yara_rules *r);
 
 /* A string match at buf[off, off + len); false stops (out of memory). */

@@ -1,21 +1,22 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "config.h"
-#include "exit_codes.h"
-#include "output.h"
 #include "yara_rules.h"
 #include "../lib/dynlib.h"
+#include "../lib/err.h"
 
 #ifndef PGW_HAVE_YARA
 
-int yara_rules_load(const char *path, struct yara_rules **rules_ret)
+enum pgw_status yara_rules_load(const char *path,
+				struct yara_rules **rules_ret,
+				struct pgw_err *err)
 {
 	(void)path;
 	*rules_ret = NULL;
-	pgw_cli_error("search: --yara: this build lacks YARA (built without "
-		      "libyara-dev)");
-	return PGW_EXIT_UNSUPPORTED;
+	return pgw_err_set(err, PGW_E_UNSUPPORTED, "--yara: this build lacks "
+			   "YARA (built without libyara-dev)");
 }
 
 void yara_rules_free(struct yara_rules *r)
@@ -69,7 +70,7 @@ struct yara_rules {
 
 /* The first of libyara's messages, with its line. */
 struct compile_errors {
-	char first[512];
+	char first[400];   /* room for it in pgw_err.msg */
 	int count;
 };
 
@@ -85,57 +86,49 @@ static void on_compile_error(int level, const char *file, int line,
 	snprintf(e->first, sizeof(e->first), "line %d: %s", line, message);
 }
 
-int yara_rules_load(const char *path, struct yara_rules **rules_ret)
+enum pgw_status yara_rules_load(const char *path,
+				struct yara_rules **rules_ret,
+				struct pgw_err *err)
 {
-	struct pgw_err err = { 0 };
 	struct compile_errors ce = { .count = 0 };
 	YR_COMPILER *c = NULL;
 	FILE *f;
-	int rc = 0;
+	enum pgw_status st = PGW_OK;
 
 	*rules_ret = NULL;
-	if (pgw_dynlib_load(&libyara, &err) != PGW_OK) {
-		pgw_cli_error("search: %s", err.msg);
-		return PGW_EXIT_UNSUPPORTED;
-	}
+	if (pgw_dynlib_load(&libyara, err) != PGW_OK)
+		return err->status;
 	if (!(f = fopen(path, "r"))) {
-		out_text_line(stderr, "pgwalk: search: --yara: cannot open '",
-			      path, "'\n");
-		return PGW_EXIT_NOINPUT;
+		err->errnum = errno;
+		return pgw_err_set(err, PGW_E_IO, "cannot open");
 	}
 	struct yara_rules *r = calloc(1, sizeof(*r));
 	if (!r || yr_init() != ERROR_SUCCESS ||
 	    yr_compiler_new(&c) != ERROR_SUCCESS) {
-		pgw_cli_error("search: --yara: libyara could not start (out "
-			      "of memory)");
-		rc = PGW_EXIT_INTERNAL;
+		st = pgw_err_set(err, PGW_E_NOMEM, "--yara: libyara could not "
+				 "start (out of memory)");
 		goto out;
 	}
 	yr_compiler_on_error(c, on_compile_error, &ce);
 	if (yr_compiler_file(c, f, NULL, path) != 0) {
-		out_text_line(stderr, "pgwalk: search: --yara='", path,
-			      "' does not compile: ");
-		out_text_line(stderr, "", ce.first, "");
-		fprintf(stderr, " (%d error%s)\n", ce.count,
-			ce.count == 1 ? "" : "s");
-		rc = PGW_EXIT_USAGE;
+		st = pgw_err_set(err, PGW_E_ARG, "does not compile: %s (%d "
+				 "error%s)", ce.first, ce.count,
+				 ce.count == 1 ? "" : "s");
 		goto out;
 	}
-	if (yr_compiler_rules(c, &r->rules) != ERROR_SUCCESS) {
-		pgw_cli_error("search: --yara: libyara could not build the "
-			      "rules (out of memory)");
-		rc = PGW_EXIT_INTERNAL;
-	}
+	if (yr_compiler_rules(c, &r->rules) != ERROR_SUCCESS)
+		st = pgw_err_set(err, PGW_E_NOMEM, "--yara: libyara could not "
+				 "build the rules (out of memory)");
 out:
 	if (c)
 		yr_compiler_free(c);
 	fclose(f);
-	if (rc) {
+	if (st != PGW_OK) {
 		free(r);
-		return rc;
+		return st;
 	}
 	*rules_ret = r;
-	return 0;
+	return PGW_OK;
 }
 
 void yara_rules_free(struct yara_rules *r)

@@ -1,6 +1,6 @@
 /*
- * search's scanner: pages fed in address order (virtual, or physical
- * with --phys), each with the frame it lies at; while they follow one
+ * pgw_search's scanner: pages fed in address order (virtual, or
+ * physical), each with the frame it lies at; while they follow one
  * another the bytes are one stream, so a match may run from one page
  * into the next whatever their frames.  Pages are gathered into a chunk
  * and searched at once; the end of a chunk is carried into the next (the
@@ -42,7 +42,7 @@ struct scan_found {
 };
 
 struct scanner {
-	const struct pattern *pat;
+	struct pattern *const *pat;
 	size_t npat;
 	size_t keep;             /* the longest pattern, less one byte */
 	void (*hit)(void *arg, const struct scan_hit *h);
@@ -69,7 +69,7 @@ struct scanner {
 };
 
 /* false: out of memory. */
-bool scan_init(struct scanner *s, const struct pattern *pat, size_t npat,
+bool scan_init(struct scanner *s, struct pattern *const *pat, size_t npat,
 	       void (*hit)(void *, const struct scan_hit *), void *arg);
 void scan_free(struct scanner *s);
 

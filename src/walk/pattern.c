@@ -2,25 +2,7 @@
 #include <string.h>
 
 #include "pattern.h"
-
-static const char *const kind_keys[] = {
-	[PAT_STRING] = "string", [PAT_WIDE] = "wide", [PAT_HEX] = "hex",
-	[PAT_REGEX] = "regex", [PAT_YARA] = "yara",
-};
-
-const char *pattern_kind_key(enum pattern_kind kind)
-{
-	return kind_keys[kind];
-}
-
-size_t pattern_label(const struct pattern *p, const char *rule,
-		     const char *string, char *buf, size_t n)
-{
-	int len = rule ? snprintf(buf, n, "yara:%s:%s", rule, string) :
-			 snprintf(buf, n, "%s:%s", kind_keys[p->kind], p->text);
-
-	return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
-}
+#include "../lib/err.h"
 
 static int hexval(char c)
 {
@@ -35,7 +17,7 @@ static int hexval(char c)
 
 /* "4d 5a ?? 00" or "4d5a??00": pairs of hex digits or ??, spaces
  * between pairs allowed. */
-static bool compile_hex(struct pattern *p, const char *s, const char **why)
+static bool compile_hex(struct pattern *p, const char *s, struct pgw_err *err)
 {
 	while (*s) {
 		if (*s == ' ') {
@@ -43,7 +25,8 @@ static bool compile_hex(struct pattern *p, const char *s, const char **why)
 			continue;
 		}
 		if (p->len == PATTERN_MAX) {
-			*why = "is longer than 4096 bytes";
+			pgw_err_set(err, PGW_E_ARG,
+				    "is longer than 4096 bytes");
 			return false;
 		}
 		if (s[0] == '?' && s[1] == '?') {
@@ -53,8 +36,8 @@ static bool compile_hex(struct pattern *p, const char *s, const char **why)
 		}
 		int hi = hexval(s[0]), lo = hi < 0 ? -1 : hexval(s[1]);
 		if (lo < 0) {
-			*why = "is not pairs of hex digits or ?? (e.g. "
-			       "4d5a??00)";
+			pgw_err_set(err, PGW_E_ARG, "is not pairs of hex "
+				    "digits or ?? (e.g. 4d5a??00)");
 			return false;
 		}
 		p->bytes[p->len] = (uint8_t)(hi << 4 | lo);
@@ -65,12 +48,12 @@ static bool compile_hex(struct pattern *p, const char *s, const char **why)
 }
 
 static bool compile_text(struct pattern *p, const char *s, bool wide,
-			 const char **why)
+			 struct pgw_err *err)
 {
 	size_t n = strlen(s), step = wide ? 2 : 1;
 
 	if (n * step > PATTERN_MAX) {
-		*why = "is longer than 4096 bytes";
+		pgw_err_set(err, PGW_E_ARG, "is longer than 4096 bytes");
 		return false;
 	}
 	/* UTF-16LE of the bytes given: each byte, then 0 (ASCII as
@@ -110,24 +93,24 @@ static void find_anchor(struct pattern *p)
 
 /* An ERE as regcomp takes it; back-references (a GNU extension, not
  * ERE) are refused: they alone make matching exponential. */
-static bool compile_regex(struct pattern *p, const char *s, const char **why)
+static bool compile_regex(struct pattern *p, const char *s,
+			  struct pgw_err *err)
 {
-	static char msg[256];
-
 	for (const char *c = s; *c; c++)
 		if (c[0] == '\\' && c[1] >= '1' && c[1] <= '9') {
-			*why = "has a back-reference (\\1 ... \\9): not an "
-			       "extended regular expression";
+			pgw_err_set(err, PGW_E_ARG, "has a back-reference "
+				    "(\\1 ... \\9): not an extended regular "
+				    "expression");
 			return false;
 		} else if (c[0] == '\\' && c[1]) {
 			c++;
 		}
 	int rc = regcomp(&p->re, s, REG_EXTENDED);
 	if (rc != 0) {
-		size_t n = snprintf(msg, sizeof(msg), "is not an extended "
-				    "regular expression: ");
-		regerror(rc, &p->re, msg + n, sizeof(msg) - n);
-		*why = msg;
+		char why[200];
+		regerror(rc, &p->re, why, sizeof(why));
+		pgw_err_set(err, PGW_E_ARG, "is not an extended regular "
+			    "expression: %s", why);
 		return false;
 	}
 	p->len = REGEX_WINDOW;
@@ -136,30 +119,31 @@ static bool compile_regex(struct pattern *p, const char *s, const char **why)
 
 void pattern_free(struct pattern *p)
 {
-	if (p->kind == PAT_REGEX && p->len)
+	if (p->kind == PGW_PATTERN_REGEX && p->len)
 		regfree(&p->re);
 	p->len = 0;
 }
 
-bool pattern_compile(struct pattern *p, enum pattern_kind kind,
-		     const char *text, const char **why)
+bool pattern_compile(struct pattern *p, enum pgw_pattern_kind kind,
+		     const char *text, struct pgw_err *err)
 {
 	bool ok;
 
 	p->kind = kind;
 	p->text = text;
 	p->len = 0;
-	if (kind == PAT_REGEX)
-		return compile_regex(p, text, why);
-	if (kind == PAT_YARA) {
+	if (kind == PGW_PATTERN_REGEX)
+		return compile_regex(p, text, err);
+	if (kind == PGW_PATTERN_YARA) {
 		/* The rules are compiled by libyara (yara_rules.c). */
 		p->len = REGEX_WINDOW;
 		return true;
 	}
-	ok = kind == PAT_HEX ? compile_hex(p, text, why) :
-			       compile_text(p, text, kind == PAT_WIDE, why);
+	ok = kind == PGW_PATTERN_HEX ?
+		     compile_hex(p, text, err) :
+		     compile_text(p, text, kind == PGW_PATTERN_WIDE, err);
 	if (ok && p->len == 0) {
-		*why = "is empty";
+		pgw_err_set(err, PGW_E_ARG, "is empty");
 		ok = false;
 	}
 	if (ok)
