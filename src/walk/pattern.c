@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +92,20 @@ static void find_anchor(struct pattern *p)
 	p->anchor_len = best_len;
 }
 
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_c_locale(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t pattern_c_locale(void)
+{
+	pthread_once(&c_locale_once, make_c_locale);
+	return c_locale;
+}
+
 /* An ERE as regcomp takes it; back-references (a GNU extension, not
  * ERE) are refused: they alone make matching exponential. */
 static bool compile_regex(struct pattern *p, const char *s,
@@ -105,7 +120,14 @@ static bool compile_regex(struct pattern *p, const char *s,
 		} else if (c[0] == '\\' && c[1]) {
 			c++;
 		}
+	locale_t c = pattern_c_locale();
+	if (!c) {
+		pgw_err_set(err, PGW_E_NOMEM, "out of memory (the C locale)");
+		return false;
+	}
+	locale_t was = uselocale(c);
 	int rc = regcomp(&p->re, s, REG_EXTENDED);
+	uselocale(was);
 	if (rc != 0) {
 		char why[200];
 		regerror(rc, &p->re, why, sizeof(why));

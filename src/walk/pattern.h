@@ -7,6 +7,7 @@
 #ifndef PGW_PATTERN_H
 #define PGW_PATTERN_H
 
+#include <locale.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +41,15 @@ struct pattern {
 	struct yara_rules *yara;      /* PGW_PATTERN_YARA (yara_rules.h);
 					 text is the rules file */
 };
+
+/*
+ * The C locale, for regcomp and regexec: the expressions match bytes
+ * whatever locale the program chose (an interpreter sets its own: in a
+ * UTF-8 locale glibc decodes every byte of memory as a character, which
+ * is another match and a hundredfold slower).  Swap it in with uselocale
+ * around the calls (per thread); NULL when it cannot be made.
+ */
+locale_t pattern_c_locale(void);
 
 /* Compile text as kind into p (text is kept, not copied): false with why
  * in err (PGW_E_ARG) when it is not a pattern. */

@@ -172,6 +172,8 @@ static bool search_regex(struct scanner *s, size_t i, size_t total,
 {
 	const struct pattern *p = s->pat[i];
 	size_t pos = s->resume[i];
+	/* Compiled in the C locale (pattern.c): matched in it too. */
+	locale_t was = uselocale(pattern_c_locale());
 
 	while (pos < limit) {
 		size_t end = pos + REGEX_WINDOW < total ? pos + REGEX_WINDOW :
@@ -190,10 +192,13 @@ static bool search_regex(struct scanner *s, size_t i, size_t total,
 			pos = so + 1;
 			continue;
 		}
-		if (!add(s, so, i, eo - so))
+		if (!add(s, so, i, eo - so)) {
+			uselocale(was);
 			return false;
+		}
 		pos = eo;
 	}
+	uselocale(was);
 	/* Where the next chunk goes on: past this chunk's last match. */
 	s->resume[i] = pos > limit ? pos - limit : 0;
 	return true;
