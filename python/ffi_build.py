@@ -111,7 +111,9 @@ struct pgw_root_request { bool have_cr3; uint64_t cr3; bool have_cpu;
     int32_t pid; const char *comm; bool kernel; ...; };
 struct pgw_space_request { const char *mode; struct pgw_root_request root;
     ...; };
-struct pgw_root { uint64_t cr3; uint64_t table; char why[...]; ...; };
+enum pgw_root_source { PGW_ROOT_TASK, ... };
+struct pgw_root { enum pgw_root_source source; uint64_t cr3; uint64_t table;
+    int32_t pid; uint8_t comm[...]; size_t comm_len; char why[...]; ...; };
 struct pgw_mode_choice { char why[...]; ...; };
 struct pgw_space_why { struct pgw_mode_choice mode; struct pgw_root root;
     ...; };
@@ -228,6 +230,45 @@ enum pgw_status pgw_diff_iter_new(const struct pgw_space *a,
 enum pgw_status pgw_diff_iter_next(struct pgw_diff_iter *it,
     const struct pgw_diff_range **range_ret, struct pgw_err *err);
 void pgw_diff_iter_free(struct pgw_diff_iter *it);
+
+enum pgw_pattern_kind { PGW_PATTERN_STRING, PGW_PATTERN_WIDE,
+    PGW_PATTERN_HEX, PGW_PATTERN_REGEX, PGW_PATTERN_YARA, ... };
+#define PGW_SEARCH_CONTEXT_MAX ...
+struct pgw_patterns;
+enum pgw_status pgw_patterns_new(struct pgw_patterns **pat_ret,
+    struct pgw_err *err);
+enum pgw_status pgw_patterns_add(struct pgw_patterns *pat,
+    enum pgw_pattern_kind kind, const char *text, struct pgw_err *err);
+size_t pgw_patterns_count(const struct pgw_patterns *pat);
+const char *pgw_pattern_kind_key(enum pgw_pattern_kind kind);
+void pgw_patterns_free(struct pgw_patterns *pat);
+struct pgw_search_opts { uint64_t start, end; uint64_t max_entries;
+    size_t context; uint64_t max_hits; ...; };
+struct pgw_search_hit { uint64_t addr; uint64_t pa; size_t pattern;
+    enum pgw_pattern_kind kind; const char *text; const char *rule;
+    const char *rule_string; const uint8_t *match; size_t size;
+    uint64_t context_start; const uint8_t *context; size_t context_len;
+    size_t before; uint64_t same_frame_pages; uint64_t page_size; ...; };
+struct pgw_search_stats { uint64_t hits; uint64_t given;
+    uint64_t bytes_searched; uint64_t not_in_image[...];
+    uint64_t tables_not_in_image; ...; };
+struct pgw_search_iter;
+enum pgw_status pgw_search_iter_new(const struct pgw_patterns *pat,
+    struct pgw_image *img, const struct pgw_space *space,
+    const struct pgw_search_opts *opts, struct pgw_search_iter **it_ret,
+    struct pgw_err *err);
+enum pgw_status pgw_search_iter_next(struct pgw_search_iter *it,
+    const struct pgw_search_hit **hit_ret, struct pgw_err *err);
+void pgw_search_iter_stats(const struct pgw_search_iter *it,
+    struct pgw_search_stats *stats_ret);
+void pgw_search_iter_free(struct pgw_search_iter *it);
+
+struct pgw_region { const char *key; uint64_t start; uint64_t end; ...; };
+struct pgw_layout { size_t nregions; struct pgw_region region[...]; ...; };
+struct pgw_layout_request { ...; };
+enum pgw_status pgw_layout_resolve(const struct pgw_space *space,
+    const struct pgw_layout_request *req, struct pgw_layout *layout_ret,
+    struct pgw_err *err);
 
 void pgwpy_translate_many(const struct pgw_space *space,
     struct pgw_xlat_cache *cache, const uint64_t *va, size_t n,

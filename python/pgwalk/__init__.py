@@ -21,12 +21,14 @@ from ._rmap import ReverseMap
 from ._maps import Maps, Vma, VmaUsage
 from ._records import (Translation, Level, Mapping, Task, Root, Finding,
                        Evidence, DiffRange, DiffSide, Hit)
+from ._search import SearchHit, SearchHits
 
 __version__ = _cstr(_lib.pgw_version())
 
 __all__ = [
     "open", "Image", "Space", "Answers", "ReverseMap", "Translation", "Level", "Mapping",
     "Task", "Root", "Maps", "Vma", "VmaUsage", "Finding", "Evidence", "DiffRange", "DiffSide", "Hit",
+    "SearchHit", "SearchHits",
     "Error", "InvalidArgument", "ImageIOError", "BadImage", "Unsupported",
     "NotFound", "LimitReached", "NotInImage", "NotMapped", "OutOfMemory",
     "LEVELS", "STOPS", "ABSENCES", "FLAGS", "__version__",

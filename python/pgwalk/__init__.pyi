@@ -162,6 +162,22 @@ class Hit(NamedTuple):
     level: str
     flags: FrozenSet[str]
 
+class SearchHit(NamedTuple):
+    pa: int
+    va: Optional[int]
+    root: Optional[int]
+    pid: Optional[int]
+    comm: Optional[bytes]
+    pattern: str
+    size: int
+    match: bytes
+    context_start: int
+    context: bytes
+    same_frame_pages: Optional[int]
+    page_size: Optional[int]
+    @property
+    def hex(self) -> str: ...
+
 class WalkIterator(Iterator[Any]):
     complete: bool
     def close(self) -> None: ...
@@ -171,7 +187,13 @@ class Mappings(Iterator[Mapping]):
     unknown: int
     def close(self) -> None: ...
 
+class SearchHits(Iterator[SearchHit]):
+    complete: bool
+    def close(self) -> None: ...
+    def summary(self) -> Optional[dict]: ...
+
 _Buffer = Any  # anything with the buffer protocol
+_Texts = Union[str, bytes, Iterable[Union[str, bytes]], None]
 
 class Space:
     image: Image
@@ -179,6 +201,9 @@ class Space:
     root: int
     root_upper: int
     why: str
+    pid: Optional[int]
+    comm: Optional[bytes]
+    def user_end(self) -> int: ...
     def translate(self, va: int) -> Translation: ...
     def translate_error(self, va: int) -> Optional[str]: ...
     def translate_many(self, vas: Union[Iterable[int], _Buffer]) -> Answers: ...
@@ -215,6 +240,14 @@ class Image:
     def check(self, space: Optional[Space] = ..., max_entries: int = ...) -> WalkIterator: ...
     def diff(self, a: Space, b: Space, start: int = ..., end: int = ...,
              data: bool = ..., max_entries: int = ...) -> WalkIterator: ...
+    def search(self, string: _Texts = ..., hex: _Texts = ...,
+               regex: _Texts = ..., yara: Union[str, os.PathLike,
+                                               Iterable[Union[str, os.PathLike]],
+                                               None] = ...,
+               wide: bool = ..., space: Optional[Space] = ...,
+               phys: bool = ..., kernel_half: bool = ..., start: int = ...,
+               end: Optional[int] = ..., context: int = ...,
+               max_hits: int = ..., max_entries: int = ...) -> SearchHits: ...
 
 def open(path: Union[str, bytes, os.PathLike], image_format: Optional[str] = ...,
          base: Optional[int] = ...) -> Image: ...

@@ -5,13 +5,14 @@ import threading
 import weakref
 
 from ._ffi import ffi, lib
-from ._errors import check, cstr
+from ._errors import InvalidArgument, check, cstr
 from ._iter import WalkIterator
 from ._keys import ABSENCES
 from ._space import Space
 from ._rmap import ReverseMap
 from . import _maps
 from . import _records
+from . import _search
 
 
 class Image:
@@ -167,7 +168,11 @@ class Image:
         err = ffi.new("struct pgw_err *")
         with self._use():
             check(lib.pgw_space_open(self._img, req, sp, why, err), err)
-        return Space(self, sp, cstr(why.root.why))
+        task = why.root.source == lib.PGW_ROOT_TASK
+        return Space(self, sp, cstr(why.root.why),
+                     why.root.pid if task else None,
+                     bytes(ffi.buffer(why.root.comm, why.root.comm_len))
+                     if task else None)
 
     def kernel(self):
         """The kernel's own address space (VMCOREINFO's root, else the
@@ -264,6 +269,50 @@ class Image:
         return WalkIterator([self], itp[0], lib.pgw_findings_iter_next,
                             "const struct pgw_finding **", _records.finding,
                             lib.pgw_findings_iter_free)
+
+    def search(self, string=None, hex=None, regex=None, yara=None,
+               wide=False, space=None, phys=False, kernel_half=False,
+               start=0, end=None, context=16, max_hits=0, max_entries=0):
+        """Where patterns lie in memory (pgwalk search): an iterator of
+        SearchHit in address order.  Patterns: string= (str as UTF-8, or
+        bytes), hex= ("4d5a??00"), regex= (POSIX ERE over bytes), yara=
+        (a rules file; Unsupported without libyara), each one or a list;
+        wide=True adds each string's UTF-16LE form.  Where: space (default
+        the kernel's), PROT_NONE pages included, [start, end) of it (a
+        process's space stops at its user half unless kernel_half=True,
+        as the CLI's --pid); phys=True: physical memory instead, every
+        frame the image describes once.  context bytes on each side (at
+        most 4096); max_hits > 0 gives that many, counting the rest.  A
+        page the image lacks is counted (summary()), never searched as
+        zeros; LimitReached after the last hit when the entry budget cut
+        the walk.  InvalidArgument for a pattern that is none."""
+        pat = _search.patterns(string, hex, regex, yara, wide)
+        if phys and space is not None:
+            raise InvalidArgument("pgwalk: search: phys=True searches "
+                                  "physical memory: no space to choose")
+        if not phys and space is None:
+            space = self.kernel()
+        if space is not None and space.image is not self:
+            raise InvalidArgument("pgwalk: search: the space is another "
+                                  "image's")
+        opts = ffi.new("struct pgw_search_opts *")
+        opts.context = context
+        opts.max_hits = max_hits
+        opts.max_entries = max_entries
+        if not phys:
+            opts.start = start
+            if end is None:
+                end = (space.user_end() if space.pid is not None
+                       and not kernel_half else 0)
+            opts.end = end
+        itp = ffi.new("struct pgw_search_iter **")
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            check(lib.pgw_search_iter_new(
+                pat, self._img, ffi.NULL if phys else space._space, opts,
+                itp, err), err)
+        return _search.SearchHits(self, itp[0], pat, None if phys else space,
+                                  lib.pgw_patterns_count(pat))
 
     def diff(self, a, b, start=0, end=0, data=False, max_entries=0):
         """What changed from space a to space b (either may be of another

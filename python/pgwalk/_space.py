@@ -39,20 +39,39 @@ class Space:
     mode: the paging mode's name; root: the top table's physical address
     (in a two-root mode, arm64's, the lower half's: TTBR0; root_upper the
     upper half's, TTBR1, else 0; 0 is a half without a table); why: how
-    that root was chosen.  Uses its image: valid while it is open."""
+    that root was chosen; pid and comm (raw bytes): the process whose
+    space it is, when chosen by pid or comm.  Uses its image: valid while
+    it is open."""
 
-    def __init__(self, image, space, why):
+    def __init__(self, image, space, why, pid=None, comm=None):
         self.image = image
         self._space = space
         self.mode = cstr(space.mode.name)
         self.root = space.root
         self.root_upper = space.root_upper
         self.why = why
+        self.pid = pid
+        self.comm = comm
         self._cache = None
 
     def __repr__(self):
         upper = " root_upper=%#x" % self.root_upper if self.root_upper else ""
         return "<pgwalk.Space %s root=%#x%s>" % (self.mode, self.root, upper)
+
+    def user_end(self):
+        """Where the user half ends: the end of the layout's "user" region
+        (else half the VA space), what the CLI's --pid and --comm stop at
+        (pgw_layout_resolve)."""
+        lay = ffi.new("struct pgw_layout *")
+        req = ffi.new("struct pgw_layout_request *")
+        err = ffi.new("struct pgw_err *")
+        with self.image._use():
+            check(lib.pgw_layout_resolve(self._space, req, lay, err), err)
+        for i in range(lay.nregions):
+            r = lay.region[i]
+            if cstr(r.key) == "user" and r.end:
+                return r.end
+        return 1 << (self._space.mode.va_bits - 1)
 
     def translate(self, va):
         """Walk va down the page tables: a Translation with each level."""
