@@ -7,9 +7,13 @@ Rows (median of RUNS, with the fastest and slowest):
                        (already integers: what a Python caller holds)
   translate_many call  the call alone, on an open space, cache cold
   read 64 MiB          space.read of 64 MiB of the kernel's direct map
-                       (a new bytes object each time: its pages faulted)
+                       (a new bytes object each time, filled in place)
   readinto 64 MiB      space.readinto, the same bytes into one buffer
   read_phys 64 MiB     image.read_phys of the same bytes
+  cli search --phys    pgwalk search --phys --string=PGWALK-MARKER
+                       --max-hits=100000 --format=json >/dev/null
+  search phys          the same hits from image.search(phys=True) (open
+                       included), every field converted
 """
 import array
 import statistics
@@ -71,11 +75,33 @@ with pgwalk.open(elf) as im:
     rows.append(("readinto 64 MiB", timed(lambda: k.readinto(base + (16 << 20), buf))))
     rows.append(("read_phys 64 MiB", timed(lambda: im.read_phys(16 << 20, size))))
 
+
+
+def cli_search():
+    with open("/dev/null", "w") as o:
+        subprocess.run([pgw, "search", "--phys", "--string=PGWALK-MARKER",
+                        "--max-hits=100000", "--format=json", elf], stdout=o,
+                       check=False)
+
+
+def py_search():
+    with pgwalk.open(elf) as im:
+        for _ in im.search(string="PGWALK-MARKER", phys=True):
+            pass
+
+
+rows.append(("cli search --phys", timed(cli_search)))
+rows.append(("search phys", timed(py_search)))
+
 print("%-22s %9s %19s %10s %8s" % ("x64-4l-a, %d addrs" % n, "ms(med)",
                                    "min-max", "rate", "vs cli"))
 cli_ms = rows[0][1][0]
 for name, (med, lo, hi) in rows:
-    if name.startswith("read"):
+    if name == "search phys":
+        rate, ratio = "-", "%.2fx" % (med / rows[-2][1][0])
+    elif name.startswith("cli search"):
+        rate, ratio = "-", "-"
+    elif name.startswith("read"):
         rate, ratio = "%.2f GB/s" % (size / med / 1e6), "-"
     else:
         rate, ratio = "%.1f M/s" % (n / med / 1e3), "%.2fx" % (med / cli_ms)

@@ -8,6 +8,7 @@ from ._ffi import ffi, lib
 from ._errors import InvalidArgument, check, cstr
 from ._iter import WalkIterator
 from ._keys import ABSENCES
+from ._fresh import FRESH_MIN, fresh
 from ._space import Space
 from ._rmap import ReverseMap
 from . import _maps
@@ -81,18 +82,25 @@ class Image:
     def read_phys(self, pa, n):
         """n bytes of physical memory from pa: NotInImage (with .absence)
         when a page of them is not in the image; never zeros."""
-        buf = bytearray(n)
-        self.readinto_phys(pa, buf)
-        return bytes(buf)
+        if n < FRESH_MIN:
+            buf = bytearray(n)
+            self.readinto_phys(pa, buf)
+            return bytes(buf)
+        out, p = fresh(n)
+        self._read_phys(pa, p, n)
+        return out
 
     def readinto_phys(self, pa, buf):
         """Fill the writable buffer buf from physical pa, as read_phys()
         does (all or nothing); returns len(buf)."""
-        err = ffi.new("struct pgw_err *")
         cbuf = ffi.from_buffer(buf, require_writable=True)
-        with self._use():
-            check(lib.pgw_image_read(self._img, pa, cbuf, len(cbuf), err), err)
+        self._read_phys(pa, cbuf, len(cbuf))
         return len(cbuf)
+
+    def _read_phys(self, pa, cbuf, n):
+        err = ffi.new("struct pgw_err *")
+        with self._use():
+            check(lib.pgw_image_read(self._img, pa, cbuf, n, err), err)
 
     def info(self):
         """What `pgwalk info --format=json` says of the image's file, as

@@ -7,6 +7,7 @@ from ._ffi import ffi, lib
 from ._errors import check, error, cstr
 from ._iter import WalkIterator
 from . import _records, _maps
+from ._fresh import FRESH_MIN, fresh
 
 
 class Answers(NamedTuple):
@@ -122,26 +123,32 @@ class Space:
     def read(self, va, n):
         """n bytes of virtual memory from va.  NotMapped or NotInImage at
         the first byte that cannot be read (never zeros); the exception's
-        .data holds what was read before it.  readinto() reads into a
-        buffer of the caller's without the copy bytes() makes."""
-        buf = bytearray(n)
-        self.readinto(va, buf)
-        return bytes(buf)
+        .data holds what was read before it.  The bytes are filled in
+        place (_fresh.py); readinto() reuses a buffer of the caller's."""
+        if n < FRESH_MIN:
+            buf = bytearray(n)
+            self.readinto(va, buf)
+            return bytes(buf)
+        out, p = fresh(n)
+        self._read(va, p, n)
+        return out
 
     def readinto(self, va, buf):
         """Fill the writable buffer buf from va (len(buf) bytes), as
         read() does; returns how many bytes that is."""
+        cbuf = ffi.from_buffer(buf, require_writable=True)
+        self._read(va, cbuf, len(cbuf))
+        return len(cbuf)
+
+    def _read(self, va, cbuf, n):
         done = ffi.new("size_t *")
         err = ffi.new("struct pgw_err *")
-        cbuf = ffi.from_buffer(buf, require_writable=True)
-        n = len(cbuf)
         with self.image._use():
             st = lib.pgw_read_virt(self._space, va, cbuf, n, done, err)
         if st != lib.PGW_OK:
             e = error(st, err)
             e.data = bytes(ffi.buffer(cbuf, done[0]))
             raise e
-        return n
 
     def measure(self, vma):
         """What this space's page tables hold of vma (a Vma of

@@ -79,6 +79,31 @@ class Exceptions(unittest.TestCase):
             self.assertEqual(cm.exception.data, sp.read(va - 16, 16))
             self.assertEqual(len(cm.exception.data), 16)
 
+    def test_big_reads_filled_in_place(self):
+        # From 64 KiB up, read() and read_phys() fill a new bytes object
+        # in place: the bytes small reads give, a new object each time,
+        # and the same stop with the bytes before it.
+        with pgwalk.open(SAMPLE) as im:
+            r = max(im.info()["ranges"], key=lambda r: r["size"])
+            n = 1 << 17
+            self.assertGreaterEqual(r["size"], n)
+            big = im.read_phys(r["pa"], n)
+            self.assertIs(type(big), bytes)
+            self.assertEqual(big, b"".join(im.read_phys(r["pa"] + o, 4096)
+                                           for o in range(0, n, 4096)))
+            self.assertIsNot(big, im.read_phys(r["pa"], n))
+            with self.assertRaises(pgwalk.NotInImage) as cm:
+                im.read_phys(r["end"] - n + 4096, n)
+            self.assertEqual(cm.exception.absence, "outside")
+            sp = im.space(cpu=1)
+            va = next(m.va + 4096 for m in sp.mappings()
+                      if m.page_size == 4096
+                      and sp.translate(m.va).data_absence is None
+                      and sp.translate(m.va + 4096).data_absence is not None)
+            with self.assertRaises(pgwalk.NotInImage) as cm:
+                sp.read(va - 16, n)
+            self.assertEqual(cm.exception.data, sp.read(va - 16, 16))
+
     def test_limit_reached(self):
         with pgwalk.open(SAMPLE) as im:
             it = im.kernel().mappings(max_entries=10, holes=True)

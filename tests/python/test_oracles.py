@@ -3,6 +3,7 @@ through every CPU (translate and translate_many), the guest's own marker
 pages (space(pid=), translate, read), crash's ps (tasks), on the committed
 samples always and on the real dumps when ../shared has them."""
 import os
+import re
 import unittest
 
 import pgwalk
@@ -108,6 +109,17 @@ class RealDumps(unittest.TestCase):
                          if l.startswith("PGWALK-FINAL") and 'marker="PGWALK' in l
                          and "pa=none" not in l and "kind=protnone" not in l}
             self.assertEqual(texts, len(lines), name)
+
+    def test_big_read(self):
+        # 4 MiB of the kernel's direct map (crash's page_offset) read
+        # through the kernel space: the physical bytes from 16 MiB.
+        elf, folder = shared_dump("x64-4l-a")
+        with open(os.path.join(folder, "crash-machine.txt")) as f:
+            base = int(re.search(r"\bpage_offset: ([0-9a-f]+)", f.read()).group(1), 16)
+        with pgwalk.open(elf) as im:
+            got = im.kernel().read(base + (16 << 20), 4 << 20)
+            self.assertEqual(got, im.read_phys(16 << 20, 4 << 20))
+            self.assertEqual(got[:4096], im.kernel().read(base + (16 << 20), 4096))
 
     def test_crash_ps(self):
         for name in ("x64-4l-a", "x64-5l-a"):
