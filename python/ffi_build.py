@@ -108,7 +108,8 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 
 struct pgw_root_request { bool have_cr3; uint64_t cr3; bool have_cpu;
     unsigned cpu; bool have_table; uint64_t table; bool have_pid;
-    int32_t pid; const char *comm; bool kernel; ...; };
+    int32_t pid; const char *comm; bool kernel; bool have_ttbr0, have_ttbr1;
+    uint64_t ttbr0, ttbr1; ...; };
 struct pgw_space_request { const char *mode; struct pgw_root_request root;
     ...; };
 enum pgw_root_source { PGW_ROOT_TASK, ... };

@@ -148,11 +148,14 @@ class Image:
     # ---- address spaces -------------------------------------------------
 
     def space(self, cpu=None, cr3=None, root=None, pid=None, comm=None,
-              mode=None, kernel=False):
-        """The address space the CLI's --cpu, --cr3, --root, --pid, --comm
-        (at most one) and --mode select; none: the kernel's own root (else
+              mode=None, kernel=False, ttbr0=None, ttbr1=None):
+        """The address space the CLI's --cpu, --cr3, --root, --pid, --comm,
+        --ttbr0/--ttbr1 (at most one of them; arm64's two registers go
+        together, and one alone keeps the other half: TTBR1 the kernel's,
+        TTBR0 none) and --mode select; none: the kernel's own root (else
         CPU 0's CR3).  NotFound when there is no such CPU, process or
-        root."""
+        root; InvalidArgument for a choice the mode has not (--cr3 on
+        arm64, --ttbr0 on x86)."""
         req = ffi.new("struct pgw_space_request *")
         keep = []
         if mode is not None:
@@ -171,6 +174,10 @@ class Image:
             keep.append(ffi.new("char[]", os.fsencode(comm)))
             r.comm = keep[-1]
         r.kernel = kernel
+        if ttbr0 is not None:
+            r.have_ttbr0, r.ttbr0 = True, ttbr0
+        if ttbr1 is not None:
+            r.have_ttbr1, r.ttbr1 = True, ttbr1
         sp = ffi.new("struct pgw_space *")
         why = ffi.new("struct pgw_space_why *")
         err = ffi.new("struct pgw_err *")

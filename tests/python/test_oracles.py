@@ -121,6 +121,27 @@ class RealDumps(unittest.TestCase):
             self.assertEqual(got, im.read_phys(16 << 20, 4 << 20))
             self.assertEqual(got[:4096], im.kernel().read(base + (16 << 20), 4096))
 
+    def test_space_by_comm(self):
+        # crash's mm->pgd of every process (process-roots.txt) by comm and
+        # by pid; a kernel thread's comm names no space.
+        for name in ("x64-4l-a", "x64-5l-a"):
+            elf, folder = shared_dump(name)
+            with open(os.path.join(folder, "process-roots.txt")) as f:
+                want = [dict(w.split("=", 1) for w in l.split())
+                        for l in f if l.startswith("pid=")]
+            self.assertGreaterEqual(len(want), 7, name)
+            with pgwalk.open(elf) as im:
+                for w in want:
+                    sp = im.space(comm=w["comm"])
+                    self.assertEqual((sp.pid, sp.comm, sp.root),
+                                     (int(w["pid"]), w["comm"].encode(),
+                                      int(w["pgd_phys"], 16)), name)
+                    self.assertEqual(im.space(pid=sp.pid).root, sp.root)
+                with self.assertRaisesRegex(pgwalk.Error, "kernel thread"):
+                    im.space(comm="kthreadd")
+                with self.assertRaises(pgwalk.NotFound):
+                    im.space(comm="no-such-process")
+
     def test_crash_ps(self):
         for name in ("x64-4l-a", "x64-5l-a"):
             elf, folder = shared_dump(name)
@@ -166,7 +187,63 @@ class RealDumps(unittest.TestCase):
                              ("excluded", b""))
 
 
+def el_vcpus(folder):
+    """{"EL0t" or "EL1h": (vCPU, TTBR0_EL1, TTBR1_EL1)} from README.txt."""
+    out = {}
+    with open(os.path.join(folder, "README.txt")) as f:
+        for l in f:
+            m = re.match(r"vCPU(\d+): .* (EL[01][th]) .*TTBR0_EL1=(0x[0-9a-f]+) "
+                         r"TTBR1_EL1=(0x[0-9a-f]+)", l)
+            if m:
+                out[m.group(2)] = (int(m.group(1)), int(m.group(3), 16),
+                                   int(m.group(4), 16))
+    return out
+
+
 class Arm64(unittest.TestCase):
+    def test_ttbr_spaces(self):
+        # The vCPU stopped in EL0: its TTBR0/TTBR1 (README.txt's register
+        # values, as the CLI's --ttbr0/--ttbr1 take them) answer every
+        # user address QEMU's gva2gpa answered there, tagged copies too,
+        # as EL0 sees them (pages without user access Unmapped); TTBR0
+        # alone keeps the kernel's upper table; the EL1 vCPU's TTBR1
+        # alone answers its kernel addresses.
+        for name in ("arm64-4k-a", "arm64-16k-a"):
+            elf, folder = shared_dump(name)
+            el = el_vcpus(folder)
+            cpu, ttbr0, ttbr1 = el["EL0t"]
+            answers = [(va, pa) for va, pa in gva2gpa(folder)[cpu]
+                       if not va >> 63]
+            self.assertGreater(len(answers), 200, name)
+            with pgwalk.open(elf) as im:
+                sp = im.space(ttbr0=ttbr0, ttbr1=ttbr1)
+                self.assertEqual((sp.root, sp.root_upper),
+                                 (ttbr0 & ~0xfff, ttbr1 & 0xfffffffff000), name)
+                el0 = []
+                for va, _ in answers:
+                    t = sp.translate(va)
+                    el0.append(t.pa if t.mapped and "user" in t.flags else None)
+                self.assertEqual(el0, [pa for _, pa in answers], name)
+                many = sp.translate_many([va for va, _ in answers])
+                self.assertEqual([p if s == 0 else None
+                                  for p, s in zip(many.pa, many.stop)],
+                                 [sp.translate(va).pa for va, _ in answers])
+                alone = im.space(ttbr0=ttbr0)
+                self.assertEqual((alone.root, alone.root_upper),
+                                 (sp.root, im.kernel().root_upper), name)
+                kcpu, _, kttbr1 = el["EL1h"]
+                kanswers = [(va, pa) for va, pa in gva2gpa(folder)[kcpu]
+                            if va >> 63]
+                k = im.space(ttbr1=kttbr1)
+                self.assertEqual([k.translate(va).pa for va, _ in kanswers],
+                                 [pa for _, pa in kanswers], name)
+                with self.assertRaises(pgwalk.InvalidArgument):
+                    im.space(cr3=0x1000)
+        with pgwalk.open(shared_dump("x64-4l-a")[0]) as im:
+            with self.assertRaises(pgwalk.InvalidArgument):
+                im.space(ttbr0=0x1000)
+
+
     def test_kernel_space_as_qemu(self):
         # QEMU answers kernel addresses only on the vCPU stopped in EL1
         # (README.txt: "vCPUn: ... EL1h"); the kernel space, TTBR1 from
