@@ -53,7 +53,8 @@ struct pgw_err { enum pgw_status status; int errnum;
 struct pgw_image;
 struct pgw_phys_range { uint64_t start; uint64_t size; };
 struct pgw_cpu { bool has_cr; bool has_efer;
-    uint64_t cr0, cr2, cr3, cr4, efer; bool has_rip; uint64_t rip; ...; };
+    uint64_t cr0, cr2, cr3, cr4, efer; bool has_rip; uint64_t rip;
+    bool has_cs; uint32_t cs_selector; ...; };
 struct pgw_image_open_opts { const char *format; uint64_t raw_base; ...; };
 struct pgw_evidence { bool complete; bool intact; bool marked_incomplete;
     uint64_t pages_ram; uint64_t pages_dumped; bool zero_excluded;
@@ -81,7 +82,7 @@ const char *pgw_vmcoreinfo_get(const struct pgw_image *img, const char *key);
 struct pgw_level_desc { const char *name; const char *hw_name; uint8_t shift;
     uint8_t bits; ...; };
 struct pgw_mode { const char *name; const char *desc; uint8_t va_bits;
-    struct pgw_level_desc level[...]; ...; };
+    struct pgw_level_desc level[...]; uint8_t root_select_bit; ...; };
 struct pgw_enc_bits { uint64_t enc; uint64_t shared; };
 struct pgw_space { struct pgw_image *img; const struct pgw_mode *mode;
     uint64_t root; struct pgw_enc_bits enc; uint64_t root_upper; ...; };
@@ -109,22 +110,58 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 struct pgw_root_request { bool have_cr3; uint64_t cr3; bool have_cpu;
     unsigned cpu; bool have_table; uint64_t table; bool have_pid;
     int32_t pid; const char *comm; bool kernel; bool have_ttbr0, have_ttbr1;
-    uint64_t ttbr0, ttbr1; ...; };
+    uint64_t ttbr0, ttbr1; struct pgw_enc_bits enc; ...; };
 struct pgw_space_request { const char *mode; struct pgw_root_request root;
     ...; };
 enum pgw_root_source { PGW_ROOT_TASK, ... };
 struct pgw_root { enum pgw_root_source source; uint64_t cr3; uint64_t table;
     int32_t pid; uint8_t comm[...]; size_t comm_len; char why[...]; ...; };
-struct pgw_mode_choice { char why[...]; ...; };
+struct pgw_mode_choice { const struct pgw_mode *mode; char why[...];
+    char conflict[...]; ...; };
+enum pgw_enc_source { PGW_ENC_NONE, ... };
+struct pgw_enc_choice { struct pgw_enc_bits bits; enum pgw_enc_source source;
+    enum pgw_enc_source shared_source; uint64_t examined, agreed;
+    char why[...]; ...; };
+const char *pgw_enc_source_key(enum pgw_enc_source src);
+enum pgw_vmci_place { PGW_VMCI_NOTE, ... };
+const char *pgw_vmci_place_key(enum pgw_vmci_place place);
+struct pgw_vmci_candidate { uint64_t pa; enum pgw_vmci_place place;
+    bool valid; bool chosen; uint64_t kernel_root; unsigned cpus_on_root,
+    cpus_map_text; char why[...]; ...; };
+enum pgw_facts_source { PGW_FACTS_UNCHECKED, PGW_FACTS_NOTE,
+    PGW_FACTS_MEMORY, PGW_FACTS_NONE, ... };
+struct pgw_facts_why { enum pgw_facts_source source; char why[...];
+    size_t ncandidates, nlisted; struct pgw_vmci_candidate cand[...];
+    bool conflict; char choice[...]; ...; };
 struct pgw_space_why { struct pgw_mode_choice mode; struct pgw_root root;
-    ...; };
+    struct pgw_enc_choice enc; struct pgw_facts_why facts; ...; };
 enum pgw_status pgw_space_open(struct pgw_image *img,
     const struct pgw_space_request *req, struct pgw_space *space_ret,
     struct pgw_space_why *why_ret, struct pgw_err *err);
 
+enum pgw_status pgw_root_resolve(struct pgw_image *img,
+    const struct pgw_mode *mode, const struct pgw_root_request *req,
+    struct pgw_root *root_ret, struct pgw_err *err);
+struct pgw_pti { bool is_user_root; uint64_t kernel_table; ...; };
+void pgw_pti_check(struct pgw_image *img, const struct pgw_mode *mode,
+    const struct pgw_enc_bits *enc, uint64_t table, struct pgw_pti *pti_ret);
+uint64_t pgw_cr3_table(const struct pgw_mode *mode, uint64_t cr3,
+    const struct pgw_enc_bits *enc);
+size_t pgw_vmcoreinfo_count(const struct pgw_image *img);
+bool pgw_vmcoreinfo_in_memory(const struct pgw_image *img,
+    uint64_t *source_pa_ret);
+enum pgw_status pgw_vmcoreinfo_number(const struct pgw_image *img,
+    const char *key, uint64_t *val_ret, struct pgw_err *err);
+
 struct pgw_task { uint64_t task; int32_t pid, tgid; uint32_t flags;
     bool kthread; uint8_t comm[...]; size_t comm_len; uint64_t mm; uint64_t pgd;
     bool has_pgd_pa; uint64_t pgd_pa; char why[...]; ...; };
+enum pgw_tasks_method { PGW_TASKS_BTF, ... };
+const char *pgw_tasks_method_key(enum pgw_tasks_method method);
+struct pgw_tasks_how { enum pgw_tasks_method method; char why[...]; ...; };
+enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
+    struct pgw_task **tasks_ret, size_t *n_ret, struct pgw_tasks_how *how_ret,
+    struct pgw_err *err);
 enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
     struct pgw_task **tasks_ret, size_t *n_ret, struct pgw_err *err);
 void pgw_linux_tasks_free(struct pgw_task *tasks);

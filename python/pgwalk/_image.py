@@ -14,6 +14,7 @@ from ._rmap import ReverseMap
 from . import _maps
 from . import _records
 from . import _search
+from . import _info
 
 
 class Image:
@@ -103,47 +104,15 @@ class Image:
             check(lib.pgw_image_read(self._img, pa, cbuf, n, err), err)
 
     def info(self):
-        """What `pgwalk info --format=json` says of the image's file, as
-        Python values: image, format, elf_class, machine, complete, intact,
-        marked_incomplete, pages, zero_excluded, file_bytes_missing, facts,
-        ranges, prstatus and cpus (registers only: the ring and PTI pairing,
-        and the vmcoreinfo and encryption objects, are not here)."""
+        """What `pgwalk info --format=json` says of the image, as Python
+        values (its "0x..." strings as ints): the file (format, class,
+        machine, completeness, pages by absence reason, facts, ranges),
+        each CPU's registers, ring and PTI pairing, VMCOREINFO parsed and
+        where it came from (the candidates memory held, when it was
+        searched), the encryption bits and why, the paging mode, the root
+        and why, and how the processes are named."""
         with self._use():
-            img = self._img
-            ev = ffi.new("struct pgw_evidence *")
-            lib.pgw_image_evidence(img, ev)
-            pages = {"ram": ev.pages_ram, "dumped": ev.pages_dumped}
-            for i, key in enumerate(ABSENCES):
-                if i:
-                    pages[key.replace("-", "_")] = ev.pages_absent[i]
-            rp = ffi.new("struct pgw_phys_range **")
-            ranges = [{"pa": r.start, "end": r.start + r.size, "size": r.size}
-                      for r in (rp[0][i] for i in
-                                range(lib.pgw_image_ranges(img, rp)))]
-            cp = ffi.new("struct pgw_cpu **")
-            cpus = []
-            for i in range(lib.pgw_image_cpus(img, cp)):
-                c = cp[0][i]
-                regs = None
-                if c.has_cr:
-                    regs = {"cr0": c.cr0, "cr3": c.cr3, "cr4": c.cr4,
-                            "efer": c.efer if c.has_efer else None}
-                cpus.append({"cpu": i, "registers": regs})
-            kp = ffi.new("char ***")
-            vp = ffi.new("char ***")
-            nf = lib.pgw_image_facts(img, kp, vp)
-            facts = {cstr(kp[0][i]): cstr(vp[0][i]) for i in range(nf)}
-            machine = cstr(lib.pgw_machine_name(lib.pgw_image_machine(img)))
-            return {
-                "image": self.path, "format": self.format,
-                "elf_class": lib.pgw_image_class(img), "machine": machine,
-                "complete": bool(ev.complete), "intact": bool(ev.intact),
-                "marked_incomplete": bool(ev.marked_incomplete),
-                "pages": pages, "zero_excluded": bool(ev.zero_excluded),
-                "file_bytes_missing": ev.file_bytes_missing,
-                "facts": facts, "ranges": ranges,
-                "prstatus": lib.pgw_image_prstatus_count(img), "cpus": cpus,
-            }
+            return _info.info(self)
 
     # ---- address spaces -------------------------------------------------
 

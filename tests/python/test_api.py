@@ -40,17 +40,47 @@ class Surface(unittest.TestCase):
         with open(os.path.join(REPO, "VERSION")) as f:
             self.assertEqual(pgwalk.__version__, f.read().strip())
 
+    def info_agrees(self, path, image_format=None):
+        """info() is `pgwalk info --format=json`'s object, key for key
+        (both read back alike: "0x..." strings as ints)."""
+        args = ["--image-format=" + image_format] if image_format else []
+        want = cli("info", *args, path)[0]
+        self.assertEqual(want.pop("type"), "info")
+        with pgwalk.open(path, image_format=image_format) as im:
+            got = json.loads(json.dumps(im.info()), object_hook=_ints)
+        self.assertEqual(sorted(got), sorted(want), path)
+        for key in want:
+            self.assertEqual((key, got[key]), (key, want[key]), path)
+        return want
+
     def test_info_is_the_cli_info(self):
-        want = cli("info", SAMPLE)[0]
-        with pgwalk.open(SAMPLE) as im:
-            got = im.info()
-        self.assertEqual(set(got) - set(want), set())
-        for key in got:
-            if key == "cpus":
-                self.assertEqual(got[key], [{"cpu": c["cpu"], "registers": c["registers"]}
-                                            for c in want[key]])
-            else:
-                self.assertEqual((key, got[key]), (key, want[key]))
+        for name, _ in DUMPS:
+            self.info_agrees(os.path.join(REPO, "testdata", name + ".elf"))
+
+    def test_info_on_every_real_dump(self):
+        # Every file of every dump: the ELF, the raw memory, the kdumps and
+        # the flattened one (the filtered kdump's pages by reason, QEMU's
+        # i386 kdump, arm64's notes without CPU registers).
+        seen = []
+        for name in ("x64-4l-a", "x64-5l-a", "i386-2l-a", "i386-pae-a",
+                     "arm64-4k-a", "arm64-16k-a"):
+            elf, folder = shared_dump(name)
+            files = [(elf, None),
+                     (os.path.join(os.path.dirname(elf), "mem.raw"), "raw")]
+            files += [(os.path.join(folder, f), None) for f in
+                      ("vmcore-d31.kdump", "vmcore-d31-zlib.flat",
+                       "vmcore.kdump-zlib")
+                      if os.path.exists(os.path.join(folder, f))]
+            for path, fmt in files:
+                with self.subTest(path=path):
+                    want = self.info_agrees(path, fmt)
+                    seen.append((want["format"],
+                                 (want["vmcoreinfo"] or {}).get("source")))
+        # 6 ELFs and raw images, 2 makedumpfile kdumps (one flattened),
+        # QEMU's 2 i386 kdumps; the raw images' VMCOREINFO found in memory
+        self.assertEqual(len(seen), 16, seen)
+        self.assertEqual(sorted(set(seen)), [("elf", "note"), ("kdump", "note"),
+                                             ("raw", "memory")])
 
     def test_translation_levels(self):
         with pgwalk.open(SAMPLE) as im:
