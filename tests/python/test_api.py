@@ -247,3 +247,51 @@ class Gil(unittest.TestCase):
                 if during > 100:
                     break
             self.assertGreater(during, 100)
+
+
+    def test_other_threads_run_during_a_search(self):
+        # One next() of a search that finds nothing searches all of the
+        # real dump's 128 MiB (the walk in the library's thread, the
+        # caller waiting in C): this thread counts meanwhile.
+        elf, _ = shared_dump("x64-4l-a")
+        with pgwalk.open(elf) as im:
+            for _ in range(5):
+                span = []
+
+                def search():
+                    span.append(time.perf_counter())
+                    self.assertEqual(list(im.search(string="no such bytes "
+                                                    "in this image", phys=True)),
+                                     [])
+                    span.append(time.perf_counter())
+                t = threading.Thread(target=search)
+                ticks = []
+                t.start()
+                while t.is_alive():
+                    ticks.append(time.perf_counter())
+                t.join()
+                during = sum(1 for x in ticks if span[0] < x < span[1])
+                if during > 100:
+                    break
+            self.assertGreater(during, 100)
+
+    def test_search_iterators_in_threads(self):
+        # Four threads, each with its own search of one image, their
+        # next() calls interleaved (each takes the image's lock; the walks
+        # run only inside them): each gets what it gets alone.
+        with pgwalk.open(SAMPLE) as im:
+            kws = [dict(string="PGWALK"), dict(hex="00 ?? 00 01", phys=True),
+                   dict(regex="PGW[A-Z]+", space=im.space(cpu=1)),
+                   dict(string="PGW", phys=True, context=64)]
+            want = [list(im.search(**kw)) for kw in kws]
+            self.assertTrue(all(want))
+            got = [None] * 4
+
+            def work(i):
+                got[i] = list(im.search(**kws[i]))
+            ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            self.assertEqual(got, want)
