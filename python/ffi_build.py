@@ -23,7 +23,7 @@ enum pgw_stop { PGW_STOP_OK, ... };
 enum pgw_np_kind { PGW_NP_NONE, ... };
 enum pgw_entry_kind { PGW_ENT_NOT_PRESENT, PGW_ENT_TABLE, PGW_ENT_LEAF, ... };
 enum pgw_run_kind { PGW_RUN_MAP, PGW_RUN_HOLE, ... };
-enum pgw_root_kind { PGW_RK_KERNEL, ... };
+enum pgw_root_kind { PGW_RK_KERNEL, PGW_RK_PROCESS, ... };
 enum pgw_rule { PGW_RULE_WX, ... };
 enum pgw_severity { PGW_SEV_INFO, ... };
 enum pgw_diff_kind { PGW_DIFF_ADDED, ... };
@@ -179,6 +179,8 @@ struct pgw_vmas { uint64_t mm; struct pgw_vma *vma; size_t n;
 enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
     struct pgw_linux_mm **lm_ret, struct pgw_err *err);
 void pgw_linux_mm_close(struct pgw_linux_mm *lm);
+enum pgw_status pgw_linux_vmas(struct pgw_linux_mm *lm, uint64_t mm,
+    struct pgw_vmas **vmas_ret, struct pgw_err *err);
 enum pgw_status pgw_linux_vmas_of_pid(struct pgw_linux_mm *lm, int32_t pid,
     struct pgw_vmas **vmas_ret, struct pgw_err *err);
 void pgw_vmas_free(struct pgw_vmas *vmas);
@@ -223,12 +225,22 @@ size_t pgw_rmap_lookup(const struct pgw_rmap *rm, uint64_t pa,
     struct pgw_rmap_hit *hits, size_t max);
 void pgw_rmap_free(struct pgw_rmap *rm);
 
-struct pgw_scan_opts { ...; };
+struct pgw_scan_opts { uint64_t max_entries; struct pgw_enc_bits enc; ...; };
+struct pgw_scan_stats { uint64_t entries; bool complete; ...; };
 struct pgw_roots_opts { struct pgw_scan_opts scan; ...; };
 struct pgw_root_found { uint64_t table; enum pgw_root_kind kind;
     char why[...]; uint64_t pti_user; unsigned ncpus; uint64_t user_bytes;
     ...; };
-struct pgw_roots { size_t n; struct pgw_root_found *root; ...; };
+struct pgw_roots { const struct pgw_mode *mode; uint64_t kernel_root;
+    size_t n; struct pgw_root_found *root; struct pgw_scan_stats scan;
+    ...; };
+struct pgw_roots_view { size_t nroots, ntasks; size_t *first_owner;
+    size_t *owner; ...; };
+enum pgw_status pgw_roots_view_build(struct pgw_roots *roots,
+    const struct pgw_task *tasks, size_t ntasks,
+    struct pgw_roots_view **view_ret, struct pgw_err *err);
+void pgw_roots_view_free(struct pgw_roots_view *view);
+uint64_t pgw_default_budget(struct pgw_image *img);
 enum pgw_status pgw_roots_scan(struct pgw_image *img,
     const struct pgw_mode *mode, uint64_t kernel_root,
     const struct pgw_roots_opts *opts, struct pgw_roots **roots_ret,
@@ -240,10 +252,27 @@ struct pgw_evidence_entry { enum pgw_level level; uint64_t table;
     unsigned index; uint64_t entry_pa; uint64_t entry; ...; };
 struct pgw_finding { enum pgw_rule rule; enum pgw_severity severity;
     bool has_range; uint64_t va, end; bool has_root; uint64_t root;
-    unsigned nevidence; struct pgw_evidence_entry evidence[...]; char why[...];
+    const struct pgw_task *owner; unsigned nevidence; struct pgw_evidence_entry evidence[...]; char why[...];
     ...; };
 struct pgw_check_root_opts { bool kernel_root; bool user_half_only;
-    bool compare_kernel_half; uint64_t max_entries; ...; };
+    bool kernel_half_only; bool compare_kernel_half;
+    const struct pgw_task *owner; uint64_t max_entries; ...; };
+struct pgw_check_stats { struct pgw_walk_stats walk; ...; };
+typedef int (*pgw_finding_fn)(void *arg, const struct pgw_finding *f);
+extern "Python" int pgwpy_on_finding(void *arg, const struct pgw_finding *f);
+bool pgw_check_kind(enum pgw_root_kind kind);
+enum pgw_status pgw_check_roots(struct pgw_check *ck,
+    const struct pgw_roots *roots, const struct pgw_task *tasks,
+    const struct pgw_roots_view *view, pgw_finding_fn fn, void *arg,
+    struct pgw_err *err);
+enum pgw_status pgw_check_vmas(struct pgw_check *ck,
+    const struct pgw_space *user, const struct pgw_vmas *vmas,
+    const struct pgw_task *owner, uint64_t max_entries, pgw_finding_fn fn,
+    void *arg, struct pgw_err *err);
+enum pgw_status pgw_check_root(struct pgw_check *ck,
+    const struct pgw_space *space, const struct pgw_check_root_opts *opts,
+    pgw_finding_fn fn, void *arg, struct pgw_check_stats *stats_ret,
+    struct pgw_err *err);
 enum pgw_status pgw_check_open(const struct pgw_space *kernel,
     struct pgw_check **ck_ret, struct pgw_err *err);
 void pgw_check_close(struct pgw_check *ck);

@@ -15,6 +15,7 @@ from . import _maps
 from . import _records
 from . import _search
 from . import _info
+from . import _check_all
 
 
 class Image:
@@ -190,15 +191,34 @@ class Image:
         vp = ffi.new("struct pgw_vmas **")
         err = ffi.new("struct pgw_err *")
         with self._use():
-            if self._mm is None:
-                lmp = ffi.new("struct pgw_linux_mm **")
-                check(lib.pgw_linux_mm_open(k._space, lmp, err), err)
-                self._mm = lmp[0]
+            if self._linux_mm(err) is None:
+                check(err.status, err)
             check(lib.pgw_linux_vmas_of_pid(self._mm, pid, vp, err), err)
             try:
                 return _maps.maps(vp[0])
             finally:
                 lib.pgw_vmas_free(vp[0])
+
+    def _linux_mm(self, err):
+        """The VMA reader, opened once (None, err saying why, when it
+        cannot be: no BTF or kallsyms).  With the lock held."""
+        if self._mm is None:
+            lmp = ffi.new("struct pgw_linux_mm **")
+            if lib.pgw_linux_mm_open(self.kernel()._space, lmp,
+                                     err) != lib.PGW_OK:
+                return None
+            self._mm = lmp[0]
+        return self._mm
+
+    def _check_open(self):
+        """What every root's check compares with, gathered once through
+        the kernel's space.  With the lock held."""
+        if self._check is None:
+            err = ffi.new("struct pgw_err *")
+            ckp = ffi.new("struct pgw_check **")
+            check(lib.pgw_check_open(self.kernel()._space, ckp, err), err)
+            self._check = ckp[0]
+        return self._check
 
     def roots(self):
         """Every root in physical memory (pgwalk roots): a list of Root,
@@ -228,12 +248,24 @@ class Image:
         space; many addresses ask one rmap()."""
         return self.rmap(spaces).lookup(pa)
 
-    def check(self, space=None, max_entries=0):
+    def check(self, space=None, max_entries=0, all_roots=False):
         """What is wrong in a space (pgwalk check's findings), an iterator
         of Finding in address order: the kernel's space by default, all of
         it; another space's user half, and its kernel-half entries that are
-        not the kernel root's."""
+        not the kernel root's.  all_roots=True: what `check --all-roots`
+        reports, in its order: every root the roots scan finds (a
+        process's user half, its VMAs' rules, its PTI user copy's kernel
+        half), then the cross-view findings (kernel-half-mismatch,
+        orphan-root, unowned-task); one entry budget for all of it.  Not
+        in arm64's two-root mode (Unsupported)."""
         k = self.kernel()
+        if all_roots:
+            if space is not None:
+                raise InvalidArgument("pgwalk: check: all_roots walks "
+                                      "every root: no space to choose")
+            with self._use():
+                return _check_all.iterate(
+                    *_check_all.findings(self, max_entries))
         space = k if space is None else space
         err = ffi.new("struct pgw_err *")
         opts = ffi.new("struct pgw_check_root_opts *")
@@ -244,10 +276,7 @@ class Image:
         opts.max_entries = max_entries
         itp = ffi.new("struct pgw_findings_iter **")
         with self._use(*([space.image] if space.image is not self else [])):
-            if self._check is None:
-                ckp = ffi.new("struct pgw_check **")
-                check(lib.pgw_check_open(k._space, ckp, err), err)
-                self._check = ckp[0]
+            self._check_open()
             check(lib.pgw_findings_iter_new(self._check, space._space, opts,
                                             itp, err), err)
         return WalkIterator([self], itp[0], lib.pgw_findings_iter_next,

@@ -137,7 +137,9 @@ class Evidence(NamedTuple):
 
 class Finding(NamedTuple):
     """A check finding: rule and severity keys, the range (None for
-    findings without one), the root, the entries that show it, why."""
+    findings without one), the root, the entries that show it, why, and
+    the process that owns the root (pid, comm: raw bytes; None when
+    unknown)."""
     rule: str
     severity: str
     va: Optional[int]
@@ -145,6 +147,8 @@ class Finding(NamedTuple):
     root: Optional[int]
     evidence: Tuple[Evidence, ...]
     why: str
+    pid: Optional[int] = None
+    comm: Optional[bytes] = None
 
 
 def finding(f):
@@ -154,7 +158,10 @@ def finding(f):
                    cstr(lib.pgw_severity_key(f.severity)),
                    f.va if f.has_range else None,
                    f.end if f.has_range else None,
-                   f.root if f.has_root else None, ev, cstr(f.why))
+                   f.root if f.has_root else None, ev, cstr(f.why),
+                   f.owner.pid if f.owner != ffi.NULL else None,
+                   bytes(ffi.buffer(f.owner.comm, f.owner.comm_len))
+                   if f.owner != ffi.NULL else None)
 
 
 class DiffSide(NamedTuple):

@@ -188,6 +188,49 @@ class AgainstTheCli(unittest.TestCase):
                 got = [(f.rule, f.severity) for f in im.check()]
             self.assertEqual(got, want, name)
 
+    def test_check_all_roots(self):
+        # check(all_roots=True) is `check --all-roots`'s findings, in its
+        # order, field for field (the owner's pid and comm too), on every
+        # x86 dump and the filtered kdump; and with a budget that cuts it,
+        # the same findings, then LimitReached.  crash's process roots
+        # are never orphans.
+        _, folder = shared_dump("x64-4l-a")
+        paths = [shared_dump(n)[0] for n, _ in DUMPS]
+        paths.append(os.path.join(folder, "vmcore-d31.kdump"))
+        for path, budget in [(p, 0) for p in paths] + [(paths[0], 20000)]:
+            args = ["--max-entries=%d" % budget] if budget else []
+            want = [(f["rule"], f["severity"], f["va"], f["end"], f["root"],
+                     f["pid"], f["comm"], len(f["evidence"]), f["why"])
+                    for f in cli("check", "--all-roots", "--severity=info",
+                                 *args, path) if f["type"] == "finding"]
+            got = []
+            with pgwalk.open(path) as im:
+                try:
+                    for f in im.check(all_roots=True, max_entries=budget):
+                        got.append((f.rule, f.severity, f.va, f.end, f.root,
+                                    f.pid, None if f.comm is None else
+                                    f.comm.decode("latin-1"),
+                                    len(f.evidence), f.why))
+                    cut = False
+                except pgwalk.LimitReached:
+                    cut = True
+            self.assertEqual(got, want, path)
+            self.assertEqual(cut, bool(budget), path)
+            self.assertTrue(want, path)
+        with open(os.path.join(folder, "process-roots.txt")) as f:
+            crash = {int(dict(w.split("=", 1) for w in l.split())["pgd_phys"], 16)
+                     for l in f if l.startswith("pid=")}
+        with pgwalk.open(paths[0]) as im:
+            orphans = {f.root for f in im.check(all_roots=True)
+                       if f.rule == "orphan-root"}
+            self.assertTrue(orphans)
+            self.assertEqual(orphans & crash, set())
+            with self.assertRaises(pgwalk.InvalidArgument):
+                im.check(im.kernel(), all_roots=True)
+        with pgwalk.open(shared_dump("arm64-4k-a")[0]) as im:
+            with self.assertRaises(pgwalk.Unsupported):
+                im.check(all_roots=True)
+
     def test_diff(self):
         elf, folder = shared_dump("x64-4l-a")
         want = [(r["type"], r["va"], r["end"], r.get("changes", []))
