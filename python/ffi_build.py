@@ -223,6 +223,9 @@ enum pgw_status pgw_rmap_add(struct pgw_rmap *rm,
 void pgw_rmap_finish(struct pgw_rmap *rm);
 size_t pgw_rmap_lookup(const struct pgw_rmap *rm, uint64_t pa,
     struct pgw_rmap_hit *hits, size_t max);
+struct pgw_rmap_stats { uint64_t tables_not_in_image; ...; };
+void pgw_rmap_stats(const struct pgw_rmap *rm,
+    struct pgw_rmap_stats *stats_ret);
 void pgw_rmap_free(struct pgw_rmap *rm);
 
 struct pgw_scan_opts { uint64_t max_entries; struct pgw_enc_bits enc; ...; };
@@ -230,8 +233,9 @@ struct pgw_scan_stats { uint64_t entries; bool complete; ...; };
 struct pgw_roots_opts { struct pgw_scan_opts scan; ...; };
 struct pgw_root_found { uint64_t table; enum pgw_root_kind kind;
     char why[...]; uint64_t pti_user; unsigned ncpus; uint64_t user_bytes;
-    ...; };
+    unsigned ndiffs; ...; };
 struct pgw_roots { const struct pgw_mode *mode; uint64_t kernel_root;
+    uint64_t kernel_start;
     size_t n; struct pgw_root_found *root; struct pgw_scan_stats scan;
     ...; };
 struct pgw_roots_view { size_t nroots, ntasks; size_t *first_owner;

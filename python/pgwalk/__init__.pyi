@@ -251,7 +251,8 @@ class Image:
                wide: bool = ..., space: Optional[Space] = ...,
                phys: bool = ..., kernel_half: bool = ..., start: int = ...,
                end: Optional[int] = ..., context: int = ...,
-               max_hits: int = ..., max_entries: int = ...) -> SearchHits: ...
+               max_hits: int = ..., max_entries: int = ...,
+               all_roots: bool = ...) -> Iterator[SearchHit]: ...
 
 def open(path: Union[str, bytes, os.PathLike], image_format: Optional[str] = ...,
          base: Optional[int] = ...) -> Image: ...

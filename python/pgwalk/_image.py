@@ -16,6 +16,7 @@ from . import _records
 from . import _search
 from . import _info
 from . import _check_all
+from . import _search_roots
 
 
 class Image:
@@ -285,7 +286,8 @@ class Image:
 
     def search(self, string=None, hex=None, regex=None, yara=None,
                wide=False, space=None, phys=False, kernel_half=False,
-               start=0, end=None, context=16, max_hits=0, max_entries=0):
+               start=0, end=None, context=16, max_hits=0, max_entries=0,
+               all_roots=False):
         """Where patterns lie in memory (pgwalk search): an iterator of
         SearchHit in address order.  Patterns: string= (str as UTF-8, or
         bytes), hex= ("4d5a??00"), regex= (POSIX ERE over bytes), yara=
@@ -298,7 +300,26 @@ class Image:
         most 4096); max_hits > 0 gives that many, counting the rest.  A
         page the image lacks is counted (summary()), never searched as
         zeros; LimitReached after the last hit when the entry budget cut
-        the walk.  InvalidArgument for a pattern that is none."""
+        the walk.  InvalidArgument for a pattern that is none.
+        all_roots=True: physical memory searched once, then each hit
+        named by every root `pgwalk roots` finds that maps its frame
+        (pid, comm, va; the direct map too; once with va None when none
+        does), as search --all-roots (roots walked within max_entries;
+        space, when given, is the kernel's, as the CLI's --cr3 there)."""
+        if all_roots:
+            if phys:
+                raise InvalidArgument("pgwalk: search: all_roots searches "
+                                      "physical memory once: leave out "
+                                      "phys=")
+            hits = self.search(string, hex, regex, yara, wide, phys=True,
+                               context=context, max_hits=max_hits)
+            found = list(hits)
+            with self._use():
+                owners, rm, tables, cut = _search_roots.owners_map(
+                    self, space or self.kernel(), max_entries)
+            return _search.MappedHits(
+                _search_roots.named(self, found, owners, rm),
+                _search.map_summary(hits.summary(), tables, cut))
         pat = _search.patterns(string, hex, regex, yara, wide)
         if phys and space is not None:
             raise InvalidArgument("pgwalk: search: phys=True searches "

@@ -153,3 +153,47 @@ class SearchHits(WalkIterator):
         if reason is not None:
             out["reason"] = reason
         return out
+
+
+class MappedHits:
+    """search(all_roots=True)'s hits: each physical hit once per mapping
+    of its frame (root, pid, comm, va), or once unmapped; computed whole
+    when asked for (the roots are walked after the search, as the CLI
+    does), given one at a time.  summary() is the CLI's summary record:
+    the search's, with the tables the roots' walks could not read, and
+    "budget" when the entry budget cut one."""
+
+    def __init__(self, hits, summary):
+        self._hits = iter(hits)
+        self._summary = summary
+        self.complete = summary["complete"]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._hits)
+
+    def close(self):
+        self._hits = iter(())
+
+    def summary(self):
+        return self._summary
+
+
+def map_summary(summary, tables, cut):
+    """The search's summary once the roots' walks are in: as the CLI's
+    conclude() says it (a budget cut first, then the hit limit, tables
+    the image lacks, data it lacks)."""
+    s = dict(summary)
+    s["tables_not_in_image"] += tables
+    reason = s.get("reason")
+    if cut:
+        reason = "budget"
+    elif reason is None and s["tables_not_in_image"]:
+        reason = "table-not-in-image"
+    s.pop("reason", None)
+    s["complete"] = reason is None
+    if reason is not None:
+        s["reason"] = reason
+    return s

@@ -4,11 +4,13 @@ the CLI's `search --format=json` on every real dump and the samples: the
 same hits, field for field, and the same summary."""
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 import pgwalk
-from common import REPO, SAMPLE, shared_dump, markers
+from common import REPO, SAMPLE, TOOLS, shared_dump, markers
 
 PGWALK = os.environ.get("PGWALK", os.path.join(REPO, "build", "pgwalk"))
 RULES = os.path.join(REPO, "tests", "rules")
@@ -56,6 +58,10 @@ CASES = (
      dict(string=["ELF", "GLIBC"], wide=True, max_hits=40), dict(comm="init")),
     (["--comm=init", "--kernel-half", "--hex=7f454c46", "--max-hits=20"],
      dict(hex="7f454c46", kernel_half=True, max_hits=20), dict(comm="init")),
+    (["--all-roots", "--string=PGWALK-FINAL", "--regex=PGW[A-Z]+-M",
+      "--max-hits=50"],
+     dict(string="PGWALK-FINAL", regex="PGW[A-Z]+-M", max_hits=50,
+          all_roots=True), None),
 )
 
 
@@ -108,6 +114,68 @@ class AgainstCLI(unittest.TestCase):
         self.assertEqual(got, want)
         self.assertTrue(got and all(h["pattern"].startswith("yara:")
                                     for h in got))
+
+
+class Synthetic(unittest.TestCase):
+    """tests/specs' search images (pgw-mkimage): every root of a kernel
+    that maps a marker's frame, PROT_NONE pages, a shared table mapping
+    one frame at 262144 pages -- as the CLI names them."""
+
+    def image(self, spec):
+        tool = os.path.join(TOOLS, "pgw-mkimage")
+        if not os.access(tool, os.X_OK):
+            self.skipTest("no pgw-mkimage (PGW_TOOLS=%r)" % TOOLS)
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = os.path.join(tmp, "s.elf")
+        subprocess.run([tool, "-e", path, os.path.join(REPO, "tests",
+                                                       "specs", spec)],
+                       check=True, capture_output=True)
+        return path
+
+    def agree(self, path, args, where, **kw):
+        want, summary, _ = cli_search(path, *args)
+        with pgwalk.open(path) as im:
+            if where is not None:
+                kw["space"] = im.space(**where)
+            it = im.search(**kw)
+            got = [as_cli(h) for h in it]
+            self.assertEqual(got, want, args)
+            self.assertEqual(dict(it.summary(), type="summary"), summary)
+        return got
+
+    def test_all_roots(self):
+        q = self.image("search-roots.spec")
+        marks = ["SHARED-BY-TWO", "B-ALONE", "PROTNONE-MARK",
+                 "IN-KERNEL-TEXT", "NOBODY-MAPS-ME"]
+        got = self.agree(q, ["--all-roots", "--cr3=0x100000"]
+                         + ["--string=" + m for m in marks],
+                         dict(cr3=0x100000), all_roots=True, string=marks)
+        # The spec's answer: the direct map, the text alias, both
+        # processes' views of their shared frame, a PROT_NONE page, and
+        # a frame nobody maps.
+        self.assertEqual([(h["va"], h["pa"], h["root"]) for h in got], [
+            ("0xffff888000080010", "0x80010", "0x100000"),
+            ("0xffffffff81080010", "0x80010", "0x100000"),
+            ("0xffff888000c00100", "0xc00100", "0x100000"),
+            ("0x400100", "0xc00100", "0x400000"),
+            ("0x7f0000000100", "0xc00100", "0x402000"),
+            ("0xffff888000c01000", "0xc01000", "0x100000"),
+            ("0x500000", "0xc01000", "0x402000"),
+            ("0xffff888000c02000", "0xc02000", "0x100000"),
+            ("0x600000", "0xc02000", "0x402000"),
+            (None, "0x1100000", None)])
+
+    def test_shared_table(self):
+        r = self.image("search-repeat.spec")
+        got = self.agree(r, ["--mode=x86-64", "--cr3=0x1000", "--context=0",
+                             "--max-hits=100000", "--string=ONE-FRAME-MARK"],
+                         dict(mode="x86-64", cr3=0x1000),
+                         string="ONE-FRAME-MARK", context=0,
+                         max_hits=100000)
+        # 1 GiB onto one frame: every one of its 262144 pages named.
+        self.assertEqual((sum(h.get("same_frame_pages", 1) for h in got),
+                          {h["pa"] for h in got}), (262144, {"0x100100"}))
 
 
 class Markers(unittest.TestCase):
