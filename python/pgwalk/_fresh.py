@@ -11,10 +11,15 @@ from ._ffi import ffi, lib
 FRESH_MIN = 1 << 16
 
 
-def fresh(n):
-    """(a new bytes object of n >= FRESH_MIN zero bytes, a pointer to its
-    data for the library to fill before it is returned)."""
+def new_bytes(n, fill):
+    """A new bytes object of n bytes that fill(pointer, n) writes (it
+    raises when it cannot)."""
+    if n < FRESH_MIN:
+        buf = bytearray(n)
+        fill(ffi.from_buffer(buf, require_writable=True), n)
+        return bytes(buf)
     out = bytes(n)
     p = ffi.from_buffer(out)
     lib.pgwpy_prefer_huge(p, n)
-    return out, p
+    fill(p, n)
+    return out

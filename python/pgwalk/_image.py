@@ -8,7 +8,7 @@ from ._ffi import ffi, lib
 from ._errors import InvalidArgument, check, cstr
 from ._iter import WalkIterator
 from ._keys import ABSENCES
-from ._fresh import FRESH_MIN, fresh
+from ._fresh import new_bytes
 from ._space import Space
 from ._rmap import ReverseMap
 from . import _maps
@@ -85,13 +85,7 @@ class Image:
     def read_phys(self, pa, n):
         """n bytes of physical memory from pa: NotInImage (with .absence)
         when a page of them is not in the image; never zeros."""
-        if n < FRESH_MIN:
-            buf = bytearray(n)
-            self.readinto_phys(pa, buf)
-            return bytes(buf)
-        out, p = fresh(n)
-        self._read_phys(pa, p, n)
-        return out
+        return new_bytes(n, lambda p, k: self._read_phys(pa, p, k))
 
     def readinto_phys(self, pa, buf):
         """Fill the writable buffer buf from physical pa, as read_phys()

@@ -7,7 +7,7 @@ from ._ffi import ffi, lib
 from ._errors import check, error, cstr
 from ._iter import WalkIterator
 from . import _records, _maps
-from ._fresh import FRESH_MIN, fresh
+from ._fresh import new_bytes
 
 
 class Answers(NamedTuple):
@@ -125,13 +125,7 @@ class Space:
         the first byte that cannot be read (never zeros); the exception's
         .data holds what was read before it.  The bytes are filled in
         place (_fresh.py); readinto() reuses a buffer of the caller's."""
-        if n < FRESH_MIN:
-            buf = bytearray(n)
-            self.readinto(va, buf)
-            return bytes(buf)
-        out, p = fresh(n)
-        self._read(va, p, n)
-        return out
+        return new_bytes(n, lambda p, k: self._read(va, p, k))
 
     def readinto(self, va, buf):
         """Fill the writable buffer buf from va (len(buf) bytes), as

@@ -264,59 +264,48 @@ class Stub(unittest.TestCase):
             self.assertEqual(public - methods, set(), cls)
 
 
+def counts_during(call):
+    """How often this thread counted while call() ran in another: more
+    than a few only when the call gave up the GIL (no switch interval
+    preempts C code that holds it).  Up to five tries, for a machine too
+    busy to schedule this thread during one call."""
+    for _ in range(5):
+        span = []
+
+        def timed():
+            span.append(time.perf_counter())
+            call()
+            span.append(time.perf_counter())
+        t = threading.Thread(target=timed)
+        ticks = []
+        t.start()
+        while t.is_alive():
+            ticks.append(time.perf_counter())
+        t.join()
+        during = sum(1 for x in ticks if span[0] < x < span[1])
+        if during > 100:
+            break
+    return during
+
+
 class Gil(unittest.TestCase):
     def test_other_threads_run_during_a_batch(self):
-        # While translate_many runs in one thread, this one keeps counting:
-        # only possible when the call gave up the GIL (no switch interval
-        # preempts C code that holds it).  Up to five tries, for a machine
-        # too busy to schedule this thread during one call.
         vas = array.array("Q", range(0, 1 << 34, 4096))   # 4 Mi addresses
         with pgwalk.open(SAMPLE) as im:
             sp = im.space(cpu=1)
-            for _ in range(5):
-                span = []
-
-                def batch():
-                    span.append(time.perf_counter())
-                    sp.translate_many(vas)
-                    span.append(time.perf_counter())
-                t = threading.Thread(target=batch)
-                ticks = []
-                t.start()
-                while t.is_alive():
-                    ticks.append(time.perf_counter())
-                t.join()
-                during = sum(1 for x in ticks if span[0] < x < span[1])
-                if during > 100:
-                    break
-            self.assertGreater(during, 100)
-
+            self.assertGreater(counts_during(lambda: sp.translate_many(vas)),
+                               100)
 
     def test_other_threads_run_during_a_search(self):
         # One next() of a search that finds nothing searches all of the
         # real dump's 128 MiB (the walk in the library's thread, the
-        # caller waiting in C): this thread counts meanwhile.
+        # caller waiting in C).
         elf, _ = shared_dump("x64-4l-a")
+        found = []
         with pgwalk.open(elf) as im:
-            for _ in range(5):
-                span = []
-
-                def search():
-                    span.append(time.perf_counter())
-                    self.assertEqual(list(im.search(string="no such bytes "
-                                                    "in this image", phys=True)),
-                                     [])
-                    span.append(time.perf_counter())
-                t = threading.Thread(target=search)
-                ticks = []
-                t.start()
-                while t.is_alive():
-                    ticks.append(time.perf_counter())
-                t.join()
-                during = sum(1 for x in ticks if span[0] < x < span[1])
-                if during > 100:
-                    break
-            self.assertGreater(during, 100)
+            self.assertGreater(counts_during(lambda: found.extend(im.search(
+                string="no such bytes in this image", phys=True))), 100)
+        self.assertEqual(found, [])
 
     def test_search_iterators_in_threads(self):
         # Four threads, each with its own search of one image, their

@@ -12,6 +12,15 @@ import pgwalk
 from common import SAMPLE, TOOLS
 
 
+
+def first_missing_page(sp):
+    """A mapped 4 KiB page whose data the image lacks, after one it
+    holds."""
+    return next(m.va + 4096 for m in sp.mappings()
+                if m.page_size == 4096
+                and sp.translate(m.va).data_absence is None
+                and sp.translate(m.va + 4096).data_absence is not None)
+
 class Exceptions(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -69,10 +78,7 @@ class Exceptions(unittest.TestCase):
         # bytes before the stop come with the exception.
         with pgwalk.open(SAMPLE) as im:
             sp = im.space(cpu=1)
-            va = next(m.va + 4096 for m in sp.mappings()
-                      if m.page_size == 4096
-                      and sp.translate(m.va).data_absence is None
-                      and sp.translate(m.va + 4096).data_absence is not None)
+            va = first_missing_page(sp)
             with self.assertRaises(pgwalk.NotInImage) as cm:
                 sp.read(va - 16, 32)
             self.assertEqual(cm.exception.absence, "outside")
@@ -96,10 +102,7 @@ class Exceptions(unittest.TestCase):
                 im.read_phys(r["end"] - n + 4096, n)
             self.assertEqual(cm.exception.absence, "outside")
             sp = im.space(cpu=1)
-            va = next(m.va + 4096 for m in sp.mappings()
-                      if m.page_size == 4096
-                      and sp.translate(m.va).data_absence is None
-                      and sp.translate(m.va + 4096).data_absence is not None)
+            va = first_missing_page(sp)
             with self.assertRaises(pgwalk.NotInImage) as cm:
                 sp.read(va - 16, n)
             self.assertEqual(cm.exception.data, sp.read(va - 16, 16))
