@@ -1,10 +1,17 @@
 #!/bin/sh
 # Mutation check of the test suite (`make mutants`; never part of `make
 # check`): copy the tree to a scratch directory, put each mutant of
-# tests/mutants/mutants.txt into it alone, run `make check` there, and
-# report which test files failed.  A mutant no test file kills, a mutant
+# tests/mutants/mutants.txt into it alone, build what `make check` runs,
+# and run the suite's files one at a time until one fails: first the
+# mutant's own "tests" (the files most likely to kill it), then every
+# other file of the suite.  The first failing file kills the mutant; a
+# survivor has run the whole suite.  A mutant no test file kills, a mutant
 # that does not compile, and a mutant whose original text is not in the
 # tree (exactly once) are failures: exit 1.
+#
+# Before any mutant, the "tests" files of the mutants run on the unmutated
+# copy and must pass; a file outside them that kills a mutant is run again
+# without it (it must pass there, else the run is broken, not a kill).
 #
 #   sh tests/mutants/run.sh [NAME...]     only these mutants
 #   sh tests/mutants/run.sh --check       only check that every mutant
@@ -12,7 +19,8 @@
 #
 # The real dumps are required (../shared/testdata, or PGW_SHARED): the
 # check is of the whole suite.  MUTANTS_DIR keeps the scratch copy and the
-# logs there instead of a temporary directory.
+# logs there instead of a temporary directory; MUTANTS_FILE_TIMEOUT (300 s)
+# is each file's watchdog (a mutant that hangs a file is killed by it).
 set -u
 check_only=
 [ "${1:-}" = --check ] && { check_only=1; shift; }
@@ -92,12 +100,56 @@ restore() {
 		mv "$_o" "${_o%.orig-mutant}"
 		touch "${_o%.orig-mutant}"   # newer than the mutant's objects
 	done
+	rm -f "$1/.mutant-in"
 }
 
-# failed LOG: the test files prove's summary lists as failed.
-failed() {
-	sed -n 's/^\([^ ][^ ]*\) *(Wstat: .*/\1/p' "$1" | sed 's|^build/tests/|tests/unit/|' |
-		sort -u | tr '\n' ' ' | sed 's/ $//'
+# hints NAME: the files of NAME's "tests" line, in order.
+hints() {
+	awk -v want="$1" '$1 == "mutant" { on = $2 == want; next }
+		on && $1 == "tests" { for (i = 2; i <= NF; i++) print $i }' "$TABLE"
+}
+
+# suite: every file `make check` runs, the unit tests (quick) first.
+suite() {
+	(cd "$REPO" && for f in tests/unit/*.c; do echo "${f%.c}"; done &&
+		ls tests/cli/*.t)
+}
+
+# needs FILE: what FILE runs, to build before it: a unit test its binary;
+# a CLI file the binary, the library and the test tools it names (or
+# its helpers, or the Python tests it runs).  Relinking every tool for
+# every mutant took minutes; a tool not named here is still there,
+# built unmutated by the first build, so a missed one can only let a
+# mutant survive, never kill one.  A file that runs other files
+# (vacuous.t) or the fuzz replay drivers gets everything.
+needs() {
+	case $1 in
+	tests/unit/*) echo "build/tests/${1#tests/unit/}"; return ;;
+	tests/cli/vacuous.t|tests/cli/fuzz_corpus.t) echo check-build; return ;;
+	esac
+	echo all
+	_src="$TREE/$1 $TREE/tests/cli/*.sh"
+	[ "$1" = tests/cli/python.t ] && _src="$_src $TREE/tests/python/*.py"
+	for _c in "$TREE"/tests/tools/*.c; do
+		_n=$(basename "$_c" .c)
+		# shellcheck disable=SC2086  # the globs above
+		grep -q -- "$_n" $_src && echo "build/tools/$_n"
+	done
+}
+
+# run_file FILE LOG: FILE alone in the scratch tree, after building what
+# it needs; its status.
+run_file() {
+	_need=$(needs "$1")
+	case $1 in
+	tests/unit/*) _t=build/tests/${1#tests/unit/} ;;
+	*) _t=$1 ;;
+	esac
+	# shellcheck disable=SC2086  # one target a word
+	(cd "$TREE" && $MAKE -s -j"$JOBS" $_need &&
+		PGWALK=$TREE/build/pgwalk PGW_TOOLS=$TREE/build/tools \
+		PGW_TESTS=$TREE/build/tests PGW_FILE_TIMEOUT=$FILE_TIMEOUT \
+		timeout -k 10 $((FILE_TIMEOUT + 30)) prove -f "$_t") >"$2" 2>&1
 }
 
 # copy DIR: the tree's tracked and untracked (not ignored) files, as they
@@ -139,38 +191,74 @@ SHARED=${PGW_SHARED:-$REPO/../shared/testdata}
 [ -d "$SHARED" ] || die "no real dumps at $SHARED: the suite would skip its real-dump tests (set PGW_SHARED)"
 PGW_SHARED=$(cd "$SHARED" && pwd)
 PGW_UNPACKED=${PGW_UNPACKED:-$REPO/build/unpacked}
+FILE_TIMEOUT=${MUTANTS_FILE_TIMEOUT:-300}
 export PGW_SHARED PGW_UNPACKED
 
 echo "mutants: copying the tree to $TREE"
-rm -rf "$TREE"; mkdir -p "$TREE"
+# A kept copy (MUTANTS_DIR) keeps its build, unless a run stopped with a
+# mutant in: then its objects may be the mutant's.
+if [ -e "$TREE/.mutant-in" ]; then
+	rm -rf "$TREE"
+else
+	find "$TREE" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + 2>/dev/null
+fi
+mkdir -p "$TREE"
 copy "$TREE" || die "cannot copy the tree"
-echo "mutants: make check on the unmutated copy (it must pass)"
-(cd "$TREE" && $MAKE -j"$JOBS" check) >"$WORK/baseline.log" 2>&1 ||
-	die "make check fails without any mutant: see $WORK/baseline.log"
+(cd "$TREE" && $MAKE -j"$JOBS" check-build) >"$WORK/build.log" 2>&1 ||
+	die "the unmutated copy does not build: see $WORK/build.log"
+# The files the mutants name must pass without them: a file that fails
+# anyway would kill every mutant.
+base=$(for m in $list; do hints "$m"; done | awk '!seen[$0]++')
+for f in $base; do
+	[ -e "$REPO/$f" ] || [ -e "$REPO/$f.c" ] || die "no test file $f (tests/mutants/mutants.txt)"
+done
+echo "mutants: $(echo $base | wc -w) files the mutants name, on the unmutated copy"
+passing=
+for f in $base; do
+	run_file "$f" "$WORK/baseline.log" ||
+		die "$f fails without any mutant: see $WORK/baseline.log"
+	passing="$passing $f "
+done
+
+# passes_unmutated FILE: FILE passes on the unmutated copy (the tree is
+# restored and rebuilt for it; each file once).
+passes_unmutated() {
+	case $passing in *" $1 "*) return 0 ;; esac
+	run_file "$1" "$WORK/unmutated.log" || return 1
+	passing="$passing $1 "
+}
 
 survived=0 broken=0 total=0
+all=$(suite)
 printf '%-28s %s\n' MUTANT RESULT
 for m in $list; do
 	total=$((total + 1))
+	: >"$TREE/.mutant-in"
 	apply "$m" "$TREE" || { restore "$TREE"; broken=$((broken + 1)); continue; }
 	log=$WORK/$m.log
+	t0=$(date +%s)
 	(cd "$TREE" && $MAKE -j"$JOBS" all >/dev/null 2>"$log.build") || {
 		printf '%-28s %s\n' "$m" "DOES NOT COMPILE (see $log.build)"
 		broken=$((broken + 1)); restore "$TREE"; continue
 	}
-	(cd "$TREE" && $MAKE -j"$JOBS" check) >"$log" 2>&1
-	rc=$?
-	killers=$(failed "$log")
-	if [ "$rc" != 0 ] && [ -n "$killers" ]; then
-		printf '%-28s killed by %s\n' "$m" "$killers"
-	elif [ "$rc" != 0 ]; then
-		printf '%-28s %s\n' "$m" "make check failed outside the tests (see $log)"
-		broken=$((broken + 1))
-	else
-		printf '%-28s %s\n' "$m" "SURVIVED"
-		survived=$((survived + 1))
-	fi
+	own=$(hints "$m")
+	killer= ran=0
+	for f in $own $(echo "$all" | grep -vxF "${own:-/}"); do
+		ran=$((ran + 1))
+		run_file "$f" "$log" || { killer=$f; break; }
+	done
 	restore "$TREE"
+	took=$(($(date +%s) - t0))
+	if [ -z "$killer" ]; then
+		printf '%-28s %s\n' "$m" "SURVIVED ($ran files, ${took}s)"
+		survived=$((survived + 1))
+	elif echo "$own" | grep -qxF "$killer" ||
+	     passes_unmutated "$killer"; then
+		printf '%-28s killed by %s (file %d, %ds)\n' "$m" "$killer" "$ran" "$took"
+	else
+		printf '%-28s %s\n' "$m" "BROKEN: $killer fails without the mutant too (see $WORK/unmutated.log)"
+		broken=$((broken + 1))
+	fi
 done
 echo "mutants: $total run, $((total - survived - broken)) killed, $survived survived, $broken broken"
 [ "$survived" = 0 ] && [ "$broken" = 0 ]
