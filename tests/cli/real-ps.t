@@ -14,7 +14,7 @@
 #   the one README.txt names.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
-plan 21
+plan 26
 
 # crash_ps DIR: "pid ppid comm state cpu task running" from crash's ps,
 # the other CPUs' idle tasks left out; kernel threads' [comm] unbracketed.
@@ -32,6 +32,16 @@ crash_ps() {
 ours() {
 	awk -F '\t' '$1 == "task" { print $2, $4, $5, $6, $7, $12, $8 }' "$1" |
 		sort
+}
+# crash_counts DIR: "tasks=N processes=P kernel_threads=K" of crash's ps
+# (the other CPUs' idle tasks left out, kernel threads bracketed).
+crash_counts() {
+	awk '($1 ~ /^[0-9]+$/ || ($1 == ">" && $2 ~ /^[0-9]+$/)) {
+		if ($1 == ">") { $1 = ""; $0 = $0 }
+		if ($1 == 0 && $9 != "[swapper/0]") next
+		n++; k += $9 ~ /^\[/ }
+		END { printf "tasks=%d processes=%d kernel_threads=%d\n", n, n - k, k }' \
+		"$1/crash-ps.txt"
 }
 # crash_roots DIR: "pid root" per process of process-roots.txt.
 crash_roots() {
@@ -56,6 +66,11 @@ for d in x64-4l-a x64-5l-a; do
 			"$TMP/ps.tsv" | sort >"$TMP/roots"
 		agree "$d $(basename "$img"): every process's root is crash's pgd_phys" \
 			"$TMP/croots" "$TMP/roots"
+		# The summary's counts: crash brackets kernel threads' comms.
+		is "$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "detail") c = i }
+			$1 == "summary" { print $c }' "$TMP/ps.tsv" |
+			sed 's/ method=.*//')" "$(crash_counts "$S")" \
+			"$d $(basename "$img"): the summary counts crash's tasks, processes and kernel threads"
 		# The CPUs' saved registers (not in a raw image): the tasks
 		# they show running are crash's ">" ones, on crash's CPU.
 		[ "$(basename "$img")" = mem.raw ] && continue
