@@ -196,14 +196,18 @@ export PGW_SHARED PGW_UNPACKED
 
 echo "mutants: copying the tree to $TREE"
 # A kept copy (MUTANTS_DIR) keeps its build, unless a run stopped with a
-# mutant in: then its objects may be the mutant's.
-if [ -e "$TREE/.mutant-in" ]; then
-	rm -rf "$TREE"
-else
-	find "$TREE" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + 2>/dev/null
-fi
-mkdir -p "$TREE"
-copy "$TREE" || die "cannot copy the tree"
+# mutant in: then its objects may be the mutant's.  Only the files that
+# changed are copied, with a new time: an unchanged source keeps the time
+# a restore gave it, newer than a mutant's objects (copying the tree's
+# own, older times over it would make those look up to date).
+[ -e "$TREE/.mutant-in" ] && rm -rf "$TREE"
+rm -rf "$WORK/stage"; mkdir -p "$WORK/stage" "$TREE"
+copy "$WORK/stage" || die "cannot copy the tree"
+(cd "$WORK/stage" && find . -type f) | while read -r f; do
+	cmp -s "$WORK/stage/$f" "$TREE/$f" && continue
+	mkdir -p "$(dirname "$TREE/$f")"
+	cp "$WORK/stage/$f" "$TREE/$f" || exit 1
+done || die "cannot copy the tree"
 (cd "$TREE" && $MAKE -j"$JOBS" check-build) >"$WORK/build.log" 2>&1 ||
 	die "the unmutated copy does not build: see $WORK/build.log"
 # The files the mutants name must pass without them: a file that fails
