@@ -210,6 +210,11 @@ copy "$WORK/stage" || die "cannot copy the tree"
 	mkdir -p "$(dirname "$TREE/$f")"
 	cp "$WORK/stage/$f" "$TREE/$f" || exit 1
 done || die "cannot copy the tree"
+# ... and files the tree no longer has go (the Makefile compiles every
+# src/*/*.c it finds).
+(cd "$TREE" && find . -path ./build -prune -o -type f -print) | while read -r f; do
+	[ -e "$WORK/stage/$f" ] || rm -f "$TREE/$f"
+done
 (cd "$TREE" && $MAKE -j"$JOBS" check-build) >"$WORK/build.log" 2>&1 ||
 	die "the unmutated copy does not build: see $WORK/build.log"
 # The files the mutants name must pass without them: a file that fails
