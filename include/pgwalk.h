@@ -241,6 +241,20 @@ struct pgw_prstatus {
 size_t pgw_image_prstatus(const struct pgw_image *img,
 			  const struct pgw_prstatus **prstatus_ret);
 /*
+ * An AArch64 NT_PRSTATUS's registers (the kernel's struct user_pt_regs).
+ * QEMU writes one per vCPU, in CPU order, with the stack pointer of the
+ * CPU's current EL (SP_EL1 in EL1h) and no system register: no TTBR.
+ */
+struct pgw_arm64_regs {
+	uint64_t x[31], sp, pc, pstate;
+};
+/* PSTATE.M[3:2]: the exception level an AArch64 CPU was in. */
+#define PGW_ARM64_PSTATE_EL(pstate) ((unsigned)((pstate) >> 2) & 3u)
+/* The registers of each AArch64 NT_PRSTATUS (392-byte descriptors), in
+ * note order, at most PGW_MAX_CPUS. */
+size_t pgw_image_arm64_regs(const struct pgw_image *img,
+			    const struct pgw_arm64_regs **regs_ret);
+/*
  * Format-specific facts for `info` as "key", "value" pairs; may be 0.  Keys
  * are unique and none is ever dropped: a fact that happened again (a
  * second unreadable CPU note) keeps its first value with "(N times)"
@@ -1616,6 +1630,7 @@ struct pgw_task_layout {
 	uint32_t signal, signal_thread_head, thread_node;
 	uint32_t thread_group;
 	uint32_t stack;              /* task_struct.stack: its kernel stack */
+	uint32_t active_mm;          /* the mm a kernel thread borrows */
 };
 /* The layout from BTF, checked: sizes, shapes, fields inside the struct. */
 enum pgw_status pgw_task_layout_btf(const struct pgw_kernel_btf *kb,
@@ -1657,6 +1672,7 @@ struct pgw_task {
 	enum pgw_current_by {
 		PGW_CURRENT_STACK = 1, PGW_CURRENT_CR3,
 	} current_by;
+	uint64_t active_mm;          /* 0: none, or the layout lacks it */
 	char why[160];               /* mm but no pgd_pa: why */
 };
 

@@ -73,10 +73,12 @@ bool hint_root_failed(struct session *s, const struct pgw_err *err)
 	const struct pgw_cpu *cpus;
 	size_t ncpus = pgw_image_cpus(s->img, &cpus);
 	size_t nprs = pgw_image_prstatus_count(s->img);
+	const struct pgw_arm64_regs *regs;
 	uint64_t pa;
 	char why[160];
 
-	if (r->have_cpu && ncpus == 0 && nprs > 0) {
+	if (r->have_cpu && ncpus == 0 && nprs > 0 &&
+	    pgw_image_arm64_regs(s->img, &regs) == 0) {
 		pgw_cli_error("%s: --cpu=%u: this image's CPU notes are "
 			      "NT_PRSTATUS only (%zu), which carry no CR3; "
 			      "'pgwalk roots' lists the roots found in "

@@ -46,7 +46,7 @@ static const struct argp_option options[] = {
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
 	  "ignored)", 3 },
-	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image", 3 },
+	{ "cpu", OPT_CPU, "N", 0, "Walk from CPU N's CR3 in the image (arm64: the space of the task running there)", 3 },
 	{ "root", OPT_ROOT, "ADDR", 0,
 	  "Walk from the top table at ADDR (a root `pgwalk roots` lists; "
 	  "arm64: the user half's, under the kernel's)", 3 },

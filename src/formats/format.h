@@ -104,6 +104,8 @@ struct pgw_image {
 	size_t nprstatus;
 	struct pgw_prstatus *prstatus;   /* prstatus.c: in note order */
 	size_t nprstatus_regs;
+	struct pgw_arm64_regs *arm64_regs; /* AArch64 NT_PRSTATUS, in order */
+	size_t narm64_regs;
 	size_t note_bytes;           /* notes parsed so far (capped per file) */
 	bool notes_capped;           /* a cap stopped note parsing */
 	struct pgw_kv *vmcoreinfo;

@@ -226,6 +226,7 @@ void pgw_image_close(struct pgw_image *img)
 	free(img->ranges);
 	free(img->cpus);
 	free(img->prstatus);
+	free(img->arm64_regs);
 	free(img->path);
 	free(img);
 }
@@ -410,6 +411,13 @@ size_t pgw_image_cpus(const struct pgw_image *img,
 size_t pgw_image_prstatus_count(const struct pgw_image *img)
 {
 	return img->nprstatus;
+}
+
+size_t pgw_image_arm64_regs(const struct pgw_image *img,
+			    const struct pgw_arm64_regs **regs_ret)
+{
+	*regs_ret = img->arm64_regs;
+	return img->narm64_regs;
 }
 
 size_t pgw_image_facts(const struct pgw_image *img,

@@ -13,6 +13,9 @@
 #include <string.h>
 
 #define NT_PRSTATUS_TYPE 1
+/* sizeof(struct elf_prstatus) on arm64, and where its pr_reg starts. */
+#define ARM64_PRSTATUS_SIZE 392
+#define ARM64_PR_REG 112
 #define MAX_VMCOREINFO 4096
 
 static void check_numbers(struct pgw_image *img);
@@ -387,6 +390,31 @@ static enum pgw_status qemu_note(struct pgw_image *img, const uint8_t *desc,
 	return push_cpu(img, &none, err);
 }
 
+/* An AArch64 NT_PRSTATUS's registers, kept in note order (x86's, of
+ * other sizes, are only counted: their QEMU notes say more). */
+static enum pgw_status arm64_prstatus(struct pgw_image *img,
+				      const uint8_t *desc, size_t len,
+				      struct pgw_err *err)
+{
+	struct pgw_arm64_regs r;
+	uint64_t w[34];
+
+	if (len != ARM64_PRSTATUS_SIZE || img->narm64_regs == PGW_MAX_CPUS)
+		return PGW_OK;
+	/* x0..x30, sp, pc, pstate: 34 words in struct order. */
+	for (size_t i = 0; i < 34; i++)
+		w[i] = pgw_le64(desc + ARM64_PR_REG + 8 * i);
+	memcpy(r.x, w, sizeof(r.x));
+	r.sp = w[31];
+	r.pc = w[32];
+	r.pstate = w[33];
+	enum pgw_status st = pgw_grow(&img->arm64_regs, img->narm64_regs,
+				      sizeof(*img->arm64_regs), err);
+	if (st == PGW_OK)
+		img->arm64_regs[img->narm64_regs++] = r;
+	return st;
+}
+
 static size_t align4(size_t n)
 {
 	return (n + 3) & ~(size_t)3;
@@ -452,8 +480,11 @@ enum pgw_status pgw_image_parse_notes(struct pgw_image *img,
 		else if (nlen == 4 && memcmp(name, "QEMU", 4) == 0)
 			st = qemu_note(img, desc, descsz, err);
 		else if (nlen == 4 && memcmp(name, "CORE", 4) == 0 &&
-			 type == NT_PRSTATUS_TYPE)
+			 type == NT_PRSTATUS_TYPE) {
 			st = pgw_image_add_prstatus(img, desc, descsz, err);
+			if (st == PGW_OK)
+				st = arm64_prstatus(img, desc, descsz, err);
+		}
 		if (st != PGW_OK)
 			return pgw_err_prefix(err, "note at offset %zu", off);
 		off = desc_off + align4(descsz);

@@ -80,6 +80,22 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 				const struct pgw_root_request *req,
 				struct pgw_root *root_ret, struct pgw_err *err);
 
+/* At most n - 1 bytes of `len` raw bytes, printable ASCII kept and the
+ * rest (backslash too) as \xNN, NUL-terminated: a comm for a message. */
+void linux_escape_comm(char *out, size_t n, const uint8_t *bytes,
+		       size_t len);
+
+/*
+ * CPU `cpu`'s root where the notes carry no root register (arm64,
+ * root_cpu.c): the task the list runs there, its mm->pgd (a kernel
+ * thread's active_mm), checked against the CPU's NT_PRSTATUS.  kernel:
+ * the kernel's space (the task list is read through it).  Fills
+ * root_ret's source, cpu, table, cr3, pid, comm and why.
+ */
+enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
+				    unsigned cpu, struct pgw_root *root_ret,
+				    struct pgw_err *err);
+
 /*
  * pgw_roots_scan in a mode with two roots (roots_two.c): the kernel's
  * root (kernel_root, or 0: VMCOREINFO's swapper_pg_dir), then every

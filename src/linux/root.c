@@ -1,5 +1,6 @@
 /*
- * Where a walk starts: --cr3, --root, a CPU's CR3 from the notes, a
+ * Where a walk starts: --cr3, --root, a CPU's CR3 from the notes (on
+ * arm64, whose notes carry no TTBR, the task the list runs there), a
  * process's mm->pgd from the task list, the kernel's own top table from
  * VMCOREINFO (or found by scan), or CPU 0.  Also PTI: a user-mode CPU's
  * CR3 names the user copy of the top table; the kernel copy is 4 KiB
@@ -178,13 +179,14 @@ static enum pgw_status from_cpu(struct pgw_image *img,
 	return PGW_OK;
 }
 
-/* A process's root: through the kernel root's space (its entries read
- * with the request's encryption bits), from the task list. */
-static enum pgw_status from_task(struct pgw_image *img,
-				 const struct pgw_mode *mode,
-				 const struct pgw_root_request *req,
-				 const struct linux_scanned_root *scanned,
-				 struct pgw_root *root, struct pgw_err *err)
+/* The kernel's space, which the task list is read through (its entries
+ * read with the request's encryption bits); what: the option asking. */
+static enum pgw_status kernel_space(struct pgw_image *img,
+				    const struct pgw_mode *mode,
+				    const struct pgw_root_request *req,
+				    const struct linux_scanned_root *scanned,
+				    const char *what, struct pgw_space *kernel,
+				    struct pgw_err *err)
 {
 	struct kernel_pick kp;
 
@@ -192,9 +194,7 @@ static enum pgw_status from_task(struct pgw_image *img,
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "%s: the task list is read through the "
 				   "kernel's page tables, and there is no "
-				   "kernel root (%s)",
-				   req->have_pid ? "--pid" : "--comm",
-				   kp.why_not);
+				   "kernel root (%s)", what, kp.why_not);
 	const struct pgw_root k = kp.root;
 	enum pgw_absence why = pgw_image_page_state(img, k.table >>
 							 PGW_PAGE_SHIFT);
@@ -202,19 +202,51 @@ static enum pgw_status from_task(struct pgw_image *img,
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "%s: the kernel root 0x%llx, which the task "
 				   "list is read through, is not in the image "
-				   "(%s)", req->have_pid ? "--pid" : "--comm",
-				   (unsigned long long)k.table,
+				   "(%s)", what, (unsigned long long)k.table,
 				   pgw_absence_key(why));
-	struct pgw_space kernel = { .img = img, .mode = mode,
-				    .root = k.table, .enc = req->enc };
+	*kernel = (struct pgw_space){ .img = img, .mode = mode,
+				      .root = k.table, .enc = req->enc };
 	if (mode->root_select_bit) {
-		kernel.root = 0;
-		kernel.root_upper = k.table;
+		kernel->root = 0;
+		kernel->root_upper = k.table;
 	}
-	enum pgw_status st = linux_task_root(&kernel, req, root, err);
+	return PGW_OK;
+}
+
+/* A process's root, from the task list. */
+static enum pgw_status from_task(struct pgw_image *img,
+				 const struct pgw_mode *mode,
+				 const struct pgw_root_request *req,
+				 const struct linux_scanned_root *scanned,
+				 struct pgw_root *root, struct pgw_err *err)
+{
+	struct pgw_space kernel;
+	enum pgw_status st = kernel_space(img, mode, req, scanned,
+					  req->have_pid ? "--pid" : "--comm",
+					  &kernel, err);
+
+	if (st == PGW_OK)
+		st = linux_task_root(&kernel, req, root, err);
 	if (st == PGW_OK)
 		root->source = PGW_ROOT_TASK;
 	return st;
+}
+
+/* A CPU's root where the notes carry no root register (arm64): the
+ * task the list runs there. */
+static enum pgw_status from_cpu_task(struct pgw_image *img,
+				     const struct pgw_mode *mode,
+				     const struct pgw_root_request *req,
+				     const struct linux_scanned_root *scanned,
+				     struct pgw_root *root,
+				     struct pgw_err *err)
+{
+	struct pgw_space kernel;
+	enum pgw_status st = kernel_space(img, mode, req, scanned, "--cpu",
+					  &kernel, err);
+
+	return st == PGW_OK ? linux_cpu_task_root(&kernel, req->cpu, root,
+						  err) : st;
 }
 
 /* The root req names: its source, CR3 and table, before any check. */
@@ -231,12 +263,10 @@ static enum pgw_status pick(struct pgw_image *img,
 
 	memset(root, 0, sizeof(*root));
 	root->cpu = -1;
-	if (mode->root_select_bit && (req->have_cr3 || req->have_cpu))
+	if (mode->root_select_bit && req->have_cr3)
 		return pgw_err_set(err, PGW_E_ARG,
-				   "%s: %s has no CR3, and the image's notes "
-				   "carry no TTBR: give --ttbr0/--ttbr1, --root, "
-				   "--pid or --comm", req->have_cr3 ? "--cr3" :
-				   "--cpu", mode->name);
+				   "--cr3: %s has no CR3: give --ttbr0/--ttbr1, "
+				   "--root, --cpu, --pid or --comm", mode->name);
 	if (!mode->root_select_bit && (req->have_ttbr0 || req->have_ttbr1))
 		return pgw_err_set(err, PGW_E_ARG,
 				   "--ttbr0/--ttbr1: %s has one root; give "
@@ -269,6 +299,8 @@ static enum pgw_status pick(struct pgw_image *img,
 		root->cr3 = root->table = req->table;
 		snprintf(root->why, sizeof(root->why), "--root=0x%llx",
 			 (unsigned long long)req->table);
+	} else if (req->have_cpu && mode->root_select_bit) {
+		return from_cpu_task(img, mode, req, scanned, root, err);
 	} else if (req->have_cpu) {
 		return from_cpu(img, mode, enc, req->cpu, root, err);
 	} else if (req->have_pid || req->comm) {
@@ -310,6 +342,8 @@ bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
 	r.have_pid = false;
 	r.comm = NULL;
 	r.kernel = false;
+	if (mode->root_select_bit)
+		r.have_cpu = false;
 	if (pick(img, mode, &r, scanned, &root, &ignored) != PGW_OK)
 		return false;
 	*cr3_ret = root.cr3;

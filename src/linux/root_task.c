@@ -13,9 +13,8 @@
 /* Pids listed when a name is ambiguous. */
 #define MAX_LISTED 16
 
-/* At most n - 1 bytes of `len` raw bytes, printable ASCII kept and the
- * rest (backslash too) as \xNN, NUL-terminated: a comm for a message. */
-static void escape(char *out, size_t n, const uint8_t *bytes, size_t len)
+void linux_escape_comm(char *out, size_t n, const uint8_t *bytes,
+		       size_t len)
 {
 	size_t o = 0;
 
@@ -48,7 +47,7 @@ static void asked(const struct pgw_root_request *req, char *buf, size_t n)
 		snprintf(buf, n, "--pid=%d", req->pid);
 		return;
 	}
-	escape(esc, sizeof(esc), (const uint8_t *)req->comm,
+	linux_escape_comm(esc, sizeof(esc), (const uint8_t *)req->comm,
 		     strnlen(req->comm, PGW_TASK_COMM_MAX));
 	snprintf(buf, n, "--comm=%s", esc);
 }
@@ -125,7 +124,7 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 		return st;
 	}
 	const struct pgw_task *t = &tasks[i];
-	escape(comm, sizeof(comm), t->comm, t->comm_len);
+	linux_escape_comm(comm, sizeof(comm), t->comm, t->comm_len);
 	if (!t->mm)
 		st = pgw_err_set(err, PGW_E_NOTFOUND,
 				 "%s: pid %d (%s) is a kernel thread: it has "

@@ -431,6 +431,7 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 	const char *sym;
 	uint64_t va;
 	bool want_kernel = r->kernel || r->have_pid || r->comm ||
+			   (r->have_cpu && why->mode.mode->root_select_bit) ||
 			   (!root_given(r) && !cpu0_has_cr3(img));
 	if (want_kernel && !why->facts.kernel_root_scanned &&
 	    !linux_kernel_root_symbol(img, &sym, &va)) {

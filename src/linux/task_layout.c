@@ -104,6 +104,8 @@ static const struct optional {
 	{ "thread_head", NULL, LIST_SIZE, LIST_SIZE,
 	  offsetof(struct pgw_task_layout, signal_thread_head), 0,
 	  "signal_struct" },
+	{ "active_mm", NULL, 0, 0,
+	  offsetof(struct pgw_task_layout, active_mm), 0 },
 };
 
 /* Is m the shape f wants? */

@@ -37,6 +37,7 @@ static struct span task_span(const struct pgw_task_layout *l)
 		{ l->cpu ? l->cpu : l->mm, 4 },
 		{ l->on_cpu ? l->on_cpu : l->mm, 4 },
 		{ l->start_time ? l->start_time : l->mm, 8 },
+		{ l->active_mm ? l->active_mm : l->mm, l->ptr_size },
 		{ l->stack ? l->stack : l->mm, l->ptr_size },
 	};
 	uint64_t lo = UINT32_MAX, hi = 0;
@@ -135,6 +136,8 @@ static enum pgw_status read_task_span(const struct pgw_space *kernel,
 		t->on_cpu = le_n(at(buf, sp, l->on_cpu), 4) != 0;
 	if ((t->has_start_time = l->start_time != 0))
 		t->start_time = le_n(at(buf, sp, l->start_time), 8);
+	if (l->active_mm)
+		t->active_mm = le_n(at(buf, sp, l->active_mm), l->ptr_size);
 	if (l->stack)
 		t->stack = le_n(at(buf, sp, l->stack), l->ptr_size);
 	if (t->mm)
