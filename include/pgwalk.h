@@ -122,6 +122,8 @@ struct pgw_cpu {
 struct pgw_image_open_opts {
 	const char *format;  /* NULL: probe; else an image format name */
 	uint64_t raw_base;   /* raw images: physical address of byte 0 */
+	const char *raw_base_why; /* raw images: what chose raw_base (NULL:
+				     nothing; else `info` shows it) */
 	/* Read pages a filtered dump excluded as zeros (crash's
 	 * --zero_excluded): they are then in the image for every reader,
 	 * and only pgw_image_evidence still counts them excluded. */
@@ -250,6 +252,26 @@ struct pgw_arm64_regs {
 };
 /* PSTATE.M[3:2]: the exception level an AArch64 CPU was in. */
 #define PGW_ARM64_PSTATE_EL(pstate) ((unsigned)((pstate) >> 2) & 3u)
+/*
+ * Where a raw image's RAM starts, from its own content: img is the file
+ * at path opened as raw with byte 0 at physical 0.  VMCOREINFO found in
+ * it that walks so keeps 0; an arm64 one that does not has its kernel's
+ * tables tried with byte 0 at NUMBER(PHYS_OFFSET) (unbiased on a kernel
+ * built for more VA bits than it runs), the one under which
+ * swapper_pg_dir maps itself and _stext chosen.  Without VMCOREINFO, or
+ * another architecture's, 0 stays, undecided.  PGW_E_NOTFOUND when an
+ * arm64 kernel's tables walk at none of them (err says so, with the
+ * hint to give the base).
+ */
+struct pgw_raw_base {
+	uint64_t base;
+	bool decided;                /* evidence chose it (else 0, assumed) */
+	char why[320];
+};
+enum pgw_status pgw_raw_base_find(struct pgw_image *img, const char *path,
+				  const struct pgw_image_open_opts *opts,
+				  struct pgw_raw_base *rb_ret,
+				  struct pgw_err *err);
 /* The registers of each AArch64 NT_PRSTATUS (392-byte descriptors), in
  * note order, at most PGW_MAX_CPUS. */
 size_t pgw_image_arm64_regs(const struct pgw_image *img,

@@ -28,7 +28,8 @@ static const struct argp_option options[] = {
 	{ "image-format", OPT_IMAGE_FORMAT, "FMT", 0,
 	  "Image format, skipping the probe", 2 },
 	{ "base", OPT_BASE, "ADDR", 0,
-	  "Raw images: physical address of the file's first byte", 2 },
+	  "Raw images: physical address of the file's first byte (default: "
+	  "found from the image's arm64 VMCOREINFO, else 0)", 2 },
 	{ "zero-excluded", OPT_ZERO_EXCLUDED, NULL, 0,
 	  "Read the pages a filtered dump excluded (kdump's dump level, an "
 	  "ELF core's bytes past p_filesz) as zeros instead of not in the "
@@ -435,6 +436,31 @@ bool session_space_asked(const struct session_opts *o)
 	       r->comm || r->kernel_half || o->space.mode;
 }
 
+/* A raw image given no --base: where its RAM starts, by its content;
+ * the image opened again there when that is not 0. */
+static enum pgw_status find_raw_base(struct session *s, const char *path,
+				     struct pgw_err *err)
+{
+	struct pgw_raw_base rb;
+	enum pgw_status st = pgw_raw_base_find(s->img, path, &s->opts.open,
+					       &rb, err);
+
+	if (st != PGW_OK) {
+		pgw_image_close(s->img);
+		s->img = NULL;
+		return st;
+	}
+	if (!rb.decided || rb.base == 0)
+		return PGW_OK;
+	pgw_image_close(s->img);
+	s->img = NULL;
+	s->opts.open.raw_base = rb.base;
+	s->opts.open.raw_base_why = rb.why;
+	st = pgw_image_open(&s->img, path, &s->opts.open, err);
+	s->opts.open.raw_base_why = NULL;
+	return st;
+}
+
 int session_open_image(struct session *s, const char *path)
 {
 	struct pgw_err err = { 0 };
@@ -444,6 +470,12 @@ int session_open_image(struct session *s, const char *path)
 	pgw_mapped_image = path;
 	s->opts.open.format = s->opts.image_format;
 	st = pgw_image_open(&s->img, path, &s->opts.open, &err);
+	if (st == PGW_OK && !s->opts.base_arg &&
+	    strcmp(pgw_image_format(s->img), "raw") == 0 &&
+	    (st = find_raw_base(s, path, &err)) != PGW_OK) {
+		pgw_cli_error("%s: %s", path, err.msg);
+		return pgw_exit_for(st);
+	}
 	if (st != PGW_OK) {
 		pgw_cli_error("%s", err.msg);
 		return pgw_exit_for(st);

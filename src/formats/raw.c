@@ -20,6 +20,10 @@ static enum pgw_status raw_open(struct pgw_image *img, struct pgw_err *err)
 		st = pgw_image_seal_segments(img, "raw file", err);
 	if (st != PGW_OK)
 		return st;
+	if (img->opts.raw_base_why)
+		pgw_image_add_fact(img, "base", "0x%llx: %s",
+				   (unsigned long long)img->opts.raw_base,
+				   img->opts.raw_base_why);
 	if (img->raw_by_size)
 		pgw_image_add_fact(img, "probe", "no magic; a whole number of "
 				   "pages, so taken as raw physical memory");

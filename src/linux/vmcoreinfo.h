@@ -41,4 +41,10 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			  const struct pgw_vmci_source *s,
 			  struct pgw_vmci_check *check, char *why, size_t n);
 
+/* A candidate's text (pgw_vmci_found's cand[]) into buf, of
+ * PGW_VMCI_TEXT_MAX + 1 bytes, NUL-terminated; false with why. */
+bool linux_vmci_candidate_text(struct pgw_image *img,
+				const struct pgw_vmci_candidate *c, char *buf,
+				size_t *len_ret, char *why, size_t n);
+
 #endif

@@ -118,6 +118,16 @@ static bool read_text(struct pgw_image *img, const struct spot *s, char *buf,
 	return true;
 }
 
+bool linux_vmci_candidate_text(struct pgw_image *img,
+				const struct pgw_vmci_candidate *c, char *buf,
+				size_t *len_ret, char *why, size_t n)
+{
+	struct spot s = { .pa = c->pa, .place = c->place };
+	uint64_t text_pa;
+
+	return read_text(img, &s, buf, len_ret, &text_pa, why, n);
+}
+
 /* The evidence for a valid candidate: the image's CPUs (their CR3s are
  * the hardware's word, which no text in memory controls). */
 static void weigh(struct pgw_image *img, const struct pgw_scan_opts *opts,
