@@ -324,9 +324,9 @@ static int check_single(struct check_run *c, const struct session *s,
 			 s->space.root_upper == kernel->root_upper;
 	struct pgw_check_root_opts ro = {
 		.kernel_root = is_kernel,
-		/* Two roots: the kernel's half is its own table, shared. */
-		.compare_kernel_half = !is_kernel &&
-				       !s->space.mode->root_select_bit,
+		/* Two roots: the upper table, when it is not the
+		 * kernel's (--ttbr1). */
+		.compare_kernel_half = !is_kernel,
 		.owner = chosen_task(tasks, ntasks, s),
 	};
 	int rc = check_one(c, s, &s->space, &ro);

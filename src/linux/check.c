@@ -227,11 +227,69 @@ static void alias_rule(struct root_walk *w, const struct pgw_run *r)
 	}
 }
 
+/* The first stretch of [lo, hi) outside every range of RAM the image
+ * describes, in [*out_lo, *out_hi); false when there is none. */
+static bool outside_ram(struct pgw_image *img, uint64_t lo, uint64_t hi,
+			uint64_t *out_lo, uint64_t *out_hi)
+{
+	const struct pgw_phys_range *rg;
+	size_t n = pgw_image_ranges(img, &rg);
+
+	for (bool moved = true; moved && lo < hi;) {
+		moved = false;
+		for (size_t i = 0; i < n; i++)
+			if (lo >= rg[i].start && lo - rg[i].start < rg[i].size) {
+				lo = rg[i].start + rg[i].size;
+				moved = true;
+			}
+	}
+	if (lo >= hi)
+		return false;
+	*out_lo = lo;
+	*out_hi = hi;
+	for (size_t i = 0; i < n; i++)
+		if (rg[i].start > lo && rg[i].start < *out_hi)
+			*out_hi = rg[i].start;
+	return true;
+}
+
+/* AArch64: the linear map maps RAM and nothing else (devices are
+ * ioremapped into vmalloc): a frame of it outside RAM is not the
+ * kernel's doing. */
+static void linear_beyond_rule(struct root_walk *w, const struct pgw_run *r)
+{
+	const uint64_t *lin = w->ck->linear;
+	uint64_t lo, hi;
+	struct pgw_finding *f;
+
+	if (r->va >= lin[1] || (r->end && r->end <= lin[0]))
+		return;
+	uint64_t va = r->va > lin[0] ? r->va : lin[0];
+	uint64_t end = r->end == 0 || r->end > lin[1] ? lin[1] : r->end;
+	uint64_t pa = r->same_frame ? r->pa : r->pa + (va - r->va);
+	uint64_t pa_end = r->same_frame ? r->pa + r->page_size :
+					  pa + (end - va);
+	if (!outside_ram(w->space->img, pa, pa_end, &lo, &hi))
+		return;
+	if (!r->same_frame) {
+		va += lo - pa;
+		end = va + (hi - lo);
+	}
+	if (!(f = add(w, PGW_RULE_BEYOND_RAM, PGW_SEV_MEDIUM, va, end)))
+		return;
+	snprintf(f->why, sizeof(f->why), "the linear map, which maps RAM "
+		 "alone, maps physical 0x%llx-0x%llx, outside every range of "
+		 "RAM the image describes", (unsigned long long)lo,
+		 (unsigned long long)hi);
+}
+
 static void beyond_ram_rule(struct root_walk *w, const struct pgw_run *r)
 {
 	uint64_t limit = w->ck->ram_limit;
 	struct pgw_finding *f;
 
+	if (w->ck->linear[1])
+		linear_beyond_rule(w, r);
 	if (run_pa_end(r) <= limit)
 		return;
 	uint64_t va = r->pa >= limit || r->same_frame ? r->va :

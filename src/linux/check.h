@@ -24,6 +24,8 @@ struct pgw_check {
 	struct check_text text[CHECK_NTEXT];
 	char text_why[256];      /* empty: text and rodata known */
 	uint64_t ram_limit;      /* frames from here up are beyond RAM */
+	uint64_t linear[2];      /* AArch64: the linear map, which maps RAM
+				    and nothing else ([1] 0: unknown) */
 	uint64_t guard[2];       /* x86-64's guard hole, which the kernel's
 				    W+X walk skips ([1] 0: none) */
 	uint64_t pcibios[2];     /* i386: the PCI BIOS area in the direct

@@ -93,6 +93,24 @@ static void text_bounds(struct pgw_check *ck)
 	pgw_kallsyms_close(ks);
 }
 
+/* AArch64's linear map, from the layout (the direct_map region). */
+static void linear_map(struct pgw_check *ck)
+{
+	struct pgw_layout *lay = malloc(sizeof(*lay));
+	struct pgw_layout_request req = { 0 };
+	struct pgw_err ignored;
+
+	if (!lay)
+		return;
+	if (pgw_layout_resolve(&ck->kernel, &req, lay, &ignored) == PGW_OK)
+		for (size_t i = 0; i < lay->nregions; i++)
+			if (strcmp(lay->region[i].key, "direct_map") == 0) {
+				ck->linear[0] = lay->region[i].start;
+				ck->linear[1] = lay->region[i].end;
+			}
+	free(lay);
+}
+
 static uint64_t ram_limit(struct pgw_image *img)
 {
 	const struct pgw_phys_range *r;
@@ -122,10 +140,11 @@ enum pgw_status pgw_check_open(const struct pgw_space *kernel,
 		 * whole, shared by no process table (nothing to compare);
 		 * PXN and UXN are its execute-never bits; devices sit
 		 * anywhere in its physical map, so there is no RAM limit to
-		 * hold frames to. */
+		 * hold frames to, but the linear map maps RAM alone. */
 		ck->kernel_start = 0 - (UINT64_C(1) << mode->va_bits);
 		ck->nx = true;
 		ck->ram_limit = UINT64_MAX;
+		linear_map(ck);
 		text_bounds(ck);
 		*ck_ret = ck;
 		return PGW_OK;

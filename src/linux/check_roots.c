@@ -3,8 +3,10 @@
  * that are not the kernel root's (kernel-half-mismatch), and the
  * cross-view of roots and tasks (orphan-root, unowned-task).
  */
+#include "../lib/err.h"
 #include "check.h"
 #include "../lib/grow.h"
+#include "../lib/bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,12 +91,83 @@ static enum pgw_status mismatches(struct pgw_check *ck, uint64_t root,
 	return PGW_OK;
 }
 
+/*
+ * Two roots (AArch64): the kernel half is the upper table's whole, which
+ * every CPU shares (TTBR1 = swapper_pg_dir); a space whose upper table
+ * is another differs wherever its entries do.  Each differing entry is
+ * a finding with both entries as evidence.
+ */
+static enum pgw_status upper_half(struct pgw_check *ck,
+				  const struct pgw_space *space,
+				  const struct pgw_task *owner,
+				  struct pgw_finding **found, size_t *n,
+				  struct pgw_err *err)
+{
+	const struct pgw_mode *mode = space->mode;
+	uint64_t theirs = space->root_upper, ours = ck->kernel.root_upper;
+	enum pgw_level top = PGW_PGD;
+	while (top + 1 < PGW_NLEVELS && mode->level[top].bits == 0)
+		top++;
+	unsigned shift = mode->level[top].shift;
+	size_t nent = (size_t)1 << mode->level[top].bits;
+	size_t bytes = nent * mode->entry_size;
+	uint8_t *a = malloc(bytes), *b = malloc(bytes);
+	enum pgw_status st = PGW_OK;
+
+	if (!a || !b) {
+		st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		goto out;
+	}
+	/* Both tops are in the image: the walks read them. */
+	if ((st = pgw_image_read(space->img, theirs, a, bytes, err)) ||
+	    (st = pgw_image_read(space->img, ours, b, bytes, err)))
+		goto out;
+	for (size_t i = 0; i < nent && !st; i++) {
+		uint64_t e = pgw_le64(a + 8 * i), k = pgw_le64(b + 8 * i);
+		if (e == k)
+			continue;
+		uint64_t va = ck->kernel_start + ((uint64_t)i << shift);
+		if ((st = pgw_grow(found, *n, sizeof(**found), err)))
+			break;
+		struct pgw_finding *f = &(*found)[(*n)++];
+		*f = (struct pgw_finding){
+			.rule = PGW_RULE_KERNEL_HALF, .severity = PGW_SEV_HIGH,
+			.has_range = true, .va = va,
+			.end = va + ((uint64_t)1 << shift), .has_root = true,
+			.root = theirs, .owner = owner, .nevidence = 2,
+		};
+		f->evidence[0] = (struct pgw_evidence_entry){
+			.level = top, .table = theirs, .index = (unsigned)i,
+			.entry_pa = theirs + 8 * i, .entry = e,
+		};
+		f->evidence[1] = (struct pgw_evidence_entry){
+			.level = top, .table = ours, .index = (unsigned)i,
+			.entry_pa = ours + 8 * i, .entry = k,
+		};
+		snprintf(f->why, sizeof(f->why), "upper table 0x%llx's %s "
+			 "entry %zu is 0x%llx where the kernel's (0x%llx) is "
+			 "0x%llx", (unsigned long long)theirs,
+			 mode->level[top].name, i, (unsigned long long)e,
+			 (unsigned long long)ours, (unsigned long long)k);
+	}
+out:
+	free(a);
+	free(b);
+	return st;
+}
+
 enum pgw_status check_kernel_half(struct pgw_check *ck,
 				  const struct pgw_space *space,
 				  const struct pgw_task *owner,
 				  struct pgw_finding **found, size_t *n,
 				  struct pgw_err *err)
 {
+	if (space->mode->root_select_bit)
+		return space->root_upper &&
+		       space->root_upper != ck->kernel.root_upper ?
+			       upper_half(ck, space, owner, found, n, err) :
+			       PGW_OK;
+
 	uint8_t top[PGW_PAGE_SIZE];
 	struct pgw_khalf_cmp cmp;
 	struct pgw_pti pti;
