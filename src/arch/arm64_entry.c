@@ -81,6 +81,33 @@ static void decode_leaf(uint64_t raw, bool block, struct pgw_entry *out)
 		out->perm |= PGW_F_PXN;
 }
 
+/*
+ * Linux's invalid descriptors.  A PROT_NONE page keeps the valid
+ * descriptor's fields with bit 0 cleared (pte_modify with PAGE_NONE):
+ * nG set, AP[1] clear, UXN set, and its frame where a page's is.  Up to
+ * 6.9 PTE_PROT_NONE (bit 58) marks it too; from 6.10 PTE_PRESENT_INVALID
+ * is nG itself, and pte_protnone() is exactly this test, which 6.9's
+ * PAGE_NONE also passes.  No swap or migration entry passes it: both
+ * eras keep bit 54 for offsets of 2^46 pages and up.  Swap entries moved
+ * in 6.10 (type bits 3..7 to 6..10, offset bit 8 to 12) and one entry
+ * does not say its era: they stay PGW_NP_OTHER.
+ */
+static void decode_invalid(const struct pgw_mode *mode, enum pgw_level lvl,
+			   uint64_t raw, struct pgw_entry *out)
+{
+	const uint64_t protnone = BIT(B_NG) | BIT(B_UXN);
+	bool leaf = lvl == PGW_PTE ? (raw & BIT(B_TABLE)) != 0 :
+		    mode->level[lvl].leaf_ok && !(raw & BIT(B_TABLE));
+
+	out->kind = PGW_ENT_NOT_PRESENT;
+	out->np_kind = raw ? PGW_NP_OTHER : PGW_NP_NONE;
+	if (!leaf || (raw & (protnone | BIT(B_AP1))) != protnone)
+		return;
+	out->np_kind = PGW_NP_PROTNONE;
+	out->np_pfn = (output_address(mode, raw) &
+		       ~(BIT(mode->level[lvl].shift) - 1)) >> PGW_PAGE_SHIFT;
+}
+
 void pgw_arm64_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 		      uint64_t raw, const struct pgw_enc_bits *enc,
 		      struct pgw_entry *out)
@@ -90,10 +117,7 @@ void pgw_arm64_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 	(void)enc;   /* no memory-encryption bits on AArch64 */
 	*out = (struct pgw_entry){ .raw = raw };
 	if (!(raw & BIT(B_VALID))) {
-		/* Linux's invalid encodings (swap, PROT_NONE) change
-		 * between versions: said as such, not decoded. */
-		out->kind = PGW_ENT_NOT_PRESENT;
-		out->np_kind = raw ? PGW_NP_OTHER : PGW_NP_NONE;
+		decode_invalid(mode, lvl, raw, out);
 		return;
 	}
 	uint64_t oa = output_address(mode, raw);

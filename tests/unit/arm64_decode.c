@@ -395,9 +395,42 @@ static void half_table(void)
 	free(m.p);
 }
 
+/* Linux's PROT_NONE descriptors as the guests wrote them (real-arm64
+ * dumps' PTEs of a page made PROT_NONE), and entries that are not. */
+static void invalid_entries(void)
+{
+	const struct pgw_mode *m4 = &pgw_mode_arm64_4k_48;
+	const struct pgw_mode *m16 = &pgw_mode_arm64_16k_47;
+	struct pgw_entry e;
+
+	e = dec(m4, PGW_PTE, UINT64_C(0x04e00000423b0f82));
+	ok(e.np_kind == PGW_NP_PROTNONE && e.np_pfn == 0x423b0,
+	   "6.1 PAGE_NONE (PTE_PROT_NONE bit 58, nG, UXN): protnone, its frame");
+	e = dec(m16, PGW_PTE, UINT64_C(0x00e0000047040f82));
+	ok(e.kind == PGW_ENT_NOT_PRESENT && e.np_kind == PGW_NP_PROTNONE &&
+	   e.np_pfn == 0x47040, "6.12 PAGE_NONE (PTE_PRESENT_INVALID = nG): "
+	   "protnone, its 16K frame");
+	e = dec(m4, PGW_PMD, UINT64_C(0x04e0000042200f80));
+	ok(e.np_kind == PGW_NP_PROTNONE && e.np_pfn == 0x42200,
+	   "a PROT_NONE 2 MiB block: its frame");
+	e = dec(m4, PGW_PTE, UINT64_C(0x04e00000423b0fc2));
+	ok(e.np_kind == PGW_NP_OTHER, "AP[1] set: no PROT_NONE encoding");
+	e = dec(m4, PGW_PTE, UINT64_C(0x00a00000423b0f82));
+	ok(e.np_kind == PGW_NP_OTHER, "UXN clear: no PROT_NONE encoding");
+	e = dec(m4, PGW_PGD, UINT64_C(0x04e00000423b0f82));
+	ok(e.np_kind == PGW_NP_OTHER, "at L0 (no block there): other");
+	/* 6.1 swap type 1 offset 0x1234 (type bits 3..7, offset from 8),
+	 * and 6.12's (type 6..10, offset from 12): either era's. */
+	e = dec(m4, PGW_PTE, (UINT64_C(0x1234) << 8) | (1 << 3));
+	ok(e.np_kind == PGW_NP_OTHER, "a 6.1 swap entry: other (era unknown)");
+	e = dec(m4, PGW_PTE, (UINT64_C(0x1234) << 12) | (1 << 6));
+	ok(e.np_kind == PGW_NP_OTHER, "a 6.12 swap entry: other");
+}
+
 int main(void)
 {
 	descriptors();
+	invalid_entries();
 	granule_64k();
 	small_tops();
 	two_roots();
