@@ -94,3 +94,40 @@ best_ms() {
 if [ -z "$_timer" ]; then
 	echo "(no /usr/bin/time: RSS from VmHWM, polled; apt-get install time)"
 fi
+
+# field KEY LINE: the value of KEY= in a pgw-timeit line.
+field() { echo "$2" | sed -n "s/.* $1=\([^ ]*\).*/\1/p; s/^$1=\([^ ]*\).*/\1/p"; }
+
+# timing FILE: pgw-timeit's fields (median, fastest and slowest wall ms,
+# median CPU ms) of FILE's "WALL CPU" lines, one per run.
+timing() {
+	cut -d' ' -f1 "$1" | sort -n | awk '{ v[NR] = $1 } END {
+		printf "wall_ms=%s min_ms=%s max_ms=%s ", v[int((NR + 1) / 2)],
+		       v[1], v[NR] }'
+	cut -d' ' -f2 "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print "cpu_ms=" v[int((NR + 1) / 2)] }'
+}
+
+# once OUT CMD...: one timed run of CMD on the batch $TMP/addrs (stdout
+# to OUT) by pgw-timeit ($T), its "WALL CPU".
+once() {
+	_o=$1
+	shift
+	_r=$("$T" -n 1 -i "$TMP/addrs" -o "$_o" "$@") || return 1
+	echo "$(field wall_ms "$_r") $(field cpu_ms "$_r")"
+}
+
+# build_peer: sets peer to bench/peers/addrxlat_vtop built against
+# libkdumpfile (empty, said, when pkg-config finds none).
+build_peer() {
+	peer=
+	# shellcheck disable=SC2046  # pkg-config's words
+	if pkg-config --exists libaddrxlat libkdumpfile 2>/dev/null &&
+	   cc -O2 -o "$TMP/addrxlat_vtop" "$REPO/bench/peers/addrxlat_vtop.c" \
+		$(pkg-config --cflags --libs libkdumpfile libaddrxlat) 2>"$TMP/cc"; then
+		peer=$TMP/addrxlat_vtop
+	else
+		echo "peer: skipped -- pkg-config finds no libaddrxlat/libkdumpfile" \
+		     "(apt-get install libkdumpfile-dev); no ratios"
+	fi
+}

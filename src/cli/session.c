@@ -436,6 +436,17 @@ bool session_space_asked(const struct session_opts *o)
 	       r->comm || r->kernel_half || o->space.mode;
 }
 
+/* --mode and a root given: nothing in memory is looked for (a batch
+ * starts at once), so neither is the base: byte 0 is physical 0 unless
+ * --base says otherwise. */
+static bool mode_and_root_named(const struct session *s)
+{
+	const struct pgw_root_request *r = &s->opts.space.root;
+
+	return s->opts.space.mode && (r->have_cr3 || r->have_table ||
+				      r->have_ttbr0 || r->have_ttbr1);
+}
+
 /* A raw image given no --base: where its RAM starts, by its content;
  * the image opened again there when that is not 0. */
 static enum pgw_status find_raw_base(struct session *s, const char *path,
@@ -470,7 +481,7 @@ int session_open_image(struct session *s, const char *path)
 	pgw_mapped_image = path;
 	s->opts.open.format = s->opts.image_format;
 	st = pgw_image_open(&s->img, path, &s->opts.open, &err);
-	if (st == PGW_OK && !s->opts.base_arg &&
+	if (st == PGW_OK && !s->opts.base_arg && !mode_and_root_named(s) &&
 	    strcmp(pgw_image_format(s->img), "raw") == 0 &&
 	    (st = find_raw_base(s, path, &err)) != PGW_OK) {
 		pgw_cli_error("%s: %s", path, err.msg);

@@ -29,7 +29,8 @@ static inline void pgw_xlat_reset(struct pgw_xlat *out, uint64_t va)
  * none) as pgw_step_with. */
 enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 			  enum pgw_level *lvl, uint64_t table, uint32_t eff,
-			  const uint8_t *page, struct pgw_entry_memo *memo);
+			  const uint8_t *page, uint64_t span,
+			  struct pgw_entry_memo *memo);
 
 /* pgw_translate, decoding through memo (NULL: none). */
 enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,

@@ -114,7 +114,8 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 					  const struct pgw_mode *mode,
 					  enum pgw_level lvl, uint64_t table,
 					  unsigned index, const uint8_t *page,
-					  struct pgw_step *s, uint64_t *raw_ret,
+					  uint64_t span, struct pgw_step *s,
+					  uint64_t *raw_ret,
 					  struct pgw_err *err)
 {
 	unsigned size = mode->entry_size;
@@ -123,9 +124,14 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 	s->table = table;
 	s->index = index;
 	s->entry_pa = table + (uint64_t)index * size;
-	/* A page given is the table's first: an entry of a table of
-	 * several pages (16 and 64 KiB granules) past it is read. */
-	if (!page || (s->entry_pa ^ table) >> PGW_PAGE_SHIFT) {
+	/* A page given is the table's first, its bytes in memory for span
+	 * bytes from that page's start (a table of several pages, 16 and
+	 * 64 KiB granules, mapped in one piece); an entry past them is
+	 * read. */
+	uint64_t off = s->entry_pa - (table & ~(uint64_t)(PGW_PAGE_SIZE - 1));
+	if (page && off < span) {
+		page += off & ~(uint64_t)(PGW_PAGE_SIZE - 1);
+	} else {
 		enum pgw_status st = pgw_image_page(img,
 						    s->entry_pa >> PGW_PAGE_SHIFT,
 						    &page, err);
@@ -139,7 +145,8 @@ static inline enum pgw_stop pgw_step_read(struct pgw_image *img,
 	return PGW_STOP_OK;
 }
 
-/* pgw_step with the table's page given (NULL: read it) and the entry
+/* pgw_step with the table's page given (NULL: read it; span: as
+ * pgw_step_read) and the entry
  * taken from memo when it holds one of its kind (NULL: none; entries
  * decoded are kept there).  The memo must be for this mode and enc.
  * Always inlined: a batch takes it once per address or more, and the
@@ -148,12 +155,12 @@ static inline __attribute__((always_inline)) enum pgw_stop
 pgw_step_with(struct pgw_image *img, const struct pgw_mode *mode,
 	      const struct pgw_enc_bits *enc, enum pgw_level lvl,
 	      uint64_t table, unsigned index, const uint8_t *page,
-	      struct pgw_entry_memo *memo, struct pgw_step *s,
+	      uint64_t span, struct pgw_entry_memo *memo, struct pgw_step *s,
 	      struct pgw_err *err)
 {
 	uint64_t raw;
 	enum pgw_stop why = pgw_step_read(img, mode, lvl, table, index, page,
-					  s, &raw, err);
+					  span, s, &raw, err);
 
 	if (why != PGW_STOP_OK)
 		return why;
@@ -187,8 +194,8 @@ static inline enum pgw_stop pgw_step(struct pgw_image *img,
 				     unsigned index, struct pgw_step *s,
 				     struct pgw_err *err)
 {
-	return pgw_step_with(img, mode, enc, lvl, table, index, NULL, NULL, s,
-			     err);
+	return pgw_step_with(img, mode, enc, lvl, table, index, NULL, 0, NULL,
+			     s, err);
 }
 
 /*

@@ -9,7 +9,8 @@
 /* Each step goes a level down or stops, so the loop ends. */
 enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 			  enum pgw_level *lvl_ret, uint64_t table, uint32_t eff,
-			  const uint8_t *page, struct pgw_entry_memo *memo)
+			  const uint8_t *page, uint64_t span,
+			  struct pgw_entry_memo *memo)
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_image *img = space->img;
@@ -22,7 +23,7 @@ enum pgw_stop pgw_descend(const struct pgw_space *space, struct pgw_xlat *out,
 		struct pgw_step *s = &out->step[out->nsteps++];
 		why = pgw_step_with(img, mode, &space->enc, lvl, table,
 				    pgw_level_index(mode, lvl, out->va), page,
-				    memo, s, &err);
+				    span, memo, s, &err);
 		page = NULL;    /* the next table's page is read */
 		if (!s->read_ok)
 			out->table_absence = err.absence;
@@ -61,7 +62,8 @@ enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,
 			      pgw_descend(space, out, &lvl,
 					  pgw_root_table(mode, root,
 							 &space->enc),
-					  pgw_perm_start(mode), NULL, memo);
+					  pgw_perm_start(mode), NULL, 0,
+					  memo);
 	out->level = lvl;
 	out->stop = why;
 	return why;

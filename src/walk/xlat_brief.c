@@ -105,13 +105,17 @@ static inline bool brief(const struct pgw_space *space,
 			return brief_final(space, ls, sl, va, b);
 		const uint8_t *page = kept_page(c, sl);
 		/* The entry below (under the finest slots, the last
-		 * level's), when it lies in the page kept: the table's
-		 * first (a table of several pages: see pgw_step_read). */
+		 * level's), when it lies in the pages kept: the table's
+		 * first, or all of a table mapped in one piece (see
+		 * pgw_step_read). */
 		unsigned size = space->mode->entry_size;
 		uint64_t index = (va >> ls->below_shift) & ls->below_mask;
 		uint64_t entry_pa = sl->table + index * size;
-		if (!page || (entry_pa ^ sl->table) >> PGW_PAGE_SHIFT)
+		uint64_t off = entry_pa - (sl->table &
+					   ~(uint64_t)(PGW_PAGE_SIZE - 1));
+		if (!page || off >= kept_span(sl))
 			return false;
+		page += off & ~(uint64_t)(PGW_PAGE_SIZE - 1);
 		uint64_t raw = pgw_entry_at(page, entry_pa, size);
 		if (raw == 0)
 			return brief_empty(&c->memo, ls->below, b);

@@ -127,6 +127,10 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 		ls->below_shift = mode->level[ls->below].shift;
 		ls->below_mask = (1u << mode->level[ls->below].bits) - 1;
 		ls->nsteps = depth + 1;
+		ls->table_pages = (unsigned)((((uint64_t)1 <<
+				   mode->level[ls->below].bits) *
+				  mode->entry_size + PGW_PAGE_SIZE - 1) >>
+				 PGW_PAGE_SHIFT);
 		ls->bits = pgw_slots_log2[i];
 		ls->head = (struct slot *)(void *)at;
 		at += sizeof(struct slot) << ls->bits;
@@ -142,6 +146,35 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 		at += sizeof(uint64_t) << ls->bits;
 	}
 	c->extent = (size_t)(at - c->store);
+}
+
+/*
+ * Keep the page of sl's table in sl (NULL when the image cannot give
+ * it), and of a table of several pages (16 and 64 KiB granules) as many
+ * as a zero-copy image maps one after another from it: the table's
+ * entries past its first page are then read in place too.  A
+ * decompressing image's pages are not kept together: its first alone.
+ */
+static void keep_table(struct pgw_xlat_cache *c, struct pgw_image *img,
+		       const struct level_slots *ls, struct slot *sl)
+{
+	struct pgw_err err;
+	const uint8_t *page, *next;
+	uint64_t pfn = sl->table >> PGW_PAGE_SHIFT;
+
+	sl->page = NULL;
+	sl->pages = 1;
+	if (pgw_image_page(img, pfn, &page, &err) == PGW_OK) {
+		sl->page = page;
+		unsigned n = img->zero_copy ? ls->table_pages : 1;
+		while (sl->pages < n &&
+		       pgw_image_page(img, pfn + sl->pages, &next, &err) ==
+			       PGW_OK &&
+		       next == page + ((size_t)sl->pages << PGW_PAGE_SHIFT))
+			sl->pages++;
+	}
+	/* After the reads, which may give a page up. */
+	sl->epoch = *c->epoch;
 }
 
 /* The slot of ls that tag is filled into. */
@@ -185,16 +218,9 @@ static void fill(struct pgw_xlat_cache *c, struct pgw_image *img,
 			sl->eff = eff;
 			sl->table = out->step[k - 1].entry.addr;
 			sl->page = NULL;
-			if (out->step[k].read_ok) {
-				struct pgw_err err;
-				const uint8_t *page;
-				if (pgw_image_page(img,
-						   sl->table >> PGW_PAGE_SHIFT,
-						   &page, &err) == PGW_OK)
-					sl->page = page;
-				/* After the read, which may give a page up. */
-				sl->epoch = *c->epoch;
-			}
+			sl->pages = 1;
+			if (out->step[k].read_ok)
+				keep_table(c, img, ls, sl);
 		} else if (out->nsteps == k && final_stop(out->stop)) {
 			sl = slot_of(c, ls, tag);
 			sl->cont = false;
@@ -241,8 +267,8 @@ last_step(const struct pgw_space *space, struct pgw_xlat_cache *c,
 	unsigned index = (unsigned)(out->va >> c->last_shift) & c->last_mask;
 	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
-					  sl->table, index, page, &c->memo, s,
-					  &err);
+					  sl->table, index, page, kept_span(sl),
+					  &c->memo, s, &err);
 
 	if (!s->read_ok)
 		out->table_absence = err.absence;
@@ -279,8 +305,8 @@ stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
 	 * past it (16K and 64K granules) is read, and that can fail. */
 	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
-					  sl->table, index, page, &c->memo, s,
-					  &err);
+					  sl->table, index, page, kept_span(sl),
+					  &c->memo, s, &err);
 
 	if (why == PGW_STOP_OK)
 		return why;
@@ -302,21 +328,15 @@ stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
  * slot keeps none (its table could not be read when it was filled) or
  * the image cannot give it now; the step reads it then, and says why. */
 static const uint8_t *slot_page(struct pgw_xlat_cache *c,
-				struct pgw_image *img, struct slot *sl)
+				struct pgw_image *img,
+				const struct level_slots *ls, struct slot *sl)
 {
 	const uint8_t *page = kept_page(c, sl);
-	struct pgw_err err;
 
 	if (page || !sl->page)
 		return page;
-	if (pgw_image_page(img, sl->table >> PGW_PAGE_SHIFT, &page, &err) !=
-	    PGW_OK) {
-		sl->page = NULL;
-		return NULL;
-	}
-	sl->page = page;
-	sl->epoch = *c->epoch;   /* after the read, which may give pages up */
-	return page;
+	keep_table(c, img, ls, sl);
+	return sl->page;
 }
 
 /* pgw_translate_cached (all: every step into out) and
@@ -359,7 +379,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	const uint8_t *page = NULL;
 	pgw_xlat_reset(out, va);
 	if (sl->cont)
-		page = slot_page(c, space->img, sl);
+		page = slot_page(c, space->img, ls, sl);
 	if (sl->cont && i == 0) {
 		/* !all: the last step is the one read now. */
 		if (all)
@@ -376,7 +396,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 		steps_from(out, ls, sl, true, first);
 		lvl = ls->below;
 		why = pgw_descend(space, out, &lvl, sl->table, sl->eff, page,
-				  &c->memo);
+				  kept_span(sl), &c->memo);
 		out->level = lvl;
 		out->stop = why;
 		fill(c, space->img, i - 1, out);

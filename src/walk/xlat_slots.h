@@ -28,6 +28,10 @@ struct slot {
 				  permissions */
 	bool cont;             /* the walk goes on below */
 	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
+	uint16_t pages;        /* cont: 4 KiB pages of the table in memory
+				  one after another from page (a 16 or 64
+				  KiB granule's table, mapped in one piece:
+				  all of them; else 1) */
 };
 _Static_assert(sizeof(struct slot) == 32, "a slot's head is half a line");
 
@@ -38,6 +42,7 @@ struct level_slots {
 				  and mask */
 	unsigned below_shift, below_mask;
 	unsigned nsteps;       /* steps a slot holds (the level's depth) */
+	unsigned table_pages;  /* 4 KiB pages a table of `below` spans */
 	unsigned bits;         /* log2 of the slot count */
 	uint64_t *check;       /* 2^bits: the generation and tag a slot
 				  holds (pgw_slot_check), probed before its
@@ -118,6 +123,12 @@ static inline const uint8_t *kept_page(const struct pgw_xlat_cache *c,
 				       const struct slot *sl)
 {
 	return sl->epoch == *c->epoch ? sl->page : NULL;
+}
+
+/* Bytes of the table in memory from the kept page's start. */
+static inline uint64_t kept_span(const struct slot *sl)
+{
+	return (uint64_t)sl->pages << PGW_PAGE_SHIFT;
 }
 
 #endif

@@ -22,7 +22,7 @@ for d in arm64-4k-a arm64-16k-a; do
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 11
+plan 12
 
 # answers DIR CPU HALF / walked MODEL: as in real-arm64.t.
 answers() {
@@ -84,6 +84,11 @@ rm -f "$TMP/ram.raw"
 run "$PGWALK" info "$ram"
 is "$rc:$err" "3:pgwalk: $ram: raw image: where its RAM starts is unknown: the arm64 VMCOREINFO at file offset 0x2919000 names kernel tables that walk with byte 0 at none of 0, 0x40000000; give --base=ADDR (the physical address of the file's first byte)" \
 	"RAM 2 MiB into the file: exit 3, the bases tried, the hint"
+# --mode and a root given: nothing in memory is looked for, the base
+# neither (byte 0 is 0): no such error, whatever else fails.
+run "$PGWALK" info --mode=arm64-4k-48 --ttbr1=0x41858000 "$ram"
+is "$(printf '%s\n' "$err" | grep -c 'where its RAM starts')" 0 \
+	"--mode and --ttbr1 given: no base looked for"
 swapper=$(sed -n 's/^SYMBOL(swapper_pg_dir)=/0x/p' "$SHARED/$d/vmcoreinfo.txt")
 run "$PGWALK" translate -f tsv --base=0x3fe00000 "$ram" "$swapper"
 is "$(printf '%s\n' "$out" | sed 1d | cut -f2)" 0x41858000 \
