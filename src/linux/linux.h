@@ -80,6 +80,18 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 				const struct pgw_root_request *req,
 				struct pgw_root *root_ret, struct pgw_err *err);
 
+/*
+ * The task list a root is chosen from (what: the option asking, for the
+ * error): PGW_OK with the tasks read, incomplete (size bytes) saying
+ * when the list was cut short (those read before still count); else the
+ * error, the list freed.
+ */
+enum pgw_status linux_root_tasks(const struct pgw_space *kernel,
+				 const char *what, struct pgw_task **tasks_ret,
+				 size_t *n_ret, struct pgw_tasks_how *how,
+				 char *incomplete, size_t size,
+				 struct pgw_err *err);
+
 /* At most n - 1 bytes of `len` raw bytes, printable ASCII kept and the
  * rest (backslash too) as \xNN, NUL-terminated: a comm for a message. */
 void linux_escape_comm(char *out, size_t n, const uint8_t *bytes,

@@ -136,8 +136,7 @@ enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
 	size_t nregs = pgw_image_arm64_regs(kernel->img, &regs);
 	struct pgw_task *tasks;
 	struct pgw_tasks_how how;
-	struct pgw_err list_err = { 0 };
-	char incomplete[sizeof(list_err.msg) + 32] = "";
+	char incomplete[240];
 	char comm[4 * PGW_TASK_COMM_MAX + 1];
 	size_t n, i = 0;
 	uint64_t mm, pgd = 0, pa = 0;
@@ -151,20 +150,14 @@ enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
 				   "--cpu=%u: the image has AArch64 registers "
 				   "(NT_PRSTATUS) for %zu CPU%s", cpu, nregs,
 				   nregs == 1 ? "" : "s");
-	enum pgw_status st = pgw_linux_tasks_how(kernel, &tasks, &n, &how,
-						 &list_err);
-	if (st != PGW_OK && n == 0) {
-		pgw_linux_tasks_free(tasks);
-		if (st == PGW_E_NOMEM)
-			return pgw_err_set(err, st, "%s", list_err.msg);
-		return pgw_err_set(err, PGW_E_NOTFOUND,
-				   "--cpu=%u: the notes carry no TTBR, and "
-				   "there is no task list to say what runs "
-				   "there: %s", cpu, list_err.msg);
-	}
+	char what[64];
+	snprintf(what, sizeof(what), "--cpu=%u (the notes carry no TTBR)",
+		 cpu);
+	enum pgw_status st = linux_root_tasks(kernel, what, &tasks, &n, &how,
+					      incomplete, sizeof(incomplete),
+					      err);
 	if (st != PGW_OK)
-		snprintf(incomplete, sizeof(incomplete),
-			 "; the list is cut short: %s", list_err.msg);
+		return st;
 	st = running_on(tasks, n, cpu, incomplete, &i, err);
 	const struct pgw_task *t = &tasks[i];
 	mm = st == PGW_OK ? (t->mm ? t->mm : t->active_mm) : 0;

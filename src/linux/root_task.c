@@ -91,23 +91,20 @@ static enum pgw_status pick(const struct pgw_root_request *req,
 	return PGW_OK;
 }
 
-enum pgw_status linux_task_root(const struct pgw_space *kernel,
-				const struct pgw_root_request *req,
-				struct pgw_root *root, struct pgw_err *err)
+enum pgw_status linux_root_tasks(const struct pgw_space *kernel,
+				 const char *what, struct pgw_task **tasks_ret,
+				 size_t *n_ret, struct pgw_tasks_how *how,
+				 char *incomplete, size_t size,
+				 struct pgw_err *err)
 {
-	struct pgw_task *tasks;
-	size_t n, i = 0;
 	struct pgw_err list_err = { 0 };
-	char what[4 * PGW_TASK_COMM_MAX + 16];
-	char comm[4 * PGW_TASK_COMM_MAX + 1];
-	char incomplete[sizeof(list_err.msg) + 32] = "";
-
-	asked(req, what, sizeof(what));
-	struct pgw_tasks_how how;
-	enum pgw_status st = pgw_linux_tasks_how(kernel, &tasks, &n, &how,
+	enum pgw_status st = pgw_linux_tasks_how(kernel, tasks_ret, n_ret, how,
 						 &list_err);
-	if (st != PGW_OK && n == 0) {
-		pgw_linux_tasks_free(tasks);
+
+	incomplete[0] = '\0';
+	if (st != PGW_OK && *n_ret == 0) {
+		pgw_linux_tasks_free(*tasks_ret);
+		*tasks_ret = NULL;
 		if (st == PGW_E_NOMEM)
 			return pgw_err_set(err, st, "%s", list_err.msg);
 		return pgw_err_set(err, PGW_E_NOTFOUND,
@@ -116,8 +113,28 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 	/* A list cut short (an unreadable task, a loop) still names the
 	 * processes read before it. */
 	if (st != PGW_OK)
-		snprintf(incomplete, sizeof(incomplete),
-			 "; the list is cut short: %s", list_err.msg);
+		snprintf(incomplete, size, "; the list is cut short: %.200s",
+			 list_err.msg);
+	return PGW_OK;
+}
+
+enum pgw_status linux_task_root(const struct pgw_space *kernel,
+				const struct pgw_root_request *req,
+				struct pgw_root *root, struct pgw_err *err)
+{
+	struct pgw_task *tasks;
+	size_t n, i = 0;
+	char what[4 * PGW_TASK_COMM_MAX + 16];
+	char comm[4 * PGW_TASK_COMM_MAX + 1];
+	char incomplete[240];
+
+	asked(req, what, sizeof(what));
+	struct pgw_tasks_how how;
+	enum pgw_status st = linux_root_tasks(kernel, what, &tasks, &n, &how,
+					      incomplete, sizeof(incomplete),
+					      err);
+	if (st != PGW_OK)
+		return st;
 	st = pick(req, tasks, n, what, incomplete, &i, err);
 	if (st != PGW_OK) {
 		pgw_linux_tasks_free(tasks);

@@ -26,6 +26,35 @@ qemu_answers() {
 		if (pa != "-" && pa !~ /^0x/) pa = "0x" pa
 		print $2 "\t" pa }' "$1/gva2gpa.txt" | hexnorm
 }
+# arm64_answers DIR CPU HALF: "va<TAB>pa" of an arm64 dump's gva2gpa.txt
+# lines for vCPU CPU in HALF (kernel: VA bit 55 set, user: clear; the top
+# byte is a tag), pa "-" for Unmapped.
+arm64_answers() {
+	qemu_answers "$1" "$2" | awk -F'\t' -v h="$3" '{
+		x = substr($1, 3); while (length(x) < 16) x = "0" x
+		k = substr(x, 3, 1) ~ /[89a-f]/
+		if ((h == "kernel") == k) print }'
+}
+# arm64_walked MODEL: pgwalk's tsv records as QEMU would answer at that EL
+# (the arm64 READMEs): el1 (PAN): EL0-accessible pages Unmapped; el0: all
+# others (E0PD1).
+arm64_walked() {
+	sed 1d | awk -F'\t' -v m="$1" '{
+		pa = $2; user = $6 ~ /user/
+		if (pa != "-" && ((m == "el1" && user) || (m == "el0" && !user)))
+			pa = "-"
+		print $1 "\t" pa }'
+}
+# arm64_ram_only DIR OUT: a raw image of RAM alone, cut out of the
+# unpacked mem.raw where the README says RAM starts; sets start.
+arm64_ram_only() {
+	start=$(sed -n 's/.*RAM starts at guest-physical \(0x[0-9a-f]*\).*/\1/p' "$SHARED/$1/README.txt")
+	bytes=$(sed -n 's/^RAM: \([0-9]*\) bytes.*/\1/p' "$SHARED/$1/README.txt")
+	[ -n "$start" ] && [ -n "$bytes" ] || bail "$1: README gives no RAM start and size"
+	dd if="$UNPACKED/$1/mem.raw" of="$2" bs=1048576 skip=$((start / 1048576)) \
+		count=$((bytes / 1048576)) conv=sparse status=none ||
+		bail "cannot cut $1's RAM out of mem.raw"
+}
 # owner DIR: pid of the process whose top table is CPU 1's CR3: from
 # crash's process-roots.txt (x86-64), the README (i386), or the header of
 # a sample's markers.txt.

@@ -9,19 +9,12 @@
 # at 0x50000000) is found, with that entry as evidence.  The real guest
 # has neither (as its own boot-time checks).
 . "$(dirname "$0")/lib.sh"
-. "$TESTDIR/assert.sh"
-if [ ! -d "$SHARED" ]; then
-	[ -z "${PGW_STRICT:-}" ] || bail "no real dumps at $SHARED (PGW_STRICT: they must run)"
-	echo "1..0 # skip no real dumps ($SHARED absent)"
-	exit 0
-fi
+. "$(dirname "$0")/real-arm64.sh"
 d=arm64-4k-a D=$SHARED/$d
-[ -s "$D/README.txt" ] && [ -s "$D/sysregs-cpu1.txt" ] || bail "$D: README.txt or sysregs-cpu1.txt missing"
-unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
 elf=$UNPACKED/$d/vmcore.elf raw=$UNPACKED/$d/mem.raw
 plan 9
 
-for g in arm64-4k-a arm64-16k-a; do
+for g in $ARM64_DUMPS; do
 	run "$PGWALK" check -f json --all-roots "$UNPACKED/$g/vmcore.elf"
 	is "$(printf '%s\n' "$out" | grep -c '"rule":"\(kernel-half-mismatch\|beyond-ram\)"')" 0 \
 		"$g: the guest as it is: no kernel-half-mismatch, no beyond-ram"
@@ -50,10 +43,8 @@ is "$(printf '%s\n' "$out" | grep -c '"rule":"kernel-half-mismatch"')" 0 \
 
 # A linear-map PTE moved past RAM, in a RAM-only raw copy (its base
 # found from its own VMCOREINFO).
-start=$(sed -n 's/.*RAM starts at guest-physical \(0x[0-9a-f]*\).*/\1/p' "$D/README.txt")
 ram=$TMP/ram.raw
-dd if="$raw" of="$ram" bs=1048576 skip=$((start / 1048576)) count=256 \
-	conv=sparse status=none || bail "cannot cut RAM out of mem.raw"
+arm64_ram_only "$d" "$ram"
 va=0xffff000008000000
 run "$PGWALK" translate --levels "$ram" "$va"
 like "^VIRTUAL $va -> PHYSICAL 0x48000000 \\(4K page at pte\\)" "$va is a 4K page of the linear map at 0x48000000"

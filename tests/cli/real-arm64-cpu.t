@@ -7,37 +7,16 @@
 # gva2gpa through that vCPU, both halves, modelled at its EL as
 # real-arm64.t does (EL1 with PAN: EL0 pages Unmapped; EL0: kernel pages).
 . "$(dirname "$0")/lib.sh"
-. "$TESTDIR/assert.sh"
-. "$TESTDIR/oracles.sh"
-if [ ! -d "$SHARED" ]; then
-	[ -z "${PGW_STRICT:-}" ] || bail "no real dumps at $SHARED (PGW_STRICT: they must run)"
-	echo "1..0 # skip no real dumps ($SHARED absent)"
-	exit 0
-fi
-ARM="arm64-4k-a arm64-16k-a"
-for d in $ARM; do
-	for f in gva2gpa.txt sysregs-cpu0.txt sysregs-cpu1.txt; do
-		[ -s "$SHARED/$d/$f" ] || bail "$SHARED/$d/$f is missing or empty"
-	done
-done
-unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
+. "$(dirname "$0")/real-arm64.sh"
 plan 18
 
-# walked MODEL: tsv records as QEMU answers at that EL (real-arm64.t).
-walked() {
-	sed 1d | awk -F'\t' -v m="$1" '{
-		pa = $2; user = $6 ~ /user/
-		if (pa != "-" && ((m == "el1" && user) || (m == "el0" && !user)))
-			pa = "-"
-		print $1 "\t" pa }'
-}
 # ttbr0_table DIR CPU: the table TTBR0_EL1 names (CnP bit 0 cleared).
 ttbr0_table() {
 	v=$(sed -n 's/^TTBR0_EL1=//p' "$1/sysregs-cpu$2.txt")
 	printf '0x%x' $((v & 0xfffffffffffe))
 }
 
-for d in $ARM; do
+for d in $ARM64_DUMPS; do
 	D=$SHARED/$d elf=$UNPACKED/$d/vmcore.elf
 	for c in 0 1; do
 		t=$(ttbr0_table "$D" "$c")
@@ -47,7 +26,7 @@ for d in $ARM; do
 		el=el1; [ "$c" = 1 ] && el=el0
 		qemu_answers "$D" "$c" >"$TMP/want"
 		cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --cpu="$c" \
-			"$elf" - | walked "$el" | cut -f2 >"$TMP/pa"
+			"$elf" - | arm64_walked "$el" | cut -f2 >"$TMP/pa"
 		cut -f1 "$TMP/want" | paste - "$TMP/pa" >"$TMP/got"
 		agree "$d: gva2gpa through vCPU$c, both halves, by --cpu=$c" \
 			"$TMP/want" "$TMP/got"

@@ -8,13 +8,7 @@
 # --all-roots lists the page at its VA as protnone, read returns the
 # marker, dump --non-present and maps --smaps count it.
 . "$(dirname "$0")/lib.sh"
-. "$TESTDIR/assert.sh"
-if [ ! -d "$SHARED" ]; then
-	[ -z "${PGW_STRICT:-}" ] || bail "no real dumps at $SHARED (PGW_STRICT: they must run)"
-	echo "1..0 # skip no real dumps ($SHARED absent)"
-	exit 0
-fi
-unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
+. "$(dirname "$0")/real-arm64.sh"
 plan 20
 
 for a in arm64-4k-a:4096 arm64-16k-a:16384; do

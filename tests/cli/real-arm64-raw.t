@@ -9,61 +9,26 @@
 # its process's pid, as real-arm64.t models them).  A file that starts
 # elsewhere is an error with the hint, and --base still decides.
 . "$(dirname "$0")/lib.sh"
-. "$TESTDIR/assert.sh"
-. "$TESTDIR/oracles.sh"
-if [ ! -d "$SHARED" ]; then
-	[ -z "${PGW_STRICT:-}" ] || bail "no real dumps at $SHARED (PGW_STRICT: they must run)"
-	echo "1..0 # skip no real dumps ($SHARED absent)"
-	exit 0
-fi
-for d in arm64-4k-a arm64-16k-a; do
-	for f in gva2gpa.txt README.txt; do
-		[ -s "$SHARED/$d/$f" ] || bail "$SHARED/$d/$f is missing or empty"
-	done
-done
-unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
+. "$(dirname "$0")/real-arm64.sh"
 plan 12
 
-# answers DIR CPU HALF / walked MODEL: as in real-arm64.t.
-answers() {
-	qemu_answers "$1" "$2" | awk -F'\t' -v h="$3" '{
-		x = substr($1, 3); while (length(x) < 16) x = "0" x
-		k = substr(x, 3, 1) ~ /[89a-f]/
-		if ((h == "kernel") == k) print }'
-}
-walked() {
-	sed 1d | awk -F'\t' -v m="$1" '{
-		pa = $2; user = $6 ~ /user/
-		if (pa != "-" && ((m == "el1" && user) || (m == "el0" && !user)))
-			pa = "-"
-		print $1 "\t" pa }'
-}
-# ram_only DIR OUT: mem.raw's RAM (README: where it starts, how big).
-ram_only() {
-	start=$(sed -n 's/.*RAM starts at guest-physical \(0x[0-9a-f]*\).*/\1/p' "$SHARED/$1/README.txt")
-	bytes=$(sed -n 's/^RAM: \([0-9]*\) bytes.*/\1/p' "$SHARED/$1/README.txt")
-	[ -n "$start" ] && [ -n "$bytes" ] || bail "$1: README gives no RAM start and size"
-	dd if="$UNPACKED/$1/mem.raw" of="$2" bs=1048576 skip=$((start / 1048576)) \
-		count=$((bytes / 1048576)) conv=sparse status=none ||
-		bail "cannot cut $1's RAM out of mem.raw"
-}
 
 for a in arm64-4k-a:"NUMBER\\(PHYS_OFFSET\\) of" \
 	 arm64-16k-a:"NUMBER\\(PHYS_OFFSET\\) unbiased \\(VA_BITS vs TCR_EL1_T1SZ\\) of"; do
 	d=${a%%:*} evidence=${a#*:} D=$SHARED/$d ram=$TMP/$d.raw
-	ram_only "$d" "$ram"
+	arm64_ram_only "$d" "$ram"
 	run "$PGWALK" info "$ram"
 	like "^  base: +$start: $evidence the VMCOREINFO at file offset 0x[0-9a-f]*: with byte 0 there, swapper_pg_dir 0x[0-9a-f]* maps itself and _stext under arm64-" \
 		"$d: RAM alone, no --base: byte 0 is at $start (README), by $(printf '%s' "$evidence" | tr -d '\\')"
-	answers "$D" 0 kernel >"$TMP/want"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$ram" - | walked el1 |
+	arm64_answers "$D" 0 kernel >"$TMP/want"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$ram" - | arm64_walked el1 |
 		cut -f2 >"$TMP/pa"
 	cut -f1 "$TMP/want" | paste - "$TMP/pa" >"$TMP/got"
 	agree "$d: vCPU0's kernel half from RAM alone, no --base" "$TMP/want" "$TMP/got"
 	owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
-	answers "$D" 1 user >"$TMP/want"
+	arm64_answers "$D" 1 user >"$TMP/want"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" "$ram" - |
-		walked el0 | cut -f2 >"$TMP/pa"
+		arm64_walked el0 | cut -f2 >"$TMP/pa"
 	cut -f1 "$TMP/want" | paste - "$TMP/pa" >"$TMP/got"
 	agree "$d: vCPU1's user half from RAM alone by --pid=$owner, no --base" \
 		"$TMP/want" "$TMP/got"
@@ -78,7 +43,7 @@ unlike "^  base:" "mem.raw (file offset = physical address): no base to find"
 
 # RAM 2 MiB into the file: no base the facts name walks.
 d=arm64-4k-a ram=$TMP/shifted.raw
-ram_only "$d" "$TMP/ram.raw"
+arm64_ram_only "$d" "$TMP/ram.raw"
 { dd if=/dev/zero bs=1048576 count=2 status=none; cat "$TMP/ram.raw"; } >"$ram"
 rm -f "$TMP/ram.raw"
 run "$PGWALK" info "$ram"

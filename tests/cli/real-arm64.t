@@ -30,24 +30,6 @@ done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
 plan 72
 
-# answers DIR CPU HALF: "va<TAB>pa" of gva2gpa.txt's lines for vCPU CPU in
-# HALF (kernel: VA bit 55 set, user: clear; the top byte is a tag), pa
-# "-" for Unmapped.
-answers() {
-	qemu_answers "$1" "$2" | awk -F'\t' -v h="$3" '{
-		x = substr($1, 3); while (length(x) < 16) x = "0" x
-		k = substr(x, 3, 1) ~ /[89a-f]/
-		if ((h == "kernel") == k) print }'
-}
-# walked MODEL: pgwalk's tsv records as QEMU would answer at that EL:
-# el1 (PAN): EL0-accessible pages Unmapped; el0: all others.
-walked() {
-	sed 1d | awk -F'\t' -v m="$1" '{
-		pa = $2; user = $6 ~ /user/
-		if (pa != "-" && ((m == "el1" && user) || (m == "el0" && !user)))
-			pa = "-"
-		print $1 "\t" pa }'
-}
 # tagged VAs come back untagged: match them on the input's spelling.
 paste_va() { cut -f1 "$1" >"$TMP/va_in"; cut -f2 "$2" | paste "$TMP/va_in" -; }
 
@@ -63,13 +45,13 @@ for a in $ARM; do
 	like "^root: +$table \\(VMCOREINFO SYMBOL\\(swapper_pg_dir\\)" \
 		"$d: the kernel root is TTBR1's table $table (sysregs), from VMCOREINFO"
 
-	answers "$D" 0 kernel >"$TMP/want"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | walked el1 \
+	arm64_answers "$D" 0 kernel >"$TMP/want"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | arm64_walked el1 \
 		>"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU0 (EL1) kernel half, vmcore.elf, no root given" \
 		"$TMP/want" "$TMP/got"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$raw" - | walked el1 \
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$raw" - | arm64_walked el1 \
 		>"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU0 kernel half, mem.raw (no --base, no root)" \
@@ -77,15 +59,15 @@ for a in $ARM; do
 
 	# vCPU0's user half: PAN hides every EL0 page from it, and the
 	# kernel's space has no lower table: all Unmapped, no root given.
-	answers "$D" 0 user >"$TMP/want"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | walked el1 \
+	arm64_answers "$D" 0 user >"$TMP/want"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | arm64_walked el1 \
 		>"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU0 (EL1, PAN) user half, vmcore.elf, no root given" \
 		"$TMP/want" "$TMP/got"
 
-	answers "$D" 1 kernel >"$TMP/want"
-	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | walked el0 \
+	arm64_answers "$D" 1 kernel >"$TMP/want"
+	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$elf" - | arm64_walked el0 \
 		>"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU1 (EL0) kernel half: no kernel page EL0-accessible" \
@@ -94,14 +76,14 @@ for a in $ARM; do
 	# vCPU1's process by pid (the README names it; its root is found
 	# through the task list: init_task by scan, BTF), then by TTBR0.
 	owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
-	answers "$D" 1 user >"$TMP/want"
+	arm64_answers "$D" 1 user >"$TMP/want"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" \
-		"$elf" - | walked el0 >"$TMP/got0"
+		"$elf" - | arm64_walked el0 >"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU1 user half, tagged copies too, --pid=$owner (no root given)" \
 		"$TMP/want" "$TMP/got"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" \
-		"$raw" - | walked el0 >"$TMP/got0"
+		"$raw" - | arm64_walked el0 >"$TMP/got0"
 	paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 	agree "$d vCPU1 user half, mem.raw, --pid=$owner" "$TMP/want" "$TMP/got"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --ttbr0="$ttbr0" \
@@ -209,15 +191,15 @@ D=$SHARED/arm64-4k-a kd=$D/vmcore.kdump-zlib
 run "$PGWALK" info "$kd"
 like '^pages: +ram 65536, dumped 65536' \
 	"kdump, 64 KiB blocks: 256 MiB of RAM in 4 KiB pages, all dumped"
-answers "$D" 0 kernel >"$TMP/want"
-cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$kd" - | walked el1 >"$TMP/got0"
+arm64_answers "$D" 0 kernel >"$TMP/want"
+cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$kd" - | arm64_walked el1 >"$TMP/got0"
 paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 agree "arm64-4k-a vCPU0 kernel half, vmcore.kdump-zlib, no root given" \
 	"$TMP/want" "$TMP/got"
-answers "$D" 1 user >"$TMP/want"
+arm64_answers "$D" 1 user >"$TMP/want"
 owner=$(sed -n 's/.*vCPU1 TTBR0.*owner by gva2gpa of all markers: (\([0-9]*\),.*/\1/p' "$D/README.txt" | head -1)
 cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv --pid="$owner" "$kd" - |
-	walked el0 >"$TMP/got0"
+	arm64_walked el0 >"$TMP/got0"
 paste_va "$TMP/want" "$TMP/got0" >"$TMP/got"
 agree "arm64-4k-a vCPU1 user half, vmcore.kdump-zlib, --pid=$owner" \
 	"$TMP/want" "$TMP/got"
