@@ -122,6 +122,13 @@ static enum pgw_status choose(const char *path,
 		rb->decided = true;
 		return PGW_OK;
 	}
+	if (good > 1)
+		return pgw_err_set(err, PGW_E_FORMAT,
+				   "raw image: where its RAM starts is "
+				   "ambiguous: the arm64 VMCOREINFO at file "
+				   "offset 0x%llx names kernel tables that walk "
+				   "with byte 0 at %zu of %s; give --base=ADDR",
+				   (unsigned long long)text_pa, good, tried);
 	return pgw_err_set(err, PGW_E_NOTFOUND,
 			   "raw image: where its RAM starts is unknown: the "
 			   "arm64 VMCOREINFO at file offset 0x%llx names "
