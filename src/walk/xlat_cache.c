@@ -301,8 +301,9 @@ stop_below(const struct pgw_space *space, struct pgw_xlat_cache *c,
 	enum pgw_level lvl = ls->below;
 	unsigned index = (unsigned)(out->va >> ls->below_shift) &
 			 ls->below_mask;
-	/* The kept page is a table's first 4 KiB: a larger table's entry
-	 * past it (16K and 64K granules) is read, and that can fail. */
+	/* The kept pages are a table's first 4 KiB, or all of a larger
+	 * one (16K and 64K granules) the image maps in one piece: an entry
+	 * past them is read, and that can fail. */
 	struct pgw_err err;
 	enum pgw_stop why = pgw_step_with(space->img, mode, &space->enc, lvl,
 					  sl->table, index, page, kept_span(sl),
