@@ -128,6 +128,12 @@ struct pgw_image_open_opts {
 	 * --zero_excluded): they are then in the image for every reader,
 	 * and only pgw_image_evidence still counts them excluded. */
 	bool zero_excluded;
+	/* Threads the scans of physical memory (VMCOREINFO, the kernel
+	 * root, roots) run on; 0 or 1: the calling thread alone.  Each
+	 * worker reads through an image of its own (the file opened
+	 * again), so the answers are those of one thread, in the same
+	 * order. */
+	unsigned threads;
 };
 
 enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,

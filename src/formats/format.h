@@ -127,6 +127,11 @@ struct pgw_image {
 
 	/* Bounded page cache for formats that are not zero-copy. */
 	struct pgw_page_cache *cache;
+
+	/* The scans' workers: the same file opened again, one image per
+	 * thread (pgw_image_workers), closed with this one. */
+	struct pgw_image **workers;
+	unsigned nworkers;
 };
 
 /* ---- helpers for formats ---- */

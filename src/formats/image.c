@@ -205,6 +205,9 @@ void pgw_image_close(struct pgw_image *img)
 {
 	if (!img)
 		return;
+	for (unsigned i = 0; i < img->nworkers; i++)
+		pgw_image_close(img->workers[i]);
+	free(img->workers);
 	if (img->format && img->format->close && img->priv)
 		img->format->close(img);
 	pgw_page_cache_free(img->cache);
@@ -272,6 +275,45 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	else
 		pgw_page_cache_unslot(img->cache);
 	return zero_if_excluded(img, st, page_ret, err);
+}
+
+enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
+				  struct pgw_image *const **workers_ret,
+				  struct pgw_err *err)
+{
+	if (n > img->nworkers) {
+		struct pgw_image **w = realloc(img->workers,
+					       n * sizeof(*w));
+		if (!w)
+			return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+		img->workers = w;
+	}
+	struct pgw_image_open_opts o = img->opts;
+	char path[64];
+	o.format = img->format->name;
+	o.threads = 1;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", img->src.fd);
+	while (img->nworkers < n) {
+		enum pgw_status st = pgw_image_open(&img->workers[img->nworkers],
+						    path, &o, err);
+		if (st != PGW_OK)
+			return pgw_err_prefix(err, "opening the image again "
+					      "for a scan's thread");
+		img->nworkers++;
+	}
+	*workers_ret = img->workers;
+	return PGW_OK;
+}
+
+unsigned pgw_image_threads(const struct pgw_image *img)
+{
+	return img->opts.threads ? img->opts.threads : 1;
+}
+
+void pgw_image_forget_pages(struct pgw_image *img)
+{
+	if (img->cache)
+		pgw_page_cache_reset(img->cache);
 }
 
 const uint64_t *pgw_image_page_epoch(const struct pgw_image *img)

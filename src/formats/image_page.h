@@ -57,4 +57,25 @@ uint64_t pgw_image_hole_run(struct pgw_image *img, uint64_t pfn);
 uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
 			      bool *zero_ret);
 
+/*
+ * n images of img's file for n threads to read at once (an image is
+ * used by one thread at a time, its caches included): opened again
+ * through img's descriptor, so a file renamed or replaced meanwhile is
+ * still the one img reads, with img's open options.  Made when first
+ * asked for, kept, and closed with img; *workers_ret holds n.
+ */
+enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
+				  struct pgw_image *const **workers_ret,
+				  struct pgw_err *err);
+
+/* The threads img's scans may use (its open options; at least 1). */
+unsigned pgw_image_threads(const struct pgw_image *img);
+
+/*
+ * Give up every page decoded so far (the epoch moves): what a stretch of
+ * pages costs to read next is then the same whatever was read before,
+ * so a scan's decompression budget is spent alike on any thread.
+ */
+void pgw_image_forget_pages(struct pgw_image *img);
+
 #endif

@@ -125,6 +125,16 @@ void pgw_page_cache_unslot(struct pgw_page_cache *c)
 	c->next = (c->next + c->slots - 1) % c->slots;
 }
 
+void pgw_page_cache_reset(struct pgw_page_cache *c)
+{
+	for (unsigned i = 0; i < c->slots; i++)
+		c->pfn[i] = NO_PFN;
+	for (unsigned i = 0; i <= c->hash_mask; i++)
+		c->hash[i] = -1;
+	c->next = 0;
+	c->evicted++;
+}
+
 const uint64_t *pgw_page_cache_epoch(const struct pgw_page_cache *c)
 {
 	return &c->evicted;

@@ -26,6 +26,10 @@ void pgw_page_cache_commit(struct pgw_page_cache *cache, uint64_t pfn);
  */
 void pgw_page_cache_unslot(struct pgw_page_cache *cache);
 
+/* Give every page up (the epoch moves): what is found next is decoded
+ * again, as by a cache just made. */
+void pgw_page_cache_reset(struct pgw_page_cache *cache);
+
 /*
  * A count that grows whenever a page the cache handed out is given up
  * (its slot taken for another): a pointer from the cache stays valid for

@@ -76,26 +76,37 @@ static bool want(const struct finder *f, const struct pgw_mode *m)
 	return !f->only || f->only == m;
 }
 
-static void add(struct finder *f, uint64_t table, const struct pgw_mode *m,
-		uint64_t po, const uint8_t *page)
+/* A candidate, hashed where the page is at hand (a worker's). */
+static void add(const struct finder *f, struct pgw_scan_chunk *chunk,
+		uint64_t table, const struct pgw_mode *m, uint64_t po,
+		const uint8_t *page)
 {
+	struct cand c = {
+		.table = table, .mode = m, .page_offset = po,
+		.hash = pgw_fnv64(page, m == f->m[1] ? 32 : PGW_PAGE_SIZE),
+	};
+
+	pgw_scan_emit(chunk, table, &c);
+}
+
+static int take(void *arg, const void *rec)
+{
+	struct finder *f = arg;
+
 	f->stats->candidates++;
 	if (f->ncands == MAX_CANDIDATES) {
 		pgw_scan_incomplete(f->stats, "more than %d candidate "
 				    "kernel roots: the rest were not "
 				    "examined", MAX_CANDIDATES);
-		return;
+		return 0;
 	}
 	if (pgw_grow(&f->cands, f->ncands, sizeof(*f->cands), &f->err) !=
 	    PGW_OK) {
 		f->failed = true;
-		return;
+		return 1;
 	}
-	struct cand *c = &f->cands[f->ncands++];
-	c->table = table;
-	c->mode = m;
-	c->page_offset = po;
-	c->hash = pgw_fnv64(page, m == f->m[1] ? 32 : PGW_PAGE_SIZE);
+	memcpy(&f->cands[f->ncands++], rec, sizeof(*f->cands));
+	return 0;
 }
 
 static unsigned present_from(const uint8_t *page, unsigned esize,
@@ -117,7 +128,8 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 /* The kernel text mapping hangs off the last entry on every x86-64
  * kernel; the user half of the kernel's own root is empty. */
-static void look_64(struct finder *f, uint64_t pa, const uint8_t *page)
+static void look_64(const struct finder *f, struct pgw_scan_chunk *chunk,
+		    uint64_t pa, const uint8_t *page)
 {
 	uint64_t e511 = pgw_buf_entry(page, 8, 511);
 	struct pgw_entry e;
@@ -131,12 +143,13 @@ static void look_64(struct finder *f, uint64_t pa, const uint8_t *page)
 		return;
 	for (unsigned k = 2; k < 4; k++)
 		if (want(f, f->m[k]))
-			add(f, pa, f->m[k], 0, page);
+			add(f, chunk, pa, f->m[k], 0, page);
 }
 
 /* i386: the top PDE (fixmap) and PAGE_OFFSET's are there, nothing
  * below PAGE_OFFSET. */
-static void look_i386(struct finder *f, uint64_t pa, const uint8_t *page)
+static void look_i386(const struct finder *f, struct pgw_scan_chunk *chunk,
+		      uint64_t pa, const uint8_t *page)
 {
 	if (!want(f, f->m[0]) || !(pgw_buf_entry(page, 4, 1023) & 1))
 		return;
@@ -145,13 +158,14 @@ static void look_i386(struct finder *f, uint64_t pa, const uint8_t *page)
 		unsigned k = (unsigned)(po >> 22);
 		if ((pgw_buf_entry(page, 4, k) & 1) && all_zero(page, 4 * k) &&
 		    present_from(page, 4, k, 1024) >= 3)
-			add(f, pa, f->m[0], po, page);
+			add(f, chunk, pa, f->m[0], po, page);
 	}
 }
 
 /* PAE: swapper_pg_dir is a page-aligned PDPT in an otherwise empty page
  * (head_32.S fills the page); its user PDPTEs are empty. */
-static void look_pae(struct finder *f, uint64_t pa, const uint8_t *page)
+static void look_pae(const struct finder *f, struct pgw_scan_chunk *chunk,
+		     uint64_t pa, const uint8_t *page)
 {
 	if (!want(f, f->m[1]) || !all_zero(page + 32, PGW_PAGE_SIZE - 32))
 		return;
@@ -167,18 +181,18 @@ static void look_pae(struct finder *f, uint64_t pa, const uint8_t *page)
 			ok = e.kind == PGW_ENT_TABLE && !e.reserved;
 		}
 		if (ok)
-			add(f, pa, f->m[1], po, page);
+			add(f, chunk, pa, f->m[1], po, page);
 	}
 }
 
-static int visit(void *arg, uint64_t pa, const uint8_t *page)
+static void look(const void *arg, struct pgw_scan_chunk *chunk, uint64_t pa,
+		 const uint8_t *page)
 {
-	struct finder *f = arg;
+	const struct finder *f = arg;
 
-	look_64(f, pa, page);
-	look_i386(f, pa, page);
-	look_pae(f, pa, page);
-	return f->failed;
+	look_64(f, chunk, pa, page);
+	look_i386(f, chunk, pa, page);
+	look_pae(f, chunk, pa, page);
 }
 
 /* ---- validation ---- */
@@ -467,7 +481,11 @@ enum pgw_status pgw_kernel_root_scan(struct pgw_image *img,
 	if (!f.memo)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	f.budget = pgw_scan_entry_budget(img, opts);
-	st = pgw_phys_scan(img, opts, visit, &f, &found->scan, err);
+	struct pgw_finder finder = {
+		.arg = &f, .rec_size = sizeof(struct cand), .look = look,
+		.take = take,
+	};
+	st = pgw_phys_scan(img, opts, &finder, &found->scan, err);
 	if (f.failed)
 		st = pgw_err_set(err, f.err.status, "%s", f.err.msg);
 	if (st == PGW_OK)

@@ -3,13 +3,20 @@
  * symbols.  Pages come from pgw_image_page, so raw, ELF and LiME images
  * are read in place; formats that decompress each page have a budget of
  * their own, and whatever a budget leaves out is said in the stats.
+ * The pages are planned as chunks of PGW_SCAN_CHUNK pages, whatever the
+ * number of threads, each run as if alone (its image's decoded pages
+ * given up first), and merged in physical order: the budgets stop the
+ * scan at the same page, and the finder takes the same findings in the
+ * same order, on one thread or many.
  */
 #include "../lib/err.h"
 #include "../formats/image_page.h"
-#include "scan.h"
+#include "../lib/grow.h"
+#include "scan_chunks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Formats whose pages are decompressed one at a time (~25 us each). */
@@ -46,32 +53,167 @@ uint64_t pgw_scan_entry_budget(struct pgw_image *img,
 	return pgw_default_budget(img);
 }
 
-enum pgw_status pgw_phys_scan(struct pgw_image *img,
-			      const struct pgw_scan_opts *opts,
-			      pgw_page_visit visit, void *arg,
-			      struct pgw_scan_stats *stats,
-			      struct pgw_err *err)
+void pgw_scan_emit(struct pgw_scan_chunk *chunk, uint64_t pa,
+		   const void *rec)
 {
-	const struct pgw_phys_range *ranges;
-	size_t nr = pgw_image_ranges(img, &ranges);
-	uint64_t max_pages = opts && opts->max_pages ? opts->max_pages :
-						       PGW_SCAN_MAX_PAGES;
-	uint64_t max_decoded = opts && opts->max_decoded ? opts->max_decoded :
-							   PGW_SCAN_MAX_DECODED;
-	bool decoding = decodes_pages(img);
-	uint64_t decoded = 0;
+	struct scan_result *r = chunk->res;
+	size_t size = sizeof(pa) + chunk->f->rec_size;
+	struct pgw_err ignored;
+
+	if (r->oom)
+		return;
+	if (pgw_grow(&r->recs, r->nrecs, size, &ignored) != PGW_OK) {
+		r->oom = true;
+		return;
+	}
+	uint8_t *p = r->recs + r->nrecs * size;
+	memcpy(p, &pa, sizeof(pa));
+	memcpy(p + sizeof(pa), rec, chunk->f->rec_size);
+	r->nrecs++;
+}
+
+int pgw_scan_page(const struct pgw_finder *finder, struct pgw_image *img,
+		  void *scratch, uint64_t pa, const uint8_t *page, bool *oom)
+{
+	struct scan_result r = { 0 };
+	struct pgw_scan_chunk chunk = {
+		.f = finder, .img = img, .scratch = scratch, .res = &r,
+	};
+	size_t size = sizeof(uint64_t) + finder->rec_size;
+	int stop = 0;
+
+	finder->look(finder->arg, &chunk, pa, page);
+	*oom = r.oom;
+	for (size_t k = 0; k < r.nrecs && !stop && !r.oom; k++)
+		stop = finder->take(finder->arg,
+				    r.recs + k * size + sizeof(uint64_t));
+	free(r.recs);
+	return stop || r.oom;
+}
+
+void *pgw_scan_scratch(struct pgw_scan_chunk *chunk)
+{
+	return chunk->scratch;
+}
+
+struct pgw_image *pgw_scan_image(struct pgw_scan_chunk *chunk)
+{
+	return chunk->img;
+}
+
+void scan_run_chunk(const struct scan_job *job, struct pgw_image *img,
+		    void *scratch, size_t i, uint64_t decoded_before)
+{
+	const struct scan_plan *p = &job->plan[i];
+	struct scan_result *r = &job->res[i];
+	struct pgw_scan_chunk chunk = {
+		.f = job->f, .img = img, .scratch = scratch, .res = r,
+	};
+	const struct pgw_finder *f = job->f;
+	bool check = job->decoding && decoded_before != SCAN_NO_BUDGET;
+
+	free(r->recs);
+	*r = (struct scan_result){ 0 };
+	pgw_image_forget_pages(img);
 	/* The finder's own reads (a PAE slot's page directory) decompress
 	 * too, and once the cache is full each gives a page up: they count
 	 * against the budget with the pages scanned, or forged slots that
 	 * each name another directory would decompress without bound. */
 	const uint64_t *given_up = pgw_image_page_epoch(img);
+	if (f->scratch_size)
+		memset(scratch, 0, f->scratch_size);
+	if (f->begin)
+		f->begin(f->arg, scratch, img);
+	for (uint64_t pfn = p->first; pfn < p->end; pfn++) {
+		const uint8_t *page;
+		struct pgw_err ignored;
+		/* Pages a kdump left out cost nothing to skip: only those
+		 * decompressed count against that budget. */
+		if (check && decoded_before + r->decoded >= job->max_decoded) {
+			r->budget_stop = true;
+			r->stop_pfn = pfn;
+			return;
+		}
+		bool zero;
+		uint64_t run = pgw_image_unheld_run(img, pfn, &zero);
+		if (run) {
+			/* Counted as looked at, all at once. */
+			if (run > p->end - pfn)
+				run = p->end - pfn;
+			r->scanned += run;
+			if (zero)
+				r->holes += run;
+			else
+				r->absent += run;
+			pfn += run - 1;
+			continue;
+		}
+		r->scanned++;
+		if (pgw_image_page(img, pfn, &page, &ignored) != PGW_OK) {
+			r->absent++;
+			continue;
+		}
+		r->decoded++;
+		if (pgw_image_page_in_hole(img, page)) {
+			/* The rest of the hole too, in one step. */
+			uint64_t hole = pgw_image_hole_run(img, pfn);
+			if (hole > p->end - pfn)
+				hole = p->end - pfn;
+			if (hole == 0)
+				hole = 1;
+			r->scanned += hole - 1;
+			r->holes += hole;
+			pfn += hole - 1;
+			continue;
+		}
+		uint64_t before = *given_up;
+		f->look(f->arg, &chunk, pfn << PGW_PAGE_SHIFT, page);
+		r->decoded += *given_up - before;
+	}
+}
 
-	if (opts && opts->only)
-		return pgw_phys_scan_only(img, opts, visit, arg, stats, err);
-	memset(stats, 0, sizeof(*stats));
-	stats->complete = true;
-	for (size_t r = 0; r < nr; r++)
-		stats->pages += ranges[r].size >> PGW_PAGE_SHIFT;
+/* The scan's plan and its merge, in the calling thread. */
+struct scan {
+	struct scan_job job;
+	struct pgw_image *img;
+	void *scratch;               /* the calling thread's */
+	struct scan_plan *plan;
+	size_t nplan;
+	uint64_t max_pages;
+	/* The page budget stopped the plan before frame cut_pfn. */
+	bool cut;
+	uint64_t cut_pfn;
+	uint64_t decoded;            /* by the chunks merged so far */
+	struct pgw_scan_stats *stats;
+	bool stopped;                /* a finding stopped the scan */
+	uint64_t stopped_pa;
+	bool oom;
+};
+
+static enum pgw_status plan_add(struct scan *s, uint64_t first, uint64_t end,
+				bool unheld, bool zero, struct pgw_err *err)
+{
+	enum pgw_status st = pgw_grow(&s->plan, s->nplan, sizeof(*s->plan),
+				      err);
+	if (st != PGW_OK)
+		return st;
+	s->plan[s->nplan++] = (struct scan_plan){
+		.first = first, .end = end, .unheld = unheld, .zero = zero,
+	};
+	return PGW_OK;
+}
+
+/*
+ * Cut the ranges into chunks, within the page budget: a stretch the file
+ * holds nothing of is one step however long (a hostile header may claim
+ * 2^62 bytes of it), the rest PGW_SCAN_CHUNK pages at a time.
+ */
+static enum pgw_status plan(struct scan *s, struct pgw_err *err)
+{
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(s->img, &ranges);
+	uint64_t planned = 0;
+
 	for (size_t r = 0; r < nr; r++) {
 		/* Whole pages only: a range's partial first or last page is
 		 * not in the image as a page anyway. */
@@ -81,78 +223,176 @@ enum pgw_status pgw_phys_scan(struct pgw_image *img,
 			       PGW_PAGE_SHIFT;
 		if (ranges[r].start + ranges[r].size < ranges[r].start)
 			end = UINT64_MAX >> PGW_PAGE_SHIFT;
-		for (; pfn < end; pfn++) {
-			const uint8_t *page;
-			struct pgw_err ignored;
-			/* Pages a kdump left out cost nothing to skip: only
-			 * those decompressed count against that budget. */
-			if (decoding)
-				stats->decoded = decoded;
-			if (stats->scanned == max_pages ||
-			    (decoding && decoded >= max_decoded)) {
-				bool pages = stats->scanned == max_pages;
-				pgw_scan_incomplete(stats,
-					"scan stopped at physical 0x%llx, "
-					"after %llu of %llu pages: the %s "
-					"budget (%llu) ran out",
-					(unsigned long long)(pfn <<
-							     PGW_PAGE_SHIFT),
-					(unsigned long long)stats->scanned,
-					(unsigned long long)stats->pages,
-					pages ? "page" : "decompression",
-					(unsigned long long)(pages ? max_pages :
-							     max_decoded));
+		while (pfn < end) {
+			if (planned == s->max_pages) {
+				s->cut = true;
+				s->cut_pfn = pfn;
 				return PGW_OK;
 			}
 			bool zero;
-			uint64_t run = pgw_image_unheld_run(img, pfn, &zero);
-			if (run) {
-				/* Counted as looked at, all at once. */
-				if (run > end - pfn)
-					run = end - pfn;
-				if (run > max_pages - stats->scanned)
-					run = max_pages - stats->scanned;
-				stats->scanned += run;
-				if (zero)
-					stats->holes += run;
-				else
-					stats->absent += run;
-				pfn += run - 1;
-				continue;
-			}
-			stats->scanned++;
-			if (pgw_image_page(img, pfn, &page, &ignored) !=
-			    PGW_OK) {
-				stats->absent++;
-				continue;
-			}
-			decoded++;
-			if (pgw_image_page_in_hole(img, page)) {
-				/* The rest of the hole too, in one step. */
-				uint64_t hole = pgw_image_hole_run(img, pfn);
-				if (hole > end - pfn)
-					hole = end - pfn;
-				if (hole > max_pages - stats->scanned + 1)
-					hole = max_pages - stats->scanned + 1;
-				if (hole == 0)
-					hole = 1;
-				stats->scanned += hole - 1;
-				stats->holes += hole;
-				pfn += hole - 1;
-				continue;
-			}
-			uint64_t before = *given_up;
-			int stop = visit(arg, pfn << PGW_PAGE_SHIFT, page);
-			decoded += *given_up - before;
-			if (decoding)
-				stats->decoded = decoded;
-			if (stop)
-				return pgw_err_set(err, PGW_E_STOPPED,
-						   "scan stopped at physical "
-						   "0x%llx",
-						   (unsigned long long)(pfn <<
-							PGW_PAGE_SHIFT));
+			uint64_t n = pgw_image_unheld_run(s->img, pfn, &zero);
+			bool unheld = n != 0;
+			if (!unheld)
+				n = PGW_SCAN_CHUNK;
+			if (n > end - pfn)
+				n = end - pfn;
+			if (n > s->max_pages - planned)
+				n = s->max_pages - planned;
+			enum pgw_status st = plan_add(s, pfn, pfn + n, unheld,
+						      zero, err);
+			if (st != PGW_OK)
+				return st;
+			planned += n;
+			pfn += n;
 		}
 	}
+	return PGW_OK;
+}
+
+static void budget_ran_out(struct scan *s, uint64_t pfn, bool pages)
+{
+	pgw_scan_incomplete(s->stats, "scan stopped at physical 0x%llx, after "
+			    "%llu of %llu pages: the %s budget (%llu) ran out",
+			    (unsigned long long)(pfn << PGW_PAGE_SHIFT),
+			    (unsigned long long)s->stats->scanned,
+			    (unsigned long long)s->stats->pages,
+			    pages ? "page" : "decompression",
+			    (unsigned long long)(pages ? s->max_pages :
+						 s->job.max_decoded));
+}
+
+/* Chunk i into the stats and the finder, in order; non-zero: stop. */
+static int merge(void *arg, size_t i)
+{
+	struct scan *s = arg;
+	const struct scan_plan *p = &s->plan[i];
+	struct scan_result *r = &s->job.res[i];
+	struct pgw_scan_stats *stats = s->stats;
+	bool decoding = s->job.decoding;
+
+	if (decoding && s->decoded >= s->job.max_decoded) {
+		budget_ran_out(s, p->first, false);
+		return 1;
+	}
+	if (p->unheld) {
+		stats->scanned += p->end - p->first;
+		if (p->zero)
+			stats->holes += p->end - p->first;
+		else
+			stats->absent += p->end - p->first;
+		return 0;
+	}
+	/* Run ahead of the merge without a budget: where the budget runs
+	 * out in this chunk, it is run again with it. */
+	if (decoding && s->decoded + r->decoded >= s->job.max_decoded)
+		scan_run_chunk(&s->job, s->img, s->scratch, i, s->decoded);
+	stats->scanned += r->scanned;
+	stats->absent += r->absent;
+	stats->holes += r->holes;
+	s->decoded += r->decoded;
+	if (decoding)
+		stats->decoded = s->decoded;
+	if (r->oom) {
+		s->oom = true;
+		return 1;
+	}
+	size_t size = sizeof(uint64_t) + s->job.f->rec_size;
+	for (size_t k = 0; k < r->nrecs; k++) {
+		const uint8_t *rec = r->recs + k * size;
+		if (s->job.f->take(s->job.f->arg, rec + sizeof(uint64_t))) {
+			s->stopped = true;
+			memcpy(&s->stopped_pa, rec, sizeof(uint64_t));
+			return 1;
+		}
+	}
+	free(r->recs);
+	r->recs = NULL;
+	if (r->budget_stop) {
+		budget_ran_out(s, r->stop_pfn, false);
+		return 1;
+	}
+	return 0;
+}
+
+static enum pgw_status run(struct scan *s, struct pgw_err *err)
+{
+	unsigned threads = pgw_image_threads(s->img);
+	struct pgw_image *const *workers;
+	enum pgw_status st;
+
+	/* More threads than chunks would only open images for nothing. */
+	if (threads > s->nplan)
+		threads = (unsigned)s->nplan;
+	if (threads < 2) {
+		for (size_t i = 0; i < s->nplan; i++) {
+			if (!s->plan[i].unheld)
+				scan_run_chunk(&s->job, s->img, s->scratch, i,
+					       s->decoded);
+			if (merge(s, i))
+				return PGW_OK;
+		}
+		return PGW_OK;
+	}
+	st = pgw_image_workers(s->img, threads, &workers, err);
+	if (st != PGW_OK)
+		return st;
+	return scan_threads_run(&s->job, workers, threads, merge, s, err);
+}
+
+enum pgw_status pgw_phys_scan(struct pgw_image *img,
+			      const struct pgw_scan_opts *opts,
+			      const struct pgw_finder *finder,
+			      struct pgw_scan_stats *stats,
+			      struct pgw_err *err)
+{
+	const struct pgw_phys_range *ranges;
+	size_t nr = pgw_image_ranges(img, &ranges);
+	struct scan s = {
+		.job = {
+			.f = finder, .decoding = decodes_pages(img),
+			.max_decoded = opts && opts->max_decoded ?
+					       opts->max_decoded :
+					       PGW_SCAN_MAX_DECODED,
+		},
+		.img = img, .stats = stats,
+		.max_pages = opts && opts->max_pages ? opts->max_pages :
+						       PGW_SCAN_MAX_PAGES,
+	};
+	enum pgw_status st;
+
+	if (opts && opts->only)
+		return pgw_phys_scan_only(img, opts, finder, stats, err);
+	memset(stats, 0, sizeof(*stats));
+	stats->complete = true;
+	for (size_t r = 0; r < nr; r++)
+		stats->pages += ranges[r].size >> PGW_PAGE_SHIFT;
+	st = plan(&s, err);
+	if (st == PGW_OK) {
+		s.job.plan = s.plan;
+		s.job.nplan = s.nplan;
+		s.job.res = calloc(s.nplan ? s.nplan : 1, sizeof(*s.job.res));
+		s.scratch = finder->scratch_size ?
+				    malloc(finder->scratch_size) : NULL;
+		if (!s.job.res || (finder->scratch_size && !s.scratch))
+			st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	}
+	if (st == PGW_OK)
+		st = run(&s, err);
+	for (size_t i = 0; s.job.res && i < s.nplan; i++)
+		free(s.job.res[i].recs);
+	free(s.job.res);
+	free(s.scratch);
+	free(s.plan);
+	if (st != PGW_OK)
+		return st;
+	if (s.oom)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if (s.stopped)
+		return pgw_err_set(err, PGW_E_STOPPED,
+				   "scan stopped at physical 0x%llx",
+				   (unsigned long long)s.stopped_pa);
+	/* The page budget: whatever the plan left out. */
+	if (s.cut && stats->complete && stats->scanned == s.max_pages)
+		budget_ran_out(&s, s.cut_pfn, true);
 	return PGW_OK;
 }

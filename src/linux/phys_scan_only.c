@@ -8,18 +8,26 @@
 #include "../formats/image_page.h"
 #include "scan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum pgw_status pgw_phys_scan_only(struct pgw_image *img,
 				   const struct pgw_scan_opts *opts,
-				   pgw_page_visit visit, void *arg,
+				   const struct pgw_finder *finder,
 				   struct pgw_scan_stats *stats,
 				   struct pgw_err *err)
 {
 	const struct pgw_phys_range *ranges;
 	size_t nr = pgw_image_ranges(img, &ranges);
 	uint64_t last = 0;
+	void *scratch = finder->scratch_size ?
+				calloc(1, finder->scratch_size) : NULL;
+	enum pgw_status st = PGW_OK;
 
+	if (finder->scratch_size && !scratch)
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if (finder->begin)
+		finder->begin(finder->arg, scratch, img);
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
 	for (size_t r = 0; r < nr; r++)
@@ -42,11 +50,18 @@ enum pgw_status pgw_phys_scan_only(struct pgw_image *img,
 			stats->holes++;
 			continue;
 		}
-		if (visit(arg, pfn << PGW_PAGE_SHIFT, page))
-			return pgw_err_set(err, PGW_E_STOPPED, "scan stopped "
-					   "at physical 0x%llx",
-					   (unsigned long long)(pfn <<
-								PGW_PAGE_SHIFT));
+		bool oom;
+		if (pgw_scan_page(finder, img, scratch, pfn << PGW_PAGE_SHIFT,
+				  page, &oom)) {
+			st = oom ? pgw_err_set(err, PGW_E_NOMEM,
+					       "out of memory") :
+				   pgw_err_set(err, PGW_E_STOPPED, "scan stopped "
+					       "at physical 0x%llx",
+					       (unsigned long long)(pfn <<
+								    PGW_PAGE_SHIFT));
+			break;
+		}
 	}
-	return PGW_OK;
+	free(scratch);
+	return st;
 }

@@ -37,18 +37,37 @@ static enum pgw_status add_root(struct roots_ctx *ctx, uint64_t table,
 	return PGW_OK;
 }
 
-struct visit_state {
-	struct roots_ctx *ctx;
-	struct pgw_err err;
-	bool failed;
+/* A finding of the scan: a candidate top table, or a freed PAE slot. */
+struct finding {
+	uint64_t table;
+	bool freed;
+};
+
+/* A chunk's own copy of the kernel half for PAE, whose test reads the
+ * slots' page directories through the chunk's image and remembers them. */
+struct pae_scratch {
+	struct pgw_khalf kh;
 	uint8_t page[PGW_PAGE_SIZE];
 };
 
-static int add_candidate(struct visit_state *vs, uint64_t table)
-{
-	struct roots_ctx *ctx = vs->ctx;
+struct take_state {
+	struct roots_ctx *ctx;
+	struct pgw_err err;
+	bool failed;
+};
 
-	if (table == ctx->out->kernel_root)
+static int take(void *arg, const void *rec)
+{
+	struct take_state *ts = arg;
+	struct roots_ctx *ctx = ts->ctx;
+	struct finding f;
+
+	memcpy(&f, rec, sizeof(f));
+	if (f.freed) {
+		ctx->out->freed_slots++;
+		return 0;
+	}
+	if (f.table == ctx->out->kernel_root)
 		return 0;
 	ctx->out->scan.candidates++;
 	if (ctx->out->n >= ctx->max_roots) {
@@ -58,48 +77,59 @@ static int add_candidate(struct visit_state *vs, uint64_t table)
 				    (unsigned long long)ctx->max_roots);
 		return 0;
 	}
-	if (add_root(ctx, table, false, &vs->err) != PGW_OK) {
-		vs->failed = true;
+	if (add_root(ctx, f.table, false, &ts->err) != PGW_OK) {
+		ts->failed = true;
 		return 1;
 	}
 	return 0;
 }
 
-static int visit(void *arg, uint64_t pa, const uint8_t *page)
+static void pae_begin(const void *arg, void *scratch, struct pgw_image *img)
 {
-	struct visit_state *vs = arg;
-	struct pgw_khalf *kh = vs->ctx->kh;
+	const struct take_state *ts = arg;
+	struct pae_scratch *ps = scratch;
 
-	if (!kh->pae)
-		return pgw_khalf_quick(kh, page) ? add_candidate(vs, pa) : 0;
+	ps->kh = *ts->ctx->kh;
+	ps->kh.img = img;
+	memset(ps->kh.memo, 0, sizeof(ps->kh.memo));
+}
+
+static void look(const void *arg, struct pgw_scan_chunk *chunk, uint64_t pa,
+		 const uint8_t *page)
+{
+	const struct take_state *ts = arg;
+
+	if (pgw_khalf_quick(ts->ctx->kh, page))
+		pgw_scan_emit(chunk, pa, &(struct finding){ .table = pa });
+}
+
+static void look_pae(const void *arg, struct pgw_scan_chunk *chunk,
+		     uint64_t pa, const uint8_t *page)
+{
+	struct pae_scratch *ps = pgw_scan_scratch(chunk);
+
+	(void)arg;
 	/* Comparing a slot's own page directory reads another page, which
 	 * may take this one's place in a decompressing image's cache: the
 	 * page is copied first then (rarely: few slots point at a directory
 	 * not compared yet). */
 	bool copied = false;
 	for (unsigned off = 0; off < PGW_PAGE_SIZE; off += 32) {
-		enum pgw_khalf_slot v = pgw_khalf_quick_pae(kh, page + off,
+		enum pgw_khalf_slot v = pgw_khalf_quick_pae(&ps->kh,
+							    page + off,
 							    copied);
 		if (v == KH_SLOT_READ) {
-			memcpy(vs->page, page, PGW_PAGE_SIZE);
-			page = vs->page;
+			memcpy(ps->page, page, PGW_PAGE_SIZE);
+			page = ps->page;
 			copied = true;
-			v = pgw_khalf_quick_pae(kh, page + off, true);
+			v = pgw_khalf_quick_pae(&ps->kh, page + off, true);
 		}
-		switch (v) {
-		case KH_SLOT_ROOT:
-			if (add_candidate(vs, pa + off))
-				return 1;
-			break;
-		case KH_SLOT_FREED:
-			vs->ctx->out->freed_slots++;
-			break;
-		case KH_SLOT_NO:
-		case KH_SLOT_READ:
-			break;
-		}
+		if (v == KH_SLOT_ROOT || v == KH_SLOT_FREED)
+			pgw_scan_emit(chunk, pa,
+				      &(struct finding){
+					      .table = pa + off,
+					      .freed = v == KH_SLOT_FREED });
 	}
-	return 0;
 }
 
 static long find_table(const struct pgw_roots *out, size_t from, size_t to,
@@ -291,21 +321,23 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 			    const struct pgw_roots_opts *opts,
 			    struct pgw_err *err)
 {
-	struct visit_state *vs = malloc(sizeof(*vs));
+	struct take_state ts = { .ctx = ctx };
+	bool pae = ctx->kh->pae;
+	struct pgw_finder finder = {
+		.arg = &ts, .rec_size = sizeof(struct finding),
+		.scratch_size = pae ? sizeof(struct pae_scratch) : 0,
+		.begin = pae ? pae_begin : NULL,
+		.look = pae ? look_pae : look, .take = take,
+	};
 	enum pgw_status st;
 	uint64_t kernel_table = ctx->out->kernel_root;
 
-	if (!vs)
-		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	vs->ctx = ctx;
-	vs->failed = false;
 	st = add_root(ctx, kernel_table, false, err);
 	if (st == PGW_OK)
-		st = pgw_phys_scan(ctx->img, opts ? &opts->scan : NULL, visit,
-				   vs, &ctx->out->scan, err);
-	if (vs->failed)
-		st = pgw_err_set(err, vs->err.status, "%s", vs->err.msg);
-	free(vs);
+		st = pgw_phys_scan(ctx->img, opts ? &opts->scan : NULL,
+				   &finder, &ctx->out->scan, err);
+	if (ts.failed)
+		st = pgw_err_set(err, ts.err.status, "%s", ts.err.msg);
 	if (st != PGW_OK)
 		return st;
 	/* The scan found candidates in address order; a CPU's CR3 may add

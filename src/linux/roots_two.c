@@ -53,7 +53,8 @@ struct two_ctx {
 
 /* Is this a top table of a lower half: every entry empty or a table
  * descriptor into memory the image holds, and at least one of them? */
-static bool looks_top(const struct two_ctx *c, const uint8_t *t)
+static bool looks_top(const struct two_ctx *c, struct pgw_image *img,
+		      const uint8_t *t)
 {
 	const struct pgw_mode *mode = c->mode;
 	enum pgw_level top = pgw_next_level(mode, PGW_PGD);
@@ -69,7 +70,7 @@ static bool looks_top(const struct two_ctx *c, const uint8_t *t)
 			return false;
 		mode->decode(mode, top, raw, NULL, &e);
 		if (e.kind != PGW_ENT_TABLE || e.reserved ||
-		    pgw_image_page_state(c->img, e.addr >> PGW_PAGE_SHIFT) !=
+		    pgw_image_page_state(img, e.addr >> PGW_PAGE_SHIFT) !=
 			    PGW_ABSENT_NONE)
 			return false;
 		present++;
@@ -77,8 +78,12 @@ static bool looks_top(const struct two_ctx *c, const uint8_t *t)
 	return present > 0;
 }
 
-static int add_cand(struct two_ctx *c, uint64_t table)
+static int add_cand(void *arg, const void *rec)
 {
+	struct two_ctx *c = arg;
+	uint64_t table;
+
+	memcpy(&table, rec, sizeof(table));
 	if (table == c->kernel_root)
 		return 0;
 	c->scan->candidates++;
@@ -94,23 +99,28 @@ static int add_cand(struct two_ctx *c, uint64_t table)
 	return 0;
 }
 
-static int visit(void *arg, uint64_t pa, const uint8_t *page)
+/* Candidates in a worker: each found through the chunk's image (a top
+ * table of several pages read into the chunk's scratch). */
+static void look(const void *arg, struct pgw_scan_chunk *chunk, uint64_t pa,
+		 const uint8_t *page)
 {
-	struct two_ctx *c = arg;
+	const struct two_ctx *c = arg;
+	struct pgw_image *img = pgw_scan_image(chunk);
 
 	if (c->top_bytes <= PGW_PAGE_SIZE) {
 		for (unsigned off = 0; off < PGW_PAGE_SIZE; off += c->top_bytes)
-			if (looks_top(c, page + off) && add_cand(c, pa + off))
-				return 1;
-		return 0;
+			if (looks_top(c, img, page + off))
+				pgw_scan_emit(chunk, pa, &(uint64_t){ pa + off });
+		return;
 	}
 	/* A table of several pages starts at its own alignment. */
 	if (pa % c->top_bytes)
-		return 0;
+		return;
 	struct pgw_err e;
-	if (pgw_image_read(c->img, pa, c->buf, c->top_bytes, &e) != PGW_OK)
-		return 0;
-	return looks_top(c, c->buf) ? add_cand(c, pa) : 0;
+	uint8_t *buf = pgw_scan_scratch(chunk);
+	if (pgw_image_read(img, pa, buf, c->top_bytes, &e) == PGW_OK &&
+	    looks_top(c, img, buf))
+		pgw_scan_emit(chunk, pa, &pa);
 }
 
 struct walk_count {
@@ -313,7 +323,13 @@ enum pgw_status linux_roots_two(struct pgw_image *img,
 	if (st == PGW_OK)
 		walk(&c, NULL, kernel_root, true);
 	if (st == PGW_OK) {
-		st = pgw_phys_scan(img, opts ? &opts->scan : NULL, visit, &c,
+		struct pgw_finder finder = {
+			.arg = &c, .rec_size = sizeof(uint64_t),
+			.scratch_size = c.top_bytes > PGW_PAGE_SIZE ?
+						c.top_bytes : 0,
+			.look = look, .take = add_cand,
+		};
+		st = pgw_phys_scan(img, opts ? &opts->scan : NULL, &finder,
 				   &out->scan, err);
 		if (st == PGW_E_STOPPED && c.failed)
 			st = PGW_E_NOMEM, *err = c.err;

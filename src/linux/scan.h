@@ -10,32 +10,69 @@
 #include <string.h>
 
 /*
- * Called once per page the image holds, in physical order; a non-zero
- * return stops the scan (and is returned by pgw_phys_scan as PGW_E_STOPPED).
- * A visitor finds nothing in a page of zeros: pages in holes of a sparse
- * file are skipped unread (counted in stats->holes).
+ * A finder's part in a scan of physical memory.  The pages are cut into
+ * chunks (PGW_SCAN_CHUNK pages, however many threads there are); look
+ * sees a chunk's pages in order, in whichever thread runs the chunk, and
+ * says what it found with pgw_scan_emit; take then gets the findings of
+ * every chunk in physical order, in the calling thread, so the answer is
+ * that of one thread.  look may read arg (what take never writes), its
+ * chunk's scratch and the chunk's image; nothing else it shares.  A page
+ * of zeros holds nothing a finder looks for: pages in holes of a sparse
+ * file, or that the file holds no bytes of, are skipped unread.
  */
-typedef int (*pgw_page_visit)(void *arg, uint64_t pa, const uint8_t *page);
+#define PGW_SCAN_CHUNK 4096
+
+struct pgw_scan_chunk;
+
+struct pgw_finder {
+	void *arg;
+	size_t rec_size;             /* bytes of one finding */
+	size_t scratch_size;         /* a chunk's own state, zeroed; or 0 */
+	/* Before a chunk's first page (NULL: nothing to set up). */
+	void (*begin)(const void *arg, void *scratch, struct pgw_image *img);
+	void (*look)(const void *arg, struct pgw_scan_chunk *chunk,
+		     uint64_t pa, const uint8_t *page);
+	/* A finding, in physical order; non-zero stops the scan there
+	 * (pgw_phys_scan returns PGW_E_STOPPED). */
+	int (*take)(void *arg, const void *rec);
+};
+
+/* Record a finding of the page at pa (rec_size bytes, copied). */
+void pgw_scan_emit(struct pgw_scan_chunk *chunk, uint64_t pa,
+		   const void *rec);
+/* The chunk's scratch, and the image it reads (the thread's own). */
+void *pgw_scan_scratch(struct pgw_scan_chunk *chunk);
+struct pgw_image *pgw_scan_image(struct pgw_scan_chunk *chunk);
 
 /*
- * Visit every page of every physical range of the image, within the
- * budgets of opts (NULL: the defaults), or only opts->only's pages when
- * it names some.  Pages the image lacks are counted
- * as absent and skipped.  Fills stats (pages, scanned, absent, complete,
- * why); a budget that stops the scan is not an error.
+ * Look at every page of every physical range of the image, within the
+ * budgets of opts (NULL: the defaults), on the image's threads
+ * (pgw_image_threads); or only opts->only's pages when it names some
+ * (pgw_phys_scan_only).  Pages the image lacks are counted as absent and
+ * skipped.  Fills stats (pages, scanned, absent, holes, decoded,
+ * complete, why); a budget that stops the scan is not an error, and
+ * stops it at the same page on any number of threads.
  */
 enum pgw_status pgw_phys_scan(struct pgw_image *img,
 			      const struct pgw_scan_opts *opts,
-			      pgw_page_visit visit, void *arg,
+			      const struct pgw_finder *finder,
 			      struct pgw_scan_stats *stats,
 			      struct pgw_err *err);
 
-/* pgw_phys_scan over opts->only's pages alone (opts->nonly of them). */
+/* pgw_phys_scan over opts->only's pages alone (opts->nonly of them), on
+ * the calling thread. */
 enum pgw_status pgw_phys_scan_only(struct pgw_image *img,
 				   const struct pgw_scan_opts *opts,
-				   pgw_page_visit visit, void *arg,
+				   const struct pgw_finder *finder,
 				   struct pgw_scan_stats *stats,
 				   struct pgw_err *err);
+
+/* One page through the finder on the calling thread: look (scratch:
+ * finder->scratch_size bytes, begun by the caller), then take each
+ * finding at once.  Non-zero: take stopped the scan, or, with *oom set,
+ * a finding was lost. */
+int pgw_scan_page(const struct pgw_finder *finder, struct pgw_image *img,
+		  void *scratch, uint64_t pa, const uint8_t *page, bool *oom);
 
 /* The entry budget of opts for validation walks. */
 uint64_t pgw_scan_entry_budget(struct pgw_image *img,

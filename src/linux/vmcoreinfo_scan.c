@@ -50,26 +50,32 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
-static int visit(void *arg, uint64_t pa, const uint8_t *page)
+static void look(const void *arg, struct pgw_scan_chunk *chunk, uint64_t pa,
+		 const uint8_t *page)
 {
-	struct finder *f = arg;
-	enum pgw_vmci_place place;
+	struct spot spot = { .pa = pa };
 
+	(void)arg;
 	if (memcmp(page, osrelease, OSRELEASE_LEN) == 0)
-		place = PGW_VMCI_DATA;
+		spot.place = PGW_VMCI_DATA;
 	else if (get32(page) == NOTE_NAMESZ && get32(page + 8) == 0 &&
 		 memcmp(page + 12, note_name, sizeof(note_name)) == 0 &&
 		 memcmp(page + NOTE_TEXT, osrelease, OSRELEASE_LEN) == 0)
-		place = PGW_VMCI_NOTE;
+		spot.place = PGW_VMCI_NOTE;
 	else
-		return 0;
+		return;
+	pgw_scan_emit(chunk, pa, &spot);
+}
+
+static int take(void *arg, const void *rec)
+{
+	struct finder *f = arg;
+
 	if (pgw_grow(&f->spots, f->n, sizeof(*f->spots), &f->err) != PGW_OK) {
 		f->failed = true;
 		return 1;
 	}
-	f->spots[f->n].pa = pa;
-	f->spots[f->n].place = place;
-	f->n++;
+	memcpy(&f->spots[f->n++], rec, sizeof(*f->spots));
 	return 0;
 }
 
@@ -286,7 +292,11 @@ enum pgw_status pgw_vmcoreinfo_find_in_memory(struct pgw_image *img,
 	memset(found, 0, sizeof(*found));
 	if (!tmp)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	st = pgw_phys_scan(img, opts, visit, &f, &found->scan, err);
+	struct pgw_finder finder = {
+		.arg = &f, .rec_size = sizeof(struct spot), .look = look,
+		.take = take,
+	};
+	st = pgw_phys_scan(img, opts, &finder, &found->scan, err);
 	if (f.failed)
 		st = pgw_err_set(err, f.err.status, "%s", f.err.msg);
 	if (st != PGW_OK)
