@@ -5,6 +5,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ enum {
 	OPT_CR3 = 256, OPT_CPU, OPT_MODE, OPT_BASE, OPT_KERNEL_ROOT,
 	OPT_MAX_ENTRIES, OPT_IMAGE_FORMAT, OPT_HEX, OPT_ROOT, OPT_PID, OPT_COMM,
 	OPT_SME_MASK, OPT_SHARED_MASK, OPT_ZERO_EXCLUDED, OPT_VMCOREINFO,
-	OPT_TTBR0, OPT_TTBR1, OPT_NO_CACHE,
+	OPT_TTBR0, OPT_TTBR1, OPT_NO_CACHE, OPT_THREADS,
 };
 
 /* The docs of --format, --image-format and --mode name what the tables
@@ -43,6 +44,11 @@ static const struct argp_option options[] = {
 	  "found VMCOREINFO and the kernel root in this image, kept in "
 	  "$XDG_CACHE_HOME/pgwalk, default ~/.cache/pgwalk): scan every "
 	  "page again", 2 },
+	{ "threads", OPT_THREADS, "N", 0,
+	  "Scan physical memory (VMCOREINFO, the kernel root, roots) on N "
+	  "threads, each reading the image through its own descriptor; the "
+	  "answer and exit status are those of one thread (default: the "
+	  "CPUs this process may run on)", 2 },
 	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "
@@ -177,6 +183,20 @@ static uint64_t count_arg(struct argp_state *state, const char *opt,
 		pgw_usage_error(state, "--%s: '%s' does not fit in 64 bits",
 				opt, arg);
 	return n;
+}
+
+/* More threads than this only open the image more often. */
+#define MAX_THREADS 1024
+
+/* The CPUs this process may run on (its affinity mask), at least 1. */
+static unsigned cpus_available(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	int n = CPU_COUNT(&set);
+	return n > 0 ? (unsigned)n : 1;
 }
 
 static bool session_root_key(int key)
@@ -321,7 +341,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MAX_ENTRIES:
 		o->max_entries = count_arg(state, "max-entries", arg);
 		break;
+	case OPT_THREADS:
+		v = count_arg(state, "threads", arg);
+		if (v > MAX_THREADS)
+			pgw_usage_error(state, "--threads: at most %d",
+					MAX_THREADS);
+		o->open.threads = (unsigned)v;
+		break;
 	case ARGP_KEY_END: {
+		if (!o->open.threads)
+			o->open.threads = cpus_available();
 		/* Every option is known now, --hex too. */
 		if (o->base_arg && !pgw_parse_u64(o->base_arg, &v))
 			pgw_bad_addr_option(state, "base", o->base_arg);

@@ -20,6 +20,7 @@
  *       with the counts and the scan's time in ms.
  *   BUDGETS: --max-pages=N --max-decoded=N --max-entries=N
  *   --sme-mask=MASK (any command): the entries' C-bit (scan opts' enc)
+ *   --threads=N (any command): the image's scan threads (open opts)
  *
  * --how: auto uses the image's VMCOREINFO when it validates, else
  * VMCOREINFO found in memory, else the kernel-root scan; memory ignores the note and adopts
@@ -313,9 +314,11 @@ int main(int argc, char **argv)
 		{ "max-decoded", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'E' },
 		{ "sme-mask", required_argument, NULL, 'S' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
+	struct pgw_image_open_opts open = { 0 };
 	struct pgw_image *img;
 	struct pgw_err err;
 	int c, rc;
@@ -336,6 +339,8 @@ int main(int argc, char **argv)
 		case 'D': o.scan.max_decoded = strtoull(optarg, NULL, 0); break;
 		case 'E': o.scan.max_entries = strtoull(optarg, NULL, 0); break;
 		case 'S': o.scan.enc.enc = strtoull(optarg, NULL, 0); break;
+		case 'T': open.threads = (unsigned)strtoul(optarg, NULL, 0);
+			  break;
 		default: usage();
 		}
 	}
@@ -346,7 +351,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: unknown mode %s\n", prog, o.mode);
 		return 64;
 	}
-	if (pgw_image_open(&img, o.image, NULL, &err) != PGW_OK) {
+	if (pgw_image_open(&img, o.image, &open, &err) != PGW_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 2;
 	}

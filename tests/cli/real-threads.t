@@ -1,0 +1,77 @@
+#!/bin/sh
+# --threads on the real dumps (32 768 pages each: 8 chunks of the scan):
+# roots, check --all-roots and info give the same stdout, stderr and exit
+# status on 1, 2 and 4 threads, in every image form (ELF core, raw memory
+# with VMCOREINFO found in memory, the filtered zlib kdump, flattened,
+# the i386 PAE kdump whose slots' directories the workers read, arm64's
+# raw memory); the process roots on 2 threads are crash's
+# (process-roots.txt: each pid with its pgd_phys).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real.sh"
+X4=$SHARED/x64-4l-a
+plan 30
+
+# same WHAT SUB ARGS...: pgwalk SUB --threads=T ARGS for T = 1, 2, 4;
+# one test that the three agree (stdout not empty).
+same() {
+	_what=$1 _sub=$2
+	shift 2
+	for _t in 1 2 4; do
+		"$PGWALK" "$_sub" --threads=$_t "$@" >"$TMP/o$_t" 2>"$TMP/e$_t"
+		echo "exit $?" >>"$TMP/e$_t"
+	done
+	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
+	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
+	   cmp -s "$TMP/e1" "$TMP/e4"; then
+		ok 0 "$_what"
+	else
+		ok 1 "$_what"
+		for _t in 2 4; do
+			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
+			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
+		done
+	fi
+}
+# pids_roots JSON: "pid root" of each named process root, sorted.
+pids_roots() {
+	sed -n 's/^{"type":"root","root":"\([^"]*\)","kind":"process",.*"pid":\([0-9]*\),.*/\2 \1/p' "$1" |
+		sort -n | tr '\n' ' '
+}
+crash_roots() {
+	sed -n 's/^pid=\([0-9]*\) .*pgd_phys=\([^ ]*\) .*/\1 \2/p' "$1/process-roots.txt" |
+		sort -n | tr '\n' ' '
+}
+
+for dm in $DUMPS; do
+	d=${dm%%:*}
+	same "$d vmcore.elf: roots --format=json alike on 1, 2, 4 threads" \
+		roots --format=json "$UNPACKED/$d/vmcore.elf"
+	case $d in
+	x64*) is "$(pids_roots "$TMP/o2")" "$(crash_roots "$SHARED/$d")" \
+		"... on 2 threads every process root crash lists, with its pid" ;;
+	*) is "$(grep -c '^{"type":"root"' "$TMP/o2")" \
+		"$(grep -c '^{"type":"root"' "$TMP/o1")" "... as many roots on 2 threads" ;;
+	esac
+	same "$d mem.raw (VMCOREINFO found in memory): roots alike" \
+		roots --format=json "$UNPACKED/$d/mem.raw"
+	same "$d mem.raw: info alike" info "$UNPACKED/$d/mem.raw"
+	same "$d vmcore.elf: check --all-roots alike" \
+		check --all-roots --format=json "$UNPACKED/$d/vmcore.elf"
+	same "$d mem.raw: roots (text) alike" roots "$UNPACKED/$d/mem.raw"
+done
+same "x64-4l-a vmcore-d31.kdump (zlib, inflated by the workers): roots alike" \
+	roots --format=json "$X4/vmcore-d31.kdump"
+is "$(pids_roots "$TMP/o4")" "$(crash_roots "$X4")" \
+	"... on 4 threads every process root crash lists"
+same "... and its flattened form: roots --format=csv alike" \
+	roots --format=csv "$X4/vmcore-d31-zlib.flat"
+same "... check --all-roots alike" check --all-roots --format=json \
+	"$X4/vmcore-d31.kdump"
+same "i386-pae-a vmcore.kdump-zlib: roots alike" roots --format=json \
+	"$SHARED/i386-pae-a/vmcore.kdump-zlib"
+if [ -f "$UNPACKED/arm64-4k-a/mem.raw" ]; then
+	same "arm64-4k-a mem.raw: roots alike" roots --format=json \
+		"$UNPACKED/arm64-4k-a/mem.raw"
+else
+	skip "arm64-4k-a is not unpacked"
+fi

@@ -1,0 +1,155 @@
+#!/bin/sh
+# --threads: the scans of physical memory (VMCOREINFO, the kernel root,
+# roots) on 1, 2 and 4 threads give one answer, byte for byte: stdout,
+# stderr and the exit status, in every format, budgets and errors
+# included.  The images are large enough for several chunks of the scan
+# (4096 pages each), so the workers really share the pages: the 96 MiB
+# x86-64 spec of roots-synth.t (6 chunks) sparse, dense, as an ELF core
+# and as a zlib kdump; the 64 MiB PAE spec raw and as a kdump (its slots'
+# page directories read through each worker's image); the synthetic
+# kernel grown by a hole; hostile and corrupt images.  Each image's
+# answer is also checked against what its spec built.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/assert.sh"
+MKIMAGE=$PGW_TOOLS/pgw-mkimage
+ROOTS=$PGW_TOOLS/pgw-roots
+SPECS=$(dirname "$0")/../specs
+CORPUS=$(dirname "$0")/../../fuzz/corpus
+plan 37
+
+# same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
+# one test that the three agree (stdout not empty).  pgw-roots' scan line
+# carries its time (ms=), which is no part of the answer.
+same() {
+	_what=$1 _bin=$2 _sub=$3
+	shift 3
+	for _t in 1 2 4; do
+		"$_bin" "$_sub" --threads=$_t "$@" >"$TMP/o$_t" 2>"$TMP/e$_t"
+		echo "exit $?" >>"$TMP/e$_t"
+		sed -i 's/ ms=[0-9.]*//' "$TMP/o$_t"
+	done
+	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
+	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
+	   cmp -s "$TMP/e1" "$TMP/e4"; then
+		ok 0 "$_what"
+	else
+		ok 1 "$_what"
+		for _t in 2 4; do
+			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
+			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
+		done
+	fi
+}
+# roots_in FILE: the root= addresses of pgw-roots' output, one line.
+roots_in() { sed -n 's/^root=\([^ ]*\) .*/\1/p' "$1" | tr '\n' ' '; }
+
+"$MKIMAGE" -r "$TMP/x64.raw" -e "$TMP/x64.elf" "$SPECS/roots-x86-64.spec" ||
+	bail "pgw-mkimage roots-x86-64.spec failed"
+cp --sparse=never "$TMP/x64.raw" "$TMP/dense.raw" || bail "cp failed"
+"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/x64.raw" --codec=zlib \
+	"$TMP/x64.kdump" >/dev/null || bail "pgw-mkdump kdump failed"
+# Raw and kdump images carry no CPU state, so no CR3 selects 0x40c000.
+X64_ROOTS="0x1000000 0x9c000 0x400000 0x402000 0x404000 0x406000 0x408000 0x40a000 0x1200000 "
+
+# ---- the roots scan: every root the spec built, on any thread count ----
+same "x86-64 raw (sparse): roots alike on 1, 2, 4 threads" \
+	"$ROOTS" roots --how=scan "$TMP/x64.raw"
+is "$(roots_in "$TMP/o4")" "$X64_ROOTS" "... the 9 roots the spec built (0x40c000 is CPU 1's), in order"
+same "x86-64 raw (dense, every page read): alike" \
+	"$ROOTS" roots --how=scan "$TMP/dense.raw"
+is "$(roots_in "$TMP/o2")" "$X64_ROOTS" "... the same 9 roots"
+same "x86-64 ELF core: alike" "$ROOTS" roots --how=scan "$TMP/x64.elf"
+is "$(roots_in "$TMP/o2")" "0x1000000 0x9c000 0x400000 0x402000 0x404000 0x406000 0x408000 0x40a000 0x40c000 0x1200000 " \
+	"... the 10 roots, CPU 1's 0x40c000 among them"
+same "x86-64 zlib kdump (pages inflated by the workers): alike" \
+	"$ROOTS" roots --how=scan "$TMP/x64.kdump"
+is "$(roots_in "$TMP/o4")" "$X64_ROOTS" "... the same 9 roots"
+same "the kernel-root scan: alike" "$ROOTS" kernel-root "$TMP/dense.raw"
+out=$(cat "$TMP/o4")
+like '^mode=x86-64 root=0x1000000 ' "... the spec's kernel root"
+same "the VMCOREINFO scan, none in memory: alike (exit 1)" \
+	"$ROOTS" vmcoreinfo "$TMP/dense.raw"
+is "$(tail -1 "$TMP/e4")" "exit 1" "... exit 1 on 4 threads as on one"
+
+# ---- budgets stop at the same page whatever the threads ----
+same "the page budget in the second chunk: alike" \
+	"$ROOTS" roots --how=scan --max-pages=5000 "$TMP/dense.raw"
+grep -q 'complete=no .*scan stopped at physical 0x1388000, after 5000 of 24576 pages: the page budget (5000) ran out' "$TMP/o2"
+ok $? "... stopped at page 5000 (0x1388000), said so"
+same "the decompression budget in the third chunk: alike" \
+	"$ROOTS" roots --how=scan --max-decoded=9000 "$TMP/x64.kdump"
+grep -q 'complete=no .*scan stopped at physical 0x2328000, after 9000 of 24576 pages: the decompression budget (9000) ran out' "$TMP/o4"
+ok $? "... stopped after 9000 pages inflated (0x2328000), said so"
+same "a decompression budget spent exactly at a chunk's end: alike" \
+	"$ROOTS" roots --how=scan --max-decoded=8192 "$TMP/x64.kdump"
+grep -q 'scan stopped at physical 0x2000000, after 8192 of 24576 pages' "$TMP/o2"
+ok $? "... stopped at the next chunk's first page"
+
+# ---- PAE: the slots' page directories read through each worker ----
+"$MKIMAGE" -r "$TMP/pae.raw" "$SPECS/roots-pae.spec" ||
+	bail "pgw-mkimage roots-pae.spec failed"
+"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/pae.raw" --codec=zlib \
+	"$TMP/pae.kdump" >/dev/null || bail "pgw-mkdump kdump (PAE) failed"
+same "PAE raw: alike" "$ROOTS" roots --how=scan "$TMP/pae.raw"
+grep -q 'freed_slots=1$' "$TMP/o4" && grep -q '^diff root=0x300040 level=pmd index=1 ' "$TMP/o4"
+ok $? "... the freed slot counted, the hooked directory compared"
+same "PAE zlib kdump: alike" "$ROOTS" roots --how=scan "$TMP/pae.kdump"
+
+# ---- the commands ----
+R="--mode=x86-64 --root=0x1000000"
+# shellcheck disable=SC2086  # the options
+same "roots --format=json: alike" "$PGWALK" roots --format=json $R "$TMP/x64.elf"
+# shellcheck disable=SC2086
+same "roots (text): alike" "$PGWALK" roots $R "$TMP/dense.raw"
+# shellcheck disable=SC2086
+same "roots --format=csv on the kdump: alike" \
+	"$PGWALK" roots --format=csv $R "$TMP/x64.kdump"
+# shellcheck disable=SC2086
+same "check --all-roots --format=json: alike" \
+	"$PGWALK" check --all-roots --format=json --mode=x86-64 "$TMP/x64.elf"
+# shellcheck disable=SC2086
+same "ptov --all-roots: alike" "$PGWALK" ptov --all-roots $R \
+	"$TMP/x64.elf" 0x3100000
+out=$(cat "$TMP/o2")
+like '^0x3100000 ' "... process A's page found"
+
+# The synthetic kernel in 64 MiB (a hole after its 8 MiB): VMCOREINFO
+# found in memory past a fake page, and the roots, alike.
+"$PGW_TOOLS/pgw-mkkernel" --raw --fake-vmcoreinfo --hidden "$TMP/k.raw" ||
+	bail "pgw-mkkernel failed"
+truncate -s 64M "$TMP/k.raw" || bail "truncate failed"
+same "info (VMCOREINFO found in memory): alike" "$PGWALK" info "$TMP/k.raw"
+out=$(cat "$TMP/o4")
+like '^vmcoreinfo: +12 lines \(found in memory at 0x7f0000\)$' \
+	"... found at 0x7f0000"
+same "roots --format=json, a suspicious orphan: alike" \
+	"$PGWALK" roots --format=json "$TMP/k.raw"
+
+# ---- hostile and corrupt images: the same errors, the same status ----
+"$PGW_TOOLS/pgw-mkkernel" --loop "$TMP/loop.elf" || bail "pgw-mkkernel --loop failed"
+same "a looping task list: alike" "$PGWALK" roots --format=json "$TMP/loop.elf"
+is "$(tail -1 "$TMP/e2")" "exit 65" "... exit 65 on 2 threads as on one"
+same "an ELF claiming 2^63 bytes past its file: alike" \
+	"$ROOTS" vmcoreinfo "$CORPUS/image_elf/timeout-zero-fill-scan.elf"
+same "a LiME range of 2^63 bytes cut short: alike" \
+	"$ROOTS" vmcoreinfo "$CORPUS/image_lime/timeout-cut-range-scan.lime"
+"$PGW_TOOLS/mkcorrupt" "$TMP/c" >/dev/null || bail "mkcorrupt failed"
+n=0 differ=""
+for img in "$TMP"/c/*; do
+	case $img in *MANIFEST*) continue ;; esac
+	for t in 1 4; do
+		"$PGWALK" roots --threads=$t --format=json "$img" >"$TMP/c$t" 2>&1
+		echo "exit $?" >>"$TMP/c$t"
+	done
+	cmp -s "$TMP/c1" "$TMP/c4" || differ="$differ ${img##*/}"
+	n=$((n + 1))
+done
+[ "$n" -ge 60 ] && [ -z "$differ" ]
+ok $? "mkcorrupt's $n images: roots alike on 1 and 4 threads${differ:+ (not:$differ)}"
+
+# ---- the option ----
+run "$PGWALK" roots --threads=0 "$TMP/x64.elf"
+is "$rc" 64 "--threads=0: a usage error"
+run "$PGWALK" roots --threads=1025 "$TMP/x64.elf"
+is "$rc:$err" "64:pgwalk roots: --threads: at most 1024 (see 'pgwalk roots --help')" \
+	"--threads=1025: at most 1024"
