@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Cache slots: enough for a walk's working set on big dumps; small files
  * get fewer (never below what pgw_image_page promises), since a cache
@@ -277,6 +278,14 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return zero_if_excluded(img, st, page_ret, err);
 }
 
+static bool same_file(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
+	       x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 				  struct pgw_image *const **workers_ret,
 				  struct pgw_err *err)
@@ -289,17 +298,24 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 		img->workers = w;
 	}
 	struct pgw_image_open_opts o = img->opts;
-	char path[64];
+	char proc[64];
 	o.format = img->format->name;
 	o.threads = 1;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", img->src.fd);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", img->src.fd);
 	while (img->nworkers < n) {
-		enum pgw_status st = pgw_image_open(&img->workers[img->nworkers],
-						    path, &o, err);
-		if (st != PGW_OK)
+		struct pgw_image *w;
+		/* Without /proc, by its name: then only if that is still
+		 * the very file. */
+		if (pgw_image_open(&w, proc, &o, err) != PGW_OK &&
+		    pgw_image_open(&w, img->path, &o, err) != PGW_OK)
 			return pgw_err_prefix(err, "opening the image again "
 					      "for a scan's thread");
-		img->nworkers++;
+		if (!same_file(w->src.fd, img->src.fd)) {
+			pgw_image_close(w);
+			return pgw_err_set(err, PGW_E_IO, "%s: the file was "
+					   "replaced while open", img->path);
+		}
+		img->workers[img->nworkers++] = w;
 	}
 	*workers_ret = img->workers;
 	return PGW_OK;

@@ -318,25 +318,30 @@ static enum pgw_status run(struct scan *s, struct pgw_err *err)
 {
 	unsigned threads = pgw_image_threads(s->img);
 	struct pgw_image *const *workers;
+	struct pgw_err ignored;
 	enum pgw_status st;
 
 	/* More threads than chunks would only open images for nothing. */
 	if (threads > s->nplan)
 		threads = (unsigned)s->nplan;
-	if (threads < 2) {
-		for (size_t i = 0; i < s->nplan; i++) {
-			if (!s->plan[i].unheld)
-				scan_run_chunk(&s->job, s->img, s->scratch, i,
-					       s->decoded);
-			if (merge(s, i))
-				return PGW_OK;
-		}
-		return PGW_OK;
+	/* Threads are a speed-up only: where the image cannot be opened
+	 * again (no descriptors left) or no thread starts, the calling
+	 * thread scans alone, to the same answer. */
+	if (threads >= 2 &&
+	    pgw_image_workers(s->img, threads, &workers, &ignored) == PGW_OK) {
+		st = scan_threads_run(&s->job, workers, threads, merge, s,
+				      err);
+		if (st != PGW_E_UNSUPPORTED)
+			return st;
 	}
-	st = pgw_image_workers(s->img, threads, &workers, err);
-	if (st != PGW_OK)
-		return st;
-	return scan_threads_run(&s->job, workers, threads, merge, s, err);
+	for (size_t i = 0; i < s->nplan; i++) {
+		if (!s->plan[i].unheld)
+			scan_run_chunk(&s->job, s->img, s->scratch, i,
+				       s->decoded);
+		if (merge(s, i))
+			return PGW_OK;
+	}
+	return PGW_OK;
 }
 
 enum pgw_status pgw_phys_scan(struct pgw_image *img,

@@ -64,8 +64,9 @@ void scan_run_chunk(const struct scan_job *job, struct pgw_image *img,
  * while the calling thread calls merge(arg, i) for i = 0, 1, ... as each
  * is done, in order; a non-zero merge stops the scan (chunks after it
  * are dropped).  Workers run at most a few chunks ahead of the merge, so
- * memory stays bounded.  PGW_E_NOMEM or a thread that cannot start is an
- * error before any merge.
+ * memory stays bounded.  Before any merge: PGW_E_NOMEM, or
+ * PGW_E_UNSUPPORTED when no thread could start (the caller then scans
+ * alone; threads that do start share the chunks).
  */
 enum pgw_status scan_threads_run(const struct scan_job *job,
 				 struct pgw_image *const *workers,

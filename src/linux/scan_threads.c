@@ -8,7 +8,6 @@
 #include "../lib/err.h"
 #include "scan_chunks.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,16 +82,16 @@ enum pgw_status scan_threads_run(const struct scan_job *job,
 		if (scratch && !(w[t].scratch = malloc(scratch)))
 			st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	}
+	/* Threads are a speed-up only: those that start do the work, and
+	 * when none does the caller scans on its own. */
 	for (unsigned t = 0; t < nworkers && st == PGW_OK; t++) {
-		int e = pthread_create(&w[t].thread, NULL, work, &w[t]);
-		if (e) {
-			err->errnum = e;
-			st = pgw_err_set(err, PGW_E_NOMEM, "cannot start a "
-					 "scan thread: %s", strerror(e));
+		if (pthread_create(&w[t].thread, NULL, work, &w[t]) != 0)
 			break;
-		}
 		started++;
 	}
+	if (st == PGW_OK && !started)
+		st = pgw_err_set(err, PGW_E_UNSUPPORTED, "no scan thread "
+				 "could start");
 	for (size_t i = 0; st == PGW_OK && i < job->nplan; i++) {
 		pthread_mutex_lock(&p.mu);
 		while (!job->res[i].done)

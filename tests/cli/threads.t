@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 37
+plan 38
 
 # same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).  pgw-roots' scan line
@@ -146,6 +146,20 @@ for img in "$TMP"/c/*; do
 done
 [ "$n" -ge 60 ] && [ -z "$differ" ]
 ok $? "mkcorrupt's $n images: roots alike on 1 and 4 threads${differ:+ (not:$differ)}"
+
+# Threads are a speed-up only: with no descriptor left to open the image
+# again for the workers (5: the image takes the last), the calling thread
+# scans alone, to the same answer.  (The binary itself: the wrapper's
+# shell cannot run under that limit.)
+# shellcheck disable=SC2086  # the options
+"$PGW_BIN" roots --threads=1 --format=json $R "$TMP/x64.elf" >"$TMP/f1" 2>&1
+echo "exit $?" >>"$TMP/f1"
+# shellcheck disable=SC2086
+prlimit --nofile=5:5 "$PGW_BIN" roots --threads=4 --format=json $R \
+	"$TMP/x64.elf" >"$TMP/f4" 2>&1
+echo "exit $?" >>"$TMP/f4"
+cmp -s "$TMP/f1" "$TMP/f4" && grep -q '^{"type":"root"' "$TMP/f1"
+ok $? "5 descriptors, none for the workers: the same answer, from the calling thread"
 
 # ---- the option ----
 run "$PGWALK" roots --threads=0 "$TMP/x64.elf"
