@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 38
+plan 39
 
 # same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).  pgw-roots' scan line
@@ -112,6 +112,8 @@ same "ptov --all-roots: alike" "$PGWALK" ptov --all-roots $R \
 	"$TMP/x64.elf" 0x3100000
 out=$(cat "$TMP/o2")
 like '^0x3100000 ' "... process A's page found"
+same "search --all-roots: alike" "$PGWALK" search --all-roots --mode=x86-64 \
+	--hex=2700000200000000 "$TMP/x64.elf"
 
 # The synthetic kernel in 64 MiB (a hole after its 8 MiB): VMCOREINFO
 # found in memory past a fake page, and the roots, alike.
