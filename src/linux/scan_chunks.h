@@ -17,7 +17,8 @@ struct scan_plan {
 };
 
 /* What a chunk's run found; written by the thread that ran it, read by
- * the calling thread once `done` (under scan_threads.c's lock). */
+ * the calling thread once it is done (scan_threads.c says so under its
+ * lock). */
 struct scan_result {
 	uint64_t scanned, absent, holes, decoded;
 	/* The decompression budget ran out before frame stop_pfn. */
@@ -27,7 +28,6 @@ struct scan_result {
 	uint8_t *recs;
 	size_t nrecs;
 	bool oom;
-	bool done;
 };
 
 struct pgw_scan_chunk {

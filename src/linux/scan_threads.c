@@ -21,6 +21,7 @@ struct pool {
 	const struct scan_job *job;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	bool *done;                  /* per chunk: its result is written */
 	size_t next;                 /* the next chunk to claim */
 	size_t merged;               /* chunks merged so far */
 	size_t ahead;
@@ -52,7 +53,7 @@ static void *work(void *arg)
 			scan_run_chunk(p->job, w->img, w->scratch, i,
 				       SCAN_NO_BUDGET);
 		pthread_mutex_lock(&p->mu);
-		p->job->res[i].done = true;
+		p->done[i] = true;
 		pthread_cond_broadcast(&p->cv);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -74,8 +75,12 @@ enum pgw_status scan_threads_run(const struct scan_job *job,
 	unsigned started = 0;
 	enum pgw_status st = PGW_OK;
 
-	if (!w)
+	p.done = calloc(job->nplan ? job->nplan : 1, sizeof(*p.done));
+	if (!w || !p.done) {
+		free(w);
+		free(p.done);
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	}
 	for (unsigned t = 0; t < nworkers && st == PGW_OK; t++) {
 		w[t].pool = &p;
 		w[t].img = workers[t];
@@ -94,7 +99,7 @@ enum pgw_status scan_threads_run(const struct scan_job *job,
 				 "could start");
 	for (size_t i = 0; st == PGW_OK && i < job->nplan; i++) {
 		pthread_mutex_lock(&p.mu);
-		while (!job->res[i].done)
+		while (!p.done[i])
 			pthread_cond_wait(&p.cv, &p.mu);
 		pthread_mutex_unlock(&p.mu);
 		int stop = merge(arg, i);
@@ -115,5 +120,6 @@ enum pgw_status scan_threads_run(const struct scan_job *job,
 	for (unsigned t = 0; t < nworkers; t++)
 		free(w[t].scratch);
 	free(w);
+	free(p.done);
 	return st;
 }
