@@ -12,12 +12,54 @@
 #include "../lib/err.h"
 #include "../formats/image_page.h"
 #include "../lib/grow.h"
-#include "scan_chunks.h"
+#include "../lib/chunks.h"
+#include "scan.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A stretch of pages in one physical range, [first, end) by frame. */
+struct scan_plan {
+	uint64_t first, end;
+	/* The file holds no bytes of it (pgw_image_unheld_run): counted,
+	 * never read; zero: zero-fill (holes), else absent. */
+	bool unheld, zero;
+};
+
+/* What a chunk's run found; written by the thread that ran it, read by
+ * the calling thread once it is done (scan_threads.c says so under its
+ * lock). */
+struct scan_result {
+	uint64_t scanned, absent, holes, decoded;
+	/* The decompression budget ran out before frame stop_pfn. */
+	bool budget_stop;
+	uint64_t stop_pfn;
+	/* Findings: each the pa of its page, then rec_size bytes. */
+	uint8_t *recs;
+	size_t nrecs;
+	bool oom;
+};
+
+struct pgw_scan_chunk {
+	const struct pgw_finder *f;
+	struct pgw_image *img;
+	void *scratch;
+	struct scan_result *res;
+};
+
+struct scan_job {
+	const struct pgw_finder *f;
+	bool decoding;               /* pages are decompressed (kdump, AVML) */
+	uint64_t max_decoded;
+	const struct scan_plan *plan;
+	size_t nplan;
+	struct scan_result *res;     /* one per chunk of the plan */
+};
+
+/* No budget to check: a chunk run ahead of the merge (see merge). */
+#define SCAN_NO_BUDGET UINT64_MAX
 
 /* Formats whose pages are decompressed one at a time (~25 us each). */
 static const char *const decoding_formats[] = { "kdump", "avml" };
@@ -101,8 +143,15 @@ struct pgw_image *pgw_scan_image(struct pgw_scan_chunk *chunk)
 	return chunk->img;
 }
 
-void scan_run_chunk(const struct scan_job *job, struct pgw_image *img,
-		    void *scratch, size_t i, uint64_t decoded_before)
+/*
+ * Run chunk i of the job through img (used by this thread alone) with
+ * scratch (job->f->scratch_size bytes) into job->res[i]; decoded_before:
+ * the pages decompressed by the chunks before it, or SCAN_NO_BUDGET.
+ * The image's decoded pages are given up first, so the chunk costs the
+ * same wherever it runs.
+ */
+static void scan_run_chunk(const struct scan_job *job, struct pgw_image *img,
+			   void *scratch, size_t i, uint64_t decoded_before)
 {
 	const struct scan_plan *p = &job->plan[i];
 	struct scan_result *r = &job->res[i];
@@ -314,11 +363,58 @@ static int merge(void *arg, size_t i)
 	return 0;
 }
 
+/* The chunks on worker threads: each reads an image of its own. */
+struct par {
+	struct scan *s;
+	struct pgw_image *const *workers;
+	void **scratch;
+};
+
+static void par_run(void *arg, unsigned w, size_t i)
+{
+	struct par *p = arg;
+
+	if (!p->s->plan[i].unheld)
+		scan_run_chunk(&p->s->job, p->workers[w], p->scratch[w], i,
+			       SCAN_NO_BUDGET);
+}
+
+static int par_merge(void *arg, size_t i)
+{
+	struct par *p = arg;
+
+	return merge(p->s, i);
+}
+
+static enum pgw_status run_threads(struct scan *s, unsigned threads,
+				   struct pgw_err *err)
+{
+	struct par p = { .s = s };
+	struct pgw_chunks c = {
+		.n = s->nplan, .workers = threads, .run = par_run,
+		.merge = par_merge, .arg = &p,
+	};
+	size_t size = s->job.f->scratch_size;
+	enum pgw_status st = PGW_OK;
+
+	if (pgw_image_workers(s->img, threads, &p.workers, err) != PGW_OK)
+		return PGW_E_UNSUPPORTED;
+	if (!(p.scratch = calloc(threads, sizeof(*p.scratch))))
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	for (unsigned t = 0; size && t < threads && st == PGW_OK; t++)
+		if (!(p.scratch[t] = malloc(size)))
+			st = pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if (st == PGW_OK)
+		st = pgw_chunks_run(&c, err);
+	for (unsigned t = 0; t < threads; t++)
+		free(p.scratch[t]);
+	free(p.scratch);
+	return st;
+}
+
 static enum pgw_status run(struct scan *s, struct pgw_err *err)
 {
 	unsigned threads = pgw_image_threads(s->img);
-	struct pgw_image *const *workers;
-	struct pgw_err ignored;
 	enum pgw_status st;
 
 	/* More threads than chunks would only open images for nothing. */
@@ -328,12 +424,8 @@ static enum pgw_status run(struct scan *s, struct pgw_err *err)
 	 * again (no descriptors left) or no thread starts, the calling
 	 * thread scans alone, to the same answer. */
 	if (threads >= 2 &&
-	    pgw_image_workers(s->img, threads, &workers, &ignored) == PGW_OK) {
-		st = scan_threads_run(&s->job, workers, threads, merge, s,
-				      err);
-		if (st != PGW_E_UNSUPPORTED)
-			return st;
-	}
+	    (st = run_threads(s, threads, err)) != PGW_E_UNSUPPORTED)
+		return st;
 	for (size_t i = 0; i < s->nplan; i++) {
 		if (!s->plan[i].unheld)
 			scan_run_chunk(&s->job, s->img, s->scratch, i,

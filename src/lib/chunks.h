@@ -1,0 +1,34 @@
+/*
+ * Numbered pieces of work on worker threads, merged in order: each
+ * worker takes the next piece from a counter, a few pieces ahead of the
+ * merge at most; the calling thread merges piece 0, 1, ... as each is
+ * done.  The lock is taken twice a piece, never inside one, so pieces
+ * share nothing while they run.  Used by the scans of physical memory
+ * (src/linux/phys_scan.c) and search --phys (src/cli/search_chunks.c).
+ */
+#ifndef PGW_CHUNKS_H
+#define PGW_CHUNKS_H
+
+#include "pgwalk.h"
+
+struct pgw_chunks {
+	size_t n;                    /* pieces */
+	unsigned workers;            /* threads to start (>= 1) */
+	/* In worker w (0 .. workers - 1): piece i. */
+	void (*run)(void *arg, unsigned w, size_t i);
+	/* In the calling thread, in order, once piece i is run; non-zero
+	 * stops (the pieces after it are dropped). */
+	int (*merge)(void *arg, size_t i);
+	void *arg;
+};
+
+/*
+ * Run and merge every piece.  PGW_OK when every piece was merged or a
+ * merge stopped; PGW_E_NOMEM; PGW_E_UNSUPPORTED when no thread could
+ * start (nothing was run: the caller does the work alone).  Threads
+ * that do start share the pieces.
+ */
+enum pgw_status pgw_chunks_run(const struct pgw_chunks *c,
+			       struct pgw_err *err);
+
+#endif
