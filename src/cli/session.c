@@ -46,9 +46,10 @@ static const struct argp_option options[] = {
 	  "page again", 2 },
 	{ "threads", OPT_THREADS, "N", 0,
 	  "Scan physical memory (VMCOREINFO, the kernel root, the roots of "
-	  "roots and --all-roots) on N threads, each reading the image "
-	  "through its own descriptor; the answer and exit status are those "
-	  "of one thread (default: the CPUs this process may run on)", 2 },
+	  "roots and --all-roots, search --phys for strings and hex) on N "
+	  "threads, each reading the image through its own descriptor; the "
+	  "answer and exit status are those of one thread (default: the "
+	  "CPUs this process may run on)", 2 },
 	{ NULL, 0, NULL, 0, "Address space:", 3 },
 	{ "cr3", OPT_CR3, "ADDR", 0,
 	  "Walk from this CR3, a physical address (PCID bits and bit 63 are "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "patterns.h"
+#include "search_chunks.h"
 #include "search_scan.h"
 #include "../lib/err.h"
 
@@ -172,6 +173,11 @@ static enum pgw_status search_phys(struct searcher *se, struct pgw_err *err)
 
 	if (!r)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	if (search_phys_threads(se->img, r0, n, &se->sc,
+				se->stats->not_in_image, &se->stopped)) {
+		free(r);
+		return PGW_OK;
+	}
 	if (n) {
 		memcpy(r, r0, n * sizeof(*r));
 		qsort(r, n, sizeof(*r), cmp_range);

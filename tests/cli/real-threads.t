@@ -5,11 +5,12 @@
 # with VMCOREINFO found in memory, the filtered zlib kdump, flattened,
 # the i386 PAE kdump whose slots' directories the workers read, arm64's
 # raw memory); the process roots on 2 threads are crash's
-# (process-roots.txt: each pid with its pgd_phys).
+# (process-roots.txt: each pid with its pgd_phys); search --phys alike,
+# its string hits as many as a regular expression's on one thread.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 X4=$SHARED/x64-4l-a
-plan 30
+plan 33
 
 # same WHAT SUB ARGS...: pgwalk SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).
@@ -69,6 +70,16 @@ same "... check --all-roots alike" check --all-roots --format=json \
 	"$X4/vmcore-d31.kdump"
 same "i386-pae-a vmcore.kdump-zlib: roots alike" roots --format=json \
 	"$SHARED/i386-pae-a/vmcore.kdump-zlib"
+# search --phys: the markers (strings, on threads) alike, and as many as
+# the same bytes as a regular expression find on one thread.
+same "x64-4l-a mem.raw: search --phys the markers alike" search --phys \
+	--format=json --string=PGWALK-MARKER --wide "$UNPACKED/x64-4l-a/mem.raw"
+n=$("$PGWALK" search --phys --format=json --regex='PGWALK-MARKER' \
+	"$UNPACKED/x64-4l-a/mem.raw" | grep -c '"pattern":"regex:')
+[ "$n" -gt 0 ] && [ "$(grep -c '"pattern":"string:PGWALK-MARKER"' "$TMP/o2")" = "$n" ]
+ok $? "... the $n the regular expression finds on one thread"
+same "vmcore-d31.kdump: search --phys alike (pages excluded, not in the image)" \
+	search --phys --format=json --string=PGWALK-MARKER "$X4/vmcore-d31.kdump"
 if [ -f "$UNPACKED/arm64-4k-a/mem.raw" ]; then
 	same "arm64-4k-a mem.raw: roots alike" roots --format=json \
 		"$UNPACKED/arm64-4k-a/mem.raw"

@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 39
+plan 44
 
 # same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).  pgw-roots' scan line
@@ -126,6 +126,26 @@ like '^vmcoreinfo: +12 lines \(found in memory at 0x7f0000\)$' \
 	"... found at 0x7f0000"
 same "roots --format=json, a suspicious orphan: alike" \
 	"$PGWALK" roots --format=json "$TMP/k.raw"
+
+# ---- search --phys: pieces of 4096 frames, a match across their edge ----
+# Two 8-byte entries either side of frame 4096 (0x1000000), one more
+# before frame 12288: hex patterns that lie across the edge and before it.
+printf 'mode x86-64\nram 0 64M\nroot 0x1000\nentry 0xfffff8 0x1122334455667788\nentry 0x1000000 0x99aabbccddeeff00\nentry 0x2fffff8 0x1122334455667788\n' |
+	"$MKIMAGE" -r "$TMP/cross.raw" || bail "pgw-mkimage (cross) failed"
+"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/cross.raw" --codec=zlib \
+	"$TMP/cross.kdump" >/dev/null || bail "pgw-mkdump kdump (cross) failed"
+same "search --phys, strings and hex on threads: alike" "$PGWALK" search \
+	--phys --format=json --hex=4433221100ffeedd --hex=8877665544332211 \
+	"$TMP/cross.raw"
+is "$(sed -n 's/^{"type":"hit","pa":"\([^"]*\)".*"pattern":"\([^"]*\)".*/\1 \2/p' "$TMP/o4" | tr '\n' ' ')" \
+	"0xfffff8 hex:8877665544332211 0xfffffc hex:4433221100ffeedd 0x2fffff8 hex:8877665544332211 " \
+	"... the three the spec wrote, the one across frame 4096's edge too"
+same "search --phys on the kdump, --max-hits=2: alike (exit 4)" "$PGWALK" \
+	search --phys --max-hits=2 --hex=4433221100ffeedd \
+	--hex=8877665544332211 "$TMP/cross.kdump"
+is "$(tail -1 "$TMP/e2")" "exit 4" "... exit 4 on 2 threads as on one"
+same "search --phys --regex (one thread): alike" "$PGWALK" search --phys \
+	--regex='\x44\x33\x22\x11' "$TMP/cross.raw"
 
 # ---- hostile and corrupt images: the same errors, the same status ----
 "$PGW_TOOLS/pgw-mkkernel" --loop "$TMP/loop.elf" || bail "pgw-mkkernel --loop failed"

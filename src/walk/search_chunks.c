@@ -1,0 +1,247 @@
+/*
+ * pgw_search of physical memory in pieces of 4096 frames, each searched by a scanner of
+ * its own through an image of its own, then reported in address order.
+ * A piece searches its frames and, where the stream goes on, the frame
+ * after them too, so a match that starts in it and runs into the next
+ * is found whole; it keeps the matches that start in it.  The frames and
+ * the bytes of every match are those the one-thread search reads, so
+ * the hits are the same, in the same order.
+ */
+#include "search_chunks.h"
+#include "../formats/image_page.h"
+#include "../lib/chunks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PIECE_FRAMES 4096
+/* More frames than the scans look at (PGW_SCAN_MAX_PAGES): one thread,
+ * as before, rather than a plan of that size. */
+#define MAX_FRAMES (UINT64_C(1) << 26)
+
+struct piece {
+	uint64_t first, end;         /* frames [first, end) */
+	bool more;                   /* the stream goes on at end */
+	struct scan_hit *hits;
+	size_t nhits, cap;
+	uint64_t bytes;
+	uint64_t not_in_image[PGW_NABSENCES];
+	bool oom;
+};
+
+/* A worker: its image, its scanner, the piece the scanner fills. */
+struct worker {
+	struct pgw_image *img;
+	struct scanner sc;
+	bool ready;
+	struct piece *piece;
+};
+
+struct job {
+	struct piece *pieces;
+	size_t n;
+	struct worker *w;
+	struct scanner *sc;          /* the caller's: patterns, hit, counts */
+	uint64_t *not_in_image;
+	const int *stopped;
+};
+
+static void keep_hit(void *arg, const struct scan_hit *h)
+{
+	struct worker *w = arg;
+	struct piece *p = w->piece;
+
+	if (h->addr >= p->end << PGW_PAGE_SHIFT || p->oom)
+		return;   /* the next piece's */
+	if (p->nhits == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct scan_hit *g = realloc(p->hits, cap * sizeof(*g));
+		if (!g) {
+			p->oom = true;
+			return;
+		}
+		p->hits = g;
+		p->cap = cap;
+	}
+	p->hits[p->nhits++] = *h;
+}
+
+/* Frame pfn into the worker's scanner, as cmd_search's feed does; its
+ * absence counted when it is the piece's own. */
+static bool feed(struct worker *w, uint64_t pfn, bool own)
+{
+	enum pgw_absence why = pgw_image_page_state(w->img, pfn);
+	struct pgw_err err = { 0 };
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	if (why == PGW_ABSENT_NONE) {
+		uint8_t *slot = scan_slot(&w->sc, pa, pa);
+		if (pgw_image_read_page(w->img, pfn, slot, &err) == PGW_OK) {
+			scan_commit(&w->sc);
+			return true;
+		}
+		why = err.absence != PGW_ABSENT_NONE ? err.absence :
+						       PGW_ABSENT_CORRUPT;
+	}
+	if (own)
+		w->piece->not_in_image[why] += PGW_PAGE_SIZE;
+	scan_break(&w->sc);
+	return false;
+}
+
+static void run_piece(void *arg, unsigned wi, size_t i)
+{
+	struct job *j = arg;
+	struct worker *w = &j->w[wi];
+	struct piece *p = &j->pieces[i];
+
+	if (!w->ready) {
+		p->oom = true;
+		return;
+	}
+	w->piece = p;
+	uint64_t before = w->sc.bytes;
+	for (uint64_t pfn = p->first; pfn < p->end; pfn++)
+		feed(w, pfn, true);
+	bool ahead = p->more && feed(w, p->end, false);
+	scan_break(&w->sc);
+	p->bytes = w->sc.bytes - before - (ahead ? PGW_PAGE_SIZE : 0);
+	p->oom |= w->sc.oom;
+	w->sc.oom = false;
+}
+
+static int merge_piece(void *arg, size_t i)
+{
+	struct job *j = arg;
+	struct piece *p = &j->pieces[i];
+
+	for (size_t k = 0; k < p->nhits && !*j->stopped; k++)
+		j->sc->hit(j->sc->arg, &p->hits[k]);
+	j->sc->bytes += p->bytes;
+	j->sc->oom |= p->oom;
+	for (int a = 0; a < PGW_NABSENCES; a++)
+		j->not_in_image[a] += p->not_in_image[a];
+	free(p->hits);
+	p->hits = NULL;
+	return *j->stopped;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct pgw_phys_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The pieces of the frames the ranges cover, in order: the frames the
+ * one-thread search feeds (each frame a range touches, once). */
+static bool plan(const struct pgw_phys_range *r0, size_t n,
+		 struct piece **pieces_ret, size_t *n_ret)
+{
+	struct pgw_phys_range *r = malloc((n ? n : 1) * sizeof(*r));
+	struct piece *pieces = NULL;
+	size_t np = 0, cap = 0;
+	uint64_t frames = 0;
+	bool ok = r != NULL;
+
+	if (ok && n) {
+		memcpy(r, r0, n * sizeof(*r));
+		qsort(r, n, sizeof(*r), by_start);
+	}
+	for (size_t i = 0; ok && i < n;) {
+		uint64_t first = r[i].start >> PGW_PAGE_SHIFT, end = first;
+		/* One stream: ranges that touch or overlap. */
+		for (; i < n && r[i].start >> PGW_PAGE_SHIFT <= end; i++) {
+			/* Every frame below the range's end from its start's
+			 * on (an empty range at an unaligned start too, as
+			 * the one-thread loop has it). */
+			uint64_t last = r[i].start + r[i].size;
+			if (last < r[i].start || last > UINT64_MAX - PGW_PAGE_SIZE)
+				ok = false;   /* at 2^64: one thread */
+			uint64_t e = (last + PGW_PAGE_SIZE - 1) >> PGW_PAGE_SHIFT;
+			if (e > end)
+				end = e;
+		}
+		frames += end - first;
+		if (frames > MAX_FRAMES)
+			ok = false;
+		for (uint64_t f = first; ok && f < end; f += PIECE_FRAMES) {
+			if (np == cap) {
+				cap = cap ? 2 * cap : 64;
+				struct piece *g = realloc(pieces,
+							  cap * sizeof(*g));
+				if (!g) {
+					ok = false;
+					break;
+				}
+				pieces = g;
+			}
+			uint64_t e = end - f > PIECE_FRAMES ? f + PIECE_FRAMES :
+							       end;
+			pieces[np++] = (struct piece){
+				.first = f, .end = e, .more = e < end,
+			};
+		}
+	}
+	free(r);
+	if (!ok) {
+		free(pieces);
+		return false;
+	}
+	*pieces_ret = pieces;
+	*n_ret = np;
+	return true;
+}
+
+static bool only_literals(const struct scanner *sc)
+{
+	for (size_t i = 0; i < sc->npat; i++)
+		if (sc->pat[i]->kind == PGW_PATTERN_REGEX ||
+		    sc->pat[i]->kind == PGW_PATTERN_YARA)
+			return false;
+	return true;
+}
+
+bool search_phys_threads(struct pgw_image *img,
+			 const struct pgw_phys_range *ranges, size_t n,
+			 struct scanner *sc,
+			 uint64_t not_in_image[PGW_NABSENCES],
+			 const int *stopped)
+{
+	unsigned threads = pgw_image_threads(img);
+	struct pgw_image *const *images;
+	struct job j = {
+		.sc = sc, .not_in_image = not_in_image, .stopped = stopped,
+	};
+	struct pgw_err err;
+
+	if (threads < 2 || !only_literals(sc) ||
+	    !plan(ranges, n, &j.pieces, &j.n))
+		return false;
+	if (threads > j.n)
+		threads = (unsigned)j.n;
+	if (threads < 2 ||
+	    pgw_image_workers(img, threads, &images, &err) != PGW_OK ||
+	    !(j.w = calloc(threads, sizeof(*j.w)))) {
+		free(j.pieces);
+		return false;
+	}
+	for (unsigned t = 0; t < threads; t++) {
+		j.w[t].img = images[t];
+		j.w[t].ready = scan_init(&j.w[t].sc, sc->pat, sc->npat,
+					 keep_hit, &j.w[t]);
+	}
+	struct pgw_chunks c = {
+		.n = j.n, .workers = threads, .run = run_piece,
+		.merge = merge_piece, .arg = &j,
+	};
+	/* Anything but PGW_OK comes before any piece is run or merged. */
+	enum pgw_status st = pgw_chunks_run(&c, &err);
+	for (unsigned t = 0; t < threads; t++)
+		scan_free(&j.w[t].sc);
+	for (size_t i = 0; i < j.n; i++)
+		free(j.pieces[i].hits);
+	free(j.pieces);
+	free(j.w);
+	return st == PGW_OK;
+}
