@@ -8,10 +8,11 @@
 # drops them; memory described three times, and 1 GiB mapping one frame,
 # searched once; --all-roots and --phys --map naming each hit by every
 # root that maps its frame (PROT_NONE pages too), or none; the bound on
-# hits; every output format; usage errors.
+# hits; every output format; usage errors; YARA conditions per 256 KiB
+# chunk, and a libyara that cannot be loaded (exit 69).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 36
+plan 38
 
 "$MKIMAGE" -r "$TMP/s.raw" -e "$TMP/s.elf" "$SPECS/search.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/s.raw" --filter "$TMP/s.kdump" >/dev/null &&
@@ -116,12 +117,35 @@ if "$PGWALK" search --phys --yara="$RULES/synth.yar" "$TMP/s.raw" >/dev/null 2>"
 	run "$PGWALK" search --yara="$RULES/broken.yar" "$TMP/s.elf"
 	is "$rc $err" "64 pgwalk: search: --yara='$RULES/broken.yar' does not compile: line 9: undefined string \"\$b\" (1 error)" \
 		"--yara with a rule that does not compile: libyara's message, usage (64)"
+	# Conditions hold per 256 KiB chunk: the yara command over the
+	# whole file matches both rules; two_chunks' strings never share a
+	# chunk of memory.
+	run "$PGWALK" search --phys --format=json --yara="$RULES/chunks.yar" "$TMP/s.raw"
+	printf '%s\n' "$out" >"$TMP/o.json"
+	is "$rc $(hits "$TMP/o.json")" "0 null 0x300000 yara:one_chunk:\$a;null 0x301ff8 yara:one_chunk:\$b;" \
+		"--yara: a condition holds over one 256 KiB chunk (one_chunk), not across chunks (two_chunks)"
 else
 	skip "libyara is not installed: $(cat "$TMP/y.err")"
 	skip "libyara is not installed"
+	skip "libyara is not installed"
 fi
-readelf -d "$PGWALK" | grep -q 'NEEDED.*yara'
-is $? 1 "pgwalk is not linked with libyara (loaded with dlopen when --yara asks)"
+# A libyara that cannot be loaded (a file by its soname first on the
+# library path that is no library): said, with the package, exit 69.
+YSO=$(strings "$PGW_BIN" | grep -m1 '^libyara\.so')
+mkdir "$TMP/noyara" && printf 'not a library\n' >"$TMP/noyara/${YSO:-libyara.so}"
+run env LD_LIBRARY_PATH="$TMP/noyara${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$PGWALK" search --phys --yara="$RULES/synth.yar" "$TMP/s.raw"
+if [ -n "$YSO" ]; then
+	is "$rc $out / $(printf '%s' "$err" | sed 's/loaded: .* (install/loaded: ... (install/')" \
+		"69  / pgwalk: search: YARA (--yara) is needed and cannot be loaded: ... (install libyara9)" \
+		"--yara where libyara cannot be loaded: says so and what to install, no output, exit 69"
+else
+	is "$rc $out / $err" "69  / pgwalk: search: --yara: this build lacks YARA (built without libyara-dev)" \
+		"--yara in a build without libyara: says so, exit 69"
+fi
+# (the binary itself, not the watchdog's wrapper: it has NEEDED lines)
+needed=$(readelf -d "$PGW_BIN" | grep NEEDED)
+[ -n "$needed" ] && ! printf '%s\n' "$needed" | grep -q yara
+is $? 0 "pgwalk is not linked with libyara (loaded with dlopen when --yara asks)"
 
 run "$PGWALK" search --phys --format=json --string=GWID --wide "$TMP/s.elf"
 printf '%s\n' "$out" >"$TMP/o.json"
