@@ -1552,6 +1552,20 @@ size_t pgw_kallsyms_count(const struct pgw_kallsyms *ks);
 void pgw_kallsyms_get(const struct pgw_kallsyms *ks, size_t idx,
 		      struct pgw_ksym *sym_ret);
 
+/*
+ * The symbol addr lies in, as the kernel's %pS names it: the last symbol
+ * at or below addr (of several at one address the first in table order,
+ * as kallsyms_lookup picks), *offset_ret bytes into it.  PGW_E_NOTFOUND
+ * when no symbol of the table holds addr: below the kernel image (_text),
+ * at or past the table's last symbol, or past a symbol that ends a
+ * section (_etext, _edata, __init_end, __bss_stop, _end, __stop_*,
+ * __end_* ...) -- never the nearest name of unrelated memory.  Module
+ * symbols are not in kallsyms' tables: a module's address has none.
+ */
+enum pgw_status pgw_kallsyms_symbol(const struct pgw_kallsyms *ks,
+				    uint64_t addr, struct pgw_ksym *sym_ret,
+				    uint64_t *offset_ret);
+
 struct pgw_kallsyms_info {
 	uint32_t symbols;
 	uint32_t data_symbols;       /* types d D b B r R: few or none means

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr_names.h"
 #include "commands.h"
 #include "emit.h"
 #include "exit_codes.h"
@@ -10,7 +11,7 @@
 #include "output.h"
 #include "session.h"
 
-enum { OPT_LEVELS = 1024 };
+enum { OPT_LEVELS = 1024, OPT_NAMES };
 
 /* Hints (hints.c) for at most this many addresses given as arguments:
  * a batch on stdin wants records, not advice. */
@@ -24,6 +25,7 @@ struct translate_args {
 	char **addrs;
 	int naddrs;
 	bool levels;
+	bool names;
 };
 
 static const struct argp_option options[] = {
@@ -32,6 +34,7 @@ static const struct argp_option options[] = {
 	  "Show the walk, level by level (table, index, entry address and "
 	  "value, flags): JSON \"levels\", a CSV/TSV column, text's full "
 	  "walk (which a single ADDR gets anyway)", 5 },
+	{ "names", OPT_NAMES, NULL, 0, NAMES_DOC, 5 },
 	{ 0 }
 };
 
@@ -42,6 +45,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_LEVELS:
 		a->levels = true;
+		break;
+	case OPT_NAMES:
+		a->names = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (!a->in.image) {
@@ -235,6 +241,12 @@ int cmd_translate(int argc, char **argv)
 	 * or out of memory for it: the same answers, walked from the root
 	 * each time. */
 	bool batch = from_stdin_too || a.naddrs > CACHE_FROM_ADDRS;
+	/* Names where asked, or where the task list was read anyway. */
+	struct addr_names names;
+	bool by_task = s.why.root.source == PGW_ROOT_TASK;
+	if ((a.names || by_task) &&
+	    names_open(&names, &s, true, a.names))
+		out.names = &names;
 	struct batch b = { .s = &s, .out = &out,
 			   .cache = batch ? pgw_xlat_cache_new() : NULL };
 	if (fmt->xlat_begin)
@@ -254,6 +266,8 @@ int cmd_translate(int argc, char **argv)
 			      b.bad_lines);
 	rc = pgw_cli_flush(rc ? rc : b.rc);
 	hints_free();
+	if (out.names)
+		names_close(out.names);
 	pgw_xlat_cache_free(b.cache);
 	session_close(&s);
 	return rc;

@@ -1,4 +1,5 @@
 #include "delim_cells.h"
+#include "name_cells.h"
 #include "spelled.h"
 
 /* va, end, size: an end of 0 after a non-zero start is 2^64. */
@@ -21,11 +22,18 @@ void delim_xlat_begin(struct out *o, const struct delim *d)
 {
 	/* pkey last but for levels: columns are only ever added at the
 	 * end, so a reader by position keeps working. */
-	header(o, d, o->levels ?
-		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input,pkey,levels" :
-		"va,pa,page_size,level,flags,effective,in_image,reason,"
-		"absence,input,pkey");
+	static const char *const cols[2][2] = {
+		{ "va,pa,page_size,level,flags,effective,in_image,reason,"
+		  "absence,input,pkey",
+		  "va,pa,page_size,level,flags,effective,in_image,reason,"
+		  "absence,input,pkey," NAME_COLS },
+		{ "va,pa,page_size,level,flags,effective,in_image,reason,"
+		  "absence,input,pkey,levels",
+		  "va,pa,page_size,level,flags,effective,in_image,reason,"
+		  "absence,input,pkey,levels," NAME_COLS },
+	};
+
+	header(o, d, cols[o->levels][o->names != NULL]);
 }
 
 /* Each level as level@entry_pa=entry ("-" for a table not read),
@@ -116,9 +124,27 @@ xlat_row(struct out *o, const struct delim *d, uint64_t va,
 	return l;
 }
 
+/* The name cells of va, when o names addresses. */
+static void name_cells(struct out *o, const struct delim *d, struct line *l,
+		       uint64_t va)
+{
+	struct addr_name nm;
+
+	if (o->names)
+		delim_name(l, d, out_name(o, -1, va, &nm) ? &nm : NULL);
+}
+
 void delim_xlat(struct out *o, const struct delim *d, const uint64_t *va,
 		const struct pgw_answer *a, size_t n)
 {
+	if (o->names) {
+		for (size_t i = 0; i < n; i++) {
+			struct line *l = xlat_row(o, d, va[i], &a[i]);
+			name_cells(o, d, l, va[i]);
+			rows_end(l);
+		}
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		rows_end(xlat_row(o, d, va[i], &a[i]));
 }
@@ -131,6 +157,7 @@ void delim_xlat_walk(struct out *o, const struct delim *d,
 	pgw_xlat_answer(x, &a);
 	struct line *l = xlat_row(o, d, x->va, &a);
 	levels(l, d, o, x);
+	name_cells(o, d, l, x->va);
 	rows_end(l);
 }
 
@@ -147,6 +174,8 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 	/* ECHO_MAX bytes fit a line. */
 	bytes_cell(&l, d, s, n);
 	empty(&l, d, o->levels ? 2 : 1);   /* pkey, levels */
+	if (o->names)
+		delim_name(&l, d, NULL);
 	row_end(o, &l);
 }
 

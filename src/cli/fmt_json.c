@@ -4,6 +4,7 @@
  * numbers, strings from the image escaped to printable ASCII.
  */
 #include "json_kv.h"
+#include "name_cells.h"
 #include "spelled.h"
 
 /* ,"end":"0x.." of a range whose end 0 after a non-zero start is 2^64. */
@@ -165,6 +166,17 @@ xlat_record(struct out *o, uint64_t va, const struct pgw_answer *a)
 static void json_xlat(struct out *o, const uint64_t *va,
 		      const struct pgw_answer *a, size_t n)
 {
+	struct addr_name nm;
+
+	if (o->names) {
+		for (size_t i = 0; i < n; i++) {
+			struct line *l = xlat_record(o, va[i], &a[i]);
+			if (out_name(o, -1, va[i], &nm))
+				json_name(l, &nm);
+			emit_lit(l, "}\n");
+		}
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		emit_lit(xlat_record(o, va[i], &a[i]), "}\n");
 }
@@ -196,6 +208,9 @@ static void json_xlat_walk(struct out *o, const struct pgw_xlat *x,
 			    e->swap_offset);
 	}
 	levels(o, l, x);
+	struct addr_name nm;
+	if (out_name(o, -1, x->va, &nm))
+		json_name(l, &nm);
 	emit_lit(l, "}\n");
 }
 

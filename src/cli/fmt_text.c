@@ -5,6 +5,7 @@
 #include "output.h"
 #include "access.h"
 #include "text_cells.h"
+#include "name_cells.h"
 #include "spelled.h"
 
 static void human_spell(struct line *l, uint64_t size, int width);
@@ -154,6 +155,9 @@ static void text_xlat(struct out *o, const uint64_t *va,
 		if (a[i].stop == PGW_STOP_OK)
 			emit_hex(l, a[i].pa);
 		spelled_tail(line_tails, 0, o, NULL, &a[i], l, line_tail);
+		struct addr_name nm;
+		if (out_name(o, -1, va[i], &nm))
+			text_name(l, &nm);
 		emit_char(l, '\n');
 	}
 }
@@ -183,6 +187,12 @@ static void text_xlat_walk(struct out *o, const struct pgw_xlat *x,
 	} else {
 		emit_str(&l, " -> ");
 		stop_text(&l, o, x->stop, x->level, x->table_absence);
+		emit_char(&l, '\n');
+	}
+	struct addr_name nm;
+	if (out_name(o, -1, x->va, &nm)) {
+		emit_char(&l, ' ');
+		text_name(&l, &nm);
 		emit_char(&l, '\n');
 	}
 	for (unsigned i = 0; i < x->nsteps; i++)

@@ -36,8 +36,11 @@ struct out {
 	const struct rec_table *table;     /* the records' table (out_table) */
 	const struct rec_type *last;       /* the last record's type: text
 					      layouts head their columns */
+	struct addr_names *names;          /* addresses named (--names,
+					      addr_names.h); NULL: not */
 };
 
+struct addr_names;
 
 /* Records gathered, a few KiB to a line (an fwrite per record cost as
  * much as the record), the lines filled in turn and, once all are full,

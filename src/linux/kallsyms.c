@@ -323,6 +323,7 @@ void pgw_kallsyms_close(struct pgw_kallsyms *ks)
 	free(ks->offsets);
 	free(ks->name_off);
 	free(ks->hash);
+	free(ks->by_addr);
 	free(ks);
 }
 

@@ -325,6 +325,8 @@ enum pgw_status pgw_kallsyms_decode(const struct pgw_kallsyms_raw *raw,
 	 * handed over are kept (and so freed) whatever happened. */
 	if (st == PGW_OK) {
 		st = keep_tables(ks, raw, err);
+		if (st == PGW_OK)
+			st = pgw_kallsyms_index(ks, err);
 	} else {
 		ks->names = raw->names_buf;
 		ks->offsets = raw->offsets_buf;

@@ -78,6 +78,10 @@ struct pgw_kallsyms {
 	struct pgw_kallsyms_tables tables;  /* where they were read from */
 	bool scanned;               /* found by pgw_kallsyms_scan, not
 				       listed by VMCOREINFO */
+	/* By address (kallsyms_addr.c): NULL when the table is sorted, as
+	 * the kernel writes it; else symbol indexes in address order. */
+	uint32_t *by_addr;
+	uint64_t image_start;       /* _text: no symbol names below */
 };
 
 /* At most this many symbols (a distribution kernel has ~90 000). */
@@ -105,6 +109,10 @@ size_t pgw_kallsyms_expand(const struct pgw_kallsyms *ks, uint32_t idx,
  * hash(AB) = hash(A) * M^len(B) + hash(B).
  */
 uint32_t pgw_kallsyms_hash(const char *name, size_t len);
+
+/* Ready the table for lookups by address (after decoding). */
+enum pgw_status pgw_kallsyms_index(struct pgw_kallsyms *ks,
+				   struct pgw_err *err);
 
 /*
  * The tables found in the kernel's read-only data (kallsyms_scan.c), for

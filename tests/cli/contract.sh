@@ -18,7 +18,8 @@ def S: {
           effective: "effective", pkey: "pkey", in_image: "bool",
           absence: "absence", reason: "reason",
           non_present: "obj:non_present", input: "str",
-          levels: "arr:obj:level"}},
+          levels: "arr:obj:level", symbol: "str", path: "str",
+          path_truncated: "true", file_offset: "addr"}},
   "level": {
     req: {level: "level", table: "addr", index: "u64", entry_pa: "addr",
           entry: "null|addr"},

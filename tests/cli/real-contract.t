@@ -19,8 +19,8 @@ for dm in $DUMPS; do
 	awk '{ print $2 }' "$SHARED/$d/gva2gpa.txt" | sort -u >"$TMP/vas"
 	contract info "$d vmcore.elf" "$elf"
 	contract translate "$d vmcore.elf --cpu=0" --cpu=0 "$elf" - <"$TMP/vas"
-	contract translate "$d vmcore.elf --cpu=1 --levels" --cpu=1 --levels \
-		"$elf" - <"$TMP/vas"
+	contract translate "$d vmcore.elf --cpu=1 --levels --names" --cpu=1 \
+		--levels --names "$elf" - <"$TMP/vas"
 	contract dump "$d vmcore.elf (the kernel's root)" "$elf"
 	contract dump "$d vmcore.elf --cpu=1 --non-present" --cpu=1 \
 		--non-present "$elf"

@@ -6,6 +6,10 @@
  * read, token offsets past the token table, a token without its NUL, a
  * length of 0, names too long, symbol counts of 0 and 2^32 - 1, random
  * bytes): each an error with a message, never a read out of bounds.
+ * By address: the symbol holding an address and the offset into it, the
+ * first of aliases, nothing below _text, past the last symbol or past a
+ * section's end, in a table in the kernel's order and in one that is
+ * not.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -157,6 +161,86 @@ static void test_good(void)
 		pgw_kallsyms_close(ks);
 		kw_free(&t);
 	}
+}
+
+/* addr named by ks: "NAME+0xOFF", or "-" for none. */
+static const char *name_of(const struct pgw_kallsyms *ks, uint64_t addr)
+{
+	static char buf[PGW_KSYM_NAME_MAX + 32];
+	struct pgw_ksym k;
+	uint64_t off;
+
+	if (pgw_kallsyms_symbol(ks, addr, &k, &off) != PGW_OK)
+		return "-";
+	snprintf(buf, sizeof(buf), "%s+0x%llx", k.name,
+		 (unsigned long long)off);
+	return buf;
+}
+
+static void test_by_address(void)
+{
+	static const struct {
+		uint64_t addr;
+		const char *want;
+	} q64[] = {
+		{ UINT64_C(0xffffffff81000000), "_stext+0x0" },
+		{ UINT64_C(0xffffffff81000104), "dup+0x4" },
+		{ UINT64_C(0xffffffff81000450), "start_kernel+0x10" },
+		{ UINT64_C(0xffffffff82a1aa48), "init_task+0x8" },
+		{ UINT64_C(0xffffffff82a25f07), "__stop_BTF+0x0" },
+		{ UINT64_C(0xffffffff82a25f0f), "-" },  /* past a section */
+		{ UINT64_C(0xffffffff83000000), "swapper_pg_dir_copy+0x0" },
+		{ UINT64_C(0xffffffff83000001), "-" },  /* past the last */
+		{ UINT64_C(0x1f02c), "-" },    /* a percpu offset: below */
+		{ UINT64_C(0xffffffff80ffffff), "-" },
+	}, q32[] = {
+		{ UINT64_C(0xc4000000), "_text+0x0" },  /* the first alias */
+		{ UINT64_C(0xc4001234), "do_one_initcall+0x4" },
+		{ UINT64_C(0xc49256bf), "do_one_initcall+0x92448f" },
+		{ UINT64_C(0xc49256c0), "_etext+0x0" },
+		{ UINT64_C(0xc49256c1), "-" },
+		{ UINT64_C(0xc3ffffff), "-" },
+	};
+	struct kw_tables t;
+	struct pgw_kallsyms *ks;
+	struct pgw_err err = { 0 };
+	unsigned bad = 0;
+
+	/* syms64 is not in address order: an index is sorted. */
+	kw_build(syms64, NSYMS64, true, &t);
+	struct pgw_kallsyms_raw raw = raw_of(&t, 8);
+	if (!ok(pgw_kallsyms_decode(&raw, &ks, &err) == PGW_OK,
+		"x86-64 tables decode (%s)", err.msg))
+		return;
+	for (size_t i = 0; i < sizeof(q64) / sizeof(q64[0]); i++)
+		if (strcmp(name_of(ks, q64[i].addr), q64[i].want) != 0) {
+			printf("# 0x%llx: %s, want %s\n",
+			     (unsigned long long)q64[i].addr,
+			     name_of(ks, q64[i].addr), q64[i].want);
+			bad++;
+		}
+	ok(bad == 0, "x86-64 (a table out of order): %zu addresses named "
+	   "or not as the kernel's image says", sizeof(q64) / sizeof(q64[0]));
+	pgw_kallsyms_close(ks);
+	kw_free(&t);
+
+	bad = 0;
+	kw_build(syms32, 4, false, &t);
+	raw = raw_of(&t, 4);
+	if (!ok(pgw_kallsyms_decode(&raw, &ks, &err) == PGW_OK,
+		"i386 tables decode (%s)", err.msg))
+		return;
+	for (size_t i = 0; i < sizeof(q32) / sizeof(q32[0]); i++)
+		if (strcmp(name_of(ks, q32[i].addr), q32[i].want) != 0) {
+			printf("# 0x%llx: %s, want %s\n",
+			     (unsigned long long)q32[i].addr,
+			     name_of(ks, q32[i].addr), q32[i].want);
+			bad++;
+		}
+	ok(bad == 0, "i386 (the kernel's order): %zu addresses named or not",
+	   sizeof(q32) / sizeof(q32[0]));
+	pgw_kallsyms_close(ks);
+	kw_free(&t);
 }
 
 /* Decode must fail with a message containing want. */
@@ -311,6 +395,7 @@ int main(void)
 	memcpy(long_name, "rust_", 5);
 	memset(too_long, 'y', sizeof(too_long) - 1);
 	test_good();
+	test_by_address();
 	test_hostile();
 	test_random();
 	return tap_done();

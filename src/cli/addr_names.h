@@ -1,0 +1,74 @@
+/*
+ * What an address is, for the commands that print addresses (translate,
+ * dump, ptov, check, search): a kernel address's symbol from the image's
+ * own kallsyms ("page_offset_base+0x8", as the kernel's %pS and crash's
+ * sym say it), a user address's VMA (its path as /proc/PID/maps prints
+ * it, and for a file the offset into it: pgoff + va - vm_start).
+ *
+ * Names cost the reading of kallsyms, and for user addresses of BTF, the
+ * task list and a process's VMAs: a command opens them only when asked
+ * (--names) or when it has read the task list anyway (a process chosen
+ * by --pid or --comm); the plain paths never pay for them.
+ */
+#ifndef PGW_ADDR_NAMES_H
+#define PGW_ADDR_NAMES_H
+
+#include "session.h"
+
+/* The longest path a record carries whole; longer ones are cut there,
+ * and the record says so (path_truncated). */
+#define NAME_PATH_MAX 512
+
+/* One process's VMAs, read when first asked for. */
+struct names_proc {
+	int32_t pid;
+	struct pgw_vmas *vmas;           /* NULL: could not be read */
+};
+
+struct addr_names {
+	struct pgw_kallsyms *ks;         /* NULL: kernel addresses unnamed */
+	struct pgw_linux_mm *lm;         /* NULL: user addresses unnamed */
+	int32_t space_pid;               /* the space's process; -1: none */
+	struct names_proc *proc;
+	size_t nproc, capproc;
+};
+
+/* An address's name: a symbol, a VMA, or neither. */
+struct addr_name {
+	bool has_symbol;
+	struct pgw_ksym sym;
+	uint64_t sym_off;
+	const struct pgw_vma *vma;       /* NULL: no VMA holds it */
+	const char *path;                /* the VMA's name (NULL: none) */
+	size_t path_len;                 /* at most NAME_PATH_MAX */
+	bool path_truncated;
+	bool has_file_offset;            /* a file's: pgoff + va - start */
+	uint64_t file_offset;
+};
+
+/*
+ * Ready names for s's space: kallsyms always, the task list and VMAs when
+ * `user` (the space's own process: --pid, --comm, or the task whose
+ * mm->pgd is the root).  What cannot be read leaves its half unnamed,
+ * said on stderr when `say` (the user asked: --names).  Returns whether
+ * anything can be named.
+ */
+bool names_open(struct addr_names *n, const struct session *s, bool user,
+		bool say);
+void names_close(struct addr_names *n);
+
+/* va's name in process pid's space (-1: the space's own process). */
+bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
+		struct addr_name *nm);
+
+/* "NAME+0xOFF" (NAME alone at offset 0), raw bytes, into buf. */
+void names_symbol_text(const struct addr_name *nm, char *buf, size_t size);
+
+/* The --names option's help. */
+#define NAMES_DOC                                                         \
+	"Name addresses: a kernel address by its kallsyms symbol "         \
+	"(symbol+0xOFF), a user address by its VMA (path, and the file "   \
+	"offset for a file) when the process is known; a process chosen "  \
+	"by --pid or --comm gets them anyway"
+
+#endif

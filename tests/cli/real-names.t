@@ -1,0 +1,102 @@
+#!/bin/sh
+# What an address is, on the real dumps, against the guests' own word:
+# every kernel variable and symbol address console.log prints
+# (PGWALK-KVAR / PGWALK-KSYM name= addr=, read by the guest from
+# /proc/kallsyms) is named by the image's kallsyms at offset 0, by its own
+# name or an alias at the same address (the kernel's %pS picks the first
+# of them in kallsyms' order: startup_64 for _text and _stext, jiffies for
+# jiffies_64, ...); init_task + 0x18 is init_task+0x18; the direct
+# map, modules' area and user addresses get no symbol.  Every user address
+# a process's /proc/PID/maps line covers (console.log's PGWALK-MAPS) is
+# named by that VMA: its path as the guest printed it (the x86-64
+# consoles redacted real files' paths to "run/socket": real-maps.t) and,
+# for a file, the offset pgoff + (va - start).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real.sh"
+
+plan 10
+
+# ksyms DIR: "addr name" for every address the guest printed (not 0).
+ksyms() {
+	tr -d '\r' <"$1/console.log" |
+		sed -n 's/^PGWALK-K[A-Z]* name=\([^ ]*\) addr=\(0x[0-9a-f]*\).*/\2 \1/p' |
+		grep -v '^0x0 '
+}
+# named IMAGE OFF: "addr symbol" per oracle address + OFF (translate
+# --names, JSON; "-" for none).
+# (Kernel addresses exceed the shell's signed arithmetic: OFF is added to
+# the low 32 bits, which no oracle address has near a carry.)
+named() {
+	while read -r a _; do
+		lo=$(printf '%s' "$a" | tail -c 8)
+		printf '%s%08x\n' "${a%"$lo"}" $((0x$lo + $2))
+	done <"$TMP/k" |
+		"$PGWALK" translate --names --format=json "$1" - 2>/dev/null |
+		jq -r '"\(.va) \(.symbol // "-")"'
+}
+
+for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf \
+	  arm64-4k-a:vmcore.elf arm64-16k-a:vmcore.elf; do
+	d=${dm%%:*} f=${dm#*:}
+	ksyms "$SHARED/$d" >"$TMP/k"
+	named "$UNPACKED/$d/$f" 0 >"$TMP/n0"
+	# Each oracle name, pgwalk's name at its address, and the names of
+	# the two when they differ: an alias must start where it does.
+	total=$(grep -c '' "$TMP/k")
+	at0=$(awk '$2 !~ /\+/ && $2 != "-"' "$TMP/n0" | grep -c '')
+	aliases=$(paste -d' ' "$TMP/k" "$TMP/n0" |
+		awk '$2 != $4 { printf "%s=%s ", $2, $4 }')
+	case $d in
+	x64-*) want_alias="_text=startup_64 _stext=startup_64 jiffies_64=jiffies " ;;
+	arm64-4k-a) want_alias="_stext=bcm2835_handle_irq __init_begin=set_reset_devices " ;;
+	arm64-16k-a) want_alias="__entry_tramp_text_start=tramp_vectors jiffies_64=jiffies __start_rodata=_etext __init_begin=_sinittext __init_end=init_stack _sdata=init_stack __bss_start=__kvm_nvhe___hyp_section_.hyp.bss " ;;
+	esac
+	is "$at0/$total $aliases" "$total/$total $want_alias" \
+		"$d $f: every address the guest printed is a symbol's start; its name or an alias"
+done
+
+# 0x18 further on, and the places no symbol names (x64-4l-a's ELF): the
+# direct map (page_offset_base's value), the modules' area above _end, a
+# user address; _etext + 0x18 lies past the end of text.
+E=$UNPACKED/x64-4l-a/vmcore.elf
+printf '%s\n' 0xffffffffa6c1aa58 0xffff8bc2c0001000 0xffffffffc0000000 \
+	0x400000 0xffffffffa6001f0a >"$TMP/q"
+run "$PGWALK" translate --names --format=json "$E" - <"$TMP/q"
+is "$(printf '%s\n' "$out" | jq -r '.symbol // "-"' | tr '\n' ' ')" \
+	"init_task+0x18 - - - - " \
+	"init_task+0x18; no symbol for the direct map, modules, user space, past _etext"
+run "$PGWALK" translate "$E" 0xffffffffa6c1aa40
+case $out in *symbol=*) ok 1 "without --names no symbol is read" ;;
+*) ok 0 "without --names no symbol is read" ;; esac
+
+# maps_oracle DIR: "pid va path file_offset" for an address 0x10 into
+# every VMA the guest's maps lists ("-" for none).
+maps_oracle() {
+	tr -d '\r' <"$1/console.log" | awk '$1 == "PGWALK-MAPS" {
+		path = ""
+		for (i = 9; i <= NF; i++) path = path (path == "" ? "" : " ") $i
+		print substr($2, 5), substr($4, 1, index($4, "-") - 1), $5 " " $6,
+		      $8 == "" ? "-" : $8, path == "" ? "-" : path
+	}' | while read -r pid start perms pgoff inode path; do
+		fo=-
+		[ "$inode" != 0 ] && fo=$(printf '0x%x' $((0x$pgoff + 16)))
+		printf '%s 0x%x %s %s\n' "$pid" $((0x$start + 16)) "$path" "$fo"
+	done
+}
+# maps_ours IMAGE ORACLE: the same, from translate --pid=P --format=json,
+# the workload's real files' paths as the x86-64 consoles redacted them.
+maps_ours() {
+	for pid in $(cut -d' ' -f1 "$2" | sort -un); do
+		awk -v p="$pid" '$1 == p { print $2 }' "$2" |
+			"$PGWALK" translate --pid="$pid" --format=json "$1" - |
+			jq -r --arg p "$pid" '"\($p) \(.va) \(.path // "-") \(.file_offset // "-")"'
+	done | awk '{ if ($3 ~ /^\/(bin\/pgwalk-test|data\/pgwalk-file\.bin|tmp\/pgwalk-shared-file-[0-9]+\.bin)$/) $3 = "run/socket"; print }'
+}
+for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf; do
+	d=${dm%%:*} f=${dm#*:}
+	maps_oracle "$SHARED/$d" | sort >"$TMP/mo"
+	maps_ours "$UNPACKED/$d/$f" "$TMP/mo" | sort >"$TMP/mu"
+	n=$(grep -c '' "$TMP/mo")
+	is "$(comm -3 "$TMP/mo" "$TMP/mu" | head -3) $(grep -c '' "$TMP/mu")" " $n" \
+		"$d $f: a user address in each of the guest's $n VMAs is named by its path and file offset (--pid)"
+done
