@@ -38,6 +38,7 @@ struct addr_name {
 	bool has_symbol;
 	struct pgw_ksym sym;
 	uint64_t sym_off;
+	char symbol[PGW_KSYM_NAME_MAX + 24];   /* name_rec_of's spelling */
 	const struct pgw_vma *vma;       /* NULL: no VMA holds it */
 	const char *path;                /* the VMA's name (NULL: none) */
 	size_t path_len;                 /* at most NAME_PATH_MAX */

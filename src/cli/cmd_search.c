@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr_names.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "layout_opts.h"
@@ -19,7 +20,8 @@
 #include "session.h"
 
 enum { OPT_STRING = 1024, OPT_WIDE, OPT_HEXPAT, OPT_REGEX, OPT_YARA, OPT_PHYS,
-       OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP, OPT_KERNEL_HALF };
+       OPT_CONTEXT, OPT_MAX_HITS, OPT_ALL_ROOTS, OPT_MAP, OPT_KERNEL_HALF,
+       OPT_NAMES };
 
 /* Patterns a search takes (each also wide: twice as many compiled). */
 #define MAX_PATTERNS 256
@@ -34,7 +36,7 @@ struct search_args {
 	struct image_args in;
 	struct pattern_arg pat[MAX_PATTERNS];
 	size_t npat;
-	bool wide, phys, all_roots, map, kernel_half;
+	bool wide, phys, all_roots, map, kernel_half, names;
 	size_t context;
 	uint64_t max_hits;
 };
@@ -76,6 +78,11 @@ static const struct argp_option options[] = {
 	  "4096)", 5 },
 	{ "max-hits", OPT_MAX_HITS, "N", 0,
 	  "List at most N hits (default 1000); the rest are counted", 5 },
+	{ "names", OPT_NAMES, NULL, 0,
+	  "Name each hit's address: a kernel address by its kallsyms "
+	  "symbol, a user address by its VMA (path, file offset) when the "
+	  "process is known; --pid, --comm, --all-roots and --map name "
+	  "without it", 5 },
 	{ 0 }
 };
 
@@ -132,6 +139,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MAP:
 		a->map = true;
+		break;
+	case OPT_NAMES:
+		a->names = true;
 		break;
 	case OPT_KERNEL_HALF:
 		a->kernel_half = true;
@@ -478,6 +488,13 @@ int cmd_search(int argc, char **argv)
 		.f = stdout, .fmt = formatter_by_name(a.in.opts.output_format),
 		.mode = a.phys ? NULL : s.space.mode, .phys = a.phys,
 	};
+	/* Names where asked, or where the task list is read anyway (a
+	 * process chosen by pid or comm, every root's owner). */
+	struct addr_names names;
+	bool by_task = s.why.root.source == PGW_ROOT_TASK || map;
+	if ((!a.phys || map) && (a.names || by_task) &&
+	    names_open(&names, &s, true, a.names))
+		out.names = &names;
 	struct printer pr = { .out = &out, .hold = map ? &store : NULL,
 			      .phys = a.phys };
 	sum.patterns = pgw_patterns_count(pat);
@@ -492,6 +509,8 @@ int cmd_search(int argc, char **argv)
 	}
 	rc = pgw_cli_flush(rc);
 	hit_store_free(&store);
+	if (out.names)
+		names_close(out.names);
 	pgw_patterns_free(pat);
 	session_close(&s);
 	return rc;

@@ -73,3 +73,43 @@ void text_name(struct line *l, const struct addr_name *nm)
 		emit_hex(l, nm->file_offset);
 	}
 }
+
+RECORD_TYPE(name_rec, "name", NAME_FIELDS, NULL);
+
+const struct name_rec *name_rec_of(const struct out *o, int32_t pid,
+				   uint64_t va, struct addr_name *nm,
+				   struct name_rec *r)
+{
+	if (!out_name(o, pid, va, nm))
+		return NULL;
+	if (nm->has_symbol)
+		names_symbol_text(nm, nm->symbol, sizeof(nm->symbol));
+	*r = (struct name_rec){
+		.symbol = nm->has_symbol ? nm->symbol : NULL,
+		.path = { nm->path, nm->path_len },
+		.file_offset = { nm->file_offset, nm->has_file_offset },
+		.path_truncated = { true, nm->path_truncated },
+	};
+	return r;
+}
+
+void text_name_rec(struct line *l, const struct name_rec *r)
+{
+	if (!r)
+		return;
+	if (r->symbol) {
+		emit_lit(l, " symbol=");
+		emit_text_strn(l, r->symbol, PGW_KSYM_NAME_MAX + 24);
+	}
+	if (r->path.s) {
+		emit_lit(l, " path=");
+		for (size_t i = 0; i < r->path.n; i++)
+			emit_text_char(l, (unsigned char)r->path.s[i]);
+		if (r->path_truncated.has)
+			emit_lit(l, "...(truncated)");
+	}
+	if (r->file_offset.has) {
+		emit_lit(l, " file_offset=");
+		emit_hex(l, r->file_offset.v);
+	}
+}

@@ -10,6 +10,7 @@
 
 #include "addr_names.h"
 #include "delimited.h"
+#include "record.h"
 
 /* The CSV/TSV columns, appended to a command's when it names. */
 #define NAME_COLS "symbol,path,file_offset,path_truncated"
@@ -26,5 +27,32 @@ static inline bool out_name(const struct out *o, int32_t pid, uint64_t va,
 {
 	return o->names && names_find(o->names, pid, va, nm);
 }
+
+/* o's name for a hit at va (have_va false: --phys, none) in the space
+ * of process pid (have_pid false: the space's own). */
+static inline bool out_hit_name(const struct out *o, bool have_va,
+				uint64_t va, bool have_pid, int32_t pid,
+				struct addr_name *nm)
+{
+	return have_va && out_name(o, have_pid ? pid : -1, va, nm);
+}
+
+/* A name as the record schemas' fields: GROUP(name_rec) in a field list
+ * adds symbol, path, file_offset and path_truncated to a record type,
+ * each absent when unknown. */
+#define NAME_FIELDS(F, S)                                                 \
+	F(S, symbol, TEXT, 0)                                             \
+	F(S, path, BYTES, 0)                                              \
+	F(S, file_offset, OHEX, 0)                                        \
+	F(S, path_truncated, OBOOL, 0)
+RECORD_STRUCT(name_rec, NAME_FIELDS);
+
+/* o's name for va in process pid's space (-1: the space's own) in *r
+ * (its symbol spelled in nm): r, or NULL when va has none. */
+const struct name_rec *name_rec_of(const struct out *o, int32_t pid,
+				   uint64_t va, struct addr_name *nm,
+				   struct name_rec *r);
+/* A name's text words (" symbol=..." or " path=... file_offset=0x.."). */
+void text_name_rec(struct line *l, const struct name_rec *r);
 
 #endif

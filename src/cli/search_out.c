@@ -67,6 +67,7 @@ static void text_hit(struct out *o, const void *rec)
 		emit_u64(&l, h->page_size.v);
 		emit_str(&l, " bytes: one frame everywhere)");
 	}
+	text_name_rec(&l, h->name);
 	text_put(o, &l);
 }
 
@@ -147,6 +148,11 @@ void search_say_hit(struct out *o, const struct search_hit *h)
 		.page_size = { h->page_size, shared },
 		.before = h->before,
 	};
+	struct addr_name nm;
+	struct name_rec name;
+	if (h->have_va)
+		r.name = name_rec_of(o, h->have_pid ? h->pid : -1, h->va,
+				     &nm, &name);
 
 	out_record(o, &hit_rec_type, &r);
 }

@@ -6,6 +6,7 @@
 #ifndef PGW_SEARCH_OUT_H
 #define PGW_SEARCH_OUT_H
 
+#include "name_cells.h"
 #include "output.h"
 
 /* One match: where it lies, whose space maps it, and the bytes. */
@@ -69,7 +70,8 @@ struct search_summary {
 	F(S, context, BYTES, 0)                                           \
 	F(S, same_frame_pages, OU64, 0)                                   \
 	F(S, page_size, OU64, RF_DETAIL)                                  \
-	F(S, before, U64, RF_TEXT)
+	F(S, before, U64, RF_TEXT)                                        \
+	F(S, name, GROUP(name_rec), 0)
 RECORD_STRUCT(hit_rec, HIT_FIELDS);
 
 #define SEARCH_SUMMARY_FIELDS(F, S)                                       \

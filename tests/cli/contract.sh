@@ -223,7 +223,8 @@ def S: {
     req: {type: "str", pa: "addr", va: "null|addr", root: "null|addr",
           pid: "null|u64", comm: "null|str", pattern: "str", size: "u64",
           hex: "str", context_start: "addr", context: "str"},
-    opt: {same_frame_pages: "u64", page_size: "u64"}},
+    opt: {same_frame_pages: "u64", page_size: "u64", symbol: "str",
+          path: "str", path_truncated: "true", file_offset: "addr"}},
   "search.summary": {
     req: {type: "str", patterns: "u64", hits: "u64", listed: "u64",
           bytes_searched: "u64", bytes_not_in_image: "u64",

@@ -10,11 +10,14 @@
 # a process's /proc/PID/maps line covers (console.log's PGWALK-MAPS) is
 # named by that VMA: its path as the guest printed it (the x86-64
 # consoles redacted real files' paths to "run/socket": real-maps.t) and,
-# for a file, the offset pgoff + (va - start).
+# for a file, the offset pgoff + (va - start).  search names each marker
+# string console.log lists (PGWALK-FINAL marker_va= marker=) by the VMA
+# the guest's maps puts its address in, in the process's own search
+# (--pid) and through every root (--all-roots).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-plan 10
+plan 14
 
 # ksyms DIR: "addr name" for every address the guest printed (not 0).
 ksyms() {
@@ -99,4 +102,67 @@ for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf; do
 	n=$(grep -c '' "$TMP/mo")
 	is "$(comm -3 "$TMP/mo" "$TMP/mu" | head -3) $(grep -c '' "$TMP/mu")" " $n" \
 		"$d $f: a user address in each of the guest's $n VMAs is named by its path and file offset (--pid)"
+done
+
+# markers DIR: "pid va marker" of every marker string console.log names.
+markers() {
+	tr -d '\r' <"$1/console.log" | awk '$1 == "PGWALK-FINAL" {
+		m = ""; va = ""
+		for (i = 2; i <= NF; i++) {
+			if (index($i, "marker=") == 1) { m = substr($i, 8); gsub(/"/, "", m) }
+			if (index($i, "marker_va=") == 1) va = tolower(substr($i, 11))
+		}
+		if (m != "") print substr($2, 5), va, m
+	}' | sort -u
+}
+# vma_of DIR: "pid va path file_offset" for every marker, from the maps
+# line of its pid whose range holds it ("-" for no path, no file).
+vma_of() {
+	tr -d '\r' <"$1/console.log" | awk '$1 == "PGWALK-MAPS" {
+		path = ""
+		for (i = 9; i <= NF; i++) path = path (path == "" ? "" : " ") $i
+		print substr($2, 5), $4, $6, $8, path == "" ? "-" : path
+	}' >"$TMP/maps"
+	markers "$1" | while read -r pid va _; do
+		v=$((va))
+		while read -r p range pgoff inode path; do
+			[ "$p" = "$pid" ] || continue
+			start=$((0x${range%-*})) end=$((0x${range#*-}))
+			[ "$v" -ge "$start" ] && [ "$v" -lt "$end" ] || continue
+			fo=-
+			[ "$inode" != 0 ] && fo=$(printf '0x%x' $((0x$pgoff + v - start)))
+			printf '%s %s %s %s\n' "$pid" "$va" "$path" "$fo"
+		done <"$TMP/maps"
+	done
+}
+redact() {
+	sed -E 's# /(bin/pgwalk-test|data/pgwalk-file\.bin|tmp/pgwalk-shared-file-[0-9]+\.bin) # run/socket #'
+}
+for dm in x64-4l-a:vmcore.elf x64-5l-a:vmcore.elf; do
+	d=${dm%%:*} f=${dm#*:} img=$UNPACKED/${dm%%:*}/${dm#*:}
+	vma_of "$SHARED/$d" | sort >"$TMP/want"
+	markers "$SHARED/$d" >"$TMP/mk"
+	# Each process's own search, all its markers at once.
+	for pid in $(cut -d' ' -f1 "$TMP/mk" | sort -un); do
+		set --
+		for m in $(awk -v p="$pid" '$1 == p { print $3 }' "$TMP/mk"); do
+			set -- "$@" --string="$m"
+		done
+		"$PGWALK" search --pid="$pid" --context=0 --max-hits=100000 \
+			--format=json "$@" "$img" |
+			jq -r --arg p "$pid" 'select(.type == "hit") | "\($p) \(.va) \(.pattern)\t\(.path // "-") \(.file_offset // "-")"'
+	done | awk -F'\t' 'NR == FNR { want[$0] = 1; next }
+		    { split($1, k, " "); sub(/^string:/, "", k[3]) }
+		    (k[1] " " k[2] " " k[3]) in want { print k[1], k[2], $2 }' "$TMP/mk" - |
+		redact | sort -u >"$TMP/got"
+	n=$(grep -c '' "$TMP/want")
+	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
+		"$d: search --pid names each of the $n markers by the VMA the guest's maps puts it in"
+	"$PGWALK" search --all-roots --string=PGWALK- --context=0 \
+		--max-hits=100000 --format=json "$img" |
+		jq -r 'select(.type == "hit" and .pid != null) | "\(.pid) \(.va) \(.path // "-") \(.file_offset // "-")"' |
+		awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$TMP/mk" - |
+		redact | sort -u >"$TMP/got"
+	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
+		"$d: search --all-roots names each marker's mapping by its process's VMA"
 done

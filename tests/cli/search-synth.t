@@ -240,7 +240,7 @@ for f in tsv csv; do
 	run "$PGWALK" search $V $PATS --format=$f "$TMP/s.elf"
 	s=$(printf '\t'); [ $f = csv ] && s=,
 	is "$(printf '%s\n' "$out" | sed -n 1p) $(printf '%s\n' "$out" | cut -d"$s" -f1 | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
-		"$(echo type,pa,va,root,pid,comm,pattern,size,hex,context_start,context,same_frame_pages,complete,reason,detail | tr , "$s")  4 hit; 1 summary; 1 type;" \
+		"$(echo type,pa,va,root,pid,comm,pattern,size,hex,context_start,context,same_frame_pages,complete,reason,detail,symbol,path,file_offset,path_truncated | tr , "$s")  4 hit; 1 summary; 1 type;" \
 		"$f: the header, a row per hit, the summary"
 done
 
