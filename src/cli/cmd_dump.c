@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "addr_names.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "layout_opts.h"
@@ -13,7 +14,7 @@
 enum {
 	OPT_RANGE = 1024, OPT_NO_HOLES, OPT_LEAVES, OPT_NON_PRESENT, OPT_USER,
 	OPT_KERNEL, OPT_WRITABLE, OPT_EXECUTABLE, OPT_WX, OPT_NO_SUMMARY,
-	OPT_KERNEL_HALF,
+	OPT_KERNEL_HALF, OPT_NAMES,
 };
 
 /* Filters: each one narrows the mappings printed. */
@@ -27,7 +28,7 @@ struct dump_args {
 	struct layout_args layout;
 	uint64_t start, end;
 	const char *range_arg;  /* parsed once --hex is known */
-	bool no_holes, leaves, non_present, no_summary, kernel_half;
+	bool no_holes, leaves, non_present, no_summary, kernel_half, names;
 	unsigned filters;
 };
 
@@ -44,6 +45,10 @@ static const struct argp_option options[] = {
 	  "List non-present entries that mean something (PROT_NONE, swap, "
 	  "migration, ...) as holes of their own, with their details", 5 },
 	{ "no-summary", OPT_NO_SUMMARY, NULL, 0, "Leave out the summary", 5 },
+	{ "names", OPT_NAMES, NULL, 0,
+	  "Name each mapping's first address: a kernel one by its kallsyms "
+	  "symbol, a user one by its VMA (path, file offset) when the "
+	  "process is known; --pid and --comm name without it", 5 },
 	{ "kernel-half", OPT_KERNEL_HALF, NULL, 0,
 	  "With --pid or --comm: the kernel half too, which every process "
 	  "shares (by default only the process's own, user half)", 5 },
@@ -106,6 +111,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NON_PRESENT:
 		a->non_present = true;
+		break;
+	case OPT_NAMES:
+		a->names = true;
 		break;
 	case OPT_NO_SUMMARY:
 		a->no_summary = true;
@@ -299,7 +307,8 @@ static int on_leaf_runs(void *arg, const struct pgw_run *first, uint64_t n)
 	uint64_t v[ST_NSLOTS] = { first->va, first->end, first->pa };
 	const uint64_t last[ST_NSLOTS] = { v[0] + back, v[1] + back,
 					   v[2] + back };
-	if ((absent != 0 && absent != len) ||
+	/* Names differ leaf by leaf: no stencil for them. */
+	if ((absent != 0 && absent != len) || o->names ||
 	    !spell_stencil(o, &st, first, absent ? size : 0) ||
 	    !stencil_plan(&st, v, last)) {
 		struct pgw_run leaf = *first;
@@ -389,6 +398,11 @@ int cmd_dump(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode,
 			    .layout = layout, .rows = &rows };
+	/* Names where asked, or where the task list was read anyway. */
+	struct addr_names names;
+	if ((a.names || s.why.root.source == PGW_ROOT_TASK) &&
+	    names_open(&names, &s, true, a.names))
+		out.names = &names;
 	struct dump_state d = {
 		.out = &out, .img = s.img, .layout = layout,
 		.filters = a.filters, .holes = !a.no_holes && !a.filters,
@@ -437,6 +451,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	out_rows_flush(&out);
 	rc = pgw_cli_flush(rc);
+	if (out.names)
+		names_close(out.names);
 	free(layout);
 	session_close(&s);
 	return rc;

@@ -183,9 +183,11 @@ void delim_bad_addr(struct out *o, const struct delim *d, const char *s,
 
 void delim_dump_begin(struct out *o, const struct delim *d)
 {
-	header(o, d, "type,va,end,size,pa,page_size,level,entries,flags,"
-		     "effective,region,bytes_not_in_image,reason,absence,"
-		     "detail");
+	header(o, d, o->names ?
+		"type,va,end,size,pa,page_size,level,entries,flags,effective,"
+		"region,bytes_not_in_image,reason,absence,detail," NAME_COLS :
+		"type,va,end,size,pa,page_size,level,entries,flags,effective,"
+		"region,bytes_not_in_image,reason,absence,detail");
 }
 
 void delim_dump_region(struct out *o, const struct delim *d,
@@ -200,6 +202,8 @@ void delim_dump_region(struct out *o, const struct delim *d,
 	word(&l, d, r->key);
 	empty(&l, d, 3);
 	text(&l, d, r->name);
+	if (o->names)
+		delim_name(&l, d, NULL);
 	row_end(o, &l);
 }
 
@@ -241,6 +245,7 @@ void delim_dump_map(struct out *o, struct line *l, const struct delim *d,
 	if (!run->same_frame && !run->pkey)
 		emit_str(l, d->empty);
 	sep(l, d);
+	name_cells(o, d, l, run->va);
 	rows_end(l);
 }
 
@@ -297,6 +302,8 @@ void delim_dump_hole(struct out *o, const struct delim *d,
 	else
 		empty(&l, d, 1);
 	hole_detail(&l, d, run);
+	if (o->names)
+		delim_name(&l, d, NULL);
 	row_end(o, &l);
 }
 
@@ -342,5 +349,7 @@ void delim_dump_summary(struct out *o, const struct delim *d,
 	kv(&l, "leaves", s->stats.leaves);
 	emit_str(&l, s->complete ? " complete=true" : " complete=false");
 	sep(&l, d);
+	if (o->names)
+		delim_name(&l, d, NULL);
 	row_end(o, &l);
 }

@@ -553,6 +553,9 @@ static void json_dump_map(struct out *o, struct line *l,
 		emit_str(l, ",\"same_frame\":true");
 	if (run->stride)
 		kv_u64(l, "stride", run->stride);
+	struct addr_name nm;
+	if (out_name(o, -1, run->va, &nm))
+		json_name(l, &nm);
 	emit_str(l, "}\n");
 }
 

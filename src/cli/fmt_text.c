@@ -672,6 +672,13 @@ static void text_dump_map(struct out *o, struct line *l,
 		emit_lit(l, "  not in image: ");
 		text_size(l, not_in_image, 0);
 	}
+	struct addr_name nm;
+	if (out_name(o, -1, run->va, &nm)) {
+		while (l->len > start && l->buf[l->len - 1] == ' ')
+			l->len--;
+		emit_char(l, ' ');
+		text_name(l, &nm);
+	}
 	while (l->len > start && l->buf[l->len - 1] == ' ')
 		l->len--;
 	emit_char(l, '\n');

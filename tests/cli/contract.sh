@@ -35,7 +35,8 @@ def S: {
     req: {type: "str", va: "addr", end: "end", size: "u64", pa: "addr",
           page_size: "u64", level: "level", entries: "u64", flags: "flags",
           effective: "effective", bytes_not_in_image: "u64", region: "str"},
-    opt: {pkey: "pkey", same_frame: "true", stride: "u64"}},
+    opt: {pkey: "pkey", same_frame: "true", stride: "u64", symbol: "str",
+          path: "str", path_truncated: "true", file_offset: "addr"}},
   "dump.hole": {
     req: {type: "str", va: "addr", end: "end", size: "u64", level: "level",
           entries: "u64", reason: "reason", region: "str"},

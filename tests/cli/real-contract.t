@@ -22,8 +22,8 @@ for dm in $DUMPS; do
 	contract translate "$d vmcore.elf --cpu=1 --levels --names" --cpu=1 \
 		--levels --names "$elf" - <"$TMP/vas"
 	contract dump "$d vmcore.elf (the kernel's root)" "$elf"
-	contract dump "$d vmcore.elf --cpu=1 --non-present" --cpu=1 \
-		--non-present "$elf"
+	contract dump "$d vmcore.elf --cpu=1 --non-present --names" --cpu=1 \
+		--non-present --names "$elf"
 	contract regions "$d vmcore.elf" "$elf"
 	contract roots "$d vmcore.elf" "$elf"
 	contract roots "$d mem.raw (no options)" "$raw"

@@ -13,11 +13,12 @@
 # for a file, the offset pgoff + (va - start).  search names each marker
 # string console.log lists (PGWALK-FINAL marker_va= marker=) by the VMA
 # the guest's maps puts its address in, in the process's own search
-# (--pid) and through every root (--all-roots).
+# (--pid) and through every root (--all-roots); dump --pid names each
+# mapping's first address alike.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-plan 14
+plan 16
 
 # ksyms DIR: "addr name" for every address the guest printed (not 0).
 ksyms() {
@@ -115,15 +116,16 @@ markers() {
 		if (m != "") print substr($2, 5), va, m
 	}' | sort -u
 }
-# vma_of DIR: "pid va path file_offset" for every marker, from the maps
-# line of its pid whose range holds it ("-" for no path, no file).
-vma_of() {
+# vma_at DIR: for each "pid va" line on stdin, "pid va path
+# file_offset" from the maps line of its pid whose range holds it ("-"
+# for no path, no file).
+vma_at() {
 	tr -d '\r' <"$1/console.log" | awk '$1 == "PGWALK-MAPS" {
 		path = ""
 		for (i = 9; i <= NF; i++) path = path (path == "" ? "" : " ") $i
 		print substr($2, 5), $4, $6, $8, path == "" ? "-" : path
 	}' >"$TMP/maps"
-	markers "$1" | while read -r pid va _; do
+	while read -r pid va _; do
 		v=$((va))
 		while read -r p range pgoff inode path; do
 			[ "$p" = "$pid" ] || continue
@@ -135,6 +137,7 @@ vma_of() {
 		done <"$TMP/maps"
 	done
 }
+vma_of() { markers "$1" | vma_at "$1"; }
 redact() {
 	sed -E 's# /(bin/pgwalk-test|data/pgwalk-file\.bin|tmp/pgwalk-shared-file-[0-9]+\.bin) # run/socket #'
 }
@@ -165,4 +168,16 @@ for dm in x64-4l-a:vmcore.elf x64-5l-a:vmcore.elf; do
 		redact | sort -u >"$TMP/got"
 	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
 		"$d: search --all-roots names each marker's mapping by its process's VMA"
+done
+
+for dm in x64-4l-a:vmcore.elf x64-5l-a:vmcore.elf; do
+	d=${dm%%:*} img=$UNPACKED/${dm%%:*}/${dm#*:}
+	for pid in $(vma_of "$SHARED/$d" | cut -d' ' -f1 | sort -un); do
+		"$PGWALK" dump --pid="$pid" --format=json "$img" |
+			jq -r --arg p "$pid" 'select(.type == "map") | "\($p) \(.va)\t\(.path // "-") \(.file_offset // "-")"'
+	done | tr '\t' ' ' | redact | sort >"$TMP/got"
+	cut -d' ' -f1,2 "$TMP/got" | vma_at "$SHARED/$d" | sort >"$TMP/want"
+	n=$(grep -c '' "$TMP/want")
+	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
+		"$d: dump --pid names each of its $n mappings' first address by the guest's VMA"
 done
