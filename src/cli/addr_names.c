@@ -39,12 +39,30 @@ bool names_open(struct addr_names *n, const struct session *s, bool user,
 	return n->ks || n->lm;
 }
 
+bool names_open_kernel(struct addr_names *n, const struct pgw_space *kernel)
+{
+	struct pgw_err err;
+
+	memset(n, 0, sizeof(*n));
+	n->space_pid = -1;
+	return pgw_kallsyms_open(kernel, &n->ks, &err) == PGW_OK;
+}
+
+void names_lend_vmas(struct addr_names *n, struct pgw_linux_mm *lm)
+{
+	if (n->lm || !lm)
+		return;
+	n->lm = lm;
+	n->lm_borrowed = true;
+}
+
 void names_close(struct addr_names *n)
 {
 	for (size_t i = 0; i < n->nproc; i++)
 		pgw_vmas_free(n->proc[i].vmas);
 	free(n->proc);
-	pgw_linux_mm_close(n->lm);
+	if (!n->lm_borrowed)
+		pgw_linux_mm_close(n->lm);
 	pgw_kallsyms_close(n->ks);
 	memset(n, 0, sizeof(*n));
 }

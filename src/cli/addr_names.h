@@ -28,6 +28,8 @@ struct names_proc {
 struct addr_names {
 	struct pgw_kallsyms *ks;         /* NULL: kernel addresses unnamed */
 	struct pgw_linux_mm *lm;         /* NULL: user addresses unnamed */
+	bool lm_borrowed;                /* lm is a caller's (check's VMA
+					    reader): not closed here */
 	int32_t space_pid;               /* the space's process; -1: none */
 	struct names_proc *proc;
 	size_t nproc, capproc;
@@ -56,6 +58,11 @@ struct addr_name {
  */
 bool names_open(struct addr_names *n, const struct session *s, bool user,
 		bool say);
+/* The same through the kernel's space alone: kallsyms, and user names
+ * only once a VMA reader is lent (names_lend_vmas). */
+bool names_open_kernel(struct addr_names *n, const struct pgw_space *kernel);
+/* Name user addresses with lm, which stays the caller's. */
+void names_lend_vmas(struct addr_names *n, struct pgw_linux_mm *lm);
 void names_close(struct addr_names *n);
 
 /* va's name in process pid's space (-1: the space's own process). */

@@ -158,6 +158,7 @@ static void text_finding(struct out *o, const void *rec)
 	}
 	while (l.len && l.buf[l.len - 1] == ' ')
 		l.len--;
+	text_name_rec(&l, r->name);
 	emit_str(&l, ": ");
 	emit_long(&l, o->f, r->why, emit_text_strn);
 	text_put(o, &l);
@@ -274,6 +275,10 @@ void check_say_finding(struct out *o, const struct pgw_finding *f)
 		.evidence = f,
 		.why = f->why,
 	};
+	struct addr_name nm;
+	struct name_rec name;
+	if (f->has_range)
+		r.name = name_rec_of(o, t ? t->pid : -1, f->va, &nm, &name);
 
 	out_record(o, &finding_rec_type, &r);
 }

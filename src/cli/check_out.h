@@ -6,6 +6,7 @@
 #ifndef PGW_CHECK_OUT_H
 #define PGW_CHECK_OUT_H
 
+#include "name_cells.h"
 #include "output.h"
 #include "record.h"
 
@@ -20,7 +21,8 @@ extern const struct rec_custom check_evidence, check_unchecked;
 	F(S, pid, OU64, RF_NULL)                                          \
 	F(S, comm, BYTES, RF_NULL)                                        \
 	F(S, evidence, CUSTOM(check_evidence), 0)                         \
-	F(S, why, TEXT, 0)
+	F(S, why, TEXT, 0)                                                \
+	F(S, name, GROUP(name_rec), 0)
 RECORD_STRUCT(finding_rec, FINDING_FIELDS);
 
 /* unchecked: the summary itself (the rules that could not run, and

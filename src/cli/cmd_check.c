@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr_names.h"
 #include "check_out.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -151,6 +152,7 @@ struct check_run {
 	const struct pgw_space *kernel;
 	struct pgw_linux_mm *lm;     /* the VMA reader, opened at the first
 					process root */
+	struct addr_names *names;    /* the findings' names (NULL: none) */
 	bool lm_tried;
 	char vmas_why[300];
 	/* One entry budget for the whole command (--max-entries, else the
@@ -181,6 +183,22 @@ static int on_finding(void *arg, const struct pgw_finding *f)
 	return pgw_output_failed();
 }
 
+/* The VMA reader, opened once, at the first process root (its findings
+ * are named by VMA from their first, with it). */
+static void vma_reader(struct check_run *c)
+{
+	struct pgw_err err = { 0 };
+
+	if (c->lm_tried)
+		return;
+	c->lm_tried = true;
+	if (pgw_linux_mm_open(c->kernel, &c->lm, &err) != PGW_OK)
+		snprintf(c->vmas_why, sizeof(c->vmas_why), "no VMAs: %.250s",
+			 err.msg);
+	else if (c->names)
+		names_lend_vmas(c->names, c->lm);
+}
+
 /* One root's walk; 0 or an exit status (message printed). */
 static int check_one(struct check_run *c, const struct session *s,
 		     const struct pgw_space *space,
@@ -196,6 +214,8 @@ static int check_one(struct check_run *c, const struct session *s,
 		return 0;
 	}
 	budgeted.max_entries = c->entries_left;
+	if (ro->owner && ro->owner->mm)
+		vma_reader(c);
 	enum pgw_status rc = pgw_check_root(c->ck, space, &budgeted,
 					    on_finding, c, &st, &err);
 
@@ -230,12 +250,7 @@ static int check_vmas(struct check_run *c, const struct session *s,
 	struct pgw_vmas *vmas = NULL;
 	enum pgw_status st;
 
-	if (!c->lm_tried) {
-		c->lm_tried = true;
-		if (pgw_linux_mm_open(c->kernel, &c->lm, &err) != PGW_OK)
-			snprintf(c->vmas_why, sizeof(c->vmas_why),
-				 "no VMAs: %.250s", err.msg);
-	}
+	vma_reader(c);
 	if (c->lm && (!owner || !owner->mm))
 		snprintf(c->vmas_why, sizeof(c->vmas_why), "root 0x%llx: its "
 			 "process is not known (--pid or --comm name it)",
@@ -558,6 +573,12 @@ int cmd_check(int argc, char **argv)
 	}
 	c.sum.text_why = pgw_check_text_why(c.ck);
 	c.kernel = &kernel;
+	/* Findings named: kallsyms is read for the check already (the
+	 * kernel text's bounds), and the VMA reader once a process root
+	 * opens it. */
+	struct addr_names names;
+	names_open_kernel(&names, &kernel);
+	out.names = c.names = &names;
 	out_table(&out, &check_table, NULL);
 	uint64_t budget = c.entries_left;
 	rc = !a.all_roots ? check_single(&c, &s, &kernel) :
@@ -592,6 +613,7 @@ int cmd_check(int argc, char **argv)
 		     c.sum.findings ? PGW_EXIT_NOANSWER : PGW_EXIT_OK;
 		rc = pgw_cli_flush(pgw_exit_worst(rc, c.names_exit));
 	}
+	names_close(&names);
 	pgw_linux_mm_close(c.lm);
 	pgw_check_close(c.ck);
 	session_close(&s);

@@ -13,12 +13,13 @@
 #include "emit.h"
 #include "exit_codes.h"
 #include "lines.h"
+#include "addr_names.h"
 #include "output.h"
 #include "owned_roots.h"
 #include "ptov_out.h"
 #include "session.h"
 
-enum { OPT_ALL_ROOTS = 1024 };
+enum { OPT_ALL_ROOTS = 1024, OPT_NAMES };
 
 
 struct ptov_args {
@@ -26,6 +27,7 @@ struct ptov_args {
 	char **addrs;
 	int naddrs;
 	bool all_roots;
+	bool names;
 };
 
 static const struct argp_option options[] = {
@@ -34,6 +36,11 @@ static const struct argp_option options[] = {
 	  "Every root `pgwalk roots` finds, the kernel's and each "
 	  "process's (named by the task list where the image has one), "
 	  "instead of one", 5 },
+	{ "names", OPT_NAMES, NULL, 0,
+	  "Name each mapping's address: a kernel one by its kallsyms "
+	  "symbol, a user one by its VMA (path, file offset) when the "
+	  "process is known; --all-roots, --pid and --comm name without it",
+	  5 },
 	{ 0 }
 };
 
@@ -45,6 +52,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_ALL_ROOTS:
 		a->all_roots = true;
+		break;
+	case OPT_NAMES:
+		a->names = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (!a->in.image) {
@@ -153,6 +163,10 @@ static void one(struct batch *b, uint64_t pa)
 			.same_frame_pages = { h->pages, h->pages > 1 },
 			.protnone = { true, h->protnone },
 		};
+		struct addr_name nm;
+		struct name_rec name;
+		m.name = name_rec_of(b->out, o->comm ? o->pid : -1, h->va,
+				     &nm, &name);
 		out_record(b->out, &mapping_rec_type, &m);
 	}
 }
@@ -382,6 +396,12 @@ int cmd_ptov(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode };
+	/* Names where asked, or where the task list was read anyway. */
+	struct addr_names names;
+	if ((a.names || a.all_roots ||
+	     s.why.root.source == PGW_ROOT_TASK) &&
+	    names_open(&names, &s, true, a.names))
+		out.names = &names;
 	struct batch b = { .s = &s, .out = &out, .rm = rm,
 			   .owners = bd.owners };
 	out_table(&out, &ptov_table, NULL);
@@ -398,6 +418,8 @@ int cmd_ptov(int argc, char **argv)
 		pgw_cli_error("%lu lines on stdin were not addresses",
 			      b.bad_lines);
 	free(b.hits);
+	if (out.names)
+		names_close(out.names);
 	rc = pgw_cli_flush(rc ? rc : pgw_exit_worst(b.rc,
 						    build_status(&bd, rm)));
 out:

@@ -66,6 +66,9 @@ static void text_mapping(struct out *o, const void *rec)
 		emit_u64(&l, m->same_frame_pages.v - 1);
 		emit_str(&l, " pages: one frame everywhere)");
 	}
+	if (m->name)
+		emit_char(&l, ' ');
+	text_name_rec(&l, m->name);
 	text_put(o, &l);
 }
 

@@ -7,6 +7,7 @@
 #ifndef PGW_PTOV_OUT_H
 #define PGW_PTOV_OUT_H
 
+#include "name_cells.h"
 #include "record.h"
 
 #define MAPPING_FIELDS(F, S)                                              \
@@ -21,7 +22,8 @@
 	F(S, flags, FLAGS, 0)                                             \
 	F(S, effective, FLAGS, 0)                                         \
 	F(S, same_frame_pages, OU64, 0)                                   \
-	F(S, protnone, OBOOL, 0)
+	F(S, protnone, OBOOL, 0)                                          \
+	F(S, name, GROUP(name_rec), 0)
 RECORD_STRUCT(mapping_rec, MAPPING_FIELDS);
 
 #define PTOV_BAD_FIELDS(F, S)                                             \

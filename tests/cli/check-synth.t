@@ -20,7 +20,7 @@
 #    (uncompared, never removed); --data on pages an image lacks.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 51
+plan 53
 KMK=$PGW_TOOLS/pgw-mkkernel
 
 # findings JSON: "rule severity va end root pid" per finding, sorted.
@@ -98,6 +98,13 @@ text-writable-alias high 0xffff888000380000 0xffff8880003c0000 0x1000 null
 EOF
 is "$(leaf_entry text-alias 0xffff888000200000)" 0x80000000002001e3 \
 	"... its evidence ends at the writable direct-map entry"
+
+planted wx-text
+expect_planted wx-text "wx: the kernel text's own page made writable" <<'EOF'
+wx high 0xffffffff80200000 0xffffffff80400000 0x1000 null
+EOF
+run jq -r 'select(.type == "finding" and .va == "0xffffffff80200000") | .symbol' "$TMP/wx-text.json"
+is "$out" "_stext" "... named by kallsyms: _stext (the first of its aliases, _stext and _text)"
 
 planted hook
 expect_planted hook "kernel-half-mismatch: the hooked entry of pid 1's root, named" <<'EOF'

@@ -156,12 +156,15 @@ def S: {
     opt: {root: "null|addr", pid: "null|u64", comm: "null|str",
           kind: "root_kind", page_size: "u64", level: "level",
           flags: "flags", effective: "effective", same_frame_pages: "u64",
-          input: "str", reason: "reason", protnone: "true"}},
+          input: "str", reason: "reason", protnone: "true", symbol: "str",
+          path: "str", path_truncated: "true", file_offset: "addr"}},
   "check.finding": {
     req: {type: "str", rule: "rule", severity: "severity", va: "null|addr",
           end: "null|end", size: "null|u64", root: "null|addr",
           pid: "null|u64", comm: "null|str", evidence: "arr:obj:evidence",
-          why: "str"}, opt: {}},
+          why: "str"},
+    opt: {symbol: "str", path: "str", path_truncated: "true",
+          file_offset: "addr"}},
   "evidence": {
     req: {level: "level", table: "addr", index: "u64", entry_pa: "addr",
           entry: "addr"}, opt: {}},

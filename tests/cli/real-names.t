@@ -14,11 +14,12 @@
 # string console.log lists (PGWALK-FINAL marker_va= marker=) by the VMA
 # the guest's maps puts its address in, in the process's own search
 # (--pid) and through every root (--all-roots); dump --pid names each
-# mapping's first address alike.
+# mapping's first address alike, and ptov --all-roots each marker's
+# mapping from its frame (pa=, the guest's pagemap).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-plan 16
+plan 19
 
 # ksyms DIR: "addr name" for every address the guest printed (not 0).
 ksyms() {
@@ -181,3 +182,32 @@ for dm in x64-4l-a:vmcore.elf x64-5l-a:vmcore.elf; do
 	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
 		"$d: dump --pid names each of its $n mappings' first address by the guest's VMA"
 done
+
+# ptov --all-roots from each marker's frame: the mapping at the marker's
+# own pid and va is named by its VMA.
+for dm in x64-4l-a:vmcore.elf x64-5l-a:vmcore.elf; do
+	d=${dm%%:*} img=$UNPACKED/${dm%%:*}/${dm#*:}
+	vma_of "$SHARED/$d" | sort >"$TMP/want"
+	markers "$SHARED/$d" >"$TMP/mk"
+	tr -d '\r' <"$SHARED/$d/console.log" | awk '$1 == "PGWALK-FINAL" {
+		for (i = 2; i <= NF; i++)
+			if (index($i, "pa=0x") == 1) print tolower(substr($i, 4))
+	}' | sort -u >"$TMP/pas"
+	"$PGWALK" ptov --all-roots --format=json "$img" - <"$TMP/pas" |
+		jq -r 'select(.pid != null) | "\(.pid) \(.va)\t\(.path // "-") \(.file_offset // "-")"' |
+		awk -F'\t' 'NR == FNR { split($0, k, " "); want[k[1] " " k[2]] = 1; next }
+			     $1 in want { print $1, $2 }' "$TMP/mk" - |
+		redact | sort -u >"$TMP/got"
+	n=$(grep -c '' "$TMP/want")
+	is "$(comm -3 "$TMP/want" "$TMP/got" | head -3)$(grep -c '' "$TMP/got")" "$n" \
+		"$d: ptov --all-roots names each of the $n markers' mappings by its process's VMA"
+done
+
+# ptov --names from the frame behind entry_SYSCALL_64 (the guest's
+# PGWALK-KSYM address, translated): its text mapping is named so.
+va=$(tr -d '\r' <"$SHARED/x64-4l-a/console.log" |
+	sed -n 's/^PGWALK-KSYM name=entry_SYSCALL_64 addr=\(0x[0-9a-f]*\).*/\1/p')
+pa=$("$PGWALK" translate --format=json "$E" "$va" | jq -r .pa)
+run "$PGWALK" ptov --names --format=json "$E" "$pa"
+is "$(printf '%s\n' "$out" | jq -r --arg va "$va" 'select(.va == $va) | .symbol')" \
+	"entry_SYSCALL_64" "ptov --names: the kernel text's mapping of $pa is entry_SYSCALL_64"

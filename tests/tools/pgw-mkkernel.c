@@ -74,6 +74,7 @@
  *   --plant=ANOMALY     one thing `pgwalk check` must find (exactly):
  *     wx          the kernel map's 2 MiB page at 0xffffffff80600000
  *                 loses NX (kernel W+X)
+ *     wx-text     the kernel text's own 2 MiB page (_stext) is writable
  *     text-alias  the direct map of the text is writable again (with
  *                 --text-bounds: text and rodata aliases)
  *     hook        pid 1's root has PML4 entry 400 pointing at 0x7c0000,
@@ -164,6 +165,10 @@ static int plant_kernel(struct ksynth *k, const char *what)
 	if (!strcmp(what, "wx")) {
 		iw_entry(&k->mem, 5, 3, 8, UINT64_C(0x600000) | IW_P | IW_RW |
 			 IW_PS | IW_A | IW_D | IW_G);
+	} else if (!strcmp(what, "wx-text")) {
+		/* The kernel text's own 2 MiB page made writable. */
+		iw_entry(&k->mem, 5, KS_STEXT >> 21, 8, KS_STEXT | IW_P |
+			 IW_RW | IW_PS | IW_A | IW_D | IW_G);
 	} else if (!strcmp(what, "text-alias")) {
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8, KS_STEXT | IW_P |
 			 IW_RW | IW_PS | IW_A | IW_D | IW_G | IW_NX);
