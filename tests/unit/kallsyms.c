@@ -177,12 +177,45 @@ static const char *name_of(const struct pgw_kallsyms *ks, uint64_t addr)
 	return buf;
 }
 
+struct named_query {
+	uint64_t addr;
+	const char *want;
+};
+
+/* The tables of syms built and decoded, then each query's address named
+ * as it wants. */
+static void names_agree(const struct kw_sym *syms, size_t nsyms,
+			unsigned ptr_size, bool percpu,
+			const struct named_query *q, size_t nq,
+			const char *what)
+{
+	struct kw_tables t;
+	struct pgw_kallsyms *ks;
+	struct pgw_err err = { 0 };
+	unsigned bad = 0;
+
+	kw_build(syms, nsyms, percpu, &t);
+	struct pgw_kallsyms_raw raw = raw_of(&t, ptr_size);
+	if (ok(pgw_kallsyms_decode(&raw, &ks, &err) == PGW_OK,
+	       "%s: the tables decode (%s)", what, err.msg)) {
+		for (size_t i = 0; i < nq; i++) {
+			if (strcmp(name_of(ks, q[i].addr), q[i].want) == 0)
+				continue;
+			printf("# 0x%llx: %s, want %s\n",
+			       (unsigned long long)q[i].addr,
+			       name_of(ks, q[i].addr), q[i].want);
+			bad++;
+		}
+		ok(bad == 0, "%s: %zu addresses named or not as the kernel's "
+		   "image says", what, nq);
+		pgw_kallsyms_close(ks);
+	}
+	kw_free(&t);
+}
+
 static void test_by_address(void)
 {
-	static const struct {
-		uint64_t addr;
-		const char *want;
-	} q64[] = {
+	static const struct named_query q64[] = {
 		{ UINT64_C(0xffffffff81000000), "_stext+0x0" },
 		{ UINT64_C(0xffffffff81000104), "dup+0x4" },
 		{ UINT64_C(0xffffffff81000450), "start_kernel+0x10" },
@@ -201,46 +234,12 @@ static void test_by_address(void)
 		{ UINT64_C(0xc49256c1), "-" },
 		{ UINT64_C(0xc3ffffff), "-" },
 	};
-	struct kw_tables t;
-	struct pgw_kallsyms *ks;
-	struct pgw_err err = { 0 };
-	unsigned bad = 0;
 
 	/* syms64 is not in address order: an index is sorted. */
-	kw_build(syms64, NSYMS64, true, &t);
-	struct pgw_kallsyms_raw raw = raw_of(&t, 8);
-	if (!ok(pgw_kallsyms_decode(&raw, &ks, &err) == PGW_OK,
-		"x86-64 tables decode (%s)", err.msg))
-		return;
-	for (size_t i = 0; i < sizeof(q64) / sizeof(q64[0]); i++)
-		if (strcmp(name_of(ks, q64[i].addr), q64[i].want) != 0) {
-			printf("# 0x%llx: %s, want %s\n",
-			     (unsigned long long)q64[i].addr,
-			     name_of(ks, q64[i].addr), q64[i].want);
-			bad++;
-		}
-	ok(bad == 0, "x86-64 (a table out of order): %zu addresses named "
-	   "or not as the kernel's image says", sizeof(q64) / sizeof(q64[0]));
-	pgw_kallsyms_close(ks);
-	kw_free(&t);
-
-	bad = 0;
-	kw_build(syms32, 4, false, &t);
-	raw = raw_of(&t, 4);
-	if (!ok(pgw_kallsyms_decode(&raw, &ks, &err) == PGW_OK,
-		"i386 tables decode (%s)", err.msg))
-		return;
-	for (size_t i = 0; i < sizeof(q32) / sizeof(q32[0]); i++)
-		if (strcmp(name_of(ks, q32[i].addr), q32[i].want) != 0) {
-			printf("# 0x%llx: %s, want %s\n",
-			     (unsigned long long)q32[i].addr,
-			     name_of(ks, q32[i].addr), q32[i].want);
-			bad++;
-		}
-	ok(bad == 0, "i386 (the kernel's order): %zu addresses named or not",
-	   sizeof(q32) / sizeof(q32[0]));
-	pgw_kallsyms_close(ks);
-	kw_free(&t);
+	names_agree(syms64, NSYMS64, 8, true, q64,
+		    sizeof(q64) / sizeof(q64[0]), "x86-64, out of order");
+	names_agree(syms32, 4, 4, false, q32, sizeof(q32) / sizeof(q32[0]),
+		    "i386, the kernel's order");
 }
 
 /* Decode must fail with a message containing want. */
