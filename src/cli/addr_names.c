@@ -18,34 +18,26 @@ static int32_t owner_of(const struct pgw_linux_mm *lm, uint64_t root)
 	return -1;
 }
 
-bool names_open(struct addr_names *n, const struct session *s, bool user,
+void names_open(struct addr_names *n, const struct session *s, bool user,
 		bool say)
 {
-	struct pgw_err err = { 0 };
-
 	memset(n, 0, sizeof(*n));
+	n->space = &s->space;
+	n->say = say;
+	n->user = user;
+	n->root = s->space.root;
 	n->space_pid = -1;
-	if (pgw_kallsyms_open(&s->space, &n->ks, &err) != PGW_OK && say)
-		pgw_cli_error("--names: kernel addresses unnamed: %s", err.msg);
-	if (user && pgw_linux_mm_open(&s->space, &n->lm, &err) != PGW_OK) {
-		if (say)
-			pgw_cli_error("--names: user addresses unnamed: %s",
-				     err.msg);
-	} else if (user) {
-		n->space_pid = s->why.root.source == PGW_ROOT_TASK ?
-				       s->why.root.pid :
-				       owner_of(n->lm, s->space.root);
-	}
-	return n->ks || n->lm;
+	if (s->why.root.source == PGW_ROOT_TASK)
+		n->space_pid = s->why.root.pid;
+	else
+		n->owner_wanted = true;
 }
 
-bool names_open_kernel(struct addr_names *n, const struct pgw_space *kernel)
+void names_open_kernel(struct addr_names *n, const struct pgw_space *kernel)
 {
-	struct pgw_err err;
-
 	memset(n, 0, sizeof(*n));
+	n->space = kernel;
 	n->space_pid = -1;
-	return pgw_kallsyms_open(kernel, &n->ks, &err) == PGW_OK;
 }
 
 void names_lend_vmas(struct addr_names *n, struct pgw_linux_mm *lm)
@@ -54,6 +46,45 @@ void names_lend_vmas(struct addr_names *n, struct pgw_linux_mm *lm)
 		return;
 	n->lm = lm;
 	n->lm_borrowed = true;
+	n->user = n->lm_tried = true;
+}
+
+static void need_ks(struct addr_names *n)
+{
+	struct pgw_err err = { 0 };
+
+	if (n->ks_tried)
+		return;
+	n->ks_tried = true;
+	if (pgw_kallsyms_open(n->space, &n->ks, &err) != PGW_OK && n->say)
+		pgw_cli_error("--names: kernel addresses unnamed: %s", err.msg);
+}
+
+static void need_lm(struct addr_names *n)
+{
+	struct pgw_err err = { 0 };
+
+	if (n->lm_tried)
+		return;
+	n->lm_tried = true;
+	if (pgw_linux_mm_open(n->space, &n->lm, &err) != PGW_OK) {
+		if (n->say)
+			pgw_cli_error("--names: user addresses unnamed: %s",
+				      err.msg);
+		return;
+	}
+	if (n->owner_wanted)
+		n->space_pid = owner_of(n->lm, n->root);
+}
+
+/* Below the kernel half: the lower half of a 64-bit space (x86-64's
+ * user half, arm64's TTBR0), 32-bit Linux's 3 GiB of user space. */
+static bool user_half(const struct addr_names *n, uint64_t va)
+{
+	unsigned bits = n->space->mode->va_bits;
+
+	return bits > 32 ? va < UINT64_C(1) << (bits - 1) :
+			   va < UINT64_C(0xc0000000);
 }
 
 void names_close(struct addr_names *n)
@@ -100,11 +131,16 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 	nm->vma = NULL;
 	nm->path = NULL;
 	nm->path_len = 0;
-	if (pid < 0)
-		pid = n->space_pid;
-	if (n->lm && pid >= 0)
-		vmas = vmas_of(n, pid);
-	if (vmas && (nm->vma = pgw_vmas_find(vmas, va)) != NULL) {
+	if (user_half(n, va)) {
+		if (!n->user)
+			return false;
+		need_lm(n);
+		if (pid < 0)
+			pid = n->space_pid;
+		if (n->lm && pid >= 0)
+			vmas = vmas_of(n, pid);
+		if (!vmas || !(nm->vma = pgw_vmas_find(vmas, va)))
+			return false;
 		const struct pgw_vma *v = nm->vma;
 		if (v->naming == PGW_VMA_PATH || v->naming == PGW_VMA_NAMED) {
 			nm->path = vmas->names + v->name_at;
@@ -120,6 +156,7 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 		}
 		return true;
 	}
+	need_ks(n);
 	if (n->ks && pgw_kallsyms_symbol(n->ks, va, &nm->sym, &nm->sym_off) ==
 		     PGW_OK)
 		nm->has_symbol = true;

@@ -25,12 +25,23 @@ struct names_proc {
 	struct pgw_vmas *vmas;           /* NULL: could not be read */
 };
 
+/* Each source is read when the first address that needs it is named: a
+ * batch of user addresses never reads kallsyms, one of kernel addresses
+ * never BTF or the task list. */
 struct addr_names {
+	const struct pgw_space *space;   /* the kernel's page tables */
+	bool say;                        /* what cannot be read: on stderr */
+	bool user;                       /* user addresses named */
+	bool ks_tried, lm_tried;
 	struct pgw_kallsyms *ks;         /* NULL: kernel addresses unnamed */
 	struct pgw_linux_mm *lm;         /* NULL: user addresses unnamed */
 	bool lm_borrowed;                /* lm is a caller's (check's VMA
 					    reader): not closed here */
 	int32_t space_pid;               /* the space's process; -1: none */
+	bool owner_wanted;               /* space_pid: the task whose
+					    mm->pgd is the root, once lm is
+					    read */
+	uint64_t root;
 	struct names_proc *proc;
 	size_t nproc, capproc;
 };
@@ -50,17 +61,18 @@ struct addr_name {
 };
 
 /*
- * Ready names for s's space: kallsyms always, the task list and VMAs when
- * `user` (the space's own process: --pid, --comm, or the task whose
- * mm->pgd is the root).  What cannot be read leaves its half unnamed,
- * said on stderr when `say` (the user asked: --names).  Returns whether
- * anything can be named.
+ * Ready names for s's space (read when first needed): kallsyms for
+ * kernel addresses, and when `user` the task list and VMAs for user
+ * addresses (of the space's own process: --pid, --comm, or the task
+ * whose mm->pgd is the root; or of the process a record names).  What
+ * cannot be read leaves its half unnamed, said on stderr when `say` (the
+ * user asked: --names).
  */
-bool names_open(struct addr_names *n, const struct session *s, bool user,
+void names_open(struct addr_names *n, const struct session *s, bool user,
 		bool say);
 /* The same through the kernel's space alone: kallsyms, and user names
  * only once a VMA reader is lent (names_lend_vmas). */
-bool names_open_kernel(struct addr_names *n, const struct pgw_space *kernel);
+void names_open_kernel(struct addr_names *n, const struct pgw_space *kernel);
 /* Name user addresses with lm, which stays the caller's. */
 void names_lend_vmas(struct addr_names *n, struct pgw_linux_mm *lm);
 void names_close(struct addr_names *n);

@@ -400,9 +400,10 @@ int cmd_dump(int argc, char **argv)
 			    .layout = layout, .rows = &rows };
 	/* Names where asked, or where the task list was read anyway. */
 	struct addr_names names;
-	if ((a.names || s.why.root.source == PGW_ROOT_TASK) &&
-	    names_open(&names, &s, true, a.names))
+	if (a.names || s.why.root.source == PGW_ROOT_TASK) {
+		names_open(&names, &s, true, a.names);
 		out.names = &names;
+	}
 	struct dump_state d = {
 		.out = &out, .img = s.img, .layout = layout,
 		.filters = a.filters, .holes = !a.no_holes && !a.filters,

@@ -398,10 +398,10 @@ int cmd_ptov(int argc, char **argv)
 	struct out out = { .f = stdout, .fmt = fmt, .mode = s.space.mode };
 	/* Names where asked, or where the task list was read anyway. */
 	struct addr_names names;
-	if ((a.names || a.all_roots ||
-	     s.why.root.source == PGW_ROOT_TASK) &&
-	    names_open(&names, &s, true, a.names))
+	if (a.names || a.all_roots || s.why.root.source == PGW_ROOT_TASK) {
+		names_open(&names, &s, true, a.names);
 		out.names = &names;
+	}
 	struct batch b = { .s = &s, .out = &out, .rm = rm,
 			   .owners = bd.owners };
 	out_table(&out, &ptov_table, NULL);

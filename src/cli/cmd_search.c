@@ -492,9 +492,10 @@ int cmd_search(int argc, char **argv)
 	 * process chosen by pid or comm, every root's owner). */
 	struct addr_names names;
 	bool by_task = s.why.root.source == PGW_ROOT_TASK || map;
-	if ((!a.phys || map) && (a.names || by_task) &&
-	    names_open(&names, &s, true, a.names))
+	if ((!a.phys || map) && (a.names || by_task)) {
+		names_open(&names, &s, true, a.names);
 		out.names = &names;
+	}
 	struct printer pr = { .out = &out, .hold = map ? &store : NULL,
 			      .phys = a.phys };
 	sum.patterns = pgw_patterns_count(pat);

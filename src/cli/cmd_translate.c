@@ -244,9 +244,10 @@ int cmd_translate(int argc, char **argv)
 	/* Names where asked, or where the task list was read anyway. */
 	struct addr_names names;
 	bool by_task = s.why.root.source == PGW_ROOT_TASK;
-	if ((a.names || by_task) &&
-	    names_open(&names, &s, true, a.names))
+	if (a.names || by_task) {
+		names_open(&names, &s, true, a.names);
 		out.names = &names;
+	}
 	struct batch b = { .s = &s, .out = &out,
 			   .cache = batch ? pgw_xlat_cache_new() : NULL };
 	if (fmt->xlat_begin)
