@@ -2,7 +2,8 @@
 # What an address is, on the real dumps, against the guests' own word:
 # every kernel variable and symbol address console.log prints
 # (PGWALK-KVAR / PGWALK-KSYM name= addr=, read by the guest from
-# /proc/kallsyms) is named by the image's kallsyms at offset 0, by its own
+# /proc/kallsyms; on i386 its /proc/kallsyms lines) is named by the
+# image's kallsyms at offset 0, by its own
 # name or an alias at the same address (the kernel's %pS picks the first
 # of them in kallsyms' order: startup_64 for _text and _stext, jiffies for
 # jiffies_64, ...); init_task + 0x18 is init_task+0x18; the direct
@@ -19,13 +20,20 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-plan 19
+plan 21
 
-# ksyms DIR: "addr name" for every address the guest printed (not 0).
+# ksyms DIR: "addr name" for every address the guest printed (not 0):
+# PGWALK-KSYM/KVAR lines, or (i386) /proc/kallsyms lines between
+# PGWALK-KSYMS-BEGIN and -END.
 ksyms() {
-	tr -d '\r' <"$1/console.log" |
-		sed -n 's/^PGWALK-K[A-Z]* name=\([^ ]*\) addr=\(0x[0-9a-f]*\).*/\2 \1/p' |
-		grep -v '^0x0 '
+	tr -d '\r' <"$1/console.log" | awk '
+		/^PGWALK-KSYMS-BEGIN/ { inside = 1; next }
+		/^PGWALK-KSYMS-END/ { inside = 0; next }
+		inside && NF == 3 { print "0x" $1, $3; next }
+		$1 ~ /^PGWALK-K(SYM|VAR)$/ {
+			n = substr($2, 6); a = substr($3, 6)
+			if (a != "0x0") print a, n
+		}'
 }
 # named IMAGE OFF: "addr symbol" per oracle address + OFF (translate
 # --names, JSON; "-" for none).
@@ -41,7 +49,8 @@ named() {
 }
 
 for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf \
-	  arm64-4k-a:vmcore.elf arm64-16k-a:vmcore.elf; do
+	  arm64-4k-a:vmcore.elf arm64-16k-a:vmcore.elf i386-2l-a:vmcore.elf \
+	  i386-pae-a:vmcore.elf; do
 	d=${dm%%:*} f=${dm#*:}
 	ksyms "$SHARED/$d" >"$TMP/k"
 	named "$UNPACKED/$d/$f" 0 >"$TMP/n0"
@@ -54,6 +63,7 @@ for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf \
 	case $d in
 	x64-*) want_alias="_text=startup_64 _stext=startup_64 jiffies_64=jiffies " ;;
 	arm64-4k-a) want_alias="_stext=bcm2835_handle_irq __init_begin=set_reset_devices " ;;
+	i386-*) want_alias="_stext=startup_32 _text=startup_32 _sinittext=setup_once __init_begin=setup_once " ;;
 	arm64-16k-a) want_alias="__entry_tramp_text_start=tramp_vectors jiffies_64=jiffies __start_rodata=_etext __init_begin=_sinittext __init_end=init_stack _sdata=init_stack __bss_start=__kvm_nvhe___hyp_section_.hyp.bss " ;;
 	esac
 	is "$at0/$total $aliases" "$total/$total $want_alias" \
