@@ -52,36 +52,12 @@ void delim_name(struct line *l, const struct delim *d,
 		empty(l, d, 1);
 }
 
-void text_name(struct line *l, const struct addr_name *nm)
-{
-	char sym[PGW_KSYM_NAME_MAX + 24];
-
-	if (nm->has_symbol) {
-		names_symbol_text(nm, sym, sizeof(sym));
-		emit_lit(l, " symbol=");
-		emit_text_strn(l, sym, sizeof(sym));
-	}
-	if (nm->path) {
-		emit_lit(l, " path=");
-		for (size_t i = 0; i < nm->path_len; i++)
-			emit_text_char(l, (unsigned char)nm->path[i]);
-		if (nm->path_truncated)
-			emit_lit(l, "...(truncated)");
-	}
-	if (nm->has_file_offset) {
-		emit_lit(l, " file_offset=");
-		emit_hex(l, nm->file_offset);
-	}
-}
-
 RECORD_TYPE(name_rec, "name", NAME_FIELDS, NULL);
 
-const struct name_rec *name_rec_of(const struct out *o, int32_t pid,
-				   uint64_t va, struct addr_name *nm,
-				   struct name_rec *r)
+/* nm as a name_rec (its symbol spelled in nm). */
+static const struct name_rec *rec_of(struct addr_name *nm,
+				     struct name_rec *r)
 {
-	if (!out_name(o, pid, va, nm))
-		return NULL;
 	if (nm->has_symbol)
 		names_symbol_text(nm, nm->symbol, sizeof(nm->symbol));
 	*r = (struct name_rec){
@@ -91,6 +67,20 @@ const struct name_rec *name_rec_of(const struct out *o, int32_t pid,
 		.path_truncated = { true, nm->path_truncated },
 	};
 	return r;
+}
+
+const struct name_rec *name_rec_of(const struct out *o, int32_t pid,
+				   uint64_t va, struct addr_name *nm,
+				   struct name_rec *r)
+{
+	return out_name(o, pid, va, nm) ? rec_of(nm, r) : NULL;
+}
+
+void text_name(struct line *l, struct addr_name *nm)
+{
+	struct name_rec r;
+
+	text_name_rec(l, rec_of(nm, &r));
 }
 
 void text_name_rec(struct line *l, const struct name_rec *r)

@@ -18,7 +18,7 @@
 void json_name(struct line *l, const struct addr_name *nm);
 void delim_name(struct line *l, const struct delim *d,
 		const struct addr_name *nm);
-void text_name(struct line *l, const struct addr_name *nm);
+void text_name(struct line *l, struct addr_name *nm);
 
 /* o's name for va in process pid's space, if o names addresses and va
  * has one: true with *nm. */
