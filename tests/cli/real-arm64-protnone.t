@@ -32,7 +32,7 @@ for a in arm64-4k-a:4096 arm64-16k-a:16384; do
 		run "$PGWALK" read --raw --pid="$pid" "$img" "$va" ${#marker}
 		is "$rc:$out" "0:$marker" "$d: read pid $pid's $va: the marker, exit 0"
 		run "$PGWALK" dump --non-present --no-holes -f tsv --pid="$pid" "$img"
-		is "$(printf '%s\n' "$out" | awk -F'\t' -v va="$va" -v pa="$pa" '$1 == "hole" && $2 == va && $NF ~ (" non_present=protnone pa=" pa "$")' | grep -c '')" 1 \
+		is "$(printf '%s\n' "$out" | awk -F'\t' -v va="$va" -v pa="$pa" '$1 == "hole" && $2 == va && $15 ~ (" non_present=protnone pa=" pa "$")' | grep -c '')" 1 \
 			"$d: dump --non-present: pid $pid's $va once, protnone at $pa"
 		run "$PGWALK" maps --smaps -f json --pid="$pid" "$img"
 		like "\"va\":\"$va\",\"end\":\"0x[0-9a-f]*\",\"size\":$page,\"perms\":\"---p\".*\"rss\":$page,\"present\":0,\"protnone\":$page," \
