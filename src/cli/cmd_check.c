@@ -250,6 +250,13 @@ static int check_vmas(struct check_run *c, const struct session *s,
 	struct pgw_vmas *vmas = NULL;
 	enum pgw_status st;
 
+	/* The rules walk the user half again: with the budget spent (0
+	 * would be the library's default budget), they are not checked and
+	 * the summary's budget reason says so. */
+	if (c->entries_left == 0) {
+		c->walk_st = PGW_E_LIMIT;
+		return 0;
+	}
 	vma_reader(c);
 	if (c->lm && (!owner || !owner->mm))
 		snprintf(c->vmas_why, sizeof(c->vmas_why), "root 0x%llx: its "

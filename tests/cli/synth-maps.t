@@ -16,7 +16,7 @@
 . "$(dirname "$0")/contract.sh"
 MKV=$PGW_TOOLS/pgw-mkvmas
 
-plan 60
+plan 62
 
 cat >"$TMP/golden" <<'G'
 # pid 1 init mm 0xffff888000500100: 11 VMAs
@@ -179,6 +179,12 @@ is "$(jq -r 'select(.type == "summary") | [.unchecked[].rule] | join(" ")' "$TMP
 	"text-writable-alias" "... every VMA rule checked"
 is "$(rules --plant=outside)" "outside-vma high 0x500000 0x501000 4" \
 	"a user page in no VMA: outside-vma, with its walk as evidence"
+# A budget spent on the root's walk leaves the VMA rules (a second walk
+# of the user half) unchecked: never run on the library's default budget.
+run "$PGWALK" check --severity=info --format=json --pid=1 --max-entries=5 "$TMP/c.elf"
+is "$rc:$(printf '%s\n' "$out" | jq -r 'select(.type == "finding") | .rule' | tr '\n' ' ')" "4:" \
+	"--max-entries=5: no outside-vma from a walk past the budget, exit 4"
+like '"complete":false,"reason":"budget"' "... the summary incomplete for the budget"
 is "$(rules --plant=beyond)" "wx low 0x600000 0x601000 4
 beyond-vma high 0x600000 0x601000 4
 beyond-vma high 0x7f0000004000 0x7f0000005000 4" \
