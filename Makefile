@@ -84,13 +84,13 @@ $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PGW_CFLAGS) $(CFLAGS) -Isrc -Itests/unit $(PGW_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
-# The toy record type prints through the CLI's own formatters (the
-# objects it needs, from an archive of the CLI's).
+# The toy record type and the fast rows' comparison print through the
+# CLI's own writers (the objects they need, from an archive of the CLI's).
 $(O)/cli.a: $(filter-out $(O)/src/cli/main.o,$(CLI_OBJ))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/tests/toy_record: tests/unit/toy_record.c tests/unit/tap.h $(O)/cli.a $(LIB) | $(CONFIG_H)
+$(O)/tests/toy_record $(O)/tests/fast_rows: $(O)/tests/%: tests/unit/%.c tests/unit/tap.h $(O)/cli.a $(LIB) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PGW_CFLAGS) $(CFLAGS) -Isrc -Isrc/cli -Itests/unit $(PGW_LDFLAGS) $(LDFLAGS) -o $@ $< $(O)/cli.a $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 

@@ -5,7 +5,9 @@
 #include "access.h"
 #include "addr_names.h"
 #include "commands.h"
+#include "dump_out.h"
 #include "exit_codes.h"
+#include "fast_rows.h"
 #include "layout_opts.h"
 #include "output.h"
 #include "session.h"
@@ -195,9 +197,7 @@ static void announce(struct dump_state *d)
 		return;
 	d->shown_region = d->pending_region;
 	out_rows_flush(d->out);
-	if (d->out->fmt->dump_region)
-		d->out->fmt->dump_region(
-			d->out, &d->layout->region[d->pending_region - 1]);
+	dump_print_region(d->out, &d->layout->region[d->pending_region - 1]);
 }
 
 static int on_region(void *arg, size_t idx)
@@ -253,10 +253,10 @@ static int on_run(void *arg, const struct pgw_run *run)
 		count_hole(&d->sum, run);
 		bool show = d->holes || (run->np_kind != PGW_NP_NONE &&
 					 !d->filters);
-		if (show && o->fmt->dump_hole) {
+		if (show) {
 			announce(d);
 			out_rows_flush(o);
-			o->fmt->dump_hole(o, run);
+			dump_print_hole(o, run);
 		}
 		return pgw_output_failed();
 	}
@@ -273,7 +273,7 @@ static int on_run(void *arg, const struct pgw_run *run)
 		d->sum.wx_bytes += size;
 	}
 	announce(d);
-	o->fmt->dump_map(o, out_row(o), run, absent);
+	dump_print_map(o, run, absent);
 	/* Stop walking when nobody can read the output (a full disk). */
 	return pgw_output_failed();
 }
@@ -285,7 +285,7 @@ static bool spell_stencil(struct out *o, struct stencil *st,
 	st->tmpl.len = 0;
 	st->marked = 0;
 	o->stencil = st;
-	o->fmt->dump_map(o, &st->tmpl, run, not_in_image);
+	fast_map(o, &st->tmpl, run, not_in_image);
 	o->stencil = NULL;
 	return stencil_ready(st);
 }
@@ -423,8 +423,7 @@ int cmd_dump(int argc, char **argv)
 	if ((rq->have_pid || rq->comm) && !a.kernel_half && !a.range_arg)
 		ro.walk.end = cli_user_end(layout, s.space.mode);
 	struct pgw_run_ops ops = { .run = on_run, .region = on_region };
-	if (fmt->dump_begin)
-		fmt->dump_begin(&out);
+	out_table(&out, dump_table(&out), NULL);
 	/* Leaves in bulk: not in the public API, worth 5 times a record
 	 * at a time (runs_bulk.h). */
 	enum pgw_status st = pgw_walk_runs_bulk(&s.space, &ro, &ops,
@@ -438,9 +437,8 @@ int cmd_dump(int argc, char **argv)
 		d.sum.reason = pgw_stop_key(PGW_STOP_TABLE_NOT_IN_IMAGE);
 	d.sum.complete = st == PGW_OK && !d.sum.reason;
 	out_rows_flush(&out);
-	if ((st == PGW_OK || st == PGW_E_LIMIT) && !a.no_summary &&
-	    fmt->dump_summary)
-		fmt->dump_summary(&out, &d.sum);
+	if ((st == PGW_OK || st == PGW_E_LIMIT) && !a.no_summary)
+		dump_print_summary(&out, &d.sum);
 	rc = d.sum.tables_missing ? PGW_EXIT_EVIDENCE : PGW_EXIT_OK;
 	/* PGW_E_STOPPED: on_run stopped at an output error, which the
 	 * flush below reports. */

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "lists.h"
+#include "info_out.h"
 #include "output.h"
 #include "session.h"
 
@@ -51,7 +52,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char names[64];
 
 	if (key == ARGP_KEY_SUCCESS &&
-	    !formatter_by_name(a->opts.output_format)->info)
+	    formatter_by_name(a->opts.output_format)->kind == OUT_DELIM)
 		pgw_usage_error(state, "--format: info prints %s",
 				list_join(names, sizeof(names),
 					  list_info_format, " or "));
@@ -113,7 +114,7 @@ int cmd_info(int argc, char **argv)
 	pgw_image_evidence(s.img, &view.ev);
 	if (mode)
 		info_names(&s, &view);
-	fmt->info(&out, &view);
+	info_print(&out, &view);
 	rc = choose_rc ? choose_rc :
 		view.ev.complete ? PGW_EXIT_OK : PGW_EXIT_EVIDENCE;
 	rc = pgw_cli_flush(rc);

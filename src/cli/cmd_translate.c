@@ -6,10 +6,12 @@
 #include "commands.h"
 #include "emit.h"
 #include "exit_codes.h"
+#include "fast_rows.h"
 #include "hints.h"
 #include "lines.h"
 #include "output.h"
 #include "session.h"
+#include "xlat_out.h"
 
 enum { OPT_LEVELS = 1024, OPT_NAMES };
 
@@ -111,7 +113,8 @@ static int status_of(enum pgw_stop stop)
 
 /* The record of x's whole walk (o->levels), with the image's message
  * when the walk could not read a table. */
-static void walk_record(struct batch *b, const struct pgw_xlat *x)
+static void walk_record(struct batch *b, const struct pgw_xlat *x,
+			struct pgw_answer *a)
 {
 	struct pgw_err why;
 
@@ -121,7 +124,8 @@ static void walk_record(struct batch *b, const struct pgw_xlat *x)
 	    x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 	    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
 		pgw_xlat_error(&b->s->space, x, &why);
-	b->out->fmt->xlat_walk(b->out, x, why.msg);
+	pgw_xlat_answer(x, a);
+	xlat_print(b->out, x->va, a, x, why.msg);
 }
 
 static void one(struct batch *b, uint64_t va, bool hint)
@@ -131,11 +135,10 @@ static void one(struct batch *b, uint64_t va, bool hint)
 	if (b->out->levels) {
 		struct pgw_xlat x;
 		pgw_translate_cached(&b->s->space, b->cache, va, &x);
-		walk_record(b, &x);
-		a.stop = x.stop;
+		walk_record(b, &x, &a);
 	} else {
 		pgw_translate_many(&b->s->space, b->cache, &va, 1, &a);
-		b->out->fmt->xlat(b->out, &va, &a, 1);
+		xlat_print(b->out, va, &a, NULL, NULL);
 	}
 	b->rc = pgw_exit_worst(b->rc, status_of(a.stop));
 	if (hint && a.stop != PGW_STOP_OK && b->hints < MAX_HINTS) {
@@ -154,8 +157,8 @@ static void bad(struct batch *b, const char *text, size_t n,
 		n = ECHO_MAX;
 	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
 	stdin_bad_line(&b->bad_lines, text, n, lineno);
-	if (b->out->fmt->bad_addr)
-		b->out->fmt->bad_addr(b->out, text, n);
+	out_record(b->out, &xlat_rec_type, &(struct xlat_rec){
+		.input = { text, n }, .reason = "not-an-address" });
 }
 
 /* One input line (lines.h). */
@@ -195,7 +198,10 @@ static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 		pgw_translate_many(&b->s->space, b->cache, va + i, k, a);
 		for (size_t j = 0; j < k; j++)
 			rc = pgw_exit_worst(rc, status_of(a[j].stop));
-		b->out->fmt->xlat(b->out, va + i, a, k);
+		if (!fast_xlat(b->out, va + i, a, k))
+			for (size_t j = 0; j < k; j++)
+				xlat_print(b->out, va[i + j], &a[j], NULL,
+					   NULL);
 	}
 	b->rc = rc;
 }
@@ -230,7 +236,7 @@ int cmd_translate(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* Text shows one address's whole walk; a batch, a line each. */
 	bool single = a.naddrs == 1 && !from_stdin_too;
-	bool text = fmt == formatter_by_name("text");
+	bool text = fmt->kind == OUT_TEXT;
 	struct out out = {
 		.f = stdout, .fmt = fmt, .mode = s.space.mode,
 		.levels = a.levels || (single && text),
@@ -250,8 +256,7 @@ int cmd_translate(int argc, char **argv)
 	}
 	struct batch b = { .s = &s, .out = &out,
 			   .cache = batch ? pgw_xlat_cache_new() : NULL };
-	if (fmt->xlat_begin)
-		fmt->xlat_begin(&out);
+	out_table(&out, xlat_table(&out), NULL);
 	rc = 0;
 	for (int i = 0; i < a.naddrs && !rc; i++) {
 		uint64_t va;

@@ -1,6 +1,6 @@
 /*
  * The cells of a delimited row (CSV, TSV), for every writer of rows
- * (record_delim.c, delimited.c, a command's own spellings): one spelling
+ * (record_delim.c, fast_rows.c, a command's own spellings): one spelling
  * of an empty cell, a number, a word, image text.
  */
 #ifndef PGW_DELIM_CELLS_H

@@ -4,10 +4,17 @@
 
 #include <string.h>
 
-extern const struct formatter fmt_text, fmt_json, fmt_tsv, fmt_csv;
+#include "delimited.h"
+#include "json_kv.h"
+
+/* TSV spells an empty cell '-', CSV (RFC 4180) leaves it empty. */
+static const struct formatter text = { "text", OUT_TEXT, { 0, NULL } };
+static const struct formatter json = { "json", OUT_JSON, { 0, NULL } };
+static const struct formatter tsv = { "tsv", OUT_DELIM, { '\t', "-" } };
+static const struct formatter csv = { "csv", OUT_DELIM, { ',', "" } };
 
 static const struct formatter *const all[] = {
-	&fmt_text, &fmt_json, &fmt_tsv, &fmt_csv, NULL,
+	&text, &json, &tsv, &csv, NULL,
 };
 
 const struct formatter *const *formatters(void)
@@ -26,13 +33,26 @@ const struct formatter *formatter_by_name(const char *name)
 void out_table(struct out *o, const struct rec_table *t, const void *ctx)
 {
 	o->table = t;
-	if (o->fmt->table_begin)
-		o->fmt->table_begin(o, t, ctx);
+	if (o->fmt->kind == OUT_DELIM)
+		delim_table(o, &o->fmt->delim, t);
+	else if (o->fmt->kind == OUT_TEXT && t->text)
+		t->text(o, ctx);
 }
 
 void out_record(struct out *o, const struct rec_type *t, const void *rec)
 {
-	o->fmt->record(o, t, rec);
+	switch (o->fmt->kind) {
+	case OUT_TEXT:
+		if (t->text)
+			t->text(o, rec);
+		break;
+	case OUT_JSON:
+		json_record(o, t, rec);
+		break;
+	case OUT_DELIM:
+		delim_record(o, &o->fmt->delim, t, rec);
+		break;
+	}
 	o->last = t;
 }
 

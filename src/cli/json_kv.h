@@ -1,6 +1,6 @@
 /*
  * JSON fields, for every writer of JSON records (record_json.c,
- * fmt_json.c, a command's own spellings): one spelling of an address, a
+ * fast_rows.c, a command's own spellings): one spelling of an address, a
  * count, a string and a bool after the record's first field.
  */
 #ifndef PGW_JSON_KV_H

@@ -33,7 +33,7 @@ const char *list_info_format(size_t i)
 	const struct formatter *const *f = formatters();
 
 	for (size_t k = 0; f[k]; k++)
-		if (f[k]->info && i-- == 0)
+		if (f[k]->kind != OUT_DELIM && i-- == 0)
 			return f[k]->name;
 	return NULL;
 }

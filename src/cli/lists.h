@@ -14,7 +14,7 @@ typedef const char *(*list_name_fn)(size_t i);
 const char *list_mode(size_t i);
 const char *list_image_format(size_t i);
 const char *list_output_format(size_t i);
-/* Output formats info can print (those with an info hook). */
+/* Output formats info can print (not CSV/TSV: an image is no table). */
 const char *list_info_format(size_t i);
 
 /* check's rules and severities, lowest first. */

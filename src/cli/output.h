@@ -1,10 +1,8 @@
 /*
- * Output formatters.  Each is one file defining one `struct formatter`;
- * commands pick one by name and call only these hooks, so adding a format
- * touches nothing else.  A hook a formatter leaves NULL prints nothing.
- * Most commands print records described by a schema (record.h: the
- * table_begin and record hooks); info, translate and dump have hooks of
- * their own.  What every format must say, and how, is docs/output.md.
+ * Output: where records go and in which format.  Every command prints
+ * records described by a schema (record.h) through out_table and
+ * out_record; the format picks the writer.  What every format must say,
+ * and how, is docs/output.md.
  */
 #ifndef PGW_OUTPUT_H
 #define PGW_OUTPUT_H
@@ -121,23 +119,6 @@ struct region_usage {
 	uint64_t leaves;                     /* leaves starting in it */
 };
 
-/* What info shows: the image, and how pgwalk would walk it. */
-struct info_view {
-	struct pgw_image *img;
-	const struct pgw_space_why *why;   /* why->mode.mode NULL: no mode */
-	bool have_root;                    /* false: no root (why->root unset) */
-	uint64_t root;
-	const struct pgw_pti *pti;         /* one per CPU; NULL without a mode */
-	struct pgw_evidence ev;
-	/* The task list read through the kernel root (with a mode only):
-	 * how many tasks, how they were named, or why there are none. */
-	bool names_tried;
-	const char *names_method;          /* NULL: no task list */
-	size_t ntasks, nprocesses;
-	bool names_complete;
-	char names_why[1024];
-};
-
 /* What `roots` prints: the roots the scan found, the task list and
  * their cross-view (cmd_roots.c fills it in). */
 struct roots_report {
@@ -189,38 +170,18 @@ struct check_summary {
 						"table-not-in-image" */
 };
 
+/* An output format: a name and how it spells records (record.h): text
+ * by each type's own layout, JSON by record_json.c, CSV and TSV by
+ * record_delim.c with their cells' spelling. */
+enum out_kind { OUT_TEXT, OUT_JSON, OUT_DELIM };
+struct delim {
+	char sep;
+	const char *empty;      /* an empty cell */
+};
 struct formatter {
 	const char *name;
-	/* Records described by a schema (record.h): a table begins (its
-	 * header), then its records. */
-	void (*table_begin)(struct out *o, const struct rec_table *t,
-			    const void *ctx);
-	void (*record)(struct out *o, const struct rec_type *t,
-		       const void *rec);
-	/* info: one record describing the image */
-	void (*info)(struct out *o, const struct info_view *v);
-	/* translate: a header, then one record per address: compact
-	 * records of answers a[i] for va[i], or (o->levels) records of
-	 * whole walks, why being the image's message when the walk could not
-	 * read a table (pgw_xlat_error; NULL: none) */
-	void (*xlat_begin)(struct out *o);
-	void (*xlat)(struct out *o, const uint64_t *va,
-		     const struct pgw_answer *a, size_t n);
-	void (*xlat_walk)(struct out *o, const struct pgw_xlat *x,
-			  const char *why);
-	/* An input line that is not an address (stdin batches go on): its
-	 * n bytes, which may hold anything (a NUL too). */
-	void (*bad_addr)(struct out *o, const char *text, size_t n);
-	/* dump: begin, then runs in address order with a region record
-	 * before the first run printed in each region, then the summary. */
-	void (*dump_begin)(struct out *o);
-	void (*dump_region)(struct out *o, const struct pgw_region *r);
-	/* A map record, newline included, added to l (the command writes
-	 * it: maps come by the million, gathered in o->rows). */
-	void (*dump_map)(struct out *o, struct line *l,
-			 const struct pgw_run *run, uint64_t not_in_image);
-	void (*dump_hole)(struct out *o, const struct pgw_run *run);
-	void (*dump_summary)(struct out *o, const struct dump_summary *s);
+	enum out_kind kind;
+	struct delim delim;     /* OUT_DELIM */
 };
 
 /* All formatters, NULL-terminated (formatters.c lists them). */

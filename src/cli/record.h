@@ -187,6 +187,9 @@ struct rec_table {
 	/* Text's head (NULL: none, or printed by a layout); ctx is
 	 * out_table's. */
 	void (*text)(struct out *o, const void *ctx);
+	/* cols is every column: a field it does not name has none (JSON
+	 * only), rather than one appended. */
+	bool closed;
 };
 
 /*

@@ -102,7 +102,7 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 				if (part_detail(&ty->field[f], p))
 					col_add(c, "detail");
 				if (!part_col(&ty->field[f], p) ||
-				    c->n == COLS_MAX)
+				    c->n == COLS_MAX || t->closed)
 					continue;
 				snprintf(c->names[c->n], sizeof(c->names[0]),
 					 "%s", part_name(buf, sizeof(buf),
@@ -125,7 +125,7 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 							sizeof(buf), fd, p));
 				if (i == c->n)
 					continue;
-				c->map[k][i].field = i == detail ? -2 :
+				c->map[k][i].field = part_detail(fd, p) ? -2 :
 						     (short)f;
 				c->map[k][i].part = (short)p;
 			}

@@ -1,6 +1,6 @@
 /*
- * Words of text output every command spells alike (fmt_text.c defines
- * them; fmt_text_*.c use them).
+ * Words of text output every command spells alike (text_cells.c defines
+ * them; each record type's text layout uses them).
  */
 #ifndef PGW_TEXT_CELLS_H
 #define PGW_TEXT_CELLS_H
