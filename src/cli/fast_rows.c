@@ -272,19 +272,12 @@ static void delim_map(struct out *o, struct line *l, const struct delim *d,
 	word(l, d, out_region_key(o, run));
 	num(l, d, not_in_image);
 	empty(l, d, 2);
-	/* detail: a run whose pages all map one frame says so, and a
-	 * protection key is named. */
-	if (run->same_frame)
-		emit_str(l, "same_frame");
-	if (run->stride) {
-		emit_str(l, " stride=");
-		emit_u64(l, run->stride);
-	}
-	if (run->pkey) {
-		emit_str(l, run->same_frame ? " pkey=" : "pkey=");
-		emit_u64(l, run->pkey);
-	}
-	if (!run->same_frame && !run->pkey)
+	/* detail: the schema's words (a run whose pages all map one frame
+	 * says so, a protection key is named). */
+	size_t from = l->len;
+	if (run->same_frame || run->pkey)
+		dump_run_detail.detail(o, l, &from, run);
+	else
 		emit_str(l, d->empty);
 	sep(l, d);
 	name_cells(o, d, l, run->va);
