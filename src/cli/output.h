@@ -29,7 +29,7 @@ struct out {
 	struct rows *rows;                 /* translate's records and dump's
 					      maps gathered (out_row);
 					      NULL: each written alone */
-	struct stencil *stencil;           /* dump_map marks its numbers
+	struct stencil *stencil;           /* fast_map marks its numbers
 					      here (stencil.h); NULL */
 	const struct rec_table *table;     /* the records' table (out_table) */
 	const struct rec_type *last;       /* the last record's type: text

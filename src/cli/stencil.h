@@ -2,7 +2,7 @@
  * A record spelled once and then copied for leaf after leaf: dump --leaves
  * prints a line per 4 KiB page, millions of them, and a stretch of leaves
  * of one table differs only in va, end and pa.  While a stencil is set on
- * the output (out.stencil), a formatter's dump_map marks where it spells
+ * the output (out.stencil), fast_map (fast_rows.h) marks where it spells
  * those three numbers (stencil_hex); each next leaf's record is a copy
  * with that leaf's digits put there (stencil_plan, stencil_put).
  */
