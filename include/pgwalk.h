@@ -1712,7 +1712,7 @@ struct pgw_task {
 	bool has_current;
 	uint32_t current_cpu;
 	enum pgw_current_by {
-		PGW_CURRENT_STACK = 1, PGW_CURRENT_CR3,
+		PGW_CURRENT_STACK = 1, PGW_CURRENT_CR3, PGW_CURRENT_USER_PC,
 	} current_by;
 	uint64_t active_mm;          /* 0: none, or the layout lacks it */
 	char why[160];               /* mm but no pgd_pa: why */
@@ -1766,7 +1766,10 @@ enum pgw_status pgw_linux_task_threads(const struct pgw_space *kernel,
  * (task_struct.stack, THREAD_SIZE: 16 KiB on 64-bit kernels, 8 KiB on
  * 32-bit); in user mode CR3 is a task's root (the PTI and PCID bits
  * aside), and names a task only when one task has it, or one of the
- * threads sharing it says it is on that CPU (on_cpu and cpu).  Sets
+ * threads sharing it says it is on that CPU (on_cpu and cpu).  AArch64
+ * notes hold no TTBR: there (THREAD_SIZE 16 KiB, or the 64 KiB page) a
+ * CPU in EL0 names the task whose tables map its pc and stack pointer,
+ * when one does or one of those says it is on that CPU.  Sets
  * has_current, current_cpu and current_by; a CPU whose registers match
  * no task, or more than one, marks none.  Returns the number of CPUs with
  * registers (0: the image saved none, e.g. a raw image).

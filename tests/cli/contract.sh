@@ -261,7 +261,7 @@ def words: {
   tasks_method: ["vmcoreinfo+btf", "scanned-kallsyms+btf",
                  "inferred-layout"],
   task_state: ["RU", "IN", "UN", "ID", "ST", "TR", "ZO", "DE", "??"],
-  current_by: ["stack", "cr3"],
+  current_by: ["stack", "cr3", "user-pc"],
   enc_source: ["none", "option", "vmcoreinfo", "inferred"],
   root_kind: ["kernel", "process", "empty", "tables-only", "supervisor-only",
               "kernel-image", "shared-tables", "bad-user-half",
