@@ -24,7 +24,11 @@
  *               shares the kernel root's kernel half (as the roots scan
  *               accepts them);
  *   flags       PF_KTHREAD clear where there is an mm, set in (nearly)
- *               every task without one.
+ *               every task without one;
+ *   stack       the pointer before usage before flags (their order in
+ *               every task_struct since 2.6): kept only when every
+ *               task's is THREAD_SIZE-aligned, no two alike, and
+ *               init_task's is init_stack where kallsyms names it.
  * Each offset must be the only one with its property; two init_task
  * candidates that both pass are ambiguous.  Any failure names nothing.
  */
@@ -54,6 +58,7 @@ struct infer {
 	size_t n;
 	struct pgw_task_layout lay; /* offsets from the struct's start */
 	uint64_t init_task;
+	uint64_t init_stack;       /* kallsyms' init_stack; 0: unknown */
 	size_t users;              /* tasks with an mm */
 	char why[200];             /* the last failure */
 };
@@ -356,6 +361,40 @@ static bool flags_at(struct infer *in, int64_t f, int64_t m)
 	       2 * high < kernel;
 }
 
+/* The kernel stack's alignment: THREAD_SIZE, 8 KiB on 32-bit kernels,
+ * 16 KiB (or a multiple) on 64-bit ones. */
+#define STACK_ALIGN(ptr) ((ptr) == 8 ? UINT64_C(16) << 10 : UINT64_C(8) << 10)
+
+/* task_struct.stack at s from comm: init_task's set (init_stack where
+ * known), each task's aligned and unlike any other's; a zombie's may be
+ * NULL (its stack freed at exit), but not more than one in 16. */
+static bool stack_at(struct infer *in, int64_t s)
+{
+	uint64_t *seen = malloc(in->n * sizeof(*seen));
+	size_t nseen = 0, null = 0;
+	bool ok = seen != NULL;
+
+	for (size_t i = 0; ok && i < in->n; i++) {
+		uint64_t v;
+		ok = word(in, in->comm[i] + (uint64_t)s, &v);
+		if (ok && v == 0 && i > 0) {
+			null++;
+			continue;
+		}
+		ok = ok && kernel_ptr(in, v) && v % STACK_ALIGN(in->ptr) == 0 &&
+		     (i > 0 || !in->init_stack || v == in->init_stack);
+		if (ok)
+			seen[nseen++] = v;
+	}
+	if (ok) {
+		qsort(seen, nseen, sizeof(*seen), cmp_u64);
+		for (size_t i = 1; ok && i < nseen; i++)
+			ok = seen[i] != seen[i - 1];
+	}
+	free(seen);
+	return ok && null * 16 <= in->n;
+}
+
 /* What a field's search knows: the ring sorted, what was found before. */
 struct ctx {
 	struct infer *in;
@@ -445,6 +484,9 @@ static bool fields(struct infer *in, int64_t d)
 			 "of the struct (comm at +%lld)", (long long)base);
 		return false;
 	}
+	int64_t s = f - 4 - (int64_t)in->ptr;
+	bool stack = base + s > 0 && (base + s) % in->ptr == 0 &&
+		     stack_at(in, s);
 	in->init_task = in->comm[0] - c.comm_off;
 	in->lay = (struct pgw_task_layout){
 		.ptr_size = in->ptr,
@@ -454,6 +496,7 @@ static bool fields(struct infer *in, int64_t d)
 		.flags = (uint32_t)(base + f), .flags_size = 4,
 		.mm = (uint32_t)(base + c.m), .mm_pgd = (uint32_t)g,
 		.real_parent = (uint32_t)(base + c.r),
+		.stack = stack ? (uint32_t)(base + s) : 0,
 		/* No size is known: the farthest field bounds the count. */
 		.task_size = (uint32_t)(base + REACH),
 	};
@@ -571,6 +614,9 @@ enum pgw_status pgw_task_layout_infer(const struct pgw_space *kernel,
 		return st;
 	}
 	in.kernel_start = in.kh->kernel_start;
+	if (!ks || pgw_kallsyms_lookup(ks, "init_stack", &in.init_stack, NULL,
+				       err) != PGW_OK)
+		in.init_stack = 0;
 	/* Where init_task may be: after the text, up to a little past the
 	 * last data symbol known (init_uts_ns, the root, in .data/.bss). */
 	bool have_init = ks && pgw_kallsyms_lookup(ks, "init_task", &v, NULL,
@@ -607,18 +653,23 @@ enum pgw_status pgw_task_layout_infer(const struct pgw_space *kernel,
 			continue;
 		}
 		if (passed++ == 0) {
+			char stack[64] = "no stack";
 			first = in.init_task;
 			lay = in.lay;
+			if (lay.stack)
+				snprintf(stack, sizeof(stack), "stack +%u%s",
+					 lay.stack, in.init_stack ?
+					 " (init_task's is init_stack)" : "");
 			snprintf(why, why_size, "inferred layout: init_task "
 				 "0x%llx (its comm at 0x%llx), a ring of %zu "
 				 "tasks (%zu with an mm) through tasks at +%u; "
 				 "pid +%u, comm +%u, real_parent +%u, mm +%u, "
-				 "flags +%u; mm_struct.pgd +%u (every mm's a "
-				 "top table sharing the kernel half)",
+				 "flags +%u, %s; mm_struct.pgd +%u (every "
+				 "mm's a top table sharing the kernel half)",
 				 (unsigned long long)in.init_task,
 				 (unsigned long long)cand[i], in.n, in.users,
 				 lay.tasks, lay.pid, lay.comm, lay.real_parent,
-				 lay.mm, lay.flags, lay.mm_pgd);
+				 lay.mm, lay.flags, stack, lay.mm_pgd);
 		} else if (in.init_task != first) {
 			passed = 2;
 		}

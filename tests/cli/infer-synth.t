@@ -9,7 +9,7 @@
 . "$(dirname "$0")/assert.sh"
 MK=$PGW_TOOLS/pgw-mkkernel
 [ -x "$MK" ] || skip "pgw-mkkernel is not built (run through make check)"
-plan 14
+plan 18
 
 mk() { "$MK" "$@" || bail "pgw-mkkernel $* failed"; }
 
@@ -58,3 +58,18 @@ like 'unnamed \(no task list\)' "a task list that loops: nothing named"
 out=$err
 like 'inferred layout: no ring of tasks through a list_head near comm 0xffffffff80300050$' \
 	"... and stderr says so"
+
+# task_struct.stack, before usage and flags: kept when every task's is
+# THREAD_SIZE-aligned and unlike the others' (KS_STACK(i): 16 KiB each
+# from 0xffff888000440000), and then a CPU in kernel mode whose stack
+# pointer lies in kthreadd's (task 2) marks it running.
+mk --no-btf --infer-stack --cpu-cr3=0x1000 --cpu-sp=0xffff88800044bf00 "$TMP/stack.elf"
+run "$PGWALK" ps -v --format=json "$TMP/stack.elf"
+like 'flags \+116, stack \+104; ' "the inferred layout has task_struct.stack at +104, said in -v"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "task" and .current_cpu != null) | "\(.pid) \(.current_cpu) \(.current_by)"')" \
+	"2 0 stack" "a stack pointer in kthreadd's stack marks kthreadd, by stack"
+mk --no-btf --cpu-cr3=0x1000 --cpu-sp=0xffff88800044bf00 "$TMP/nostack.elf"
+run "$PGWALK" ps -v --format=json "$TMP/nostack.elf"
+like 'flags \+4, no stack; ' "flags at +4 leaves no room for stack and usage before it: no stack, said"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "task" and .current_cpu != null) | .pid')" "" \
+	"... and without it the same stack pointer marks no task"

@@ -36,6 +36,9 @@ struct ksynth_opts {
 	int vmas;         /* BW_VMAS_*: BTF has the VMA reader's structs,
 			     kallsyms the functions it compares pointers
 			     with (pgw-mkvmas) */
+	bool infer_stack; /* (with inferable) flags at KS_INFER_FLAGS_STACKED
+			     and, before it as in every task_struct, usage
+			     and stack: KS_STACK(i) */
 	bool inferable;   /* (with text_only and no_btf) a layout the
 			     inference can find: task_structs with
 			     active_mm, real_parent and parent (KS_INFER),
@@ -79,6 +82,9 @@ static const struct bw_offsets ks_infer_offsets = {
 #define KS_INFER_ACTIVE_MM 40
 #define KS_INFER_REAL_PARENT 56
 #define KS_INIT_MM UINT64_C(0x320000)
+/* infer_stack: task_struct.stack, usage, then flags. */
+#define KS_INFER_STACK 104
+#define KS_INFER_FLAGS_STACKED 116
 
 /* With text_bounds: the kernel text and read-only data (frames). */
 #define KS_STEXT UINT64_C(0x200000)
@@ -421,6 +427,8 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 {
 	memset(k, 0, sizeof(*k));
 	k->bo = o->inferable ? ks_infer_offsets : bw_default;
+	if (o->inferable && o->infer_stack)
+		k->bo.flags = KS_INFER_FLAGS_STACKED;
 	k->bo.vmas = o->vmas;
 	k->bo.threads = o->threads;
 	if (o->vmas)
@@ -435,6 +443,8 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		free(blob);
 	}
 	ks_tasks(k, o->inferable);
+	for (int i = 0; o->inferable && o->infer_stack && i < KS_NTASKS; i++)
+		ks_set(k, k->task[i] + KS_INFER_STACK, KS_STACK(i), 8);
 	if (o->threads)
 		ks_threads(k, o->threads);
 	ks_kallsyms(k, o);

@@ -32,6 +32,9 @@
  *                       one); every process has a root with the kernel
  *                       half (pids 20 and 30 too), pid 30 is called
  *                       "fifteen-letters"
+ *   --infer-stack       (with --no-btf) task_struct.stack where the
+ *                       inference looks for it (before usage and flags):
+ *                       KS_STACK(i), flags at 116
  *   --dup-pid           pid 30 claims pid 10 as well (with --no-btf: no
  *                       inferred layout may name anything)
  *   --kallsyms-unlisted=61|62|64  VMCOREINFO lists no kallsyms tables
@@ -289,6 +292,7 @@ int main(int argc, char **argv)
 		{ "cpu-sp", required_argument, NULL, 'Q' },
 		{ "no-btf", no_argument, NULL, 'O' },
 		{ "dup-pid", no_argument, NULL, 'P' },
+		{ "infer-stack", no_argument, NULL, 'j' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ "kallsyms-absolute", no_argument, NULL, 'a' },
 		{ "stale-btf", no_argument, NULL, 'S' },
@@ -302,7 +306,7 @@ int main(int argc, char **argv)
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false, shares = false, decoy = false,
 	     hex = false, second = false, no_note = false,
-	     no_btf = false, dup_pid = false, absolute = false,
+	     no_btf = false, dup_pid = false, infer_stack = false, absolute = false,
 	     stale = false, thread_loop = false, thread_foreign = false;
 	int threads = 0;
 	uint64_t cr3 = 0, slide = 0, cpu_sp = 0;
@@ -347,6 +351,7 @@ int main(int argc, char **argv)
 		case 'Q': cpu_sp = strtoull(optarg, NULL, 0); break;
 		case 'O': no_btf = true; break;
 		case 'P': dup_pid = true; break;
+		case 'j': infer_stack = true; break;
 		case 'a': absolute = true; break;
 		case 'S': stale = true; break;
 		case 'W': thread_loop = true; break;
@@ -395,6 +400,7 @@ int main(int argc, char **argv)
 	ks_build(&k, &(struct ksynth_opts){
 			     .text_bounds = bounds, .text_only = no_btf,
 			     .no_btf = no_btf, .inferable = no_btf,
+			     .infer_stack = infer_stack,
 			     .vsyscall = vsyscall != NULL,
 			     .unlisted = unlisted, .absolute = absolute,
 			     .threads = threads });
