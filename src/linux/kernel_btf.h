@@ -32,4 +32,20 @@ enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
 				    struct pgw_kernel_btf **kb_ret,
 				    struct pgw_err *err);
 
+/*
+ * How a blob's task_struct reads the image's task list (kernel_btf_fit.c):
+ * fits when init_task (kallsyms', else found with the layout) is a
+ * swapper with pid 0 whose ring comes back; then how many tasks, how many
+ * with a root, and a sum of what was read (equal: the same list).
+ */
+struct linux_btf_fit {
+	bool fits;
+	size_t tasks, roots;
+	uint64_t sum;
+	char why[120];                /* !fits: why not */
+};
+void linux_btf_fit(const struct pgw_space *kernel,
+		   const struct pgw_kallsyms *ks,
+		   const struct pgw_kernel_btf *kb, struct linux_btf_fit *fit);
+
 #endif

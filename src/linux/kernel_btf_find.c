@@ -7,6 +7,10 @@
  * comes after it) and never more than PGW_KERNEL_BTF_MAX bytes; a blob
  * counts only when libbpf accepts it and it describes task_struct (BPF
  * programs built into the kernel carry small BTF blobs of their own).
+ * The scan does not stop at the first: a stale or forged copy may come
+ * before the kernel's, so of several the one whose task list the image
+ * proves is taken (kernel_btf_fit.c), and two that read different lists
+ * equally well are a conflict, not a choice.
  */
 #include "../lib/err.h"
 #include "kernel_btf.h"
@@ -22,6 +26,13 @@
  * many per scan, so read-only data full of fake headers costs a bounded
  * number of window-sized reads. */
 #define SCAN_MAX_PARSES 8
+/* Blobs describing task_struct kept to choose among. */
+#define SCAN_MAX_FOUND 4
+
+struct found {
+	struct pgw_kernel_btf *kb[SCAN_MAX_FOUND];
+	size_t n;
+};
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -79,45 +90,134 @@ static enum pgw_status read_blob(const struct pgw_space *kernel,
 	return st;
 }
 
-/* A candidate header at va: the kernel's BTF, lying inside the window
- * that ends at end?  Anything else is no. */
-static bool try_candidate(const struct pgw_space *kernel, uint64_t va,
-			  uint64_t end, const uint8_t *hdr, size_t avail,
-			  unsigned *parses, struct pgw_kernel_btf **kb_ret)
+/* A candidate header at va: a BTF describing task_struct, lying inside
+ * the window that ends at end?  Kept in found; anything else is no.
+ * Returns the bytes the scan may skip (a kept blob's). */
+static uint64_t try_candidate(const struct pgw_space *kernel, uint64_t va,
+			      uint64_t end, const uint8_t *hdr, size_t avail,
+			      unsigned *parses, struct found *found)
 {
 	uint64_t size;
 	struct pgw_err ignored;
+	struct pgw_kernel_btf *kb;
 
 	if (!pgw_btf_header_plausible(hdr, avail, &size) || size > end - va ||
 	    *parses >= SCAN_MAX_PARSES)
-		return false;
+		return 0;
 	++*parses;
-	if (read_blob(kernel, va, size, kb_ret, &ignored) != PGW_OK)
-		return false;
-	if (pgw_kernel_btf_has_struct(*kb_ret, "task_struct"))
-		return true;
-	pgw_kernel_btf_close(*kb_ret);
-	*kb_ret = NULL;
-	return false;
+	if (read_blob(kernel, va, size, &kb, &ignored) != PGW_OK)
+		return 0;
+	if (pgw_kernel_btf_has_struct(kb, "task_struct")) {
+		found->kb[found->n++] = kb;
+		return size;
+	}
+	pgw_kernel_btf_close(kb);
+	return 0;
 }
 
-enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
-				    uint64_t start, uint64_t end,
-				    struct pgw_kernel_btf **kb_ret,
-				    struct pgw_err *err)
+static void found_free(struct found *found, const struct pgw_kernel_btf *keep)
+{
+	for (size_t i = 0; i < found->n; i++)
+		if (found->kb[i] != keep)
+			pgw_kernel_btf_close(found->kb[i]);
+	found->n = 0;
+}
+
+/* "N tasks, R with a root", or why a blob does not fit. */
+static void say_fit(char *out, size_t n, const struct linux_btf_fit *f)
+{
+	if (f->fits)
+		snprintf(out, n, "%zu tasks, %zu with a root", f->tasks,
+			 f->roots);
+	else
+		snprintf(out, n, "no task list: %.60s", f->why);
+}
+
+/*
+ * Of several blobs describing task_struct, the one whose task list the
+ * image proves best, said in its info.how; two that fit equally well
+ * and read different lists are a conflict.
+ */
+static enum pgw_status choose(const struct pgw_space *kernel,
+			      const struct pgw_kallsyms *ks,
+			      struct found *found, uint64_t start,
+			      uint64_t end, struct pgw_kernel_btf **kb_ret,
+			      struct pgw_err *err)
+{
+	struct linux_btf_fit fit[SCAN_MAX_FOUND];
+	size_t best = 0, other = 1, tied = 0;
+	char a[100], b[100];
+
+	for (size_t i = 0; i < found->n; i++) {
+		linux_btf_fit(kernel, ks, found->kb[i], &fit[i]);
+		if (fit[i].fits && (!fit[best].fits ||
+				    fit[i].roots > fit[best].roots))
+			best = i;
+	}
+	for (size_t i = 0; i < found->n; i++) {
+		if (i == best)
+			continue;
+		if (other == best || other >= found->n ||
+		    (fit[i].fits && !fit[other].fits))
+			other = i;
+		if (fit[best].fits && fit[i].fits &&
+		    fit[i].roots == fit[best].roots &&
+		    fit[i].sum != fit[best].sum) {
+			tied = i;
+			other = i;
+		}
+	}
+	struct pgw_kernel_btf_info *bi = &found->kb[best]->info,
+				   *oi = &found->kb[other]->info;
+	say_fit(a, sizeof(a), &fit[best]);
+	say_fit(b, sizeof(b), &fit[other]);
+	if (tied) {
+		pgw_err_set(err, PGW_E_FORMAT, "BTF: the scan of 0x%llx-0x%llx "
+			    "found %zu blobs describing task_struct; those at "
+			    "0x%llx and 0x%llx both read the task list (%s) "
+			    "and disagree: which is the kernel's is not "
+			    "known, so neither names anything",
+			    (unsigned long long)start, (unsigned long long)end,
+			    found->n, (unsigned long long)bi->va,
+			    (unsigned long long)oi->va, a);
+		found_free(found, NULL);
+		return PGW_E_FORMAT;
+	}
+	snprintf(bi->how, sizeof(bi->how), "scan of 0x%llx-0x%llx: %zu "
+		 "blobs with task_struct; 0x%llx's %s (0x%llx's: %.38s)",
+		 (unsigned long long)start, (unsigned long long)end, found->n,
+		 (unsigned long long)bi->va,
+		 !fit[best].fits ? "is the first, none reads a task list" :
+		 fit[other].fits && fit[other].sum == fit[best].sum ?
+				   "is the first, the same list read" :
+				   "reads the most roots",
+		 (unsigned long long)oi->va, b);
+	*kb_ret = found->kb[best];
+	found_free(found, *kb_ret);
+	return PGW_OK;
+}
+
+/* Scan, keeping what fits; choose with kallsyms' init_task (ks: may be
+ * NULL). */
+static enum pgw_status scan(const struct pgw_space *kernel,
+			    const struct pgw_kallsyms *ks, uint64_t start,
+			    uint64_t end, struct pgw_kernel_btf **kb_ret,
+			    struct pgw_err *err)
 {
 	uint8_t *buf = malloc(SCAN_CHUNK + BTF_HDR_LEN);
 	uint64_t va = start, stopped_at = start;
 	struct pgw_err stop = { 0 };
 	bool readable = true;
 	unsigned parses = 0;
+	struct found found = { .n = 0 };
 
 	*kb_ret = NULL;
 	if (!buf)
 		return pgw_err_set(err, PGW_E_NOMEM, "BTF scan");
 	if (end - start > PGW_KERNEL_BTF_MAX)
 		end = start + PGW_KERNEL_BTF_MAX;
-	while (va < end && readable && !*kb_ret && parses < SCAN_MAX_PARSES) {
+	while (va < end && readable && found.n < SCAN_MAX_FOUND &&
+	       parses < SCAN_MAX_PARSES) {
 		/* Chunks overlap by a header, so none is missed. */
 		uint64_t want = end - va < SCAN_CHUNK + BTF_HDR_LEN ?
 					end - va : SCAN_CHUNK + BTF_HDR_LEN;
@@ -126,19 +226,34 @@ enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
 					 &stop) == PGW_OK;
 		stopped_at = va + got;
 		size_t last = got < SCAN_CHUNK ? got : SCAN_CHUNK;
-		for (const uint8_t *p = buf; !*kb_ret && p < buf + last; p++) {
+		uint64_t next = va + SCAN_CHUNK;
+		for (const uint8_t *p = buf;
+		     found.n < SCAN_MAX_FOUND && p < buf + last; p++) {
 			p = memchr(p, 0x9f, (size_t)(buf + last - p));
 			if (!p)
 				break;
-			try_candidate(kernel, va + (uint64_t)(p - buf), end, p,
-				      (size_t)(buf + got - p), &parses, kb_ret);
+			uint64_t at = va + (uint64_t)(p - buf);
+			uint64_t skip = try_candidate(kernel, at, end, p,
+						      (size_t)(buf + got - p),
+						      &parses, &found);
+			/* Past a blob kept: its bytes hold no other. */
+			if (skip && at + skip > next)
+				next = at + skip;
+			if (skip && at + skip >= va + last)
+				break;
+			if (skip)
+				p += skip - 1;
 		}
-		va += SCAN_CHUNK;
+		va = next;
 	}
 	free(buf);
-	if (*kb_ret) {
+	if (found.n > 1)
+		return choose(kernel, ks, &found, start, end, kb_ret, err);
+	if (found.n == 1) {
+		*kb_ret = found.kb[0];
 		snprintf((*kb_ret)->info.how, sizeof((*kb_ret)->info.how),
-			 "found by scanning 0x%llx-0x%llx for a BTF header",
+			 "found by scanning 0x%llx-0x%llx for a BTF header "
+			 "(the only blob there describing task_struct)",
 			 (unsigned long long)start, (unsigned long long)end);
 		return PGW_OK;
 	}
@@ -159,6 +274,14 @@ enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
 			      "0x%llx-0x%llx, where the scan stopped",
 			      (unsigned long long)start,
 			      (unsigned long long)stopped_at);
+}
+
+enum pgw_status pgw_kernel_btf_scan(const struct pgw_space *kernel,
+				    uint64_t start, uint64_t end,
+				    struct pgw_kernel_btf **kb_ret,
+				    struct pgw_err *err)
+{
+	return scan(kernel, NULL, start, end, kb_ret, err);
 }
 
 /* The scan's window: from the end of the kallsyms tables (or _stext)
@@ -239,7 +362,7 @@ enum pgw_status pgw_kernel_btf_open(const struct pgw_space *kernel,
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "no BTF: neither kallsyms nor VMCOREINFO "
 				   "says where the kernel's read-only data is");
-	st = pgw_kernel_btf_scan(kernel, start, stop, kb_ret, err);
+	st = scan(kernel, ks, start, stop, kb_ret, err);
 	/* Only a scan of the whole window says the kernel has none. */
 	if (st == PGW_E_NOTFOUND) {
 		char scan[sizeof(err->msg)];

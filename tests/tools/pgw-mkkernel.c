@@ -56,10 +56,18 @@
  *   --thread-loop       (with --threads) pid 12's link points back at
  *                       pid 11's: the thread list never comes back
  *   --thread-foreign    (with --threads) pid 12 claims thread group 1
- *   --stale-btf         a second, stale BTF blob (0x260010, before the
- *                       live one) whose task_struct puts mm at byte 64,
- *                       where every task holds 0: read, it would name no
- *                       process
+ *   --stale-btf[=after] a second, stale BTF blob (0x260010, before the
+ *                       live one; after it: 0x2c0010) whose task_struct
+ *                       puts mm at byte 64, where every task holds 0:
+ *                       read, it would name no process
+ *   --forged-btf        a second BTF blob (0x2e0010) whose task_struct
+ *                       puts flags at byte 8, where every task holds 0:
+ *                       it reads the same tasks and roots, but no kernel
+ *                       thread
+ *   --btf-copy          an exact copy of the BTF blob at 0x2c0010
+ *   --btf-unlisted      kallsyms of text symbols only (no __start_BTF, no
+ *                       init_task), the BTF still in memory: found by a
+ *                       scan
  *   --hidden            a process root (0x606000) that no task owns
  *   --hidden-shares     a process root (0x606000) that no task owns, whose
  *                       user half is pid 1's top-level entry 0 (pid 1's
@@ -295,7 +303,10 @@ int main(int argc, char **argv)
 		{ "infer-stack", no_argument, NULL, 'j' },
 		{ "kallsyms-unlisted", required_argument, NULL, 'U' },
 		{ "kallsyms-absolute", no_argument, NULL, 'a' },
-		{ "stale-btf", no_argument, NULL, 'S' },
+		{ "stale-btf", optional_argument, NULL, 'S' },
+		{ "forged-btf", no_argument, NULL, 'g' },
+		{ "btf-copy", no_argument, NULL, 'G' },
+		{ "btf-unlisted", no_argument, NULL, 'e' },
 		{ "threads", required_argument, NULL, 'R' },
 		{ "thread-loop", no_argument, NULL, 'W' },
 		{ "thread-foreign", no_argument, NULL, 'F' },
@@ -306,7 +317,9 @@ int main(int argc, char **argv)
 	     same = false, loop = false, lies = false, wild = false,
 	     bounds = false, retype = false, shares = false, decoy = false,
 	     hex = false, second = false, no_note = false,
-	     no_btf = false, dup_pid = false, infer_stack = false, absolute = false,
+	     no_btf = false, dup_pid = false, infer_stack = false,
+	     stale_after = false, forged = false, btf_copy = false,
+	     btf_unlisted = false, absolute = false,
 	     stale = false, thread_loop = false, thread_foreign = false;
 	int threads = 0;
 	uint64_t cr3 = 0, slide = 0, cpu_sp = 0;
@@ -353,7 +366,18 @@ int main(int argc, char **argv)
 		case 'P': dup_pid = true; break;
 		case 'j': infer_stack = true; break;
 		case 'a': absolute = true; break;
-		case 'S': stale = true; break;
+		case 'S':
+			stale = true;
+			stale_after = optarg && !strcmp(optarg, "after");
+			if (optarg && !stale_after) {
+				fprintf(stderr, "pgw-mkkernel: --stale-btf=%s: "
+					"after, or no value\n", optarg);
+				return 64;
+			}
+			break;
+		case 'g': forged = true; break;
+		case 'G': btf_copy = true; break;
+		case 'e': btf_unlisted = true; break;
 		case 'W': thread_loop = true; break;
 		case 'F': thread_foreign = true; break;
 		case 'R':
@@ -398,7 +422,8 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	ks_build(&k, &(struct ksynth_opts){
-			     .text_bounds = bounds, .text_only = no_btf,
+			     .text_bounds = bounds,
+			     .text_only = no_btf || btf_unlisted,
 			     .no_btf = no_btf, .inferable = no_btf,
 			     .infer_stack = infer_stack,
 			     .vsyscall = vsyscall != NULL,
@@ -473,9 +498,21 @@ int main(int argc, char **argv)
 		uint32_t size;
 		o.mm = 64;
 		uint8_t *blob = bw_blob(&o, 0, &size);
-		ks_put(&k, ks_kt(0x260010), blob, size);
+		ks_put(&k, ks_kt(stale_after ? 0x2c0010 : 0x260010), blob,
+		       size);
 		free(blob);
 	}
+	if (forged) {
+		struct bw_offsets o = k.bo;
+		uint32_t size;
+		o.flags = 8;
+		uint8_t *blob = bw_blob(&o, 0, &size);
+		ks_put(&k, ks_kt(0x2e0010), blob, size);
+		free(blob);
+	}
+	if (btf_copy && k.btf_size)
+		ks_put(&k, ks_kt(0x2c0010),
+		       k.mem.b.p + (k.btf_va - KS_KT), k.btf_size);
 	for (size_t i = 0; absolute && slide && i < k.kt.offsets.len; i += 8) {
 		uint64_t a;
 		memcpy(&a, k.kt.offsets.p + i, 8);   /* little-endian host */
