@@ -1708,7 +1708,8 @@ struct pgw_task {
 	uint64_t stack;              /* its kernel stack (0: not known) */
 	/* pgw_linux_task_current: a CPU's saved registers show it running
 	 * there (its stack pointer in this task's kernel stack, or in user
-	 * mode its CR3 this task's root). */
+	 * mode its CR3 this task's root; arm64's EL0: its pc and stack
+	 * pointer mapped by this task's tables). */
 	bool has_current;
 	uint32_t current_cpu;
 	enum pgw_current_by {
