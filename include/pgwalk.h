@@ -371,10 +371,16 @@ enum pgw_np_kind {
 	PGW_NP_DEVICE,       /* device-private / exclusive entry */
 	PGW_NP_HWPOISON,
 	PGW_NP_OTHER,        /* non-zero, not present, none of the above */
+	PGW_NP_SWAP_UNKNOWN, /* a swap-family entry (swap, migration ...)
+				whose layout the kernel's version does not
+				tell: no type or offset is given */
 };
 /* Stable lower-case key: "none", "protnone", "swap", "migration", "device",
- * "hwpoison", "other". */
+ * "hwpoison", "other", "swap-layout-unknown". */
 const char *pgw_np_kind_key(enum pgw_np_kind kind);
+/* Whether entries of this kind carry a swap type and offset (swap,
+ * migration, device, hwpoison): pgw_entry.swap_type and swap_offset. */
+bool pgw_np_kind_numbered(enum pgw_np_kind kind);
 
 enum pgw_entry_kind {
 	PGW_ENT_NOT_PRESENT = 0,
@@ -397,6 +403,30 @@ enum pgw_entry_kind {
 struct pgw_enc_bits {
 	uint64_t enc;        /* set: encrypted (AMD C-bit) */
 	uint64_t shared;     /* set: shared (TDX) */
+	/* Not encryption: the other thing the OS layer knows about entries
+	 * that one entry does not say.  Where the kernel puts a swap entry's
+	 * type and offset, for decoders whose layout changed across kernel
+	 * versions (AArch64); NULL: unknown, and no type or offset is read
+	 * from such an entry.  x86's layout is fixed and needs none. */
+	const struct pgw_swap_layout *swap;
+};
+
+/*
+ * A kernel era's swap entries in a mode's non-present leaves (and the
+ * block levels' migration entries), as data: pgw_space_open chooses it
+ * from the kernel's version (VMCOREINFO OSRELEASE), the decoder only
+ * reads it.  Types count up from the swap files to the special ones in
+ * Linux's order (include/linux/swap.h): hwpoison, migration, device,
+ * then PTE markers up to the top type.
+ */
+struct pgw_swap_layout {
+	const char *name;       /* "arm64-5.19" ...: the first kernel of the era */
+	uint64_t zero_bits;     /* bits no swap entry sets (present, PROT_NONE
+				   markers): one set is no swap entry */
+	uint8_t type_shift, type_bits;
+	uint8_t offset_shift, offset_bits;
+	uint8_t swapfiles;      /* MAX_SWAPFILES: the first special type */
+	uint8_t hwpoison, migration, device;  /* how many types of each */
 };
 
 struct pgw_entry {

@@ -83,7 +83,7 @@ struct pgw_level_desc { const char *name; const char *hw_name; uint8_t shift;
     uint8_t bits; ...; };
 struct pgw_mode { const char *name; const char *desc; uint8_t va_bits;
     struct pgw_level_desc level[...]; uint8_t root_select_bit; ...; };
-struct pgw_enc_bits { uint64_t enc; uint64_t shared; };
+struct pgw_enc_bits { uint64_t enc; uint64_t shared; ...; };
 struct pgw_space { struct pgw_image *img; const struct pgw_mode *mode;
     uint64_t root; struct pgw_enc_bits enc; uint64_t root_upper; ...; };
 

@@ -5,6 +5,7 @@
  * 52-bit form (quirks).  Pure arithmetic on the raw value.
  */
 #include "arm64.h"
+#include "swap_kind.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
 
@@ -82,27 +83,55 @@ static void decode_leaf(uint64_t raw, bool block, struct pgw_entry *out)
 }
 
 /*
+ * A swap-family entry (swap, migration, hwpoison, device) in the era's
+ * layout; without one, said to be one and no more.  Bits 0..1 and
+ * 62..63 are clear in every era's; one entry does not say its era.
+ */
+static void decode_swap(const struct pgw_swap_layout *layout, uint64_t raw,
+			struct pgw_entry *out)
+{
+	if (!layout) {
+		if (!(raw & (bits(0, 2) | bits(62, 64))))
+			out->np_kind = PGW_NP_SWAP_UNKNOWN;
+		return;
+	}
+	if (raw & layout->zero_bits)
+		return;
+	out->swap_type = (unsigned)((raw >> layout->type_shift) &
+				    (BIT(layout->type_bits) - 1));
+	out->swap_offset = (raw >> layout->offset_shift) &
+			   (BIT(layout->offset_bits) - 1);
+	out->np_kind = pgw_swap_kind(layout, out->swap_type);
+}
+
+/*
  * Linux's invalid descriptors.  A PROT_NONE page keeps the valid
  * descriptor's fields with bit 0 cleared (pte_modify with PAGE_NONE):
  * nG set, AP[1] clear, UXN set, and its frame where a page's is.  Up to
  * 6.9 PTE_PROT_NONE (bit 58) marks it too; from 6.10 PTE_PRESENT_INVALID
  * is nG itself, and pte_protnone() is exactly this test, which 6.9's
- * PAGE_NONE also passes.  No swap or migration entry passes it: both
- * eras keep bit 54 for offsets of 2^46 pages and up.  Swap entries moved
- * in 6.10 (type bits 3..7 to 6..10, offset bit 8 to 12) and one entry
- * does not say its era: they stay PGW_NP_OTHER.
+ * PAGE_NONE also passes.  No swap or migration entry passes it: 6.10's
+ * keep nG clear, older ones reach bit 54 only with offsets of 2^46
+ * pages.  Swap entries sit where a page or a block would (hugetlb and
+ * THP migration entries at the block levels).
  */
 static void decode_invalid(const struct pgw_mode *mode, enum pgw_level lvl,
-			   uint64_t raw, struct pgw_entry *out)
+			   uint64_t raw, const struct pgw_enc_bits *enc,
+			   struct pgw_entry *out)
 {
 	const uint64_t protnone = BIT(B_NG) | BIT(B_UXN);
+	bool leaf_level = lvl == PGW_PTE || mode->level[lvl].leaf_ok;
 	bool leaf = lvl == PGW_PTE ? (raw & BIT(B_TABLE)) != 0 :
 		    mode->level[lvl].leaf_ok && !(raw & BIT(B_TABLE));
 
 	out->kind = PGW_ENT_NOT_PRESENT;
 	out->np_kind = raw ? PGW_NP_OTHER : PGW_NP_NONE;
-	if (!leaf || (raw & (protnone | BIT(B_AP1))) != protnone)
+	if (!raw || !leaf_level)
 		return;
+	if (!leaf || (raw & (protnone | BIT(B_AP1))) != protnone) {
+		decode_swap(enc ? enc->swap : NULL, raw, out);
+		return;
+	}
 	out->np_kind = PGW_NP_PROTNONE;
 	out->np_pfn = (output_address(mode, raw) &
 		       ~(BIT(mode->level[lvl].shift) - 1)) >> PGW_PAGE_SHIFT;
@@ -114,10 +143,11 @@ void pgw_arm64_decode(const struct pgw_mode *mode, enum pgw_level lvl,
 {
 	bool last = lvl == PGW_PTE;
 
-	(void)enc;   /* no memory-encryption bits on AArch64 */
+	/* No memory-encryption bits on AArch64: enc only brings the swap
+	 * layout. */
 	*out = (struct pgw_entry){ .raw = raw };
 	if (!(raw & BIT(B_VALID))) {
-		decode_invalid(mode, lvl, raw, out);
+		decode_invalid(mode, lvl, raw, enc, out);
 		return;
 	}
 	uint64_t oa = output_address(mode, raw);

@@ -152,8 +152,11 @@ static void text_hole(struct out *o, const void *rec)
 	if (run->np_kind == PGW_NP_PROTNONE) {
 		emit_str(&l, ": protnone pa ");
 		emit_hex(&l, run->np_pfn << PGW_PAGE_SHIFT);
-	} else if (run->np_kind == PGW_NP_OTHER) {
-		emit_str(&l, ": entry ");
+	} else if (run->np_kind == PGW_NP_OTHER ||
+		   run->np_kind == PGW_NP_SWAP_UNKNOWN) {
+		emit_str(&l, run->np_kind == PGW_NP_OTHER ?
+				     ": entry " :
+				     ": swap-layout-unknown entry ");
 		emit_hex(&l, run->entry_raw);
 	} else if (run->np_kind != PGW_NP_NONE) {
 		emit_str(&l, ": ");

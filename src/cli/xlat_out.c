@@ -21,7 +21,7 @@ const struct np_rec *np_rec_of(enum pgw_np_kind kind, uint64_t pfn,
 			       unsigned swap_type, uint64_t swap_offset,
 			       struct np_rec *np)
 {
-	bool swap = kind != PGW_NP_PROTNONE && kind != PGW_NP_OTHER;
+	bool swap = pgw_np_kind_numbered(kind);
 
 	if (kind == PGW_NP_NONE)
 		return NULL;
@@ -163,7 +163,7 @@ static void np_text(struct line *l, const struct pgw_entry *e)
 	if (e->np_kind == PGW_NP_PROTNONE) {
 		emit_str(l, ", pa ");
 		emit_hex(l, e->np_pfn << PGW_PAGE_SHIFT);
-	} else if (e->np_kind != PGW_NP_NONE && e->np_kind != PGW_NP_OTHER) {
+	} else if (pgw_np_kind_numbered(e->np_kind)) {
 		emit_str(l, ", type ");
 		emit_u64(l, e->swap_type);
 		emit_str(l, " offset ");

@@ -22,8 +22,15 @@ const char *pgw_np_kind_key(enum pgw_np_kind kind)
 		[PGW_NP_DEVICE] = "device",
 		[PGW_NP_HWPOISON] = "hwpoison",
 		[PGW_NP_OTHER] = "other",
+		[PGW_NP_SWAP_UNKNOWN] = "swap-layout-unknown",
 	};
 	return PGW_NAME(keys, kind, "other");
+}
+
+bool pgw_np_kind_numbered(enum pgw_np_kind kind)
+{
+	return kind == PGW_NP_SWAP || kind == PGW_NP_MIGRATION ||
+	       kind == PGW_NP_DEVICE || kind == PGW_NP_HWPOISON;
 }
 
 const char *pgw_stop_key(enum pgw_stop stop)

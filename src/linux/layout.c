@@ -80,8 +80,7 @@ bool pgw_layout_default_region(const char *name, const struct pgw_mode *mode,
 	return false;
 }
 
-/* "6.1.0-57-cloud-amd64" -> KV(6, 1, 0); 0 when unreadable. */
-static uint32_t parse_release(const char *s)
+uint32_t layout_release_version(const char *s)
 {
 	unsigned long part[3] = { 0, 0, 0 };
 	char *end;
@@ -195,7 +194,7 @@ enum pgw_status pgw_layout_resolve(const struct pgw_space *given,
 		req = &none;
 	memset(out, 0, sizeof(*out));
 	memset(&vals, 0, sizeof(vals));
-	vals.version = release ? parse_release(release) : 0;
+	vals.version = release ? layout_release_version(release) : 0;
 	if (req->name) {
 		for (size_t i = 0; i < NERAS && !era; i++)
 			if (strcmp(eras[i]->name, req->name) == 0)

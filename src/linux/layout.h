@@ -86,6 +86,9 @@ extern const struct layout_era pgw_era_x86_64_2611, pgw_era_x86_64_2627,
 	pgw_era_arm64_48, pgw_era_arm64_69;
 
 /* Whether era's kernels run in mode. */
+/* "6.1.0-57-cloud-amd64" -> KV(6, 1, 0); 0 when unreadable. */
+uint32_t layout_release_version(const char *release);
+
 bool layout_era_fits(const struct layout_era *era,
 		     const struct pgw_mode *mode);
 

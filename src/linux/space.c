@@ -16,6 +16,7 @@
  */
 #include "../lib/err.h"
 #include "linux.h"
+#include "swap_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,6 +428,7 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 			scanned.have ? &scanned : NULL, &why->enc, err);
 	if (st != PGW_OK)
 		return st;
+	why->enc.bits.swap = linux_swap_layout(img, why->mode.mode);
 	/* The kernel's root, wanted and not named by VMCOREINFO. */
 	const char *sym;
 	uint64_t va;

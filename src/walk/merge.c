@@ -166,6 +166,7 @@ static bool hole_joins(const struct merger *m, const struct pgw_run *p)
 	case PGW_NP_PROTNONE:
 		return o->level == p->level && o->np_pfn + pages == p->np_pfn;
 	case PGW_NP_OTHER:
+	case PGW_NP_SWAP_UNKNOWN:
 		return false;
 	default:  /* swap family: one type, consecutive offsets */
 		return o->level == p->level && o->swap_type == p->swap_type &&

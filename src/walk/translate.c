@@ -121,8 +121,7 @@ void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a)
 		a->np_kind = e->np_kind;
 		if (e->np_kind == PGW_NP_PROTNONE) {
 			a->np_pfn = e->np_pfn;
-		} else if (e->np_kind != PGW_NP_NONE &&
-			   e->np_kind != PGW_NP_OTHER) {
+		} else if (pgw_np_kind_numbered(e->np_kind)) {
 			a->swap_type = e->swap_type;
 			a->swap_offset = e->swap_offset;
 		}

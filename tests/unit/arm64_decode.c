@@ -10,6 +10,8 @@
 #include "imgtest.h"
 #include "arch/arm64.h"
 #include "walk/xlat_parts.h"
+#include "linux/layout.h"
+#include "linux/swap_layout.h"
 
 #define B(n) (UINT64_C(1) << (n))
 #define P PGW_F_PRESENT
@@ -73,9 +75,9 @@ static void descriptors(void)
 	   "table: APTable and XNTable restrict the levels below");
 	e = dec(m4, PGW_PGD, 0x41000000 | T);
 	ok(e.perm == (PGW_F_RW | PGW_F_USER), "table: no restriction");
-	e = dec(m4, PGW_PTE, 0x1234 << 12);
+	e = dec(m4, PGW_PGD, 0x1234 << 12);
 	ok(e.kind == PGW_ENT_NOT_PRESENT && e.np_kind == PGW_NP_OTHER,
-	   "invalid, non-zero: not present, not decoded further");
+	   "invalid, non-zero, at L0: not present, not decoded further");
 	e = dec(&pgw_mode_arm64_4k_52, PGW_PTE,
 		UINT64_C(0x3ffff40000000) | T | B(9) | B(8));
 	ok(e.addr == UINT64_C(0xfffff40000000) && !e.reserved,
@@ -420,17 +422,138 @@ static void invalid_entries(void)
 	e = dec(m4, PGW_PGD, UINT64_C(0x04e00000423b0f82));
 	ok(e.np_kind == PGW_NP_OTHER, "at L0 (no block there): other");
 	/* 6.1 swap type 1 offset 0x1234 (type bits 3..7, offset from 8),
-	 * and 6.12's (type 6..10, offset from 12): either era's. */
+	 * and 6.12's (type 6..10, offset from 12): without the era, said
+	 * to be swap entries and no more. */
 	e = dec(m4, PGW_PTE, (UINT64_C(0x1234) << 8) | (1 << 3));
-	ok(e.np_kind == PGW_NP_OTHER, "a 6.1 swap entry: other (era unknown)");
+	ok(e.np_kind == PGW_NP_SWAP_UNKNOWN && !e.swap_type &&
+	   !e.swap_offset, "a 6.1 swap entry, era unknown: no type or offset");
 	e = dec(m4, PGW_PTE, (UINT64_C(0x1234) << 12) | (1 << 6));
-	ok(e.np_kind == PGW_NP_OTHER, "a 6.12 swap entry: other");
+	ok(e.np_kind == PGW_NP_SWAP_UNKNOWN, "a 6.12 swap entry: the same");
+	e = dec(m4, PGW_PTE, (UINT64_C(0x1234) << 12) | 2);
+	ok(e.np_kind == PGW_NP_OTHER, "bit 1 set: no swap entry of any era");
+}
+
+static struct pgw_entry dec_in(const struct pgw_mode *m, enum pgw_level l,
+			       uint64_t raw, uint32_t version)
+{
+	struct pgw_enc_bits enc = {
+		.swap = linux_swap_layout_for(EM_AARCH64_ID, version),
+	};
+	struct pgw_entry e;
+
+	m->decode(m, l, raw, &enc, &e);
+	return e;
+}
+
+static bool is_swap(struct pgw_entry e, enum pgw_np_kind kind,
+		    unsigned type, uint64_t offset)
+{
+	return e.kind == PGW_ENT_NOT_PRESENT && e.np_kind == kind &&
+	       e.swap_type == type && e.swap_offset == offset;
+}
+
+/* Every type of an era (type field at bit shift, offset at 12 or 8)
+ * named as that era's swap.h numbers them. */
+static void numbering(const struct pgw_mode *m, uint32_t version,
+		      unsigned shift, const char *desc)
+{
+	const struct pgw_swap_layout *l =
+		linux_swap_layout_for(EM_AARCH64_ID, version);
+	unsigned files = version < KV(5, 19, 0) ? 25 : 23,
+		 migration = version < KV(5, 19, 0) ? 2 : 3;
+	unsigned off_shift = shift == 6 ? 12 : 8, bad = 0;
+
+	for (unsigned type = 0; type < 32; type++) {
+		enum pgw_np_kind want =
+			type < files ? PGW_NP_SWAP :
+			type == files ? PGW_NP_HWPOISON :
+			type <= files + migration ? PGW_NP_MIGRATION :
+			type <= files + migration + 4 ? PGW_NP_DEVICE :
+							 PGW_NP_OTHER;
+		uint64_t raw = UINT64_C(0x42) << off_shift |
+			       (uint64_t)type << shift;
+		if (!is_swap(dec_in(m, PGW_PTE, raw, version), want, type,
+			     0x42))
+			bad++;
+	}
+	ok(l && bad == 0, desc);
+}
+
+/* Swap entries as each era's __swp_entry_to_pte writes them
+ * (arch/arm64/include/asm/pgtable.h), read with the era's layout. */
+static void swap_entries(void)
+{
+	const struct pgw_mode *m4 = &pgw_mode_arm64_4k_48;
+	const struct pgw_mode *m16 = &pgw_mode_arm64_16k_47;
+	const uint32_t v514 = KV(5, 15, 0), v61 = KV(6, 1, 0),
+		       v612 = KV(6, 12, 0);
+	const uint64_t off = 0x1234, big = (UINT64_C(1) << 50) - 1;
+
+	ok(!linux_swap_layout_for(EM_AARCH64_ID, KV(5, 13, 0)) &&
+	   !linux_swap_layout_for(EM_AARCH64_ID, 0) &&
+	   !linux_swap_layout_for(62, v61),
+	   "no layout before 5.14, without a version, or for x86-64");
+	ok(linux_swap_layout_for(EM_AARCH64_ID, KV(6, 9, 12)) ==
+		   linux_swap_layout_for(EM_AARCH64_ID, KV(5, 19, 0)) &&
+	   linux_swap_layout_for(EM_AARCH64_ID, KV(6, 10, 0)) ==
+		   linux_swap_layout_for(EM_AARCH64_ID, v612),
+	   "eras: [5.19, 6.10) one layout, 6.10 on another");
+
+	/* 5.14..5.18: type 2..7, offset from 8. */
+	ok(is_swap(dec_in(m4, PGW_PTE, off << 8 | 3 << 2, v514), PGW_NP_SWAP,
+		   3, off), "5.15: swap type 3 at bit 2, offset from bit 8");
+	/* 5.19..6.9: exclusive bit 2, type 3..7, offset 8..57. */
+	ok(is_swap(dec_in(m4, PGW_PTE, off << 8 | 1 << 3, v61), PGW_NP_SWAP,
+		   1, off), "6.1: swap type 1 at bit 3, offset from bit 8");
+	ok(is_swap(dec_in(m4, PGW_PTE, off << 8 | 1 << 3 | 1 << 2, v61),
+		   PGW_NP_SWAP, 1, off),
+	   "6.1: the PG_anon_exclusive bit is no type bit");
+	ok(is_swap(dec_in(m4, PGW_PTE, big << 8 | 22 << 3, v61), PGW_NP_SWAP,
+		   22, big), "6.1: the last swap file, a 50-bit offset");
+	numbering(m4, v514, 2, "5.15: 25 swap files, then hwpoison, 2 "
+		  "migration, 4 device types");
+	numbering(m4, v61, 3, "6.1: 23 hwpoison, 24..26 migration, 27..30 "
+		  "device, 31 marker");
+	numbering(m16, v612, 6, "6.12: the same numbering as 6.1");
+	ok(is_swap(dec_in(m4, PGW_PMD, off << 8 | 24 << 3, v61),
+		   PGW_NP_MIGRATION, 24, off),
+	   "6.1: a THP migration entry in a 2 MiB block's place");
+	ok(dec_in(m4, PGW_PGD, off << 8 | 1 << 3, v61).np_kind ==
+		   PGW_NP_OTHER, "at L0 (no block there): no swap entry");
+	ok(dec_in(m4, PGW_PTE, off << 8 | 1 << 3 | UINT64_C(1) << 58,
+		  v61).np_kind == PGW_NP_OTHER,
+	   "6.1: PTE_PROT_NONE (bit 58) set without PAGE_NONE: other");
+
+	/* 6.10 on: uffd-wp bit 3, type 6..10, bit 11 clear, offset 12..61. */
+	ok(is_swap(dec_in(m16, PGW_PTE, off << 12 | 1 << 6 | 3 << 2, v612),
+		   PGW_NP_SWAP, 1, off),
+	   "6.12: type at bit 6, offset from 12; exclusive, uffd-wp apart");
+	ok(is_swap(dec_in(m16, PGW_PTE, big << 12 | 24 << 6, v612),
+		   PGW_NP_MIGRATION, 24, big), "6.12: migration, 50-bit offset");
+	ok(is_swap(dec_in(m16, PGW_PMD, off << 12 | 25 << 6, v612),
+		   PGW_NP_MIGRATION, 25, off),
+	   "6.12: a migration entry in a 32 MiB block's place");
+	ok(dec_in(m16, PGW_PTE, off << 12 | 1 << 6 | B(11), v612).np_kind ==
+		   PGW_NP_OTHER,
+	   "6.12: PTE_PRESENT_INVALID (bit 11) set: no swap entry");
+	ok(dec_in(m16, PGW_PTE, UINT64_C(0x00e0000047040f82), v612).np_kind ==
+		   PGW_NP_PROTNONE, "6.12: PAGE_NONE stays protnone");
+	ok(dec_in(m4, PGW_PTE, UINT64_C(0x04e00000423b0f82), v61).np_kind ==
+		   PGW_NP_PROTNONE, "6.1: PAGE_NONE stays protnone");
+
+	/* One entry, two eras: why the layout comes from the version. */
+	struct pgw_entry a = dec_in(m4, PGW_PTE, off << 8 | 1 << 3, v61),
+			 b = dec_in(m4, PGW_PTE, off << 8 | 1 << 3, v612);
+	ok(a.swap_type == 1 && a.swap_offset == off &&
+	   b.swap_type == 16 && b.swap_offset == 0x123,
+	   "6.1's entry read as 6.12's: another type and offset");
 }
 
 int main(void)
 {
 	descriptors();
 	invalid_entries();
+	swap_entries();
 	granule_64k();
 	small_tops();
 	two_roots();
