@@ -4,8 +4,12 @@
 # kernel's half (tests/tools/pgw-randaddr: half in its leaves, half in
 # its holes) through `pgwalk translate --mode=M --ttbr1=T --format=tsv -`
 # and through bench/peers/addrxlat_vtop (the same table and batch) on
-# the ELF core, the raw image and, for arm64-4k-a, QEMU's kdump (64 KiB
-# blocks).  The answers are compared on the whole batch first; then the
+# the ELF core, the raw image, for arm64-4k-a QEMU's kdump (64 KiB
+# blocks, which libkdumpfile answers nothing from), and a kdump of each
+# guest libkdumpfile reads: tests/tools/pgw-mkdump from mem.raw (4 KiB
+# blocks, zero pages left out, aarch64 and the guest's VMCOREINFO in its
+# headers; makedumpfile built for x86-64 cannot filter an arm64 vmcore).
+# The answers are compared on the whole batch first; then the
 # peer's runs and pgwalk's take turns, RUNS of each, and each row gives
 # the medians of wall and CPU time (user+system, which a loaded machine
 # disturbs less) and the ratios of the peer's to pgwalk's.  A benchmark:
@@ -33,11 +37,16 @@ for a in arm64-4k-a:arm64-4k-48 arm64-16k-a:arm64-16k-47; do
 		{ cat "$TMP/gen"; continue; }
 	table=$("$PGWALK" info --format=json "$elf" |
 		sed -n 's/.*"root":"\(0x[0-9a-f]*\)".*/\1/p')
-	for img in elf raw kdump; do
+	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$UNPACKED/$d/mem.raw" \
+		--ram-from=0x40000000 --machine=aarch64 \
+		--vmcoreinfo="$SHARED/$d/vmcoreinfo.txt" --exclude-zero \
+		"$TMP/$d.kdump" >/dev/null || rm -f "$TMP/$d.kdump"
+	for img in elf raw kdump kdump-4k; do
 		case $img in
 		elf) file=$elf fmt= pflag= ;;
 		raw) file=$UNPACKED/$d/mem.raw fmt=--image-format=raw pflag=--raw ;;
 		kdump) file=$SHARED/$d/vmcore.kdump-zlib fmt= pflag= ;;
+		kdump-4k) file=$TMP/$d.kdump fmt= pflag= ;;
 		esac
 		[ -f "$file" ] || continue
 		pg="$PGWALK translate $fmt --mode=$mode --ttbr1=$table --format=tsv"

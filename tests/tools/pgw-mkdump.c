@@ -18,6 +18,10 @@
  *   --flat-overlap   a junk record that later records overwrite
  *   --avml-block=N   AVML: bytes per range block (default 16 MiB)
  *   --vas=FILE       write addresses worth translating to FILE
+ *   --ram-from=ADDR  --raw: the pages below ADDR are no RAM (holes), as
+ *                    below an arm64 guest's RAM at 0x40000000
+ *   --machine=NAME   kdump: utsname.machine (default x86_64; aarch64 ...)
+ *   --vmcoreinfo=FILE  kdump: this VMCOREINFO text in the sub-header
  * Prints "cr3=0x... filtered_table_va=0x... npages=N" on stdout.
  */
 #include <getopt.h>
@@ -70,6 +74,23 @@ static void load_raw(struct dw_mem *m, const char *path)
 	fclose(f);
 }
 
+/* A whole text file, NUL-terminated. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	long size;
+
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+	    !(text = calloc(1, (size_t)size + 1)) ||
+	    (rewind(f), fread(text, 1, (size_t)size, f)) != (size_t)size) {
+		perror(path);
+		exit(66);
+	}
+	fclose(f);
+	return text;
+}
+
 static void write_vas(const char *path, const struct dw_synth *s,
 		      uint64_t npages)
 {
@@ -114,9 +135,12 @@ int main(int argc, char **argv)
 		{ "flat-overlap", no_argument, NULL, 'O' },
 		{ "avml-block", required_argument, NULL, 'b' },
 		{ "vas", required_argument, NULL, 'v' },
+		{ "ram-from", required_argument, NULL, 'B' },
+		{ "machine", required_argument, NULL, 'M' },
+		{ "vmcoreinfo", required_argument, NULL, 'V' },
 		{ 0 }
 	};
-	uint64_t npages = 4096, seed = 1, avml_block = 16u << 20;
+	uint64_t npages = 4096, seed = 1, avml_block = 16u << 20, ram_from = 0;
 	const char *raw = NULL, *vas = NULL;
 	bool filter = false, holes = false, flat = false;
 	struct dw_kdump_opts ko = { .codec = DW_ZLIB, .layout = 64,
@@ -148,6 +172,9 @@ int main(int argc, char **argv)
 		case 'O': fo.overlap = true; break;
 		case 'b': avml_block = strtoull(optarg, NULL, 0); break;
 		case 'v': vas = optarg; break;
+		case 'B': ram_from = strtoull(optarg, NULL, 0); break;
+		case 'M': ko.machine = optarg; break;
+		case 'V': ko.vmcoreinfo = read_text(optarg); break;
 		default: usage();
 		}
 	}
@@ -157,9 +184,11 @@ int main(int argc, char **argv)
 
 	struct dw_mem m;
 	struct dw_synth s = { 0 };
-	if (raw)
+	if (raw) {
 		load_raw(&m, raw);
-	else
+		for (uint64_t p = 0; p < m.npages && p < ram_from / DW_PAGE; p++)
+			m.kind[p] = DW_HOLE;
+	} else
 		dw_synth_mem(&m, npages, seed, &s);
 	if (filter || holes) {
 		dw_synth_filter(&m, &s, holes);
