@@ -8,10 +8,12 @@
 # yara: the command its tests and benchmark compare with.
 # python3-dev, python3-cffi: the Python package (make python, tests/cli/python.t);
 # python3-numpy: its test of numpy arrays in and out (never needed to run it).
+# libkdumpfile-dev: the addrxlat peer of tests/cli/real-arm64-kdump-peer.t and
+# bench/translate*.sh (real dumps only; never linked into pgwalk).
 set -eu
 pkgs="gcc make libc6-dev libelf-dev zlib1g-dev pkg-config liblzo2-dev libsnappy-dev
 libzstd-dev libbpf-dev perl xz-utils binutils jq groff-base makedumpfile
-python3 libyara-dev yara python3-dev python3-cffi python3-numpy"
+python3 libyara-dev yara python3-dev python3-cffi python3-numpy libkdumpfile-dev"
 # --with-fuzz adds clang and its sanitizer/fuzzer runtime (make fuzz).
 [ "${1:-}" = --with-fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=
