@@ -1,7 +1,9 @@
 /*
  * The walker on arbitrary physical memory.  Input layout (little-endian):
  *
- *   0      mode index (modulo the number of modes)
+ *   0      mode index (modulo the number of modes); the quotient,
+ *          modulo 4, the swap layout the decoder is given: none, or
+ *          Linux arm64's of 5.14, 5.19 or 6.10
  *   1      flags: bit 0 root used as given (not masked like a CR3),
  *          bit 1 walk [start, end) instead of everything,
  *          bit 2 also infer the memory-map layout and walk runs,
@@ -20,6 +22,9 @@
 
 #include "exercise.h"
 #include "../src/lib/bytes.h"
+#include "../src/arch/arm64.h"
+#include "../src/linux/layout.h"
+#include "../src/linux/swap_layout.h"
 
 #define HDR 35
 
@@ -65,7 +70,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		fz_fail("raw open failed", err.status, size);
 	}
-	struct pgw_enc_bits enc = { 0 };
+	static const uint32_t eras[] = {
+		0, KV(5, 14, 0), KV(5, 19, 0), KV(6, 10, 0),
+	};
+	struct pgw_enc_bits enc = {
+		.swap = linux_swap_layout_for(
+			EM_AARCH64_ID, eras[data[0] / nmodes % 4]),
+	};
 	struct pgw_enc_choice inferred = { 0 };
 	if (flags & 8) {
 		enc.enc = UINT64_C(1) << 47;
