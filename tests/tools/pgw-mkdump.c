@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	};
 	uint64_t npages = 4096, seed = 1, avml_block = 16u << 20, ram_from = 0;
 	const char *raw = NULL, *vas = NULL;
+	char *vmci_text = NULL;
 	bool filter = false, holes = false, flat = false;
 	struct dw_kdump_opts ko = { .codec = DW_ZLIB, .layout = 64,
 				    .machine = "x86_64" };
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
 		case 'v': vas = optarg; break;
 		case 'B': ram_from = strtoull(optarg, NULL, 0); break;
 		case 'M': ko.machine = optarg; break;
-		case 'V': ko.vmcoreinfo = read_text(optarg); break;
+		case 'V': ko.vmcoreinfo = vmci_text = read_text(optarg); break;
 		default: usage();
 		}
 	}
@@ -233,5 +234,6 @@ int main(int argc, char **argv)
 	dw_free(&b);
 	free(m.data);
 	free(m.kind);
+	free(vmci_text);
 	return 0;
 }
