@@ -280,6 +280,15 @@ static enum pgw_status plan(struct scan *s, struct pgw_err *err)
 			}
 			bool zero;
 			uint64_t n = pgw_image_unheld_run(s->img, pfn, &zero);
+			if (!n) {
+				/* A hole of a sparse file a chunk long or
+				 * more is one step too (512 GiB of hole was
+				 * 32768 chunks, 60 ms). */
+				n = pgw_image_hole_run(s->img, pfn);
+				zero = true;
+				if (n < PGW_SCAN_CHUNK)
+					n = 0;
+			}
 			bool unheld = n != 0;
 			if (!unheld)
 				n = PGW_SCAN_CHUNK;

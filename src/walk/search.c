@@ -11,6 +11,7 @@
 
 #include "patterns.h"
 #include "search_chunks.h"
+#include "search_feed.h"
 #include "search_scan.h"
 #include "../lib/err.h"
 
@@ -137,21 +138,12 @@ static void on_hit(void *arg, const struct scan_hit *sh)
  * the image. */
 static void feed(struct searcher *se, uint64_t addr, uint64_t pa)
 {
-	uint64_t pfn = pa >> PGW_PAGE_SHIFT;
-	enum pgw_absence why = pgw_image_page_state(se->img, pfn);
-	struct pgw_err err = { 0 };
+	struct search_feed f = {
+		.img = se->img, .sc = &se->sc,
+		.not_in_image = se->stats->not_in_image,
+	};
 
-	if (why == PGW_ABSENT_NONE) {
-		uint8_t *slot = scan_slot(&se->sc, addr, pa);
-		if (pgw_image_read_page(se->img, pfn, slot, &err) == PGW_OK) {
-			scan_commit(&se->sc);
-			return;
-		}
-		why = err.absence != PGW_ABSENT_NONE ? err.absence :
-						       PGW_ABSENT_CORRUPT;
-	}
-	se->stats->not_in_image[why] += PGW_PAGE_SIZE;
-	scan_break(&se->sc);
+	search_feed_page(&f, addr, pa);
 }
 
 /* ---- physical memory ---- */
@@ -182,16 +174,23 @@ static enum pgw_status search_phys(struct searcher *se, struct pgw_err *err)
 		memcpy(r, r0, n * sizeof(*r));
 		qsort(r, n, sizeof(*r), cmp_range);
 	}
+	struct search_feed f;
+	search_feed_init(&f, se->img, &se->sc, se->stats->not_in_image);
+	f.stopped = &se->stopped;
 	for (size_t i = 0; i < n && !se->stopped; i++) {
-		uint64_t pa = r[i].start & ~(PGW_PAGE_SIZE - 1);
+		/* Frames below done were fed (ranges may overlap); frames
+		 * count to 2^52, so a range at the top cannot wrap. */
+		uint64_t pfn = r[i].start >> PGW_PAGE_SHIFT;
 		uint64_t end = r[i].start + r[i].size;
-		if (pa < done)
-			pa = done;
-		for (; pa < end && pa >= done && !se->stopped;
-		     pa += PGW_PAGE_SIZE)
-			feed(se, pa, pa);
-		if (pa > done)
-			done = pa;
+		if (end < r[i].start)
+			continue;
+		uint64_t efn = (end >> PGW_PAGE_SHIFT) +
+			       ((end & (PGW_PAGE_SIZE - 1)) != 0);
+		if (pfn < done)
+			pfn = done;
+		search_feed_frames(&f, pfn, efn);
+		if (efn > done)
+			done = efn;
 	}
 	scan_break(&se->sc);
 	free(r);

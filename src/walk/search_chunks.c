@@ -8,6 +8,7 @@
  * the hits are the same, in the same order.
  */
 #include "search_chunks.h"
+#include "search_feed.h"
 #include "../formats/image_page.h"
 #include "../lib/chunks.h"
 
@@ -66,29 +67,6 @@ static void keep_hit(void *arg, const struct scan_hit *h)
 	p->hits[p->nhits++] = *h;
 }
 
-/* Frame pfn into the worker's scanner, as cmd_search's feed does; its
- * absence counted when it is the piece's own. */
-static bool feed(struct worker *w, uint64_t pfn, bool own)
-{
-	enum pgw_absence why = pgw_image_page_state(w->img, pfn);
-	struct pgw_err err = { 0 };
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
-
-	if (why == PGW_ABSENT_NONE) {
-		uint8_t *slot = scan_slot(&w->sc, pa, pa);
-		if (pgw_image_read_page(w->img, pfn, slot, &err) == PGW_OK) {
-			scan_commit(&w->sc);
-			return true;
-		}
-		why = err.absence != PGW_ABSENT_NONE ? err.absence :
-						       PGW_ABSENT_CORRUPT;
-	}
-	if (own)
-		w->piece->not_in_image[why] += PGW_PAGE_SIZE;
-	scan_break(&w->sc);
-	return false;
-}
-
 static void run_piece(void *arg, unsigned wi, size_t i)
 {
 	struct job *j = arg;
@@ -101,9 +79,12 @@ static void run_piece(void *arg, unsigned wi, size_t i)
 	}
 	w->piece = p;
 	uint64_t before = w->sc.bytes;
-	for (uint64_t pfn = p->first; pfn < p->end; pfn++)
-		feed(w, pfn, true);
-	bool ahead = p->more && feed(w, p->end, false);
+	struct search_feed own, next;
+	search_feed_init(&own, w->img, &w->sc, p->not_in_image);
+	search_feed_frames(&own, p->first, p->end);
+	/* The frame after the piece is the next piece's to count. */
+	search_feed_init(&next, w->img, &w->sc, NULL);
+	bool ahead = p->more && search_feed_frame(&next, p->end);
 	scan_break(&w->sc);
 	p->bytes = w->sc.bytes - before - (ahead ? PGW_PAGE_SIZE : 0);
 	p->oom |= w->sc.oom;
@@ -135,7 +116,8 @@ static int by_start(const void *a, const void *b)
 
 /* The pieces of the frames the ranges cover, in order: the frames the
  * one-thread search feeds (each frame a range touches, once). */
-static bool plan(const struct pgw_phys_range *r0, size_t n,
+static bool plan(struct pgw_image *img, const struct pgw_phys_range *r0,
+		 size_t n,
 		 struct piece **pieces_ret, size_t *n_ret)
 {
 	struct pgw_phys_range *r = malloc((n ? n : 1) * sizeof(*r));
@@ -165,7 +147,7 @@ static bool plan(const struct pgw_phys_range *r0, size_t n,
 		frames += end - first;
 		if (frames > MAX_FRAMES)
 			ok = false;
-		for (uint64_t f = first; ok && f < end; f += PIECE_FRAMES) {
+		for (uint64_t f = first; ok && f < end;) {
 			if (np == cap) {
 				cap = cap ? 2 * cap : 64;
 				struct piece *g = realloc(pieces,
@@ -178,9 +160,14 @@ static bool plan(const struct pgw_phys_range *r0, size_t n,
 			}
 			uint64_t e = end - f > PIECE_FRAMES ? f + PIECE_FRAMES :
 							       end;
+			/* A run the feed passes in one step is one piece. */
+			uint64_t run = search_feed_run(img, f);
+			if (run > e - f)
+				e = run < end - f ? f + run : end;
 			pieces[np++] = (struct piece){
 				.first = f, .end = e, .more = e < end,
 			};
+			f = e;
 		}
 	}
 	free(r);
@@ -216,7 +203,7 @@ bool search_phys_threads(struct pgw_image *img,
 	struct pgw_err err;
 
 	if (threads < 2 || !only_literals(sc) ||
-	    !plan(ranges, n, &j.pieces, &j.n))
+	    !plan(img, ranges, n, &j.pieces, &j.n))
 		return false;
 	if (threads > j.n)
 		threads = (unsigned)j.n;
