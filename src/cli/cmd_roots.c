@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../formats/image_page.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "output.h"
@@ -47,8 +48,8 @@ static const char doc[] =
 	"The kernel root comes from VMCOREINFO (the image's note, or found in "
 	"memory), else from the kernel-root scan; --root or --cr3 names it "
 	"instead.  -v says on stderr how the kernel root was chosen, what the "
-	"scan looked at and how long it took, and how the task list was "
-	"read.  Output: text (a table), json (JSON Lines: root, orphan, "
+	"scan looked at and how long it took, how many pages were "
+	"decompressed (a kdump's), and how the task list was read.  Output: text (a table), json (JSON Lines: root, orphan, "
 	"unowned-task, names and summary records), csv or tsv (the same "
 	"columns, a header row).  Exit status: 0, 2 the task list was cut "
 	"short by a page the image lacks, 3 no mode or kernel root, 4 a "
@@ -118,6 +119,15 @@ static void say(const struct session *s, const struct pgw_roots *roots,
 	if (r->view && !r->names_why)
 		fprintf(stderr, "pgwalk: task list: %zu tasks, %.1f ms\n",
 			r->ntasks, names_ms);
+	/* Decompressing is what a kdump's scans cost: each page once is
+	 * the aim, so the count is said beside the pages held. */
+	uint64_t filled = pgw_image_pages_filled(s->img);
+	struct pgw_evidence ev;
+	pgw_image_evidence(s->img, &ev);
+	if (filled)
+		fprintf(stderr, "pgwalk: pages decompressed: %llu, of %llu "
+			"pages in the image\n", (unsigned long long)filled,
+			(unsigned long long)ev.pages_dumped);
 	if (r->method)
 		out_text_line(stderr, "pgwalk: names: ", r->method_why, "\n");
 }

@@ -127,6 +127,9 @@ struct pgw_image {
 
 	/* Bounded page cache for formats that are not zero-copy. */
 	struct pgw_page_cache *cache;
+	/* Pages page() filled in (decompressed, or put together) so far:
+	 * what the scans are held to decode once each (-v says it). */
+	uint64_t pages_filled;
 
 	/* The scans' workers: the same file opened again, one image per
 	 * thread (pgw_image_workers), closed with this one. */

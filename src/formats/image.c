@@ -271,8 +271,10 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	}
 	uint8_t *slot = pgw_page_cache_slot(img->cache, pfn);
 	st = img->format->page(img, pfn, slot, page_ret, err);
-	if (st == PGW_OK && *page_ret == slot)
+	if (st == PGW_OK && *page_ret == slot) {
 		pgw_page_cache_commit(img->cache, pfn);
+		img->pages_filled++;
+	}
 	else
 		pgw_page_cache_unslot(img->cache);
 	return zero_if_excluded(img, st, page_ret, err);
@@ -319,6 +321,15 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 	}
 	*workers_ret = img->workers;
 	return PGW_OK;
+}
+
+uint64_t pgw_image_pages_filled(const struct pgw_image *img)
+{
+	uint64_t n = img->pages_filled;
+
+	for (unsigned w = 0; w < img->nworkers; w++)
+		n += img->workers[w]->pages_filled;
+	return n;
 }
 
 unsigned pgw_image_threads(const struct pgw_image *img)

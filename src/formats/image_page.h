@@ -68,6 +68,10 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 				  struct pgw_image *const **workers_ret,
 				  struct pgw_err *err);
 
+/* Pages img and its workers decoded into their caches so far (a kdump's
+ * decompressed pages; 0 for an image read in place). */
+uint64_t pgw_image_pages_filled(const struct pgw_image *img);
+
 /* The threads img's scans may use (its open options; at least 1). */
 unsigned pgw_image_threads(const struct pgw_image *img);
 

@@ -432,8 +432,13 @@ enum pgw_status pgw_space_open(struct pgw_image *img,
 	/* The kernel's root, wanted and not named by VMCOREINFO. */
 	const char *sym;
 	uint64_t va;
-	bool want_kernel = r->kernel || r->have_pid || r->comm ||
-			   (r->have_cpu && why->mode.mode->root_select_bit) ||
+	/* A root given is the kernel's too where the mode has one root
+	 * (pick takes it first): scanning for another would read, and
+	 * decompress, every page for nothing. */
+	bool one_root = !why->mode.mode->root_select_bit;
+	bool want_kernel = (r->kernel && !(root_given(r) && one_root)) ||
+			   r->have_pid || r->comm ||
+			   (r->have_cpu && !one_root) ||
 			   (!root_given(r) && !cpu0_has_cr3(img));
 	if (want_kernel && !why->facts.kernel_root_scanned &&
 	    !linux_kernel_root_symbol(img, &sym, &va)) {
