@@ -130,6 +130,10 @@ struct pgw_image {
 	/* Pages page() filled in (decompressed, or put together) so far:
 	 * what the scans are held to decode once each (-v says it). */
 	uint64_t pages_filled;
+	/* What a whole VMCOREINFO scan of this image found (src/linux
+	 * keeps it: the raw base's scan), so the next asker looks at those
+	 * pages again instead of every page, as with the facts cache. */
+	struct pgw_facts_hint scan_hint;
 
 	/* The scans' workers: the same file opened again, one image per
 	 * thread (pgw_image_workers), closed with this one. */

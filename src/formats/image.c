@@ -323,6 +323,17 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 	return PGW_OK;
 }
 
+void pgw_image_keep_scan_hint(struct pgw_image *img,
+			      const struct pgw_facts_hint *h)
+{
+	img->scan_hint = *h;
+}
+
+const struct pgw_facts_hint *pgw_image_scan_hint(const struct pgw_image *img)
+{
+	return img->scan_hint.nvmci ? &img->scan_hint : NULL;
+}
+
 uint64_t pgw_image_pages_filled(const struct pgw_image *img)
 {
 	uint64_t n = img->pages_filled;

@@ -68,6 +68,14 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 				  struct pgw_image *const **workers_ret,
 				  struct pgw_err *err);
 
+/* What a whole scan of img found VMCOREINFO candidates at, kept for the
+ * next scan of the same image (the raw base's scan, then the session's):
+ * pages to look at again, each checked as the scan checks it.  NULL:
+ * none kept. */
+void pgw_image_keep_scan_hint(struct pgw_image *img,
+			      const struct pgw_facts_hint *h);
+const struct pgw_facts_hint *pgw_image_scan_hint(const struct pgw_image *img);
+
 /* Pages img and its workers decoded into their caches so far (a kdump's
  * decompressed pages; 0 for an image read in place). */
 uint64_t pgw_image_pages_filled(const struct pgw_image *img);

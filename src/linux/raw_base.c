@@ -14,6 +14,8 @@
 #include "../lib/err.h"
 #include "arm64.h"
 #include "linux.h"
+#include "vmcoreinfo.h"
+#include "../formats/image_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,13 @@ enum pgw_status pgw_raw_base_find(struct pgw_image *img, const char *path,
 	if (!found)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	st = pgw_vmcoreinfo_find_in_memory(img, NULL, found, &e);
+	if (st == PGW_OK || st == PGW_E_NOTFOUND) {
+		/* The session asks again of this image when the base stays
+		 * 0: the pages are known. */
+		struct pgw_facts_hint h = { 0 };
+		linux_vmci_keep_found(found, &h);
+		pgw_image_keep_scan_hint(img, &h);
+	}
 	if (st == PGW_OK) {
 		rb->decided = true;
 		snprintf(rb->why, sizeof(rb->why), "VMCOREINFO at 0x%llx "

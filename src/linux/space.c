@@ -17,6 +17,8 @@
 #include "../lib/err.h"
 #include "linux.h"
 #include "swap_layout.h"
+#include "vmcoreinfo.h"
+#include "../formats/image_page.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,9 +92,8 @@ static bool vmci_hint_held(const struct pgw_facts_hint *h,
 	return true;
 }
 
-/* Every candidate of a whole scan, for the next open's hint. */
-static void vmci_keep_found(const struct pgw_vmci_found *found,
-			    struct pgw_facts_hint *h)
+void linux_vmci_keep_found(const struct pgw_vmci_found *found,
+			   struct pgw_facts_hint *h)
 {
 	if (!found->scan.complete || found->ncandidates == 0 ||
 	    found->ncandidates > found->nlisted)
@@ -113,16 +114,22 @@ static enum pgw_status find_vmci(struct pgw_image *img,
 				 struct pgw_facts_why *f, struct pgw_err *err)
 {
 	enum pgw_status st;
+	/* A whole scan of this very image (the raw base's) gives the
+	 * pages as the cache does, and is checked alike. */
+	bool cached = h && h->nvmci;
 
+	if (!cached)
+		h = pgw_image_scan_hint(img);
 	if (h && h->nvmci && h->nvmci <= PGW_VMCI_MAX_LISTED) {
 		opts->only = h->vmci_pa;
 		opts->nonly = h->nvmci;
 		st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
 		opts->only = NULL;
 		opts->nonly = 0;
-		f->vmci_hinted = (st == PGW_OK || st == PGW_E_NOTFOUND) &&
-				 vmci_hint_held(h, found);
-		if (f->vmci_hinted) {
+		bool held = (st == PGW_OK || st == PGW_E_NOTFOUND) &&
+			    vmci_hint_held(h, found);
+		f->vmci_hinted = cached && held;
+		if (held) {
 			f->found.nvmci = h->nvmci;
 			memcpy(f->found.vmci_pa, h->vmci_pa,
 			       sizeof(h->vmci_pa));
@@ -134,7 +141,7 @@ static enum pgw_status find_vmci(struct pgw_image *img,
 	}
 	st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
 	if (st == PGW_OK || st == PGW_E_NOTFOUND)
-		vmci_keep_found(found, &f->found);
+		linux_vmci_keep_found(found, &f->found);
 	return st;
 }
 

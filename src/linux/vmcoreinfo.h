@@ -41,6 +41,12 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 			  const struct pgw_vmci_source *s,
 			  struct pgw_vmci_check *check, char *why, size_t n);
 
+/* Every candidate of a whole scan, as a hint for the next scan of the
+ * image (the facts cache's, the image's own); none when the scan was cut
+ * short, found none or more than it lists. */
+void linux_vmci_keep_found(const struct pgw_vmci_found *found,
+			   struct pgw_facts_hint *h);
+
 /* A candidate's text (pgw_vmci_found's cand[]) into buf, of
  * PGW_VMCI_TEXT_MAX + 1 bytes, NUL-terminated; false with why. */
 bool linux_vmci_candidate_text(struct pgw_image *img,
