@@ -6,9 +6,9 @@
 #  - roots, check --all-roots and search --phys, the whole command: the
 #    best wall time of RUNS and the best CPU time (all threads), each
 #    against 1 thread (speed-up: wall(1) / wall(N));
-#  - for the zlib kdumps (this one, and the real x64-4l-a -d 31 one, whose
-#    VMCOREINFO note spares the kernel-root scan), the floor: the
-#    VMCOREINFO scan (pgw-roots vmcoreinfo: every dumped page inflated
+#  - for the zlib kdumps (this one, given --root, and the real x64-4l-a
+#    -d 31 one, whose VMCOREINFO note spares the kernel-root scan), the
+#    floor: the VMCOREINFO scan (pgw-roots vmcoreinfo: every dumped page inflated
 #    once, a compare each, nothing else) on the same threads, and roots
 #    against it, in wall and CPU time;
 #  - with perf, each thread's share of the CPU time of roots on the kdump
@@ -118,7 +118,7 @@ floor_rows() {
 	done
 }
 # shellcheck disable=SC2086
-floor_rows "240 MiB synthetic (roots: --root, so the kernel-root scan inflates it too)" \
+floor_rows "240 MiB synthetic (roots: --root, no VMCOREINFO)" \
 	"$TMP/big.kdump" $R
 real=$SHARED/x64-4l-a/vmcore-d31.kdump
 [ -f "$real" ] && floor_rows "x64-4l-a vmcore-d31.kdump" "$real"
