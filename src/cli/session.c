@@ -1,3 +1,4 @@
+#include "../formats/image_page.h"
 #include "session.h"
 #include "exit_codes.h"
 #include "hints.h"
@@ -483,6 +484,13 @@ static enum pgw_status find_raw_base(struct session *s, const char *path,
 				     struct pgw_err *err)
 {
 	struct pgw_raw_base rb;
+
+	/* The cache's VMCOREINFO pages spare the base's scan too. */
+	if (!s->opts.no_cache) {
+		facts_cache_load(&s->cache, path, s->img, &s->opts.open);
+		if (s->cache.have_hint)
+			pgw_image_keep_scan_hint(s->img, &s->cache.hint);
+	}
 	enum pgw_status st = pgw_raw_base_find(s->img, path, &s->opts.open,
 					       &rb, err);
 

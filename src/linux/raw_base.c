@@ -153,10 +153,15 @@ enum pgw_status pgw_raw_base_find(struct pgw_image *img, const char *path,
 	memset(rb, 0, sizeof(*rb));
 	if (!found)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	st = pgw_vmcoreinfo_find_in_memory(img, NULL, found, &e);
-	if (st == PGW_OK || st == PGW_E_NOTFOUND) {
-		/* The session asks again of this image when the base stays
-		 * 0: the pages are known. */
+	/* The pages the facts cache names (the caller keeps its hint on
+	 * the image), checked again; else every page, and the session asks
+	 * again of this image when the base stays 0: the pages are known
+	 * then. */
+	struct pgw_scan_opts scan = { 0 };
+	bool held;
+	st = linux_vmci_find_hinted(img, pgw_image_scan_hint(img), &scan,
+				    found, &held, &e);
+	if (!held && (st == PGW_OK || st == PGW_E_NOTFOUND)) {
 		struct pgw_facts_hint h = { 0 };
 		linux_vmci_keep_found(found, &h);
 		pgw_image_keep_scan_hint(img, &h);

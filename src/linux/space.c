@@ -105,42 +105,51 @@ void linux_vmci_keep_found(const struct pgw_vmci_found *found,
 	}
 }
 
-/* The candidates where the hint says they are, when they still are;
- * else every page is looked at. */
+enum pgw_status linux_vmci_find_hinted(struct pgw_image *img,
+				       const struct pgw_facts_hint *h,
+				       struct pgw_scan_opts *opts,
+				       struct pgw_vmci_found *found,
+				       bool *held, struct pgw_err *err)
+{
+	*held = false;
+	if (h && h->nvmci && h->nvmci <= PGW_VMCI_MAX_LISTED) {
+		opts->only = h->vmci_pa;
+		opts->nonly = h->nvmci;
+		enum pgw_status st = pgw_vmcoreinfo_find_in_memory(img, opts,
+								    found, err);
+		opts->only = NULL;
+		opts->nonly = 0;
+		*held = (st == PGW_OK || st == PGW_E_NOTFOUND) &&
+			vmci_hint_held(h, found);
+		if (*held)
+			return st;
+		memset(err, 0, sizeof(*err));
+	}
+	return pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
+}
+
+/* The candidates where the hint says they are (the cache's, else what a
+ * whole scan of this very image found: the raw base's), when they still
+ * are; else every page is looked at. */
 static enum pgw_status find_vmci(struct pgw_image *img,
 				 const struct pgw_facts_hint *h,
 				 struct pgw_scan_opts *opts,
 				 struct pgw_vmci_found *found,
 				 struct pgw_facts_why *f, struct pgw_err *err)
 {
-	enum pgw_status st;
-	/* A whole scan of this very image (the raw base's) gives the
-	 * pages as the cache does, and is checked alike. */
-	bool cached = h && h->nvmci;
+	bool cached = h && h->nvmci, held;
 
 	if (!cached)
 		h = pgw_image_scan_hint(img);
-	if (h && h->nvmci && h->nvmci <= PGW_VMCI_MAX_LISTED) {
-		opts->only = h->vmci_pa;
-		opts->nonly = h->nvmci;
-		st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
-		opts->only = NULL;
-		opts->nonly = 0;
-		bool held = (st == PGW_OK || st == PGW_E_NOTFOUND) &&
-			    vmci_hint_held(h, found);
-		f->vmci_hinted = cached && held;
-		if (held) {
-			f->found.nvmci = h->nvmci;
-			memcpy(f->found.vmci_pa, h->vmci_pa,
-			       sizeof(h->vmci_pa));
-			memcpy(f->found.vmci_valid, h->vmci_valid,
-			       sizeof(h->vmci_valid));
-			return st;
-		}
-		memset(err, 0, sizeof(*err));
-	}
-	st = pgw_vmcoreinfo_find_in_memory(img, opts, found, err);
-	if (st == PGW_OK || st == PGW_E_NOTFOUND)
+	enum pgw_status st = linux_vmci_find_hinted(img, h, opts, found,
+						    &held, err);
+	f->vmci_hinted = cached && held;
+	if (held) {
+		f->found.nvmci = h->nvmci;
+		memcpy(f->found.vmci_pa, h->vmci_pa, sizeof(h->vmci_pa));
+		memcpy(f->found.vmci_valid, h->vmci_valid,
+		       sizeof(h->vmci_valid));
+	} else if (st == PGW_OK || st == PGW_E_NOTFOUND)
 		linux_vmci_keep_found(found, &f->found);
 	return st;
 }

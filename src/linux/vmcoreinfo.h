@@ -47,6 +47,15 @@ bool pgw_vmci_check_facts(struct pgw_image *img,
 void linux_vmci_keep_found(const struct pgw_vmci_found *found,
 			   struct pgw_facts_hint *h);
 
+/* pgw_vmcoreinfo_find_in_memory over h's pages alone when it names some
+ * and they give what they gave before (*held: the same candidates, each
+ * as valid), else over every page. */
+enum pgw_status linux_vmci_find_hinted(struct pgw_image *img,
+				       const struct pgw_facts_hint *h,
+				       struct pgw_scan_opts *opts,
+				       struct pgw_vmci_found *found,
+				       bool *held, struct pgw_err *err);
+
 /* A candidate's text (pgw_vmci_found's cand[]) into buf, of
  * PGW_VMCI_TEXT_MAX + 1 bytes, NUL-terminated; false with why. */
 bool linux_vmci_candidate_text(struct pgw_image *img,
