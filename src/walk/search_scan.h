@@ -29,6 +29,7 @@ struct scan_hit {
 struct scan_group {
 	uint8_t key[SCAN_KEY];
 	size_t key_len;          /* 0: patterns of ?? alone */
+	size_t rare;             /* the key's byte looked for first */
 	size_t *member;          /* pattern indexes */
 	size_t n;
 };
