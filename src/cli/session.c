@@ -47,7 +47,7 @@ static const struct argp_option options[] = {
 	  "page again", 2 },
 	{ "threads", OPT_THREADS, "N", 0,
 	  "Scan physical memory (VMCOREINFO, the kernel root, the roots of "
-	  "roots and --all-roots, search --phys for strings and hex) on N "
+	  "roots and --all-roots, search --phys) on N "
 	  "threads, each reading the image through its own descriptor; the "
 	  "answer and exit status are those of one thread (default: the "
 	  "CPUs this process may run on)", 2 },

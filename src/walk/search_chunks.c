@@ -11,6 +11,7 @@
 #include "search_feed.h"
 #include "../formats/image_page.h"
 #include "../lib/chunks.h"
+#include "search_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,18 +115,17 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The pieces of the frames the ranges cover, in order: the frames the
- * one-thread search feeds (each frame a range touches, once). */
-static bool plan(struct pgw_image *img, const struct pgw_phys_range *r0,
-		 size_t n,
-		 struct piece **pieces_ret, size_t *n_ret)
+/* The frames the one-thread search feeds (each frame a range touches,
+ * once), as streams of frames that follow one another: false when there
+ * are too many, or at 2^64 (one thread, as before), or no memory. */
+static bool streams(const struct pgw_phys_range *r0, size_t n,
+		    struct search_frames *f)
 {
 	struct pgw_phys_range *r = malloc((n ? n : 1) * sizeof(*r));
-	struct piece *pieces = NULL;
-	size_t np = 0, cap = 0;
 	uint64_t frames = 0;
-	bool ok = r != NULL;
+	bool ok = r && (f->stream = malloc((n ? n : 1) * sizeof(*f->stream)));
 
+	f->nstreams = 0;
 	if (ok && n) {
 		memcpy(r, r0, n * sizeof(*r));
 		qsort(r, n, sizeof(*r), by_start);
@@ -147,33 +147,47 @@ static bool plan(struct pgw_image *img, const struct pgw_phys_range *r0,
 		frames += end - first;
 		if (frames > MAX_FRAMES)
 			ok = false;
-		for (uint64_t f = first; ok && f < end;) {
+		f->stream[f->nstreams++] = (struct search_stream){ first, end };
+	}
+	free(r);
+	if (!ok) {
+		free(f->stream);
+		f->stream = NULL;
+	}
+	return ok;
+}
+
+/* The streams in pieces of PIECE_FRAMES frames, in order. */
+static bool plan(struct pgw_image *img, const struct search_frames *f,
+		 struct piece **pieces_ret, size_t *n_ret)
+{
+	struct piece *pieces = NULL;
+	size_t np = 0, cap = 0;
+
+	for (size_t i = 0; i < f->nstreams; i++) {
+		uint64_t end = f->stream[i].end;
+		for (uint64_t s = f->stream[i].first; s < end;) {
 			if (np == cap) {
 				cap = cap ? 2 * cap : 64;
 				struct piece *g = realloc(pieces,
 							  cap * sizeof(*g));
 				if (!g) {
-					ok = false;
-					break;
+					free(pieces);
+					return false;
 				}
 				pieces = g;
 			}
-			uint64_t e = end - f > PIECE_FRAMES ? f + PIECE_FRAMES :
+			uint64_t e = end - s > PIECE_FRAMES ? s + PIECE_FRAMES :
 							       end;
 			/* A run the feed passes in one step is one piece. */
-			uint64_t run = search_feed_run(img, f);
-			if (run > e - f)
-				e = run < end - f ? f + run : end;
+			uint64_t run = search_feed_run(img, s);
+			if (run > e - s)
+				e = run < end - s ? s + run : end;
 			pieces[np++] = (struct piece){
-				.first = f, .end = e, .more = e < end,
+				.first = s, .end = e, .more = e < end,
 			};
-			f = e;
+			s = e;
 		}
-	}
-	free(r);
-	if (!ok) {
-		free(pieces);
-		return false;
 	}
 	*pieces_ret = pieces;
 	*n_ret = np;
@@ -202,8 +216,20 @@ bool search_phys_threads(struct pgw_image *img,
 	};
 	struct pgw_err err;
 
-	if (threads < 2 || !only_literals(sc) ||
-	    !plan(img, ranges, n, &j.pieces, &j.n))
+	struct search_frames f;
+	bool ok;
+
+	if (threads < 2 || !streams(ranges, n, &f))
+		return false;
+	if (!only_literals(sc)) {
+		ok = search_stream_threads(img, &f, threads, sc, not_in_image,
+					   stopped);
+		free(f.stream);
+		return ok;
+	}
+	ok = plan(img, &f, &j.pieces, &j.n);
+	free(f.stream);
+	if (!ok)
 		return false;
 	if (threads > j.n)
 		threads = (unsigned)j.n;

@@ -1,10 +1,11 @@
 /*
  * pgw_search of physical memory on the image's threads (pgw_image_open_opts'
- * threads, the CLI's --threads), for patterns whose
- * hits are every place they lie whatever the windows the scanner reads
- * in (strings, their wide forms, hex): regular expressions go on past
- * their last match from one window to the next, and YARA conditions hold
- * over a window, so those are searched on one thread.
+ * threads, the CLI's --threads).  Strings, their wide forms and hex are
+ * found wherever they lie, whatever the windows the scanner reads in:
+ * pieces of frames, each a little past its end (search_chunks.c).
+ * Regular expressions and YARA rules find what they find in the one
+ * scanner's windows: pieces cut where its windows begin
+ * (search_stream.c).
  */
 #ifndef PGW_SEARCH_CHUNKS_H
 #define PGW_SEARCH_CHUNKS_H

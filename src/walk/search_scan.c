@@ -208,7 +208,11 @@ static int cmp_found(const void *a, const void *b)
  * it lies in the carry) at or above it.  Each try looks at one window
  * and takes a match only if it starts in the window's first half, so a
  * match is never cut short and no expression costs more than a window's
- * work a byte.  Empty matches are no hits.
+ * work a byte (and one a match).  A try that takes nothing moves on to
+ * the next multiple of REGEX_MAX in the address space, so where the
+ * tries lie after it depends on the addresses alone, not on the matches
+ * before: the threads' pieces (search_stream.c) know where the search
+ * goes on at their start.  Empty matches are no hits.
  */
 static bool search_regex(struct scanner *s, size_t i, size_t total,
 			 size_t limit)
@@ -225,7 +229,7 @@ static bool search_regex(struct scanner *s, size_t i, size_t total,
 		if (regexec(&p->re, (const char *)s->buf, 1, &m,
 			    REG_STARTEND) != 0 ||
 		    (size_t)m.rm_so >= pos + REGEX_MAX) {
-			pos += REGEX_MAX;
+			pos += REGEX_MAX - (s->start - s->carry + pos) % REGEX_MAX;
 			continue;
 		}
 		size_t so = (size_t)m.rm_so, eo = (size_t)m.rm_eo;

@@ -32,9 +32,19 @@ bool yara_rules_scan(struct yara_rules *r, const uint8_t *buf, size_t n,
 	return false;
 }
 
+unsigned yara_rules_threads(void)
+{
+	return 1;
+}
+
 #else
 
 #include <yara.h>
+
+unsigned yara_rules_threads(void)
+{
+	return YR_MAX_THREADS - 1;
+}
 
 static int (*yr_init)(void);
 static int (*yr_compiler_new)(YR_COMPILER **);

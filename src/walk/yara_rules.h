@@ -31,4 +31,9 @@ typedef bool (*yara_match_fn)(void *arg, size_t off, size_t len,
 bool yara_rules_scan(struct yara_rules *r, const uint8_t *buf, size_t n,
 		     yara_match_fn fn, void *arg, const char **why);
 
+/* Threads that may scan with one set of rules at once (libyara keeps
+ * matches per thread in arrays of YR_MAX_THREADS), less one for the
+ * calling thread. */
+unsigned yara_rules_threads(void);
+
 #endif

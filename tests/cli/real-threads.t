@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 X4=$SHARED/x64-4l-a
-plan 33
+plan 37
 
 # same WHAT SUB ARGS...: pgwalk SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).
@@ -80,6 +80,27 @@ n=$("$PGWALK" search --phys --format=json --regex='PGWALK-MARKER' \
 ok $? "... the $n the regular expression finds on one thread"
 same "vmcore-d31.kdump: search --phys alike (pages excluded, not in the image)" \
 	search --phys --format=json --string=PGWALK-MARKER "$X4/vmcore-d31.kdump"
+# Regular expressions and YARA rules: pieces cut where one search's
+# 256 KiB chunks begin (after the excluded pages of the kdump too).
+same "vmcore-d31.kdump: search --phys --regex alike" search --phys \
+	--format=json --regex='PGWALK-(MARKER|SHARED)-[0-9a-f-]+' \
+	--regex='[A-Za-z]{6,}' --max-hits=50000 "$X4/vmcore-d31.kdump"
+same "x64-4l-a mem.raw: search --phys --regex alike" search --phys \
+	--format=json --regex='PGWALK-MARKER-[0-9]+-[0-9a-f]+' \
+	"$UNPACKED/x64-4l-a/mem.raw"
+is "$(grep -c '"pattern":"regex:' "$TMP/o2")" \
+	"$(LC_ALL=C grep -a -o 'PGWALK-MARKER-[0-9][0-9]*-[0-9a-f][0-9a-f]*' "$UNPACKED/x64-4l-a/mem.raw" | wc -l)" \
+	"... on 2 threads each marker grep -a -o finds in the file"
+"$PGWALK" search --phys --yara="$(dirname "$0")/../rules/markers.yar" \
+	"$UNPACKED/i386-pae-a/vmcore.elf" >/dev/null 2>&1
+if [ $? -ne 69 ]; then
+	same "i386-pae-a vmcore.elf: search --phys --yara alike" search \
+		--phys --format=json \
+		--yara="$(dirname "$0")/../rules/markers.yar" \
+		"$UNPACKED/i386-pae-a/vmcore.elf"
+else
+	skip "libyara is not installed"
+fi
 if [ -f "$UNPACKED/arm64-4k-a/mem.raw" ]; then
 	same "arm64-4k-a mem.raw: roots alike" roots --format=json \
 		"$UNPACKED/arm64-4k-a/mem.raw"

@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 44
+plan 50
 
 # same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).  pgw-roots' scan line
@@ -144,8 +144,58 @@ same "search --phys on the kdump, --max-hits=2: alike (exit 4)" "$PGWALK" \
 	search --phys --max-hits=2 --hex=4433221100ffeedd \
 	--hex=8877665544332211 "$TMP/cross.kdump"
 is "$(tail -1 "$TMP/e2")" "exit 4" "... exit 4 on 2 threads as on one"
-same "search --phys --regex (one thread): alike" "$PGWALK" search --phys \
-	--regex='\x44\x33\x22\x11' "$TMP/cross.raw"
+
+# ---- regular expressions and YARA rules: pieces cut where chunks begin ----
+# The cross image and two entries across 0xfff801, where the 256 KiB
+# chunk before frame 4096 leaves off and carries the rest (2047 bytes,
+# a regular expression's reach) into the next: ABCDEFGHIJKLMNOP runs over
+# it, so the piece from frame 4096 is searched again from where that match
+# left the search; D3"\021 (0x11223344's bytes) lies in the carry.
+printf 'mode x86-64\nram 0 64M\nroot 0x1000\nentry 0xfff7f8 0x4847464544434241\nentry 0xfff800 0x504f4e4d4c4b4a49\nentry 0xfffff8 0x1122334455667788\nentry 0x1000000 0x99aabbccddeeff00\nentry 0x2fffff8 0x1122334455667788\n' |
+	"$MKIMAGE" -r "$TMP/edge.raw" || bail "pgw-mkimage (edge) failed"
+"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/edge.raw" --codec=zlib \
+	"$TMP/edge.kdump" >/dev/null || bail "pgw-mkdump kdump (edge) failed"
+RE=$(printf 'D3"\021([^a]\377)?')
+same "search --phys --regex on threads: alike" "$PGWALK" search --phys \
+	--format=json --regex="$RE" --regex=ABCDEFGHIJKLMNOP "$TMP/edge.raw"
+is "$(sed -n 's/^{"type":"hit","pa":"\([^"]*\)".*"size":\([0-9]*\).*/\1:\2/p' "$TMP/o2" | tr '\n' ' ')" \
+	"0xfff7f8:16 0xfffffc:6 0x2fffffc:4 " \
+	"... the three the spec wrote, each whole: across the carry, in it"
+# Three corrupt pages in the zlib kdump: one scanner's chunks begin
+# elsewhere after each, and every piece after is searched again.
+cp "$TMP/edge.kdump" "$TMP/bad.kdump"
+sz=$(stat -c %s "$TMP/bad.kdump")
+for off in $((sz / 2)) $((sz * 3 / 5)) $((sz * 4 / 5)); do
+	printf '\377\377\377\377\377\377\377\377' |
+		dd of="$TMP/bad.kdump" bs=1 seek=$off conv=notrunc 2>/dev/null
+done
+same "... on a kdump with corrupt pages: alike" "$PGWALK" search --phys \
+	--format=json --regex="$RE" --regex=ABCDEFGHIJKLMNOP "$TMP/bad.kdump"
+is "$(grep -c '"type":"hit"' "$TMP/o4") $(tail -1 "$TMP/e4")" "3 exit 2" \
+	"... the three hits and exit 2 (pages not searched) on 4 threads"
+same "... --max-hits=1 on the kdump: alike (exit 4)" "$PGWALK" search \
+	--phys --max-hits=1 --regex="$RE" "$TMP/edge.kdump"
+if "$PGWALK" search --phys --yara="$SPECS/../rules/markers.yar" \
+	"$TMP/edge.raw" >/dev/null 2>"$TMP/y.err" || [ $? -eq 1 ]; then
+	cat >"$TMP/edge.yar" <<'YAR'
+rule edge
+{
+    strings:
+        $a = { 44 33 22 11 00 FF }
+        $b = { 88 77 66 55 }
+    condition:
+        $a and $b
+}
+YAR
+	same "search --phys --yara on threads: alike" "$PGWALK" search \
+		--phys --format=json --yara="$TMP/edge.yar" "$TMP/edge.raw"
+	is "$(sed -n 's/^{"type":"hit","pa":"\([^"]*\)".*"pattern":"\([^"]*\)".*/\1 \2/p' "$TMP/o4" | tr '\n' ' ')" \
+		"0xfffff8 yara:edge:\$b 0xfffffc yara:edge:\$a " \
+		"... the rule's strings in the chunk that carries them (not at 0x2fffff8: no \$a there)"
+else
+	skip "libyara is not installed: $(cat "$TMP/y.err")"
+	skip "libyara is not installed"
+fi
 
 # ---- hostile and corrupt images: the same errors, the same status ----
 "$PGW_TOOLS/pgw-mkkernel" --loop "$TMP/loop.elf" || bail "pgw-mkkernel --loop failed"

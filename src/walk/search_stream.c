@@ -1,0 +1,381 @@
+/*
+ * search --phys for regular expressions and YARA rules on threads.  What
+ * they find depends on more than the bytes: a rule's condition holds
+ * over one chunk of the scanner (SCAN_PAGES pages from where the stream
+ * of readable pages began, and the carry), and a regular expression's
+ * search goes on past its last match.  So the pieces are cut where one
+ * scanner begins a chunk (a look at each frame's state, no read, finds
+ * those places), and each piece starts from the state one scanner would
+ * most likely be in there: the carry of the frame before, no regular
+ * expression's match running on.  The calling thread, merging in order,
+ * compares that with the state the piece before left: alike, the
+ * piece's hits are the one scanner's; not alike (a match that runs over
+ * the cut, a page that would not decode and moved the chunks), it
+ * searches the piece again itself from the true state.  Either way the
+ * hits, their order and the counts are one thread's.
+ */
+#include "search_stream.h"
+#include "scan_state.h"
+#include "yara_rules.h"
+#include "../formats/image_page.h"
+#include "../lib/chunks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PIECE_FRAMES 4096
+
+struct piece {
+	uint64_t first, end;         /* frames [first, end) */
+	bool prime;                  /* the stream runs on from first - 1 */
+	bool more;                   /* the stream goes on at end */
+	struct scan_hit *hits;
+	size_t nhits, cap;
+	uint64_t bytes;
+	uint64_t not_in_image[PGW_NABSENCES];
+	bool oom;
+	const char *failed;
+	struct scan_state start, end_state;
+};
+
+struct worker {
+	struct pgw_image *img;
+	struct pattern **pat;        /* its own regular expressions: glibc's
+					regexec locks each one while it runs */
+	struct scanner sc;
+	bool ready;
+	struct piece *piece;
+};
+
+struct job {
+	struct piece *pieces;
+	size_t n;
+	struct worker *w;
+	struct pgw_image *img;       /* the caller's, for its searches */
+	struct scanner *sc;          /* the caller's: patterns, hit, counts */
+	struct scan_state truth;     /* the state the merged pieces left */
+	uint64_t *not_in_image;
+	const int *stopped;
+};
+
+static void collect_hit(void *arg, const struct scan_hit *h)
+{
+	struct worker *w = arg;
+	struct piece *p = w->piece;
+
+	if (p->oom)
+		return;
+	if (p->nhits == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct scan_hit *g = realloc(p->hits, cap * sizeof(*g));
+		if (!g) {
+			p->oom = true;
+			return;
+		}
+		p->hits = g;
+		p->cap = cap;
+	}
+	p->hits[p->nhits++] = *h;
+}
+
+/* Frame pfn into sc as the one-thread search feeds it (search.c); its
+ * absence counted into not_in_image. */
+static void feed(struct scanner *sc, struct pgw_image *img, uint64_t pfn,
+		 uint64_t not_in_image[PGW_NABSENCES])
+{
+	enum pgw_absence why = pgw_image_page_state(img, pfn);
+	struct pgw_err err = { 0 };
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	if (why == PGW_ABSENT_NONE) {
+		uint8_t *slot = scan_slot(sc, pa, pa);
+		if (pgw_image_read_page(img, pfn, slot, &err) == PGW_OK) {
+			scan_commit(sc);
+			return;
+		}
+		why = err.absence != PGW_ABSENT_NONE ? err.absence :
+						       PGW_ABSENT_CORRUPT;
+	}
+	not_in_image[why] += PGW_PAGE_SIZE;
+	scan_break(sc);
+}
+
+/* What feeding frame pfn does to sc before its bytes count: the chunk
+ * held is searched (with the carry kept when pfn is read, whole when it
+ * is not), the frame itself left for the next piece. */
+static void look_ahead(struct scanner *sc, struct pgw_image *img,
+		       uint64_t pfn)
+{
+	struct pgw_err err = { 0 };
+	uint64_t pa = pfn << PGW_PAGE_SHIFT;
+
+	if (pgw_image_page_state(img, pfn) == PGW_ABSENT_NONE &&
+	    pgw_image_read_page(img, pfn, scan_slot(sc, pa, pa), &err) ==
+		    PGW_OK)
+		return;
+	scan_break(sc);
+}
+
+/* Frame pfn read into buf: not absent, and it decodes. */
+static bool readable(struct pgw_image *img, uint64_t pfn, uint8_t *buf)
+{
+	struct pgw_err err = { 0 };
+
+	return pgw_image_page_state(img, pfn) == PGW_ABSENT_NONE &&
+	       pgw_image_read_page(img, pfn, buf, &err) == PGW_OK;
+}
+
+/* The state one scanner is in at the piece's first frame, before it
+ * reads it, when a chunk ended just before (the piece was cut there):
+ * the carry of the frame before when both frames are read, else
+ * nothing held. */
+static void guess_start(struct scanner *sc, struct pgw_image *img,
+			const struct piece *p)
+{
+	sc->carry = 0;
+	sc->npages = 0;
+	memset(sc->resume, 0, sc->npat * sizeof(*sc->resume));
+	if (!p->prime || !readable(img, p->first, sc->buf) ||
+	    !readable(img, p->first - 1, sc->buf))
+		return;
+	memmove(sc->buf, sc->buf + PGW_PAGE_SIZE - sc->keep, sc->keep);
+	sc->carry = sc->keep;
+	sc->carry_addr = sc->carry_pa = (p->first << PGW_PAGE_SHIFT) - sc->keep;
+	/* A regular expression's last try took nothing (search_scan.c):
+	 * it goes on at the first multiple of REGEX_MAX in the carry. */
+	for (size_t i = 0; i < sc->npat; i++)
+		if (sc->pat[i]->kind == PGW_PATTERN_REGEX)
+			sc->resume[i] = (REGEX_MAX - sc->carry_addr % REGEX_MAX) %
+					REGEX_MAX;
+}
+
+/* The piece's frames through sc from the state it holds, then the look
+ * at the next frame; false: out of memory for the end's state. */
+static bool search_piece(struct scanner *sc, struct pgw_image *img,
+			 struct piece *p, uint64_t not_in_image[PGW_NABSENCES],
+			 const int *stopped)
+{
+	for (uint64_t pfn = p->first; pfn < p->end && !*stopped; pfn++)
+		feed(sc, img, pfn, not_in_image);
+	if (p->more)
+		look_ahead(sc, img, p->end);
+	else
+		scan_break(sc);
+	return scan_state_save(sc, &p->end_state);
+}
+
+static void run_piece(void *arg, unsigned wi, size_t i)
+{
+	static const int go_on = 0;
+	struct job *j = arg;
+	struct worker *w = &j->w[wi];
+	struct piece *p = &j->pieces[i];
+	uint64_t before = w->sc.bytes;
+
+	w->piece = p;
+	if (w->ready) {
+		guess_start(&w->sc, w->img, p);
+		if (!scan_state_save(&w->sc, &p->start) ||
+		    !search_piece(&w->sc, w->img, p, p->not_in_image, &go_on))
+			p->oom = true;
+	} else {
+		p->oom = true;
+	}
+	p->bytes = w->sc.bytes - before;
+	p->oom |= w->sc.oom;
+	p->failed = w->sc.failed;
+	w->sc.oom = false;
+	w->sc.failed = NULL;
+}
+
+/* The piece searched by the caller's scanner from the truth (the state
+ * the pieces before it left), its hits reported as found. */
+static void search_again(struct job *j, struct piece *p)
+{
+	struct scanner *sc = j->sc;
+
+	scan_state_restore(sc, &j->truth);
+	if (!search_piece(sc, j->img, p, j->not_in_image, j->stopped) ||
+	    !scan_state_save(sc, &j->truth))
+		sc->oom = true;
+}
+
+/* The piece's own search, started from the truth: its findings. */
+static void take_piece(struct job *j, struct piece *p)
+{
+	struct scanner *sc = j->sc;
+
+	for (size_t k = 0; k < p->nhits && !*j->stopped; k++)
+		sc->hit(sc->arg, &p->hits[k]);
+	sc->bytes += p->bytes;
+	if (p->failed)
+		sc->failed = p->failed;
+	for (int a = 0; a < PGW_NABSENCES; a++)
+		j->not_in_image[a] += p->not_in_image[a];
+	scan_state_free(&j->truth);
+	j->truth = p->end_state;
+	p->end_state = (struct scan_state){ 0 };
+}
+
+static int merge_piece(void *arg, size_t i)
+{
+	struct job *j = arg;
+	struct piece *p = &j->pieces[i];
+
+	/* A piece short of memory is searched again too: one scanner's
+	 * search might not have been. */
+	if (!p->oom && scan_state_same(&j->truth, &p->start))
+		take_piece(j, p);
+	else
+		search_again(j, p);
+	free(p->hits);
+	p->hits = NULL;
+	scan_state_free(&p->start);
+	scan_state_free(&p->end_state);
+	return *j->stopped;
+}
+
+static bool add_piece(struct piece **pieces, size_t *np, size_t *cap,
+		      struct piece p)
+{
+	if (*np == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct piece *g = realloc(*pieces, c * sizeof(*g));
+		if (!g)
+			return false;
+		*pieces = g;
+		*cap = c;
+	}
+	(*pieces)[(*np)++] = p;
+	return true;
+}
+
+/* The stream [first, end) in pieces of PIECE_FRAMES frames or a little
+ * more, each cut where one scanner begins a chunk: after a frame that
+ * is not in the image, or SCAN_PAGES frames on from the last such. */
+static bool cut_stream(struct pgw_image *img, uint64_t first, uint64_t end,
+		       struct piece **pieces, size_t *np, size_t *cap)
+{
+	uint64_t from = first, run = 0;
+
+	for (uint64_t pfn = first; pfn < end; pfn++) {
+		if (pfn - from >= PIECE_FRAMES && run % SCAN_PAGES == 0) {
+			if (!add_piece(pieces, np, cap, (struct piece){
+				    .first = from, .end = pfn,
+				    .prime = from > first, .more = true }))
+				return false;
+			from = pfn;
+		}
+		run = pgw_image_page_state(img, pfn) == PGW_ABSENT_NONE ?
+			      run + 1 : 0;
+	}
+	return end == from ||
+	       add_piece(pieces, np, cap, (struct piece){
+		       .first = from, .end = end, .prime = from > first });
+}
+
+static bool plan(struct pgw_image *img, const struct search_frames *f,
+		 struct piece **pieces_ret, size_t *n_ret)
+{
+	struct piece *pieces = NULL;
+	size_t np = 0, cap = 0;
+
+	for (size_t i = 0; i < f->nstreams; i++)
+		if (!cut_stream(img, f->stream[i].first, f->stream[i].end,
+				&pieces, &np, &cap)) {
+			free(pieces);
+			return false;
+		}
+	*pieces_ret = pieces;
+	*n_ret = np;
+	return true;
+}
+
+static struct pattern **own_patterns(struct pattern *const *pat, size_t n)
+{
+	struct pattern **own = calloc(n ? n : 1, sizeof(*own));
+	struct pgw_err ignored;
+	bool ok = own != NULL;
+
+	for (size_t i = 0; ok && i < n; i++) {
+		own[i] = pat[i];
+		if (pat[i]->kind != PGW_PATTERN_REGEX)
+			continue;
+		own[i] = calloc(1, sizeof(*own[i]));
+		ok = own[i] && pattern_compile(own[i], PGW_PATTERN_REGEX,
+					       pat[i]->text, &ignored);
+		if (!ok && own[i]) {
+			free(own[i]);
+			own[i] = NULL;
+		}
+	}
+	return ok ? own : NULL;
+}
+
+static void free_patterns(struct pattern **own, struct pattern *const *pat,
+			  size_t n)
+{
+	for (size_t i = 0; own && i < n; i++)
+		if (own[i] && own[i] != pat[i]) {
+			pattern_free(own[i]);
+			free(own[i]);
+		}
+	free(own);
+}
+
+bool search_stream_threads(struct pgw_image *img,
+			   const struct search_frames *frames,
+			   unsigned threads, struct scanner *sc,
+			   uint64_t not_in_image[PGW_NABSENCES],
+			   const int *stopped)
+{
+	struct pgw_image *const *images;
+	struct job j = {
+		.img = img, .sc = sc, .not_in_image = not_in_image,
+		.stopped = stopped,
+	};
+	struct pgw_err err;
+
+	for (size_t i = 0; i < sc->npat; i++)
+		if (sc->pat[i]->kind == PGW_PATTERN_YARA &&
+		    threads > yara_rules_threads())
+			threads = yara_rules_threads();
+	if (threads < 2 || !plan(img, frames, &j.pieces, &j.n))
+		return false;
+	if (threads > j.n)
+		threads = (unsigned)j.n;
+	if (threads < 2 ||
+	    pgw_image_workers(img, threads, &images, &err) != PGW_OK ||
+	    !(j.w = calloc(threads, sizeof(*j.w)))) {
+		free(j.pieces);
+		return false;
+	}
+	for (unsigned t = 0; t < threads; t++) {
+		j.w[t].img = images[t];
+		j.w[t].pat = own_patterns(sc->pat, sc->npat);
+		j.w[t].ready = j.w[t].pat &&
+			       scan_init(&j.w[t].sc, j.w[t].pat, sc->npat,
+					 collect_hit, &j.w[t]);
+	}
+	struct pgw_chunks c = {
+		.n = j.n, .workers = threads, .run = run_piece,
+		.merge = merge_piece, .arg = &j,
+	};
+	/* The truth before the first piece: nothing held. */
+	bool ok = scan_state_save(sc, &j.truth);
+	/* Anything but PGW_OK comes before any piece is run or merged. */
+	ok = ok && pgw_chunks_run(&c, &err) == PGW_OK;
+	for (unsigned t = 0; t < threads; t++) {
+		scan_free(&j.w[t].sc);
+		free_patterns(j.w[t].pat, sc->pat, sc->npat);
+	}
+	for (size_t i = 0; i < j.n; i++) {
+		free(j.pieces[i].hits);
+		scan_state_free(&j.pieces[i].start);
+		scan_state_free(&j.pieces[i].end_state);
+	}
+	scan_state_free(&j.truth);
+	free(j.pieces);
+	free(j.w);
+	return ok;
+}
