@@ -18,6 +18,7 @@
 # high: the load average is printed with the table; the CPU times (which
 # the others disturb less) show the work does not grow with the threads.
 . "$(dirname "$0")/lib/measure.sh"
+. "$(dirname "$0")/lib/roots_image.sh"
 RUNS=${RUNS:-3}
 GIB=${BENCH_GIB:-1}
 THREADS=${BENCH_THREADS:-1 2}
@@ -27,30 +28,15 @@ if [ ! -x "$ROOTS" ] || [ ! -x "$PGW_TOOLS/pgw-mkimage" ]; then
 	exit 0
 fi
 
-# spec MIB: roots-x86-64.spec's kernel and 100 processes spread over MIB.
-spec() {
-	echo "mode x86-64"
-	echo "ram 0 $1M"
-	sed -n '/^root 0x1000000/,/^map 0xfffffe/p' \
-		"$REPO/tests/specs/roots-x86-64.spec"
-	_i=0
-	while [ "$_i" -lt 100 ]; do
-		_r=$((0x8000000 + _i * ($1 * 0x100000 - 0x8000000) / 100))
-		_r=$((_r & ~0x1fff))
-		printf 'root 0x%x\nclone-kernel 0x1000000\n' "$_r"
-		printf 'map 0x400000 0x%x 16K user a\n' $((_r + 0x2000))
-		_i=$((_i + 1))
-	done
-}
 img=$TMP/big.raw
-spec $((GIB * 1024)) >"$TMP/big.spec"
+roots_spec $((GIB * 1024)) >"$TMP/big.spec"
 "$PGW_TOOLS/pgw-mkimage" -r "$img" "$TMP/big.spec" ||
 	{ echo "(pgw-mkimage failed)"; exit 0; }
 cp --sparse=never "$img" "$img.dense" && mv "$img.dense" "$img" ||
 	{ echo "(no room for a dense $GIB GiB image)"; exit 0; }
 # The kdump: 240 MiB, so that its scans stay inside the default
 # decompression budget (PGW_SCAN_MAX_DECODED: 256 MiB) and run whole.
-spec 240 >"$TMP/k.spec"
+roots_spec 240 >"$TMP/k.spec"
 "$PGW_TOOLS/pgw-mkimage" -r "$TMP/k.raw" "$TMP/k.spec" &&
 	"$PGW_TOOLS/pgw-mkdump" kdump --raw="$TMP/k.raw" --codec=zlib \
 		"$TMP/big.kdump" >/dev/null || { echo "(pgw-mkdump failed)"; exit 0; }

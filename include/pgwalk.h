@@ -846,6 +846,31 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 			       struct pgw_walk_stats *stats_ret, int *stopped_ret,
 			       struct pgw_err *err);
 
+/*
+ * Work on many spaces of one image (walks of every root) on the image's
+ * threads (pgw_image_open_opts.threads): run(arg, i, space, err) for
+ * each i in [0, n), in a worker, with spaces[i] on an image of the
+ * worker's own (it may read the image, nothing run shares); then, in the
+ * calling thread and in order, merge(arg, i, status, err) with run's
+ * result as soon as runs 0 .. i are done; a non-zero merge stops (runs
+ * after it are dropped, merged no more).  On one thread, or when no
+ * worker can start, each run and merge happen in turn in the calling
+ * thread with spaces[i] itself.  Returns PGW_OK (every run merged, or a
+ * merge stopped) or PGW_E_NOMEM.
+ */
+struct pgw_space_jobs {
+	const struct pgw_space *spaces;   /* n of them, all on one image */
+	size_t n;
+	enum pgw_status (*run)(void *arg, size_t i,
+			       const struct pgw_space *space,
+			       struct pgw_err *err);
+	int (*merge)(void *arg, size_t i, enum pgw_status st,
+		     const struct pgw_err *err);
+	void *arg;
+};
+enum pgw_status pgw_space_jobs_run(const struct pgw_space_jobs *jobs,
+				   struct pgw_err *err);
+
 /* ---- reverse map: physical -> virtual (src/walk/rmap.c) --------------- */
 
 /*
@@ -894,6 +919,14 @@ enum pgw_status pgw_rmap_add(struct pgw_rmap *rm,
 			     const struct pgw_walk_opts *opts, uint32_t owner,
 			     struct pgw_walk_stats *stats_ret,
 			     struct pgw_err *err);
+/*
+ * Move what was added to from into rm, after what rm holds, as if from's
+ * spaces had been added to rm then (its counts too); from is left empty.
+ * PGW_OK or PGW_E_NOMEM (then nothing moved).  For maps built apart, on
+ * threads (pgw_space_jobs_run), and put together in order.
+ */
+enum pgw_status pgw_rmap_take(struct pgw_rmap *rm, struct pgw_rmap *from,
+			      struct pgw_err *err);
 /* Index what was added (needed before lookups; cheap to repeat). */
 void pgw_rmap_finish(struct pgw_rmap *rm);
 /*

@@ -273,6 +273,71 @@ static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 		   err);
 }
 
+/*
+ * Every root's walks on the image's threads (pgw_space_jobs_run), each
+ * into a map of its own, taken into rm in order.  The budget is the
+ * command's, spent in order: a walk runs with what was left when it
+ * began; one that ended before the budget left when its turn comes (as
+ * nearly all do) is what the walk one after another would have been, and
+ * is taken; one that did not is walked again, in turn, with that budget
+ * (as the walk where the budget runs out is).
+ */
+struct all_walks {
+	struct pgw_rmap *rm;
+	const struct session *s;
+	struct build *bd;
+	struct pgw_space *spaces;
+	struct root_walk *w;
+	uint32_t *owner;
+	size_t n;
+	uint64_t left;           /* the budget left, for the workers */
+	struct pgw_rmap **maps;  /* each walk's own */
+	struct pgw_walk_stats *stats;
+	enum pgw_status st;      /* the first walk that failed */
+	struct pgw_err *err;
+};
+
+static enum pgw_status walk_apart(void *arg, size_t i,
+				  const struct pgw_space *space,
+				  struct pgw_err *err)
+{
+	struct all_walks *a = arg;
+	uint64_t left = __atomic_load_n(&a->left, __ATOMIC_RELAXED);
+	struct pgw_walk_opts wo = { .start = a->w[i].start,
+				    .end = a->w[i].end, .max_entries = left };
+
+	if (left == 0)
+		return PGW_E_LIMIT;   /* none: walked no more */
+	enum pgw_status st = pgw_rmap_new(&a->maps[i], err);
+	return st ? st : pgw_rmap_add(a->maps[i], space, &wo, a->owner[i],
+				      &a->stats[i], err);
+}
+
+static int take_walk(void *arg, size_t i, enum pgw_status st,
+		     const struct pgw_err *werr)
+{
+	struct all_walks *a = arg;
+	struct build *bd = a->bd;
+	uint64_t left = bd->entries_left;
+
+	(void)werr;
+	if (left && st == PGW_OK && a->stats[i].entries < left) {
+		st = pgw_rmap_take(a->rm, a->maps[i], a->err);
+		bd->entries_left -= a->stats[i].entries;
+		bd->walked.entries += a->stats[i].entries;
+		bd->walked.tables += a->stats[i].tables;
+		bd->walked.leaves += a->stats[i].leaves;
+	} else {
+		st = add(a->rm, a->s, a->w[i].table, a->w[i].upper,
+			 a->w[i].start, a->w[i].end, a->owner[i], bd, a->err);
+	}
+	pgw_rmap_free(a->maps[i]);
+	a->maps[i] = NULL;
+	__atomic_store_n(&a->left, bd->entries_left, __ATOMIC_RELAXED);
+	a->st = st;
+	return st != PGW_OK;
+}
+
 /* Every root, each in the stretches owned_root_walks says. */
 static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 				 struct build *bd, struct pgw_err *err)
@@ -288,13 +353,43 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 							 bd->entries_left;
 	bd->owners = bd->all.owners;
 	bd->nowners = bd->all.nowners;
+	size_t most = 2 * bd->nowners + 1;
+	struct all_walks a = {
+		.rm = rm, .s = s, .bd = bd, .left = bd->entries_left,
+		.err = err,
+		.spaces = calloc(most, sizeof(*a.spaces)),
+		.w = calloc(most, sizeof(*a.w)),
+		.owner = calloc(most, sizeof(*a.owner)),
+		.maps = calloc(most, sizeof(*a.maps)),
+		.stats = calloc(most, sizeof(*a.stats)),
+	};
+	if (!a.spaces || !a.w || !a.owner || !a.maps || !a.stats)
+		st = pgw_cli_out_of_memory(err);
 	for (size_t i = 0; i < bd->nowners && st == PGW_OK; i++) {
-		struct root_walk w[2];
-		size_t n = owned_root_walks(&bd->all, s->space.mode, i, w);
-		for (size_t j = 0; j < n && st == PGW_OK; j++)
-			st = add(rm, s, w[j].table, w[j].upper, w[j].start,
-				 w[j].end, (uint32_t)i, bd, err);
+		size_t n = owned_root_walks(&bd->all, s->space.mode, i,
+					    a.w + a.n);
+		for (size_t j = 0; j < n; j++, a.n++) {
+			a.owner[a.n] = (uint32_t)i;
+			a.spaces[a.n] = (struct pgw_space){
+				.img = s->img, .mode = s->space.mode,
+				.root = a.w[a.n].table,
+				.root_upper = a.w[a.n].upper,
+				.enc = s->space.enc };
+		}
 	}
+	struct pgw_space_jobs jobs = {
+		.spaces = a.spaces, .n = a.n, .run = walk_apart,
+		.merge = take_walk, .arg = &a,
+	};
+	if (st == PGW_OK && (st = pgw_space_jobs_run(&jobs, err)) == PGW_OK)
+		st = a.st;
+	for (size_t i = 0; a.maps && i < a.n; i++)
+		pgw_rmap_free(a.maps[i]);
+	free(a.spaces);
+	free(a.w);
+	free(a.owner);
+	free(a.maps);
+	free(a.stats);
 	return st;
 }
 

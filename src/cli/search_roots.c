@@ -159,6 +159,128 @@ static void emit(struct out *out, const struct hit_store *st,
 	}
 }
 
+/*
+ * Each root's walks on the image's threads (pgw_space_jobs_run), each
+ * with a mapper of its own (the hits shared, only read), put together in
+ * order: each walk has a budget of its own, so the maps are those of the
+ * walks one after another.  A walk that failed is walked again in turn
+ * through the command's image, for its message.
+ */
+struct map_walks {
+	const struct mapper *base;   /* the hits, sorted */
+	struct mapper *m;            /* the whole map, in order */
+	struct mapper *apart;        /* one per walk */
+	const struct pgw_space *spaces;
+	struct root_walk *w;
+	uint32_t *owner;
+	uint64_t max_entries;
+	const char **reason;
+	enum pgw_status rc;
+	struct pgw_err *err;
+};
+
+static enum pgw_status map_walk(struct mapper *m, const struct pgw_space *sp,
+				const struct root_walk *w, uint64_t budget,
+				struct pgw_err *err)
+{
+	struct pgw_walk_opts wo = { .start = w->start, .end = w->end,
+				    .max_entries = budget };
+	struct pgw_walk_ops ops = { .leaf = on_leaf, .hole = on_hole };
+	int stopped = 0;
+
+	return pgw_walk_range(sp, &wo, &ops, m, NULL, &stopped, err);
+}
+
+static enum pgw_status map_apart(void *arg, size_t i,
+				 const struct pgw_space *space,
+				 struct pgw_err *err)
+{
+	struct map_walks *a = arg;
+	struct mapper *m = &a->apart[i];
+
+	*m = (struct mapper){ .st = a->base->st, .by_pa = a->base->by_pa,
+			      .owner = a->owner[i] };
+	return map_walk(m, space, &a->w[i], a->max_entries, err);
+}
+
+static int map_take(void *arg, size_t i, enum pgw_status rc,
+		    const struct pgw_err *werr)
+{
+	struct map_walks *a = arg;
+	struct mapper *m = a->m, *p = &a->apart[i];
+
+	(void)werr;
+	if (rc != PGW_OK && rc != PGW_E_LIMIT && rc != PGW_E_STOPPED) {
+		p->tables_missing = 0;
+		m->owner = a->owner[i];
+		rc = map_walk(m, &a->spaces[i], &a->w[i], a->max_entries,
+			      a->err);
+	} else if (p->n) {
+		struct hit_map *g = realloc(m->map, (m->n + p->n) *
+							  sizeof(*g));
+		if (g) {
+			memcpy(g + m->n, p->map, p->n * sizeof(*g));
+			m->map = g;
+			m->n += p->n;
+			m->cap = m->n;
+		}
+		m->oom |= !g;
+	}
+	m->tables_missing += p->tables_missing;
+	m->oom |= p->oom;
+	free(p->map);
+	p->map = NULL;
+	if (rc == PGW_E_LIMIT)
+		*a->reason = "budget";
+	else if (rc != PGW_E_STOPPED)
+		a->rc = rc;
+	return a->rc != PGW_OK || m->oom;
+}
+
+/* The walks of every root into m, in the roots' order. */
+static enum pgw_status map_all(struct session *s, const struct owned_roots *o,
+			       struct mapper *m, const char **reason,
+			       struct pgw_err *err)
+{
+	size_t most = 2 * o->nowners + 1, n = 0;
+	struct pgw_space *spaces = calloc(most, sizeof(*spaces));
+	struct map_walks a = {
+		.base = m, .m = m, .max_entries = s->opts.max_entries,
+		.reason = reason, .err = err,
+		.apart = calloc(most, sizeof(*a.apart)),
+		.w = calloc(most, sizeof(*a.w)),
+		.owner = calloc(most, sizeof(*a.owner)),
+	};
+	enum pgw_status rc = PGW_OK;
+
+	if (!spaces || !a.apart || !a.w || !a.owner)
+		rc = pgw_cli_out_of_memory(err);
+	for (size_t i = 0; rc == PGW_OK && i < o->nowners; i++) {
+		size_t nw = owned_root_walks(o, s->space.mode, i, a.w + n);
+		for (size_t k = 0; k < nw; k++, n++) {
+			a.owner[n] = (uint32_t)i;
+			spaces[n] = (struct pgw_space){
+				.img = s->img, .mode = s->space.mode,
+				.root = a.w[n].table, .root_upper = a.w[n].upper,
+				.enc = s->space.enc };
+		}
+	}
+	a.spaces = spaces;
+	struct pgw_space_jobs jobs = {
+		.spaces = spaces, .n = n, .run = map_apart, .merge = map_take,
+		.arg = &a,
+	};
+	if (rc == PGW_OK && (rc = pgw_space_jobs_run(&jobs, err)) == PGW_OK)
+		rc = a.rc;
+	for (size_t i = 0; a.apart && i < n; i++)
+		free(a.apart[i].map);
+	free(spaces);
+	free(a.apart);
+	free(a.w);
+	free(a.owner);
+	return rc;
+}
+
 int search_map_roots(struct session *s, struct out *out,
 		     const struct hit_store *st, struct search_summary *sum,
 		     int *names_rc)
@@ -179,33 +301,8 @@ int search_map_roots(struct session *s, struct out *out,
 	if (st->n)
 		qsort(m.by_pa, st->n, sizeof(*m.by_pa), cmp_pa);
 	rc = owned_roots_open(s, s->opts.max_entries, &o, &err);
-	for (size_t i = 0; rc == PGW_OK && i < o.nowners && !m.oom; i++) {
-		struct root_walk w[2];
-		size_t nw = owned_root_walks(&o, s->space.mode, i, w);
-		m.owner = (uint32_t)i;
-		for (size_t k = 0; k < nw && rc == PGW_OK; k++) {
-			struct pgw_space sp = { .img = s->img,
-						.mode = s->space.mode,
-						.root = w[k].table,
-						.root_upper = w[k].upper,
-						.enc = s->space.enc };
-			struct pgw_walk_opts wo = {
-				.start = w[k].start, .end = w[k].end,
-				.max_entries = s->opts.max_entries,
-			};
-			struct pgw_walk_ops ops = { .leaf = on_leaf,
-						    .hole = on_hole };
-			int stopped = 0;
-			rc = pgw_walk_range(&sp, &wo, &ops, &m, NULL, &stopped,
-					    &err);
-			if (rc == PGW_E_LIMIT) {
-				sum->reason = "budget";
-				rc = PGW_OK;
-			} else if (rc == PGW_E_STOPPED) {
-				rc = PGW_OK;
-			}
-		}
-	}
+	if (rc == PGW_OK)
+		rc = map_all(s, &o, &m, &sum->reason, &err);
 	if (rc != PGW_OK) {
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		exit = pgw_exit_for(rc);

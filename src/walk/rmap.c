@@ -151,6 +151,31 @@ enum pgw_status pgw_rmap_add(struct pgw_rmap *rm,
 	return st;
 }
 
+enum pgw_status pgw_rmap_take(struct pgw_rmap *rm, struct pgw_rmap *from,
+			      struct pgw_err *err)
+{
+	if (from->n) {
+		/* The room pgw_grow counts on for that many. */
+		size_t cap = 4;
+		while (cap < rm->n + from->n)
+			cap *= 2;
+		struct rmap_range *r = realloc(rm->r, cap * sizeof(*r));
+		if (!r)
+			return pgw_err_set(err, PGW_E_NOMEM, "reverse map: "
+					   "out of memory");
+		memcpy(r + rm->n, from->r, from->n * sizeof(*r));
+		rm->r = r;
+		rm->n += from->n;
+		rm->sorted = false;
+	}
+	rm->open = false;
+	rm->stats.tables_not_in_image += from->stats.tables_not_in_image;
+	rm->stats.budget_stops += from->stats.budget_stops;
+	from->n = 0;
+	from->stats = (struct pgw_rmap_stats){ 0 };
+	return PGW_OK;
+}
+
 static int by_pa(const void *a, const void *b)
 {
 	const struct rmap_range *x = a, *y = b;

@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 50
+plan 57
 
 # same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
 # one test that the three agree (stdout not empty).  pgw-roots' scan line
@@ -114,6 +114,41 @@ out=$(cat "$TMP/o2")
 like '^0x3100000 ' "... process A's page found"
 same "search --all-roots: alike" "$PGWALK" search --all-roots --mode=x86-64 \
 	--hex=2700000200000000 "$TMP/x64.elf"
+
+# ---- the per-root walks of --all-roots: 100 processes, one budget ----
+# roots-x86-64.spec's kernel and 100 processes over 256 MiB, each mapping
+# 16 KiB at 0x400000 from its root + 0x2000.  ptov's walks share the
+# command's budget (364288 entries with the roots scan's) in order: cut
+# where 91, 35 and 7 of the 101 walks are left undone (pgwalk -v), the
+# same walks and the same exit status on any threads.
+{
+	echo "mode x86-64"
+	echo "ram 0 256M"
+	sed -n '/^root 0x1000000/,/^map 0xfffffe/p' "$SPECS/roots-x86-64.spec"
+	i=0
+	while [ $i -lt 100 ]; do
+		r=$(( (0x8000000 + i * 0x80000) & ~0x1fff ))
+		printf 'root 0x%x\nclone-kernel 0x1000000\nmap 0x400000 0x%x 16K user a\n' \
+			$r $((r + 0x2000))
+		i=$((i + 1))
+	done
+} >"$TMP/many.spec"
+"$MKIMAGE" -r "$TMP/many.raw" "$TMP/many.spec" || bail "pgw-mkimage (many) failed"
+P50=$(printf '0x%x' $(( ((0x8000000 + 50 * 0x80000) & ~0x1fff) + 0x2000 )))
+R50=$(printf '0x%x' $(( (0x8000000 + 50 * 0x80000) & ~0x1fff )))
+same "ptov --all-roots, 100 processes: alike" "$PGWALK" ptov --all-roots \
+	--mode=x86-64 --format=json "$TMP/many.raw" "$P50" 0x8002000
+is "$(grep -c "\"va\":\"0x400000\",.*\"root\":\"$R50\"" "$TMP/o4")" 1 \
+	"... process 50's page: its root maps it at 0x400000, on 4 threads"
+for b in 200000 300000 350000; do
+	same "... --max-entries=$b (the budget spent among the roots): alike" \
+		"$PGWALK" ptov --all-roots --mode=x86-64 --max-entries=$b \
+		"$TMP/many.raw" "$P50" 0x8002000
+done
+is "$(tail -1 "$TMP/e2")" "exit 4" "... exit 4 on 2 threads as on one"
+same "search --all-roots, 100 processes, --max-entries=3000: alike" \
+	"$PGWALK" search --all-roots --mode=x86-64 --max-entries=3000 \
+	--format=json --hex=2700000200000000 "$TMP/many.raw"
 
 # The synthetic kernel in 64 MiB (a hole after its 8 MiB): VMCOREINFO
 # found in memory past a fake page, and the roots, alike.
