@@ -3,8 +3,8 @@
 # it can be re-run on a quiet machine:
 #   sh bench/speedup.sh          (make bench runs it with the others)
 # On a dense raw image of roots-x86-64.spec's shape, 100 processes spread
-# over BENCH_MIB MiB (512): roots, check --all-roots, and search --phys
-# for a string, a regular expression and YARA rules.
+# over BENCH_MIB MiB (512): roots, check, ptov and search --all-roots,
+# and search --phys for a string, a regular expression and YARA rules.
 #  (a) Amdahl: with perf, the calling thread's share s of the CPU time of
 #      the 2-thread run (the set-up, the merge and what runs on one
 #      thread); the workers' work units are the rest.  The speed-up that
@@ -86,6 +86,9 @@ echo "| command ($MIB MiB dense raw) | wall 1 ms | wall 2 ms | CPU 1 ms | CPU 2 
 echo "|---|---|---|---|---|---|---|---|---|---|"
 row "roots" roots --mode=x86-64 --root=0x1000000 "$img"
 row "check --all-roots" check --all-roots --mode=x86-64 "$img"
+row "ptov --all-roots" ptov --all-roots --mode=x86-64 "$img" 0x8002000
+row "search --all-roots" search --all-roots --mode=x86-64 \
+	--string=PGWALK-NONE "$img"
 row "search --phys --string" search --phys --string=PGWALK-NONE "$img"
 row "search --phys --regex" search --phys --regex='PGWALK-[A-Z]+-[0-9a-f]+' "$img"
 if "$PGWALK" search --phys --yara="$YAR" "$img" >/dev/null 2>&1 ||
