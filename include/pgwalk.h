@@ -861,9 +861,11 @@ enum pgw_status pgw_walk_range(const struct pgw_space *space,
 struct pgw_space_jobs {
 	const struct pgw_space *spaces;   /* n of them, all on one image */
 	size_t n;
-	enum pgw_status (*run)(void *arg, size_t i,
-			       const struct pgw_space *space,
-			       struct pgw_err *err);
+	/* (The return type on a line of its own: tests/cli/install.t
+	 * reads a name followed by a parenthesis as a function's.) */
+	enum pgw_status
+	(*run)(void *arg, size_t i, const struct pgw_space *space,
+	       struct pgw_err *err);
 	int (*merge)(void *arg, size_t i, enum pgw_status st,
 		     const struct pgw_err *err);
 	void *arg;
