@@ -44,8 +44,8 @@ struct addr_names;
  * much as the record), the lines filled in turn and, once all are full,
  * written together straight from them (writev), not copied through
  * stdio's buffer: fwrite of the same lines costs a batch of a million
- * compact records 9-10 % more CPU (tsv 29.2 -> 31.9 ms, json 34.6 ->
- * 38.0). */
+ * compact records 5-7 % more CPU (re-measured, 31 interleaved rounds:
+ * tsv 38.5 -> 41.3 ms, json 44.4 -> 46.8; bench/HISTORY.md). */
 enum { ROWS_LINES = 16 };
 struct rows {
 	struct line *at;                   /* the line being filled (at
