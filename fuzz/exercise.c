@@ -87,7 +87,7 @@ static int on_leaf(void *arg, const struct pgw_leaf *leaf)
 		     k++) {
 			uint64_t va = leaf->va + k * (leaf->count / 2) *
 							 leaf->size + off;
-			if (pgw_translate(c->sp, va, &x) != PGW_STOP_OK)
+			if (pgw_translate(c->sp, NULL, va, &x) != PGW_STOP_OK)
 				fz_fail("walk leaf does not translate", va,
 					x.stop);
 			if (x.pa != leaf->pa + off ||
@@ -133,7 +133,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 			 * untagged one: the range walk lists each page once,
 			 * untagged, and the tagged rest as the gap. */
 			if (!tagged_alias(c->sp->mode, probe[i]) &&
-			    pgw_translate(c->sp, probe[i], &x) != h->stop)
+			    pgw_translate(c->sp, NULL, probe[i], &x) != h->stop)
 				fz_fail("walk hole and translate disagree",
 					probe[i], x.stop);
 	}
@@ -174,7 +174,7 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	 * as a batch (pgw_translate_many). */
 	for (size_t pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < nvas; i++) {
-			enum pgw_stop xs = pgw_translate(sp, vas[i], &x);
+			enum pgw_stop xs = pgw_translate(sp, NULL, vas[i], &x);
 			if (x.nsteps > PGW_NLEVELS || xs >= PGW_NSTOPS)
 				fz_fail("translate result", vas[i], x.nsteps);
 			if (xs == PGW_STOP_OK &&
@@ -191,7 +191,7 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 				fz_fail("last step of a cached translation "
 					"differs", vas[i], pass);
 			if (cache && !last &&
-			    (pgw_translate_cached(sp, cache, vas[i], &y) != xs ||
+			    (pgw_translate(sp, cache, vas[i], &y) != xs ||
 			     !xe_same_xlat(&x, &y)))
 				fz_fail("cached translation differs", vas[i],
 					pass);
@@ -207,7 +207,7 @@ void fz_exercise_space(const struct pgw_space *sp, uint64_t start,
 	if (cache && many) {
 		pgw_translate_many(sp, cache, vas, nvas, many);
 		for (size_t i = 0; i < nvas; i++) {
-			pgw_translate(sp, vas[i], &x);
+			pgw_translate(sp, NULL, vas[i], &x);
 			if (!xe_same_answer(&x, &many[i]))
 				fz_fail("batch answer differs", vas[i], i);
 		}
@@ -515,7 +515,7 @@ static void walk_root(struct pgw_image *img, const struct pgw_mode *mode,
 	if (!full) {
 		struct pgw_xlat x;
 		for (size_t i = 0; i < NPROBE; i++)
-			(void)pgw_translate(&sp, probe_vas[i], &x);
+			(void)pgw_translate(&sp, NULL, probe_vas[i], &x);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)

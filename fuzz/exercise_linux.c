@@ -152,7 +152,8 @@ static void reverse_map(const struct pgw_space *sp)
 	for (size_t i = 0; i < sizeof(pas) / sizeof(pas[0]); i++) {
 		size_t n = pgw_rmap_lookup(rm, pas[i], hits, 8);
 		for (size_t k = 0; k < n && k < 8; k++) {
-			enum pgw_stop stop = pgw_translate(sp, hits[k].va, &x);
+			enum pgw_stop stop =
+				pgw_translate(sp, NULL, hits[k].va, &x);
 			bool back = hits[k].protnone ?
 				    stop == PGW_STOP_NOT_PRESENT && x.nsteps &&
 				    x.step[x.nsteps - 1].entry.np_kind ==

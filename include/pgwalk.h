@@ -640,8 +640,17 @@ struct pgw_xlat {
 	struct pgw_step step[PGW_NLEVELS];
 };
 
-/* Translate one address.  Always fills out; returns out->stop. */
-enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
+struct pgw_xlat_cache;
+
+/*
+ * Translate one address, every level's step reported.  Always fills
+ * out; returns out->stop.  Through cache (pgw_xlat_cache_new; NULL: none,
+ * walked from the root) the answer is the same byte for byte, the
+ * remembered steps copied into out: for a batch that shows every level.
+ * One that wants only answers asks pgw_translate_many.
+ */
+enum pgw_stop pgw_translate(const struct pgw_space *space,
+			    struct pgw_xlat_cache *cache, uint64_t va,
 			    struct pgw_xlat *out);
 
 /*
@@ -680,7 +689,7 @@ struct pgw_answer {
 	uint8_t pkey;           /* OK: the leaf's protection key */
 };
 
-/* The answer of a translation (pgw_translate's, pgw_translate_cached's). */
+/* The answer of a translation (pgw_translate's). */
 void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a_ret);
 
 /*
@@ -694,19 +703,8 @@ void pgw_xlat_answer(const struct pgw_xlat *x, struct pgw_answer *a_ret);
  * mode, root or encryption mask.  Fixed size (about 750 KiB, touched as
  * used), one per caller; NULL when out of memory.
  */
-struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);
 void pgw_xlat_cache_free(struct pgw_xlat_cache *cache);
-
-/*
- * pgw_translate through cache (NULL: pgw_translate itself): every level's
- * step is still reported (the remembered steps are copied into out), so
- * the answer is pgw_translate's, byte for byte.  For a batch that shows
- * every level; one that wants answers asks pgw_translate_many.
- */
-enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
-				   struct pgw_xlat_cache *cache, uint64_t va,
-				   struct pgw_xlat *out);
 
 /*
  * The answers of va[0 .. n-1], in order, into out[0 .. n-1]: each the

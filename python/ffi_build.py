@@ -97,11 +97,11 @@ struct pgw_xlat { uint64_t va; enum pgw_stop stop; enum pgw_level level;
     uint64_t pa; uint64_t page_size; bool data_in_image;
     enum pgw_absence data_absence; enum pgw_absence table_absence;
     uint32_t eff_flags; unsigned nsteps; struct pgw_step step[...]; ...; };
-enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
-    struct pgw_xlat *out);
+struct pgw_xlat_cache;
+enum pgw_stop pgw_translate(const struct pgw_space *space,
+    struct pgw_xlat_cache *cache, uint64_t va, struct pgw_xlat *out);
 enum pgw_status pgw_xlat_error(const struct pgw_space *space,
     const struct pgw_xlat *x, struct pgw_err *err);
-struct pgw_xlat_cache;
 struct pgw_xlat_cache *pgw_xlat_cache_new(void);
 void pgw_xlat_cache_free(struct pgw_xlat_cache *cache);
 enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,

@@ -78,7 +78,7 @@ class Space:
         """Walk va down the page tables: a Translation with each level."""
         x = ffi.new("struct pgw_xlat *")
         with self.image._use():
-            lib.pgw_translate(self._space, va, x)
+            lib.pgw_translate(self._space, ffi.NULL, va, x)
         return _records.translation(x)
 
     def translate_error(self, va):
@@ -87,7 +87,7 @@ class Space:
         x = ffi.new("struct pgw_xlat *")
         err = ffi.new("struct pgw_err *")
         with self.image._use():
-            lib.pgw_translate(self._space, va, x)
+            lib.pgw_translate(self._space, ffi.NULL, va, x)
             st = lib.pgw_xlat_error(self._space, x, err)
         return None if st == lib.PGW_OK else str(error(st, err))
 

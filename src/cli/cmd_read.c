@@ -197,7 +197,8 @@ static void emit_piece(struct reader *r, uint64_t addr, uint64_t pa,
 		if (pa)
 			p.pa = pa;
 		else if (r->need_pa && !r->phys &&
-			 pgw_translate(&r->s->space, addr, &x) == PGW_STOP_OK)
+			 pgw_translate(&r->s->space, NULL, addr, &x) ==
+				 PGW_STOP_OK)
 			p.pa = x.pa;
 		read_say_data(r->out, &p);
 		addr += p.size;
@@ -327,7 +328,8 @@ static uint64_t read_protnone(struct reader *r, uint64_t va, uint64_t left,
 	const struct pgw_space *sp = &r->s->space;
 	struct pgw_xlat x;
 
-	if (pgw_translate(sp, va, &x) != PGW_STOP_NOT_PRESENT || !x.nsteps)
+	if (pgw_translate(sp, NULL, va, &x) != PGW_STOP_NOT_PRESENT ||
+	    !x.nsteps)
 		return 0;
 	const struct pgw_entry *e = &x.step[x.nsteps - 1].entry;
 	if (e->np_kind != PGW_NP_PROTNONE ||

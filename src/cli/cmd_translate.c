@@ -134,7 +134,7 @@ static void one(struct batch *b, uint64_t va, bool hint)
 
 	if (b->out->levels) {
 		struct pgw_xlat x;
-		pgw_translate_cached(&b->s->space, b->cache, va, &x);
+		pgw_translate(&b->s->space, b->cache, va, &x);
 		walk_record(b, &x, &a);
 	} else {
 		pgw_translate_many(&b->s->space, b->cache, &va, 1, &a);

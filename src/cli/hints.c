@@ -36,7 +36,7 @@ static bool kernel_pa(struct session *s, uint64_t va, uint64_t *pa,
 		snprintf(why, n, "no kernel root to translate it with");
 		return false;
 	}
-	if (pgw_translate(&sp, va, &x) != PGW_STOP_OK) {
+	if (pgw_translate(&sp, NULL, va, &x) != PGW_STOP_OK) {
 		snprintf(why, n, "the kernel's page tables do not map it (%s)",
 			 pgw_stop_key(x.stop));
 		return false;
@@ -226,7 +226,7 @@ static bool maps(const struct session *s, uint64_t table, uint64_t va)
 				.root = table, .enc = s->space.enc };
 	struct pgw_xlat x;
 
-	return pgw_translate(&sp, va, &x) == PGW_STOP_OK;
+	return pgw_translate(&sp, NULL, va, &x) == PGW_STOP_OK;
 }
 
 /* A CPU caught in user mode: its CR3 holds a process's root. */

@@ -56,7 +56,7 @@ static bool maps(struct pgw_image *img, const struct pgw_mode *mode,
 	struct pgw_space sp = { .img = img, .mode = mode, .root_upper = table };
 	struct pgw_xlat x;
 
-	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == pa;
+	return pgw_translate(&sp, NULL, va, &x) == PGW_STOP_OK && x.pa == pa;
 }
 
 /* The mode of this granule and VA size, NULL when there is none. */

@@ -71,7 +71,7 @@ void check_evidence_path(const struct pgw_space *space, uint64_t va,
 {
 	struct pgw_xlat x;
 
-	pgw_translate(space, va, &x);
+	pgw_translate(space, NULL, va, &x);
 	for (unsigned i = 0; i < x.nsteps &&
 	     f->nevidence < PGW_FINDING_MAX_EVIDENCE; i++) {
 		const struct pgw_step *s = &x.step[i];
@@ -315,7 +315,7 @@ static void cycle_rule(struct root_walk *w, const struct pgw_run *r)
 	struct pgw_xlat x;
 	struct pgw_finding *f;
 
-	pgw_translate(w->space, r->va, &x);
+	pgw_translate(w->space, NULL, r->va, &x);
 	for (unsigned i = 0; i < x.nsteps && x.step[i].read_ok; i++) {
 		eff = pgw_perm_combine(mode, eff, x.step[i].entry.perm);
 		if (x.step[i].entry_pa == r->entry_pa)

@@ -40,8 +40,8 @@ static bool text_range(struct pgw_check *ck, const struct pgw_kallsyms *ks,
 			    end, (unsigned long long)va_end, start);
 		return false;
 	}
-	pgw_translate(&ck->kernel, va, &a);
-	pgw_translate(&ck->kernel, va_end - 1, &b);
+	pgw_translate(&ck->kernel, NULL, va, &a);
+	pgw_translate(&ck->kernel, NULL, va_end - 1, &b);
 	if (a.stop != PGW_STOP_OK || b.stop != PGW_STOP_OK ||
 	    b.pa - a.pa != va_end - 1 - va) {
 		pgw_err_set(err, PGW_E_FORMAT, "%s-%s (0x%llx-0x%llx) does "
@@ -86,7 +86,7 @@ static void text_bounds(struct pgw_check *ck)
 	if (ck->kernel.mode->va_bits > 32 &&
 	    pgw_kallsyms_lookup(ks, "__vsyscall_page", &va, NULL, &err) ==
 	    PGW_OK &&
-	    pgw_translate(&ck->kernel, va, &x) == PGW_STOP_OK) {
+	    pgw_translate(&ck->kernel, NULL, va, &x) == PGW_STOP_OK) {
 		ck->vsyscall_pa = x.pa;
 		ck->vsyscall_known = true;
 	}

@@ -67,7 +67,7 @@ static enum pgw_status mismatches(struct pgw_check *ck, uint64_t root,
 		};
 		/* The kernel root's entry there, as its own walk reads it. */
 		struct pgw_xlat x;
-		pgw_translate(&ck->kernel, va, &x);
+		pgw_translate(&ck->kernel, NULL, va, &x);
 		for (unsigned s = 0; s < x.nsteps; s++)
 			if (x.step[s].level == d->level && x.step[s].read_ok)
 				f->evidence[f->nevidence++] =

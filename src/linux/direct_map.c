@@ -61,7 +61,8 @@ static bool find_base(const struct pgw_space *space, struct dm_find *f)
 	for (size_t i = 0; i < LINUX_NPAGE_OFFSETS_32; i++) {
 		struct pgw_xlat x;
 		uint64_t po = linux_page_offsets_32[i];
-		if (pgw_translate(space, po, &x) == PGW_STOP_OK && x.pa == 0) {
+		if (pgw_translate(space, NULL, po, &x) == PGW_STOP_OK &&
+		    x.pa == 0) {
 			f->base = po;
 			f->found = true;
 			return true;
@@ -123,7 +124,7 @@ bool pgw_find_direct_map(const struct pgw_space *space, uint64_t *base_ret,
 	for (size_t i = 0; i < PGW_NELEMS(samples); i++) {
 		struct pgw_xlat x;
 		if (sampled(space->img, i) &&
-		    pgw_translate(space, f.base + samples[i], &x) ==
+		    pgw_translate(space, NULL, f.base + samples[i], &x) ==
 			    PGW_STOP_OK &&
 		    x.pa == samples[i])
 			matches++;

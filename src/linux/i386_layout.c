@@ -78,7 +78,7 @@ static uint64_t find_high_memory(const struct pgw_space *space, uint64_t po)
 static bool has_page_table(const struct pgw_space *space, uint64_t va)
 {
 	struct pgw_xlat x;
-	enum pgw_stop st = pgw_translate(space, va, &x);
+	enum pgw_stop st = pgw_translate(space, NULL, va, &x);
 
 	return st == PGW_STOP_OK ? x.level == PGW_PTE :
 				st == PGW_STOP_NOT_PRESENT && x.level == PGW_PTE;

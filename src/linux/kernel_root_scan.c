@@ -284,7 +284,8 @@ static void validate(struct finder *f, const struct cand *c,
 	if (c->mode->va_bits <= 32 && m->dm_base != c->page_offset)
 		return;
 	/* The direct map maps the table itself... */
-	if (pgw_translate(&sp, m->dm_base + c->table, &x) != PGW_STOP_OK ||
+	if (pgw_translate(&sp, NULL, m->dm_base + c->table, &x) !=
+		    PGW_STOP_OK ||
 	    x.pa != c->table)
 		return;
 	v->base = m->dm_base;

@@ -22,7 +22,8 @@ static bool self_maps(struct pgw_image *img, const struct pgw_mode *mode,
 				.enc = *enc };
 	struct pgw_xlat x;
 
-	return pgw_translate(&sp, va, &x) == PGW_STOP_OK && x.pa == expect;
+	return pgw_translate(&sp, NULL, va, &x) == PGW_STOP_OK &&
+	       x.pa == expect;
 }
 
 /* The kernel root symbol VMCOREINFO has, even one whose value is not a

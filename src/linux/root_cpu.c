@@ -77,7 +77,7 @@ static enum pgw_status mm_pgd(const struct pgw_space *kernel,
 		return pgw_err_prefix(err, "mm 0x%llx: pgd",
 				      (unsigned long long)mm);
 	*pgd_ret = pgw_le64(w);
-	if (pgw_translate(kernel, *pgd_ret, &x) != PGW_STOP_OK)
+	if (pgw_translate(kernel, NULL, *pgd_ret, &x) != PGW_STOP_OK)
 		return pgw_err_set(err, PGW_E_NOTFOUND,
 				   "mm 0x%llx: pgd 0x%llx does not translate "
 				   "(%s)", (unsigned long long)mm,
@@ -106,7 +106,8 @@ static enum pgw_status check_regs(const struct pgw_space *kernel,
 		struct pgw_space user = *kernel;
 		user.root = lower;
 		user.root_upper = 0;
-		if (!t->mm || pgw_translate(&user, r->pc, &x) != PGW_STOP_OK)
+		if (!t->mm ||
+		    pgw_translate(&user, NULL, r->pc, &x) != PGW_STOP_OK)
 			return pgw_err_set(err, PGW_E_FORMAT,
 					   "--cpu=%u: the CPU is in EL0 at pc "
 					   "0x%llx, which the tables of pid %d, "

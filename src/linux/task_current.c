@@ -92,7 +92,7 @@ static bool user_maps(const struct pgw_space *kernel, uint64_t root,
 
 	user.root = root;
 	user.root_upper = 0;
-	return pgw_translate(&user, va, &x) == PGW_STOP_OK;
+	return pgw_translate(&user, NULL, va, &x) == PGW_STOP_OK;
 }
 
 /*

@@ -267,7 +267,7 @@ static bool top_table_at(struct infer *in, uint64_t va)
 
 	if (!word(in, va, &pgd) || !kernel_ptr(in, pgd) ||
 	    pgd % (pae ? 32 : PGW_PAGE_SIZE) ||
-	    pgw_translate(in->k, pgd, &x) != PGW_STOP_OK ||
+	    pgw_translate(in->k, NULL, pgd, &x) != PGW_STOP_OK ||
 	    pgw_image_read(in->k->img, x.pa, top, pae ? 32 : PGW_PAGE_SIZE,
 			   &e) != PGW_OK)
 		return false;

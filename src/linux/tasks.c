@@ -78,7 +78,7 @@ static void read_pgd(const struct pgw_space *kernel,
 		return;
 	}
 	t->pgd = le_n(word, l->ptr_size);
-	if (pgw_translate(kernel, t->pgd, &x) != PGW_STOP_OK) {
+	if (pgw_translate(kernel, NULL, t->pgd, &x) != PGW_STOP_OK) {
 		snprintf(t->why, sizeof(t->why),
 			 "mm 0x%llx: pgd 0x%llx does not translate: %s at %s",
 			 (unsigned long long)t->mm, (unsigned long long)t->pgd,

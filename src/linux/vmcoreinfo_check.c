@@ -289,7 +289,7 @@ static bool maps_to(struct pgw_image *img, const struct pgw_mode *mode,
 {
 	struct pgw_space sp = { img, mode, table, enc };
 	struct pgw_xlat x;
-	enum pgw_stop st = pgw_translate(&sp, va, &x);
+	enum pgw_stop st = pgw_translate(&sp, NULL, va, &x);
 
 	*how = st == PGW_STOP_OK ? "maps it elsewhere" :
 				pgw_stop_text(st);

@@ -156,7 +156,8 @@ static void weigh(struct pgw_image *img, const struct pgw_scan_opts *opts,
 		stext = strtoull(v, &end, 16);
 		struct pgw_space sp = { img, mode, c->kernel_root, enc };
 		have_stext = *end == '\0' &&
-			     pgw_translate(&sp, stext, &own) == PGW_STOP_OK;
+			     pgw_translate(&sp, NULL, stext, &own) ==
+				     PGW_STOP_OK;
 	}
 	for (size_t i = 0; i < ncpus; i++) {
 		if (!cpus[i].has_cr)
@@ -170,7 +171,8 @@ static void weigh(struct pgw_image *img, const struct pgw_scan_opts *opts,
 		}
 		struct pgw_space sp = { img, mode, table, enc };
 		struct pgw_xlat x;
-		if (have_stext && pgw_translate(&sp, stext, &x) == PGW_STOP_OK &&
+		if (have_stext &&
+		    pgw_translate(&sp, NULL, stext, &x) == PGW_STOP_OK &&
 		    x.pa == own.pa)
 			c->cpus_map_text++;
 	}

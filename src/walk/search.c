@@ -43,7 +43,7 @@ static bool frame_of(struct searcher *se, uint64_t addr, uint64_t *pa)
 		*pa = addr;
 		return true;
 	}
-	if (pgw_translate(se->space, addr, &x) == PGW_STOP_OK) {
+	if (pgw_translate(se->space, NULL, addr, &x) == PGW_STOP_OK) {
 		*pa = x.pa;
 		return true;
 	}

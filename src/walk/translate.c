@@ -69,12 +69,6 @@ enum pgw_stop pgw_translate_with(const struct pgw_space *space, uint64_t va,
 	return why;
 }
 
-enum pgw_stop pgw_translate(const struct pgw_space *space, uint64_t va,
-			    struct pgw_xlat *out)
-{
-	return pgw_translate_with(space, va, out, NULL);
-}
-
 enum pgw_status pgw_xlat_error(const struct pgw_space *space,
 			       const struct pgw_xlat *x, struct pgw_err *err)
 {

@@ -21,7 +21,7 @@ bool pgw_read_gap(const struct pgw_space *space, uint64_t va,
 {
 	const struct pgw_mode *mode = space->mode;
 	struct pgw_xlat x;
-	enum pgw_stop stop = pgw_translate(space, va, &x);
+	enum pgw_stop stop = pgw_translate(space, NULL, va, &x);
 	const struct pgw_level_desc *d = &mode->level[x.level];
 
 	memset(gap, 0, sizeof(*gap));

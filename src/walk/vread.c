@@ -109,7 +109,7 @@ enum pgw_status pgw_read_virt(const struct pgw_space *space, uint64_t va,
 					 "of the virtual address space", len);
 			break;
 		}
-		if (pgw_translate(space, va, &x) != PGW_STOP_OK) {
+		if (pgw_translate(space, NULL, va, &x) != PGW_STOP_OK) {
 			st = unmapped(space, va, &x, err);
 			break;
 		}
@@ -135,7 +135,7 @@ const uint8_t *pgw_virt_in_place(const struct pgw_space *space, uint64_t va,
 		return NULL;
 	while (done < len) {
 		struct pgw_xlat x;
-		if (pgw_translate(space, va + done, &x) != PGW_STOP_OK)
+		if (pgw_translate(space, NULL, va + done, &x) != PGW_STOP_OK)
 			return NULL;
 		uint64_t in_leaf = x.page_size - ((va + done) &
 						  (x.page_size - 1));

@@ -340,7 +340,7 @@ static const uint8_t *slot_page(struct pgw_xlat_cache *c,
 	return sl->page;
 }
 
-/* pgw_translate_cached (all: every step into out) and
+/* pgw_translate (all: every step into out) and
  * pgw_translate_last (!all: *first says which steps are filled in), one
  * code inlined twice. */
 static inline enum pgw_stop cached(const struct pgw_space *space,
@@ -352,7 +352,7 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 
 	*first = 0;
 	if (!c)
-		return pgw_translate(space, va, out);
+		return pgw_translate_with(space, va, out, NULL);
 	aim(c, space);
 
 	/* A slot is filled for an address in the space, and whether an
@@ -414,9 +414,9 @@ static inline enum pgw_stop cached(const struct pgw_space *space,
 	return why;
 }
 
-enum pgw_stop pgw_translate_cached(const struct pgw_space *space,
-				   struct pgw_xlat_cache *c, uint64_t va,
-				   struct pgw_xlat *out)
+enum pgw_stop pgw_translate(const struct pgw_space *space,
+			    struct pgw_xlat_cache *c, uint64_t va,
+			    struct pgw_xlat *out)
 {
 	unsigned first;
 

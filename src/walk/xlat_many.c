@@ -15,7 +15,7 @@ void pgw_translate_many(const struct pgw_space *space,
 
 	if (!cache) {
 		for (size_t i = 0; i < n; i++) {
-			pgw_translate(space, va[i], &x);
+			pgw_translate(space, NULL, va[i], &x);
 			pgw_xlat_answer(&x, &out[i]);
 		}
 		return;

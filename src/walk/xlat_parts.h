@@ -12,7 +12,7 @@
 #include "pgwalk.h"
 
 /*
- * pgw_translate_cached for a caller that wants the answer and the step
+ * pgw_translate through a cache for a caller that wants the answer and the step
  * that gave it, not the levels above: when the cache holds the walk down
  * to the last level, the remembered steps are not copied, and
  * *first_ret says which steps are filled in (at least the last,

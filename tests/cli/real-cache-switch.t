@@ -2,7 +2,7 @@
 # The paging-structure cache retargeted between roots, on real kernels'
 # tables: every address QEMU answered (gva2gpa.txt, both CPUs) is asked in
 # address order, each address of CPU 0's root and then of CPU 1's, through
-# one cache (pgw-xlatswitch: pgw_translate_cached, and pgw_translate_many
+# one cache (pgw-xlatswitch: pgw_translate through a cache, and pgw_translate_many
 # one address at a time through another), so that slots one root's walk
 # filled are in the cache when the other root asks.  The two roots share
 # the kernel's tables, and QEMU's answers differ between them at the

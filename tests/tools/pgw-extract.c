@@ -101,7 +101,8 @@ static void data_pages(const struct pgw_space *sp, const char *file,
 		uint64_t va = strtoull(line, &end, 16);
 		if (end == line)
 			die(file, "not an address");
-		if (pgw_translate(sp, va, &x) == PGW_STOP_OK && x.data_in_image)
+		if (pgw_translate(sp, NULL, va, &x) == PGW_STOP_OK &&
+		    x.data_in_image)
 			pfn_add(set, x.pa >> PGW_PAGE_SHIFT);
 	}
 	fclose(f);
@@ -259,7 +260,7 @@ int main(int argc, char **argv)
 		/* The code page each CPU was running, through its own root. */
 		struct pgw_xlat x;
 		if (c >= 0 && cpus[c].has_rip &&
-		    pgw_translate(&sp, cpus[c].rip, &x) == PGW_STOP_OK &&
+		    pgw_translate(&sp, NULL, cpus[c].rip, &x) == PGW_STOP_OK &&
 		    x.data_in_image)
 			pfn_add(&set, x.pa >> PGW_PAGE_SHIFT);
 	}

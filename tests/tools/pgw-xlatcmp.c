@@ -1,7 +1,7 @@
 /*
  * pgw-xlatcmp: a batch of addresses translated four ways on one image:
  * from the root (pgw_translate), and through one paging-structure cache
- * with every step (pgw_translate_cached) and with the last alone
+ * with every step (pgw_translate) and with the last alone
  * (pgw_translate_last), the two taking turns at asking first, and
  * briefly (pgw_translate_brief, when it answers) before and after them,
  * and in batches of 1000 through a cache of their own
@@ -53,7 +53,7 @@ static unsigned long long batch(const struct pgw_space *sp,
 	memset(a, 0x5a, sizeof(a));
 	pgw_translate_many(sp, c, va, n, a);
 	for (size_t i = 0; i < n; i++) {
-		pgw_translate(sp, va[i], &want);
+		pgw_translate(sp, NULL, va[i], &want);
 		if (xe_same_answer(&want, &a[i]))
 			continue;
 		bad++;

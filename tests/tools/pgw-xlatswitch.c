@@ -1,6 +1,6 @@
 /*
  * pgw-xlatswitch: addresses of several CPUs' spaces of one image asked in
- * the order given through ONE paging-structure cache (pgw_translate_cached)
+ * the order given through ONE paging-structure cache (pgw_translate)
  * and through another asked one address at a time (pgw_translate_many), so
  * that the caches must follow each change of root: slots a walk of one
  * root filled must never answer for another.  Reads lines "cpuN VA" (the
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 			opened[cpu] = true;
 		}
 		struct pgw_answer a;
-		pgw_translate_cached(&sp[cpu], cached, va, x);
+		pgw_translate(&sp[cpu], cached, va, x);
 		pgw_translate_many(&sp[cpu], many, &va, 1, &a);
 		printf("0x%" PRIx64, va);
 		put_pa(x->stop, x->pa);

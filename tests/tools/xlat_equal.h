@@ -165,10 +165,10 @@ static inline void xe_three_ways(const struct pgw_space *sp,
 	memset(want, 0xa5, sizeof(*want));
 	memset(got, 0x5a, sizeof(*got));
 	memset(last, 0x5a, sizeof(*last));
-	pgw_translate(sp, va, want);
+	pgw_translate(sp, NULL, va, want);
 	if (last_first)
 		pgw_translate_last(sp, c, va, last, &first);
-	pgw_translate_cached(sp, c, va, got);
+	pgw_translate(sp, c, va, got);
 	if (!last_first)
 		pgw_translate_last(sp, c, va, last, &first);
 	*same = xe_same_xlat(want, got);

@@ -120,7 +120,7 @@ static uint64_t xlat(const struct pgw_space *sp, uint64_t va,
 {
 	struct pgw_xlat x;
 
-	*stop = pgw_translate(sp, va, &x);
+	*stop = pgw_translate(sp, NULL, va, &x);
 	return *stop == PGW_STOP_OK ? x.pa : UINT64_MAX;
 }
 
@@ -187,8 +187,8 @@ static void granule_64k(void)
 	struct pgw_xlat_cache *c = pgw_xlat_cache_new();
 	struct pgw_xlat x;
 	va = UINT64_C(0xfffffc0000000000) | (UINT64_C(8000) << 29);
-	pgw_translate_cached(&sp, c, va | (16 << 16), &x);
-	pgw_translate_cached(&sp, c, va | (UINT64_C(8191) << 16), &x);
+	pgw_translate(&sp, c, va | (16 << 16), &x);
+	pgw_translate(&sp, c, va | (UINT64_C(8191) << 16), &x);
 	is_u64(x.pa, 0x310000, "64K through the cache: the entry past the "
 	       "kept page is read from its own page");
 	uint64_t vb[2] = { va | (17 << 16), va | (UINT64_C(8191) << 16) };
@@ -281,7 +281,7 @@ static void two_roots(void)
 	struct pgw_space sp = { .img = img, .mode = &pgw_mode_arm64_4k_48,
 				.root = 0x100000, .root_upper = 0x200000 };
 	struct pgw_xlat x;
-	pgw_translate(&sp, 0x1010, &x);
+	pgw_translate(&sp, NULL, 0x1010, &x);
 	ok(x.stop == PGW_STOP_OK && x.pa == 0x301010 &&
 	   !(x.eff_flags & PGW_F_USER) && (x.eff_flags & PGW_F_UXN),
 	   "lower root; APTable[0] and UXNTable above a user page: kernel "
@@ -346,7 +346,7 @@ static void hostile(void)
 	xlat(&sp, hi | (UINT64_C(3) << 39), &st);
 	ok(st == PGW_STOP_RESERVED, "address bit 49 in a 48-bit form");
 	struct pgw_xlat x;
-	pgw_translate(&sp, hi, &x);
+	pgw_translate(&sp, NULL, hi, &x);
 	ok(x.nsteps == 4 && x.step[3].table == root,
 	   "a table that points at itself is followed, as the CPU does, "
 	   "down to the last level");

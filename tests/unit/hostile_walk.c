@@ -303,7 +303,7 @@ int main(void)
 		struct pgw_image *img = open_mem(&m);
 		struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
 					0x1000 };
-		ok(pgw_translate(&sp, 0x1234, &x) ==
+		ok(pgw_translate(&sp, NULL, 0x1234, &x) ==
 			   PGW_STOP_TABLE_BEYOND_MEMORY,
 		   "table past memory: translate stops for the same reason");
 		pgw_image_close(img);
@@ -324,7 +324,7 @@ int main(void)
 		struct pgw_image *img = open_mem(&m);
 		struct pgw_space sp = { img, pgw_mode_by_name("x86-64"),
 					0x1ffc };
-		ok(pgw_translate(&sp, UINT64_MAX, &x) == PGW_STOP_OK &&
+		ok(pgw_translate(&sp, NULL, UINT64_MAX, &x) == PGW_STOP_OK &&
 		   x.step[0].table == 0x1000,
 		   "unaligned root: translate uses the aligned table");
 		pgw_image_close(img);

@@ -148,7 +148,7 @@ static int on_leaf(void *arg, const struct pgw_leaf *l)
 
 	s->leaves++;
 	s->agree += l->va == s->next &&
-		    pgw_translate(s->sp, l->va + 5, &x) == PGW_STOP_OK &&
+		    pgw_translate(s->sp, NULL, l->va + 5, &x) == PGW_STOP_OK &&
 		    x.pa == l->pa + 5 && x.page_size == l->size &&
 		    x.level == l->level && x.eff_flags == l->eff_flags;
 	s->next = l->va + l->size * l->count;
@@ -163,7 +163,7 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 	s->holes++;
 	s->stop[h->stop]++;
 	s->agree += h->va == s->next &&
-		    pgw_translate(s->sp, h->va, &x) == h->stop;
+		    pgw_translate(s->sp, NULL, h->va, &x) == h->stop;
 	s->next = h->end;
 	return 0;
 }
@@ -186,7 +186,7 @@ int main(void)
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct want *w = &want[i];
-		enum pgw_stop st = pgw_translate(&sp, w->va, &x);
+		enum pgw_stop st = pgw_translate(&sp, NULL, w->va, &x);
 		ok(st == w->stop && x.level == w->level &&
 			   (st != PGW_STOP_OK ||
 			    (x.pa == w->pa && x.page_size == w->size &&
@@ -194,7 +194,7 @@ int main(void)
 		   "translate 0x%llx: %s at %s", (unsigned long long)w->va,
 		   pgw_stop_key(w->stop), toy.level[w->level].hw_name);
 	}
-	pgw_translate(&sp, 0x03f010, &x);
+	pgw_translate(&sp, NULL, 0x03f010, &x);
 	ok(x.nsteps == 2 && x.step[0].table == ROOT && x.step[0].index == 0 &&
 		   x.step[1].table == PT0 && x.step[1].index == 63 &&
 		   x.step[1].entry_pa == PT0 + 63 * 8,

@@ -1,6 +1,6 @@
 /*
- * The paging-structure cache (pgw_translate_cached) gives exactly what
- * pgw_translate gives: every field of the answer and of every step (of
+ * pgw_translate through the paging-structure cache gives exactly what
+ * it gives without one: every field of the answer and of every step (of
  * those pgw_translate_last fills in, which must be the last alone when a
  * slot holds the walk above it), and the batch's answers
  * (pgw_translate_many) what the walk answers, for every address of windows around each mapping of the
@@ -68,7 +68,7 @@ static unsigned compare_many(const struct pgw_space *sp,
 					   got + i);
 		for (size_t i = 0; i < a->n; i++) {
 			struct pgw_xlat want;
-			pgw_translate(sp, a->v[i], &want);
+			pgw_translate(sp, NULL, a->v[i], &want);
 			if (!xe_same_answer(&want, &got[i]) && bad++ < 1)
 				printf("# va 0x%llx: pgw_translate_many (%s) "
 				       "answers %s at %d, walked %s at %d\n",
@@ -85,7 +85,7 @@ static unsigned compare_many(const struct pgw_space *sp,
 }
 
 /* Translate every address without the cache, and through it with every
- * step (pgw_translate_cached) and with the last (pgw_translate_last),
+ * step (pgw_translate) and with the last (pgw_translate_last),
  * the two taking turns at asking first, and briefly (pgw_translate_brief,
  * when it answers) before and after them, and all as one batch
  * (compare_many); the count of answers that differ (each shown). */
@@ -173,7 +173,7 @@ static int check_leaf(void *arg, const struct pgw_leaf *leaf)
 	struct pgw_xlat x;
 
 	k->leaves++;
-	pgw_translate(k->sp, leaf->va, &x);
+	pgw_translate(k->sp, NULL, leaf->va, &x);
 	if (x.stop != PGW_STOP_OK || x.level != leaf->level ||
 	    x.pa != leaf->pa || x.eff_flags != leaf->eff_flags ||
 	    !xe_same_entry(&x.step[x.nsteps - 1].entry, &leaf->entry)) {
@@ -350,8 +350,8 @@ static void test_coarse_levels(void)
 	const uint64_t first[] = { top_hole, pud_hole, pt_leaf };
 	for (size_t i = 0; i < 3; i++) {
 		struct pgw_xlat want;
-		pgw_translate(&sp, first[i], &want);
-		pgw_translate_cached(&sp, c, first[i], &x);
+		pgw_translate(&sp, NULL, first[i], &want);
+		pgw_translate(&sp, c, first[i], &x);
 		bad += !xe_same_xlat(&want, &x);
 	}
 	ok(bad == 0, "coarse levels: three walks filled as walked");
@@ -365,18 +365,18 @@ static void test_coarse_levels(void)
 	poke(fd, 2, 0, 6u << 12 | IW_TBL);
 
 	const uint64_t top2 = 300 * g + 0x7000;   /* same 512 GiB span */
-	pgw_translate(&sp, top2, &x);
+	pgw_translate(&sp, NULL, top2, &x);
 	bool walked = x.stop == PGW_STOP_OK;
-	pgw_translate_cached(&sp, c, top2, &x);
+	pgw_translate(&sp, c, top2, &x);
 	ok(walked && x.stop == PGW_STOP_NOT_PRESENT && x.level == PGW_PGD &&
 	   x.nsteps == 1, "another 1 GiB of the top-level hole: the "
 	   "remembered stop (%s at level %d), not the changed table",
 	   pgw_stop_key(x.stop), (int)x.level);
 
 	const uint64_t pud2 = pud_hole + 77 * (UINT64_C(1) << 21) + 0x10;
-	pgw_translate(&sp, pud2, &x);
+	pgw_translate(&sp, NULL, pud2, &x);
 	walked = x.stop == PGW_STOP_OK;
-	pgw_translate_cached(&sp, c, pud2, &x);
+	pgw_translate(&sp, c, pud2, &x);
 	ok(walked && x.stop == PGW_STOP_NOT_PRESENT && x.level == PGW_PUD &&
 	   x.nsteps == 2, "another 2 MiB of the 1 GiB hole: the remembered "
 	   "stop (%s at level %d)", pgw_stop_key(x.stop), (int)x.level);
@@ -384,9 +384,9 @@ static void test_coarse_levels(void)
 	/* PD 3 [1], the 2 MiB leaf, through the remembered PDPT entry; the
 	 * walk now goes to the empty PD 6. */
 	const uint64_t pd2 = t + 0x200000 + 0x4321;
-	pgw_translate(&sp, pd2, &x);
+	pgw_translate(&sp, NULL, pd2, &x);
 	walked = x.stop == PGW_STOP_NOT_PRESENT;
-	pgw_translate_cached(&sp, c, pd2, &x);
+	pgw_translate(&sp, c, pd2, &x);
 	ok(walked && x.stop == PGW_STOP_OK && x.level == PGW_PMD &&
 	   x.pa == 0x204321 && x.nsteps == 3 && x.step[2].table == 0x3000,
 	   "another 2 MiB of the 1 GiB span: the remembered PD table "
@@ -395,7 +395,7 @@ static void test_coarse_levels(void)
 
 	/* A new root empties it all: the changed tables answer. */
 	sp.root = 0x1000 | 0x8;   /* PWT: the same table, another root */
-	pgw_translate_cached(&sp, c, top2, &x);
+	pgw_translate(&sp, c, top2, &x);
 	ok(x.stop == PGW_STOP_OK && x.pa == 300 * g + 0x7000,
 	   "another root: walked anew (pa 0x%llx)", (unsigned long long)x.pa);
 
@@ -464,8 +464,8 @@ static void test_slot_shared(void)
 
 	for (size_t i = 0; i < 4; i++) {
 		struct pgw_xlat want, got;
-		pgw_translate(&sp, va[i], &want);
-		pgw_translate_cached(&sp, c, va[i], &got);
+		pgw_translate(&sp, NULL, va[i], &want);
+		pgw_translate(&sp, c, va[i], &got);
 		bad += !xe_same_xlat(&want, &got) || want.stop != PGW_STOP_OK ||
 		       want.pa != pa[i];
 	}
@@ -591,8 +591,8 @@ static void test_brief_runs(const struct pgw_space *sp, uint64_t dm)
 	memset(b, 0x5a, sizeof(b));
 	size_t n = pgw_translate_brief(sp, c, va, 4, b);
 	struct pgw_xlat w0, w1;
-	pgw_translate(sp, va[0], &w0);
-	pgw_translate(sp, va[1], &w1);
+	pgw_translate(sp, NULL, va[0], &w0);
+	pgw_translate(sp, NULL, va[1], &w1);
 	bool untouched = b[2].pa == UINT64_C(0x5a5a5a5a5a5a5a5a) &&
 			 b[3].pa == UINT64_C(0x5a5a5a5a5a5a5a5a);
 	ok(n == 2 && xe_same_brief(&w0, &b[0]) && xe_same_brief(&w1, &b[1]) &&
@@ -644,8 +644,8 @@ int main(void)
 	for (size_t i = 0; i < a.n; i++) {
 		struct pgw_xlat want, got;
 		const struct pgw_space *s = i & 1 ? &other : &sp64;
-		pgw_translate(s, a.v[i], &want);
-		pgw_translate_cached(s, c, a.v[i], &got);
+		pgw_translate(s, NULL, a.v[i], &want);
+		pgw_translate(s, c, a.v[i], &got);
 		bad += !xe_same_xlat(&want, &got);
 	}
 	ok(bad == 0, "two roots of one image asked in turn through one "
@@ -686,7 +686,7 @@ int main(void)
 	uint64_t hole = 0;
 	for (uint64_t va = dm; va < dm + (UINT64_C(1) << 30) && !hole;
 	     va += UINT64_C(1) << 21) {
-		pgw_translate(&sp64, va, &lx);
+		pgw_translate(&sp64, NULL, va, &lx);
 		if (lx.stop == PGW_STOP_NOT_PRESENT && lx.nsteps == 3)
 			hole = va;
 	}
@@ -696,7 +696,7 @@ int main(void)
 	   first == 2, "... and from a remembered stop at the PMD "
 	   "level (0x%llx: %u of %u steps)", (unsigned long long)hole,
 	   lx.nsteps - first, lx.nsteps);
-	ok(pgw_translate_cached(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
+	ok(pgw_translate(&sp64, NULL, dm, &(struct pgw_xlat){ 0 }) ==
 	   PGW_STOP_OK, "no cache: pgw_translate itself");
 
 	test_next_leaf();
