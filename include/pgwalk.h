@@ -1896,6 +1896,70 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 				struct pgw_err *err);
 void pgw_linux_tasks_free(struct pgw_task *tasks);
 
+/*
+ * Loaded modules: the kernel's `modules` list (kallsyms; a static symbol,
+ * so a kernel with CONFIG_KALLSYMS_ALL) read through BTF's struct module
+ * -- its list, name, state and the memory it occupies, as each era keeps
+ * it: 6.4+ mem[MOD_TEXT..MOD_INIT_RODATA] (struct module_memory base and
+ * size), 4.5-6.3 core_layout, init_layout (and data_layout where the
+ * kernel has one; struct module_layout base and size), before 4.5
+ * module_core/core_size and module_init/init_size.  Without BTF there
+ * are no module names (never guessed).
+ */
+struct pgw_modules;
+
+/* The longest name read (the kernel's MODULE_NAME_LEN: 56 or 60). */
+#define PGW_MODULE_NAME_MAX 64
+/* Ranges kept per module (6.4+: 7 memory types). */
+#define PGW_MODULE_RANGES_MAX 8
+/* At most this many modules; a range at most this many bytes (every
+ * architecture's module area is smaller). */
+#define PGW_MODULES_MAX 16384u
+#define PGW_MODULE_RANGE_MAX (UINT64_C(2) << 30)
+
+struct pgw_module_range {
+	uint64_t base, size;         /* [base, base + size), kernel VAs */
+	const char *kind;            /* 6.4+: "text", "data", "rodata",
+					"ro_after_init", "init_text",
+					"init_data", "init_rodata"; older:
+					"core", "init", "data" */
+};
+struct pgw_module {
+	uint64_t module;             /* its struct module (kernel VA) */
+	uint8_t name[PGW_MODULE_NAME_MAX]; /* raw bytes, NUL-terminated */
+	size_t name_len;
+	uint32_t state;              /* 0 live, 1 coming, 2 going, 3 unformed */
+	unsigned nranges;            /* ranges of non-zero size, range[0] the
+					one /proc/modules' address starts
+					(text, or core) when it has one */
+	struct pgw_module_range range[PGW_MODULE_RANGES_MAX];
+};
+
+/*
+ * Read the list (ks and kb: the kernel's kallsyms and BTF).  PGW_OK: the
+ * whole list.  Otherwise the error, and *mods_ret (when not NULL) holds
+ * the modules read before it: a list that loops or comes back the wrong
+ * way (a next whose prev is not where it came from), a name without its
+ * NUL, a state no kernel has, a range outside the kernel half or larger
+ * than PGW_MODULE_RANGE_MAX is damage (PGW_E_FORMAT); a link into a page
+ * the image lacks PGW_E_NODATA; more than PGW_MODULES_MAX PGW_E_LIMIT.
+ * No `modules` symbol, or BTF without struct module: PGW_E_NOTFOUND.
+ */
+enum pgw_status pgw_modules_open(const struct pgw_space *kernel,
+				 const struct pgw_kallsyms *ks,
+				 const struct pgw_kernel_btf *kb,
+				 struct pgw_modules **mods_ret,
+				 struct pgw_err *err);
+void pgw_modules_close(struct pgw_modules *mods);
+size_t pgw_modules_count(const struct pgw_modules *mods);
+const struct pgw_module *pgw_modules_get(const struct pgw_modules *mods,
+					 size_t idx);
+/* The module whose range holds addr (NULL: none), which range, and how
+ * far into it. */
+const struct pgw_module *pgw_modules_find(const struct pgw_modules *mods,
+					  uint64_t addr, unsigned *range_ret,
+					  uint64_t *offset_ret);
+
 /* ---- a process's memory map: its VMAs (src/linux/vma*.c, dpath.c) ----- */
 
 /*

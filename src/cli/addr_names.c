@@ -60,6 +60,28 @@ static void need_ks(struct addr_names *n)
 		pgw_cli_error("--names: kernel addresses unnamed: %s", err.msg);
 }
 
+/* The module list, through BTF, once: what cannot be read said once. */
+static void need_mods(struct addr_names *n)
+{
+	struct pgw_err err = { 0 };
+
+	if (n->mods_tried || !n->ks)
+		return;
+	n->mods_tried = true;
+	enum pgw_status st = pgw_kernel_btf_open(n->space, n->ks, &n->kb, &err);
+	if (st == PGW_OK)
+		st = pgw_modules_open(n->space, n->ks, n->kb, &n->mods, &err);
+	if (st == PGW_OK || !n->say)
+		return;
+	size_t read = pgw_modules_count(n->mods);
+	if (read)
+		pgw_cli_error("--names: module names incomplete (%zu module%s "
+			      "read, the rest unnamed): %s", read,
+			      read == 1 ? "" : "s", err.msg);
+	else
+		pgw_cli_error("--names: module addresses unnamed: %s", err.msg);
+}
+
 static void need_lm(struct addr_names *n)
 {
 	struct pgw_err err = { 0 };
@@ -94,6 +116,8 @@ void names_close(struct addr_names *n)
 	free(n->proc);
 	if (!n->lm_borrowed)
 		pgw_linux_mm_close(n->lm);
+	pgw_modules_close(n->mods);
+	pgw_kernel_btf_close(n->kb);
 	pgw_kallsyms_close(n->ks);
 	memset(n, 0, sizeof(*n));
 }
@@ -128,6 +152,7 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 	const struct pgw_vmas *vmas = NULL;
 
 	nm->has_symbol = nm->path_truncated = nm->has_file_offset = false;
+	nm->module = NULL;
 	nm->vma = NULL;
 	nm->path = NULL;
 	nm->path_len = 0;
@@ -160,12 +185,26 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 	if (n->ks && pgw_kallsyms_symbol(n->ks, va, &nm->sym, &nm->sym_off) ==
 		     PGW_OK)
 		nm->has_symbol = true;
+	else if (need_mods(n), n->mods) {
+		unsigned r;
+		nm->module = pgw_modules_find(n->mods, va, &r, &nm->sym_off);
+		if (nm->module) {
+			nm->module_kind = r ? nm->module->range[r].kind : NULL;
+			nm->has_symbol = true;
+		}
+	}
 	return nm->has_symbol;
 }
 
 void names_symbol_text(const struct addr_name *nm, char *buf, size_t size)
 {
-	if (nm->sym_off)
+	if (nm->module)
+		snprintf(buf, size, "[%s%s%s]+0x%llx",
+			 (const char *)nm->module->name,
+			 nm->module_kind ? ":" : "",
+			 nm->module_kind ? nm->module_kind : "",
+			 (unsigned long long)nm->sym_off);
+	else if (nm->sym_off)
 		snprintf(buf, size, "%s+0x%llx", nm->sym.name,
 			 (unsigned long long)nm->sym_off);
 	else

@@ -2,7 +2,8 @@
  * What an address is, for the commands that print addresses (translate,
  * dump, ptov, check, search): a kernel address's symbol from the image's
  * own kallsyms ("page_offset_base+0x8", as the kernel's %pS and crash's
- * sym say it), a user address's VMA (its path as /proc/PID/maps prints
+ * sym say it) or the loaded module whose memory holds it ("[foo]+0x10",
+ * read through BTF when kallsyms has no symbol for it), a user address's VMA (its path as /proc/PID/maps prints
  * it, and for a file the offset into it: pgoff + va - vm_start).
  *
  * Names cost the reading of kallsyms, and for user addresses of BTF, the
@@ -34,6 +35,10 @@ struct addr_names {
 	bool user;                       /* user addresses named */
 	bool ks_tried, lm_tried;
 	struct pgw_kallsyms *ks;         /* NULL: kernel addresses unnamed */
+	bool mods_tried;
+	struct pgw_kernel_btf *kb;       /* for the module list */
+	struct pgw_modules *mods;        /* NULL: module addresses unnamed;
+					    the modules read before damage */
 	struct pgw_linux_mm *lm;         /* NULL: user addresses unnamed */
 	bool lm_borrowed;                /* lm is a caller's (check's VMA
 					    reader): not closed here */
@@ -46,9 +51,12 @@ struct addr_names {
 	size_t nproc, capproc;
 };
 
-/* An address's name: a symbol, a VMA, or neither. */
+/* An address's name: a symbol (kallsyms', or a module's), a VMA, or
+ * neither. */
 struct addr_name {
 	bool has_symbol;
+	const struct pgw_module *module; /* has_symbol from a module's range */
+	const char *module_kind;         /* its range's kind */
 	struct pgw_ksym sym;
 	uint64_t sym_off;
 	char symbol[PGW_KSYM_NAME_MAX + 24];   /* name_rec_of's spelling */
@@ -81,13 +89,17 @@ void names_close(struct addr_names *n);
 bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 		struct addr_name *nm);
 
-/* "NAME+0xOFF" (NAME alone at offset 0), raw bytes, into buf. */
+/* "NAME+0xOFF" (NAME alone at offset 0), a module's "[MODULE]+0xOFF"
+ * from the start of its text (6.4+) or core (as /proc/modules' address),
+ * "[MODULE:KIND]+0xOFF" from the start of another range; raw bytes, into
+ * buf. */
 void names_symbol_text(const struct addr_name *nm, char *buf, size_t size);
 
 /* The --names option's help. */
 #define NAMES_DOC                                                         \
 	"Name addresses: a kernel address by its kallsyms symbol "         \
-	"(symbol+0xOFF), a user address by its VMA (path, and the file "   \
+	"(symbol+0xOFF) or the loaded module holding it ([module]+0xOFF, " \
+	"read through BTF), a user address by its VMA (path, and the file "\
 	"offset for a file) when the process is known; a process chosen "  \
 	"by --pid or --comm gets them anyway"
 

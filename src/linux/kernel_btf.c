@@ -269,3 +269,27 @@ enum pgw_status pgw_kernel_btf_member(const struct pgw_kernel_btf *kb,
 				   member);
 	return st;
 }
+
+enum pgw_status pgw_kernel_btf_enum_value(const struct pgw_kernel_btf *kb,
+					  const char *type, const char *name,
+					  int64_t *value_ret,
+					  struct pgw_err *err)
+{
+	int id = btf__find_by_name_kind(kb->btf, type, BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(kb->btf, id) :
+					    NULL;
+
+	if (!t)
+		return pgw_err_set(err, PGW_E_NOTFOUND, "BTF has no enum %s",
+				   type);
+	const struct btf_enum *e = btf_enum(t);
+	for (unsigned i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(kb->btf, e[i].name_off);
+		if (n && !strcmp(n, name)) {
+			*value_ret = e[i].val;
+			return PGW_OK;
+		}
+	}
+	return pgw_err_set(err, PGW_E_NOTFOUND, "BTF: enum %s has no %s",
+			   type, name);
+}

@@ -16,6 +16,13 @@ struct pgw_kernel_btf {
 bool pgw_kernel_btf_has_struct(const struct pgw_kernel_btf *kb,
 			       const char *name);
 
+/* Enumerator `name` of enum `type`: its value (PGW_E_NOTFOUND when
+ * BTF has neither). */
+enum pgw_status pgw_kernel_btf_enum_value(const struct pgw_kernel_btf *kb,
+					  const char *type, const char *name,
+					  int64_t *value_ret,
+					  struct pgw_err *err);
+
 /*
  * The 24-byte BTF header at p (n bytes available): true when it is
  * well-formed enough to try, with the blob's whole size in *size_ret.

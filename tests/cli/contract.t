@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
 . "$(dirname "$0")/contract.sh"
-plan 210
+plan 212
 
 if ! command -v jq >/dev/null 2>&1; then
 	skip_all "jq not installed: the contract cannot be checked"
@@ -239,6 +239,11 @@ for h in task-next=0xffffc90000123456 btf-retype decoy-note; do
 		ok $? "$c --$h: exit $rc, $nrec records per the contract${cerr:+: $cerr}"
 	done
 done
+"$KMK" --modules=64 --plant=wx-module "$TMP/km.elf" ||
+	bail "pgw-mkkernel --modules=64 failed"
+contract translate "synthetic kernel's modules --names (a name to escape)" \
+	--names "$TMP/km.elf" 0xffffffffa0000010 0xffffffffa0020000 0xffffffffa0030000
+contract check "a W+X page in a module (named by it)" --severity=info "$TMP/km.elf"
 contract check "roots-x86-64 (every kind, unnamed)" --all-roots \
 	--severity=info "$TMP/roots-x86-64.elf"
 contract check "with a budget (cut short)" --all-roots --max-entries=8 "$TMP/kt.elf"

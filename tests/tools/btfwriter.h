@@ -34,7 +34,94 @@ struct bw_offsets {
 	int era;              /* BW_ERA_*: what ps reads, as one kernel
 				 generation's BTF spells it */
 	int threads;          /* BW_THREADS_*: thread links */
+	int modules;          /* BW_MODULES_*: struct module as one era
+				 has it (0: none) */
 };
+
+/*
+ * struct module (BW_MODULE_SIZE bytes): state (unsigned int, byte 0),
+ * list (8), name (char[56], 24), and the memory it occupies as
+ * include/linux/module.h had it
+ *   BW_MODULES_64  6.4+: mem[7] of struct module_memory {base (0), size
+ *                  (8), 24 bytes}, indexed by enum mod_mem_type
+ *   BW_MODULES_45  4.5-6.3: core_layout and init_layout, struct
+ *                  module_layout {base, size, text_size, ro_size,
+ *                  ro_after_init_size}
+ *   BW_MODULES_44  before 4.5: module_init, module_core, init_size,
+ *                  core_size, init_text_size, core_text_size
+ * from BW_MODULE_RANGES on (offsets in the BW_MOD_* names).
+ */
+#define BW_MODULES_64 64
+#define BW_MODULES_45 45
+#define BW_MODULES_44 44
+#define BW_MODULE_SIZE 512
+#define BW_MODULE_LIST 8
+#define BW_MODULE_NAME 24
+#define BW_MODULE_NAME_LEN 56
+#define BW_MODULE_RANGES 128
+#define BW_MOD_MEM_SIZE 24          /* one struct module_memory */
+#define BW_MOD_LAYOUT_SIZE 24       /* one struct module_layout */
+#define BW_MOD_INIT_LAYOUT (BW_MODULE_RANGES + 32)
+#define BW_MOD_OLD_INIT 128         /* module_init; module_core at 136, */
+#define BW_MOD_OLD_CORE 136         /* init_size 144, core_size 148 */
+#define BW_MOD_OLD_INIT_SIZE 144
+#define BW_MOD_OLD_CORE_SIZE 148
+
+/* enum mod_mem_type's names in the kernel's order. */
+static const char *const bw_mod_mem_types[] = {
+	"MOD_TEXT", "MOD_DATA", "MOD_RODATA", "MOD_RO_AFTER_INIT",
+	"MOD_INIT_TEXT", "MOD_INIT_DATA", "MOD_INIT_RODATA",
+};
+
+/* struct module and what it holds, for era `era`: 0, or <0 on error. */
+static inline int bw_module_types(struct btf *b, int era, int t_uint,
+				  int t_char, int t_ptr, int t_list)
+{
+	int e = 0, t_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int t_name = btf__add_array(b, t_int, t_char, BW_MODULE_NAME_LEN);
+	int t_part = 0;
+
+	if (era == BW_MODULES_64) {
+		int t_enum = btf__add_enum(b, "mod_mem_type", 4);
+		for (int i = 0; i < 7; i++)
+			e |= btf__add_enum_value(b, bw_mod_mem_types[i], i);
+		e |= btf__add_enum_value(b, "MOD_MEM_NUM_TYPES", 7);
+		int t_mm = btf__add_struct(b, "module_memory", BW_MOD_MEM_SIZE);
+		e |= t_enum | t_mm | btf__add_field(b, "base", t_ptr, 0, 0) |
+		     btf__add_field(b, "size", t_uint, 64, 0);
+		t_part = btf__add_array(b, t_int, t_mm, 7);
+	} else if (era == BW_MODULES_45) {
+		t_part = btf__add_struct(b, "module_layout",
+					 BW_MOD_LAYOUT_SIZE);
+		e |= btf__add_field(b, "base", t_ptr, 0, 0) |
+		     btf__add_field(b, "size", t_uint, 64, 0) |
+		     btf__add_field(b, "text_size", t_uint, 96, 0) |
+		     btf__add_field(b, "ro_size", t_uint, 128, 0) |
+		     btf__add_field(b, "ro_after_init_size", t_uint, 160, 0);
+	}
+	int t_mod = btf__add_struct(b, "module", BW_MODULE_SIZE);
+	e |= t_name | t_part | t_mod |
+	     btf__add_field(b, "state", t_uint, 0, 0) |
+	     btf__add_field(b, "list", t_list, BW_MODULE_LIST * 8, 0) |
+	     btf__add_field(b, "name", t_name, BW_MODULE_NAME * 8, 0);
+	if (era == BW_MODULES_64)
+		e |= btf__add_field(b, "mem", t_part, BW_MODULE_RANGES * 8, 0);
+	else if (era == BW_MODULES_45)
+		e |= btf__add_field(b, "core_layout", t_part,
+				    BW_MODULE_RANGES * 8, 0) |
+		     btf__add_field(b, "init_layout", t_part,
+				    BW_MOD_INIT_LAYOUT * 8, 0);
+	else
+		e |= btf__add_field(b, "module_init", t_ptr,
+				    BW_MOD_OLD_INIT * 8, 0) |
+		     btf__add_field(b, "module_core", t_ptr,
+				    BW_MOD_OLD_CORE * 8, 0) |
+		     btf__add_field(b, "init_size", t_uint,
+				    BW_MOD_OLD_INIT_SIZE * 8, 0) |
+		     btf__add_field(b, "core_size", t_uint,
+				    BW_MOD_OLD_CORE_SIZE * 8, 0);
+	return e;
+}
 
 /*
  * Thread links: BW_THREADS_SIGNAL task_struct.signal (byte 160), its
@@ -200,6 +287,10 @@ static inline struct btf *bw_build(const struct bw_offsets *o, int nloop)
 	if (o->vmas)
 		e |= vb_mm_fields(b, o->vmas, t_int, t_ulong, t_ptr);
 	bw_check(t_mma | t_mm | e, "mm_struct");
+
+	if (o->modules)
+		bw_check(bw_module_types(b, o->modules, t_uint, t_char, t_ptr,
+					 t_list), "struct module");
 
 	if (nloop > 0) {
 		int t_loop = btf__add_struct(b, "loop", 8);

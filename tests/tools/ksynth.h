@@ -66,10 +66,30 @@ struct ksynth_opts {
 			     __end_rodata (KS_ETEXT, KS_RODATA...), and the
 			     direct map's 2 MiB page holding them is
 			     read-only, as mark_rodata_ro leaves it */
+	int modules;      /* BW_MODULES_*: BTF has struct module as that
+			     era has it, kallsyms `modules` (KS_MODULES),
+			     and two modules are loaded (ks_modules) */
 	bool vsyscall;    /* kallsyms also has __vsyscall_page
 			     (KS_VSYSCALL), the frame the kernel maps at
 			     0xffffffffff600000 (not mapped here) */
 };
+
+/*
+ * With modules: the module area's 2 MiB page at KS_MOD_AREA (the kernel
+ * map's PD entry 256) maps frame KS_MOD_FRAME, read-only and executable;
+ * the list head `modules` lies in the kernel's data.  Two modules, newest
+ * first: "alpha" (text KS_MOD_AREA, 0x3000 bytes; data + 0x10000, 0x2000
+ * bytes, holding its struct module at + 0x10100) and "be\x1bta" (an
+ * escape byte in its name; text + 0x20000, 0x1000 bytes; data + 0x30000,
+ * 0x1000 bytes, its struct module there).  alpha's text holds the
+ * string PGW-MODULE-TEXT at + 0x100.  Eras before 6.4 have one core
+ * range from the text's start to the data's end.
+ */
+#define KS_MODULES UINT64_C(0x338000)
+#define KS_MOD_AREA UINT64_C(0xffffffffa0000000)
+#define KS_MOD_FRAME UINT64_C(0x600000)
+#define KS_MOD_ALPHA (KS_MOD_AREA + 0x10100)
+#define KS_MOD_BETA (KS_MOD_AREA + 0x30000)
 
 /* With vsyscall: the kernel's vsyscall page (a frame). */
 #define KS_VSYSCALL UINT64_C(0x3c1000)
@@ -342,7 +362,7 @@ static inline void ks_kallsyms(struct ksynth *k, const struct ksynth_opts *o)
 	};
 	size_t n = text_only ? 4 : sizeof(all) / sizeof(all[0]) -
 				   (k->btf_size ? 0 : 2);
-	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 6];
+	struct kw_sym syms[sizeof(all) / sizeof(all[0]) + 7];
 	uint64_t va = ks_kt(0x200000);
 
 	memcpy(syms, all, n * sizeof(all[0]));
@@ -362,6 +382,9 @@ static inline void ks_kallsyms(struct ksynth *k, const struct ksynth_opts *o)
 	if (vsyscall)
 		syms[n++] = (struct kw_sym){ 'D', "__vsyscall_page",
 					     ks_kt(KS_VSYSCALL) };
+	if (o->modules)
+		syms[n++] = (struct kw_sym){ 'd', "modules",
+					     ks_kt(KS_MODULES) };
 	if (o->absolute)
 		qsort(syms, n, sizeof(syms[0]), ks_by_addr);
 	kw_build(syms, n, !text_only, &k->kt);
@@ -392,6 +415,63 @@ static inline void ks_kallsyms(struct ksynth *k, const struct ksynth_opts *o)
 	k->token_index_va = (k->token_table_va + k->kt.token_table.len + 7) &
 			    ~UINT64_C(7);
 	ks_put(k, k->token_index_va, k->kt.token_index.p, 512);
+}
+
+/* Write n bytes of v at module-area VA va (through the direct map). */
+static inline void ks_mod_set(struct ksynth *k, uint64_t va, uint64_t v,
+			      unsigned n)
+{
+	ks_set(k, ks_dm(KS_MOD_FRAME + (va - KS_MOD_AREA)), v, n);
+}
+
+/* One module's struct at mod: name, list links, ranges as era keeps
+ * them (text at text, data at data). */
+static inline void ks_module(struct ksynth *k, int era, uint64_t mod,
+			     const char *name, uint64_t prev, uint64_t next,
+			     uint64_t text, uint64_t text_size, uint64_t data,
+			     uint64_t data_size)
+{
+	ks_put(k, ks_dm(KS_MOD_FRAME + (mod - KS_MOD_AREA) + BW_MODULE_NAME),
+	       name, strlen(name) + 1);
+	ks_mod_set(k, mod + BW_MODULE_LIST, next, 8);
+	ks_mod_set(k, mod + BW_MODULE_LIST + 8, prev, 8);
+	uint64_t r = mod + BW_MODULE_RANGES;
+	if (era == BW_MODULES_64) {
+		ks_mod_set(k, r, text, 8);
+		ks_mod_set(k, r + 8, text_size, 4);
+		ks_mod_set(k, r + BW_MOD_MEM_SIZE, data, 8);
+		ks_mod_set(k, r + BW_MOD_MEM_SIZE + 8, data_size, 4);
+	} else if (era == BW_MODULES_45) {
+		ks_mod_set(k, r, text, 8);
+		ks_mod_set(k, r + 8, data + data_size - text, 4);
+		ks_mod_set(k, r + 12, text_size, 4);
+		ks_mod_set(k, r + 16, text_size, 4);
+		ks_mod_set(k, r + 20, text_size, 4);
+	} else {
+		ks_mod_set(k, mod + BW_MOD_OLD_CORE, text, 8);
+		ks_mod_set(k, mod + BW_MOD_OLD_CORE_SIZE,
+			   data + data_size - text, 4);
+	}
+}
+
+/* The module area's page and ks_modules' two modules on the list. */
+static inline void ks_modules(struct ksynth *k, int era)
+{
+	uint64_t head = ks_kt(KS_MODULES);
+	uint64_t a = KS_MOD_ALPHA + BW_MODULE_LIST,
+		 b = KS_MOD_BETA + BW_MODULE_LIST;
+
+	iw_frame(&k->mem, (KS_MOD_FRAME >> 12) + 0x1ff);
+	iw_entry(&k->mem, 5, 256, 8,
+		 KS_MOD_FRAME | IW_P | IW_PS | IW_A | IW_D | IW_G);
+	ks_set(k, head, a, 8);
+	ks_set(k, head + 8, b, 8);
+	ks_put(k, ks_dm(KS_MOD_FRAME + 0x100), "PGW-MODULE-TEXT", 15);
+	ks_module(k, era, KS_MOD_ALPHA, "alpha", head, b, KS_MOD_AREA,
+		  0x3000, KS_MOD_AREA + 0x10000, 0x2000);
+	ks_module(k, era, KS_MOD_BETA, "be\x1bta", a, head,
+		  KS_MOD_AREA + 0x20000, 0x1000, KS_MOD_AREA + 0x30000,
+		  0x1000);
 }
 
 static inline void ks_vmcoreinfo(struct ksynth *k, bool absolute)
@@ -431,6 +511,7 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		k->bo.flags = KS_INFER_FLAGS_STACKED;
 	k->bo.vmas = o->vmas;
 	k->bo.threads = o->threads;
+	k->bo.modules = o->modules;
 	if (o->vmas)
 		k->bo.mm_size = MM_SIZE;
 	ks_tables(k);
@@ -447,6 +528,8 @@ static inline void ks_build(struct ksynth *k, const struct ksynth_opts *o)
 		ks_set(k, k->task[i] + KS_INFER_STACK, KS_STACK(i), 8);
 	if (o->threads)
 		ks_threads(k, o->threads);
+	if (o->modules)
+		ks_modules(k, o->modules);
 	ks_kallsyms(k, o);
 	if (o->text_bounds)     /* the direct map of the text: read-only */
 		iw_entry(&k->mem, 3, KS_STEXT >> 21, 8,

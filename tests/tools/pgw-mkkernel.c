@@ -112,6 +112,18 @@
  *                       KS_VSYSCALL) and the kernel maps 0xffffffffff600000
  *                       user-readable and executable, as vsyscall=emulate
  *                       does: to that frame (real) or to 0x700000 (fake)
+ *   --modules=64|45|44  two loaded modules (ksynth.h's ks_modules), their
+ *                       struct module in BTF as 6.4+ (mem[]), 4.5-6.3
+ *                       (core_layout) or earlier kernels (module_core)
+ *                       have it
+ *   --module-bad=WHAT   (with --modules) the list lies: loop (be\x1bta's
+ *                       next is alpha again), name (be\x1bta's name fills
+ *                       its 56 bytes without a NUL), size (alpha's first
+ *                       range claims 0xfffff000 bytes), next (alpha's next
+ *                       points at 0xffffffffa1000000, mapped nowhere),
+ *                       state (alpha's state is 7)
+ *   --plant=wx-module   (with --modules) the module area's 2 MiB page is
+ *                       writable as well as executable
  *   --decoy-note        two VMCOREINFO notes: the first names a decoy
  *                       kernel root (0x7b0000: copies of the kernel's
  *                       PML4, its text PDPT and PD, made before --plant),
@@ -201,6 +213,9 @@ static int plant_kernel(struct ksynth *k, const char *what)
 		iw_entry(&k->mem, 0x7c5, 0, 8, UINT64_C(0x7c6000) | IW_TBL);
 		iw_entry(&k->mem, 0x7c6, 0, 8, UINT64_C(0x700000) | IW_P |
 			 IW_RW | IW_A | IW_D | IW_G);
+	} else if (!strcmp(what, "wx-module")) {
+		iw_entry(&k->mem, 5, 256, 8, KS_MOD_FRAME | IW_P | IW_RW |
+			 IW_PS | IW_A | IW_D | IW_G);
 	} else if (!strcmp(what, "kernel-self-map")) {
 		iw_entry(&k->mem, KS_ROOT >> 12, 300, 8, KS_ROOT | IW_TBL);
 	} else if (!strcmp(what, "table-beyond-ram")) {
@@ -212,6 +227,31 @@ static int plant_kernel(struct ksynth *k, const char *what)
 		iw_entry(&k->mem, 0x7d1, 0, 8, UINT64_C(0x7d2000) | IW_TBL);
 		iw_entry(&k->mem, 0x7d2, 0, 8, UINT64_C(0x200000000) | IW_P |
 			 IW_RW | IW_A | IW_D | IW_G | IW_NX);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* --module-bad: 0, or -1 for a name that is not one of these. */
+static int bad_module(struct ksynth *k, int era, const char *what)
+{
+	uint64_t a = KS_MOD_ALPHA, b = KS_MOD_BETA;
+
+	if (!strcmp(what, "loop")) {
+		ks_mod_set(k, b + BW_MODULE_LIST, a + BW_MODULE_LIST, 8);
+	} else if (!strcmp(what, "name")) {
+		for (unsigned i = 0; i < BW_MODULE_NAME_LEN; i++)
+			ks_mod_set(k, b + BW_MODULE_NAME + i, 'x', 1);
+	} else if (!strcmp(what, "size")) {
+		ks_mod_set(k, a + (era == BW_MODULES_44 ?
+				   BW_MOD_OLD_CORE_SIZE :
+				   BW_MODULE_RANGES + 8), 0xfffff000, 4);
+	} else if (!strcmp(what, "next")) {
+		ks_mod_set(k, a + BW_MODULE_LIST,
+			   UINT64_C(0xffffffffa1000000), 8);
+	} else if (!strcmp(what, "state")) {
+		ks_mod_set(k, a, 7, 4);
 	} else {
 		return -1;
 	}
@@ -289,6 +329,8 @@ int main(int argc, char **argv)
 		{ "kallsyms-base", required_argument, NULL, 'B' },
 		{ "task-next", required_argument, NULL, 'T' },
 		{ "btf-retype", no_argument, NULL, 'Y' },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "module-bad", required_argument, NULL, 'M' },
 		{ "vsyscall", required_argument, NULL, 'V' },
 		{ "hidden-shares", no_argument, NULL, 'H' },
 		{ "decoy-note", no_argument, NULL, 'D' },
@@ -321,7 +363,8 @@ int main(int argc, char **argv)
 	     stale_after = false, forged = false, btf_copy = false,
 	     btf_unlisted = false, absolute = false,
 	     stale = false, thread_loop = false, thread_foreign = false;
-	int threads = 0;
+	int threads = 0, modules = 0;
+	const char *module_bad = NULL;
 	uint64_t cr3 = 0, slide = 0, cpu_sp = 0;
 	bool cpu_user = false;
 	int unlisted = 0;
@@ -392,6 +435,17 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'L': slide = strtoull(optarg, NULL, 0); break;
+		case 'm':
+			modules = atoi(optarg);
+			if (modules != BW_MODULES_64 &&
+			    modules != BW_MODULES_45 &&
+			    modules != BW_MODULES_44) {
+				fprintf(stderr, "pgw-mkkernel: --modules=%s: "
+					"64, 45 or 44\n", optarg);
+				return 64;
+			}
+			break;
+		case 'M': module_bad = optarg; break;
 		case 'U':
 			unlisted = atoi(optarg);
 			if (unlisted != 61 && unlisted != 62 &&
@@ -428,7 +482,12 @@ int main(int argc, char **argv)
 			     .infer_stack = infer_stack,
 			     .vsyscall = vsyscall != NULL,
 			     .unlisted = unlisted, .absolute = absolute,
-			     .threads = threads });
+			     .threads = threads, .modules = modules });
+	if (module_bad && (!modules || bad_module(&k, modules, module_bad))) {
+		fprintf(stderr, "pgw-mkkernel: --module-bad=%s: loop, name, "
+			"size, next or state, with --modules\n", module_bad);
+		return 64;
+	}
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));

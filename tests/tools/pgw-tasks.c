@@ -18,6 +18,10 @@
  *   --time              per-phase CPU times on stderr, in ms
  *   --btf-blob=FILE     print the task layout of a BTF blob file instead
  *                       (IMAGE is not read)
+ *   --modules           the module list instead, as /proc/modules
+ *                       prints it (NAME SIZE, the sum of its ranges,
+ *                       STATE, the first range's base), each range after
+ *                       it on a line of its own (KIND BASE SIZE)
  *   --infer             the layout inferred without BTF (even where the
  *                       image has BTF), anchored on "swapper/0": with
  *                       --info the layout line, else the task lines with
@@ -108,7 +112,7 @@ struct opts {
 	const char *blob;
 	const char *vmcoreinfo, *mode, *format, *syms[16];
 	size_t nsyms;
-	bool have_cr3, info, scan, simple, timing, infer;
+	bool have_cr3, info, scan, simple, timing, infer, modules;
 	uint64_t cr3;
 };
 
@@ -117,6 +121,34 @@ static int fail(const char *what, const struct pgw_err *err)
 	fprintf(stderr, "pgw-tasks: %s%s%s\n", what, *what ? ": " : "",
 		err->msg);
 	return 1;
+}
+
+/* The module list: what was read, then the error (exit 1). */
+static int print_modules(const struct pgw_space *sp,
+			 const struct pgw_kallsyms *ks,
+			 const struct pgw_kernel_btf *kb)
+{
+	static const char *const states[] = { "Live", "Loading", "Unloading",
+					      "Unformed" };
+	struct pgw_modules *mods;
+	struct pgw_err err;
+	enum pgw_status st = pgw_modules_open(sp, ks, kb, &mods, &err);
+
+	for (size_t i = 0; i < pgw_modules_count(mods); i++) {
+		const struct pgw_module *m = pgw_modules_get(mods, i);
+		uint64_t size = 0;
+		for (unsigned r = 0; r < m->nranges; r++)
+			size += m->range[r].size;
+		put_escaped(m->name, m->name_len);
+		printf(" %" PRIu64 " %s 0x%" PRIx64 "\n", size,
+		       states[m->state], m->nranges ? m->range[0].base : 0);
+		for (unsigned r = 0; r < m->nranges; r++)
+			printf("  %s 0x%" PRIx64 " %" PRIu64 "\n",
+			       m->range[r].kind, m->range[r].base,
+			       m->range[r].size);
+	}
+	pgw_modules_close(mods);
+	return st == PGW_OK ? 0 : fail("", &err);
 }
 
 static void print_info_layout(const struct pgw_task_layout *l)
@@ -273,6 +305,10 @@ static int run(struct pgw_space *sp, const struct opts *o)
 		rc = fail("", &err);
 		goto out;
 	}
+	if (o->modules) {
+		rc = print_modules(sp, ks, kb);
+		goto out;
+	}
 	if (pgw_task_layout_btf(kb, sp->mode->va_bits > 32 ? 8 : 4, &lay,
 				&err) != PGW_OK) {
 		rc = fail("", &err);
@@ -316,6 +352,7 @@ int main(int argc, char **argv)
 		{ "time", no_argument, NULL, 't' },
 		{ "btf-blob", required_argument, NULL, 'b' },
 		{ "infer", no_argument, NULL, 'I' },
+		{ "modules", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
@@ -338,6 +375,7 @@ int main(int argc, char **argv)
 		case 't': o.timing = true; break;
 		case 'b': o.blob = optarg; break;
 		case 'I': o.infer = true; break;
+		case 'M': o.modules = true; break;
 		default: return 64;
 		}
 	}

@@ -1,0 +1,35 @@
+/*
+ * Where the module walk finds what it reads in a struct module, from BTF
+ * (module_layout.c), shared with the walk (modules.c).
+ */
+#ifndef PGW_LINUX_MODULES_H
+#define PGW_LINUX_MODULES_H
+
+#include "pgwalk.h"
+
+/* A memory range's pointer and its 4-byte size, bytes into struct
+ * module. */
+struct module_range_at {
+	uint32_t base, size;
+	const char *kind;
+};
+
+struct module_layout {
+	unsigned ptr_size;
+	uint32_t list_next, list_prev;   /* module.list's next and prev */
+	uint32_t name, name_size;        /* char name[MODULE_NAME_LEN] */
+	uint32_t state;                  /* enum module_state, 4 bytes */
+	unsigned nranges;
+	struct module_range_at range[PGW_MODULE_RANGES_MAX];
+	uint32_t span;                   /* bytes read of each module: up to
+					    the last field */
+	const char *era;                 /* which members held the ranges */
+};
+
+/* The layout from kb, checked: shapes, sizes, fields inside the struct. */
+enum pgw_status linux_module_layout_btf(const struct pgw_kernel_btf *kb,
+					unsigned ptr_size,
+					struct module_layout *lay,
+					struct pgw_err *err);
+
+#endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# Kernel addresses named by module, on the real dumps, against the
+# guests' own word.  x86-64 (6.1, core_layout): the guest loaded seven
+# modules (console.log's "PGWALK-INFO insmod NAME ok", in load order);
+# the kernel's list holds them newest first, so the list read through
+# BTF is that order reversed, and each module's first byte (its
+# core_layout.base, where the text starts) is named [NAME]+0x0 and mapped
+# executable, its last byte [NAME]+0x(size-1), the byte after it not by
+# that module.  arm64-16k-a (6.12, mem[]): /proc/modules (console.log's
+# PGWALK-MODULES line) says qemu_fw_cfg, 65536 bytes, at its address;
+# /proc/vmallocinfo (PGWALK-VMALLOC ... load_module) lists the four areas
+# load_module allocated, each one 16K page and a guard page: each start is
+# named by the module at +0x0 with its kind (text first: executable; the
+# others not), each guard page is not, so the named bytes are 4 x 16K =
+# /proc/modules' size.  Kernels the list cannot be read from say why and
+# name nothing: arm64-4k-a (6.1 without CONFIG_KALLSYMS_ALL: no `modules`
+# symbol) and i386 (no BTF).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/real.sh"
+
+plan 21
+
+# insmod order of DIR's guest, reversed: the kernel's list order.
+insmods() {
+	tr -d '\r' <"$1/console.log" |
+		awk '$1 == "PGWALK-INFO" && $2 == "insmod" && $4 == "ok" { print $3 }' |
+		tac | tr '\n' ' '
+}
+
+for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf; do
+	d=${dm%%:*} f=${dm#*:}
+	I=$UNPACKED/$d/$f
+	# (pgw-tasks reads ELF cores only: the raw image is named by the
+	# ranges its ELF twin's list gives)
+	run "$PGW_TOOLS/pgw-tasks" --modules "$UNPACKED/$d/vmcore.elf"
+	mods=$(printf '%s\n' "$out" | awk '$1 !~ /^core|^init/ && NF == 4 { print $1 }' | tr '\n' ' ')
+	want=$(insmods "$SHARED/$d")
+	[ -n "$want" ] || bail "$d: console.log lists no insmod"
+	[ "$f" = mem.raw ] ||
+		is "$rc $mods" "0 $want" "$d $f: the module list, through BTF, is the guest's insmod order reversed"
+	# base, last byte, and the byte after, of each module's core range
+	printf '%s\n' "$out" | awk '$1 == "core" { print $2, $3 }' >"$TMP/core"
+	while read -r base size; do
+		lo=$(printf '%s' "$base" | tail -c 8)
+		hi=${base%"$lo"}
+		printf '%s%08x\n%s%08x\n%s%08x\n' "$hi" $((0x$lo)) \
+			"$hi" $((0x$lo + size - 1)) "$hi" $((0x$lo + size))
+	done <"$TMP/core" >"$TMP/q"
+	"$PGWALK" translate --names --format=json "$I" - <"$TMP/q" 2>/dev/null |
+		jq -r '"\(.symbol // "-") \(.effective | index("nx") | not)"' >"$TMP/n"
+	got=$(awk 'NR % 3 == 1' "$TMP/n" | cut -d' ' -f1 | tr '\n' ' ')
+	wantb=$(for m in $want; do printf '[%s]+0x0 ' "$m"; done)
+	is "$got" "$wantb" "$d $f: each module's first byte is [NAME]+0x0"
+	got=$(awk 'NR % 3 == 1 { print $2 }' "$TMP/n" | sort -u)
+	is "$got" true "$d $f: each module's first page is executable (its text starts the core layout)"
+	# the last byte is the same module; the byte after is not
+	last=$(awk 'NR % 3 == 2 { print $1 }' "$TMP/n" | sed 's/+0x.*//' | tr '\n' ' ')
+	after=$(paste -d' ' - - - <"$TMP/n" | awk '{ sub(/\+.*/, "", $1); sub(/\+.*/, "", $5); if ($5 == $1) print $1 }')
+	is "$last" "$(for m in $want; do printf '[%s] ' "$m"; done)" \
+		"$d $f: each module's last byte is that module"
+	is "$after" "" "$d $f: the byte after each module's range is not that module's"
+done
+
+d=arm64-16k-a
+I=$UNPACKED/$d/vmcore.elf
+line=$(tr -d '\r' <"$SHARED/$d/console.log" | awk '$1 == "PGWALK-MODULES"')
+set -- $line
+[ "$#" -ge 7 ] || bail "$d: no PGWALK-MODULES line"
+name=$2 size=$3 addr=$7
+tr -d '\r' <"$SHARED/$d/console.log" |
+	awk '$1 == "PGWALK-VMALLOC" && $4 ~ /^load_module/ { split($2, r, "-"); print r[1] }' >"$TMP/areas"
+[ "$(grep -c '' "$TMP/areas")" = 4 ] || bail "$d: not four load_module areas"
+{ cat "$TMP/areas"; sed 's/000$/000 4000/' "$TMP/areas" | while read -r a _; do
+	lo=$(printf '%s' "$a" | tail -c 8); printf '%s%08x\n' "${a%"$lo"}" $((0x$lo + 0x4000)); done; } >"$TMP/q"
+run "$PGWALK" translate --names --format=json "$I" - <"$TMP/q"
+syms=$(printf '%s\n' "$out" | jq -r '.symbol // "-"' | tr '\n' ' ')
+is "$syms" "[$name]+0x0 [$name:data]+0x0 [$name:rodata]+0x0 [$name:ro_after_init]+0x0 - - - - " \
+	"$d: each load_module area's start is $name's (text, data, rodata, ro_after_init), each guard page is no module's: 4 x 16K = /proc/modules' $size"
+is "$size" 65536 "$d: /proc/modules' size is the four 16K ranges"
+is "$(printf '%s\n' "$out" | head -1 | jq -r .va)" "$addr" \
+	"$d: the text range starts at /proc/modules' address"
+is "$(printf '%s\n' "$out" | head -4 | jq -c '.effective | index("pxn") != null' | tr '\n' ' ')" \
+	"false true true true " "$d: the text range is executable, data and read-only ranges are not"
+
+run "$PGWALK" translate --names "$UNPACKED/arm64-4k-a/vmcore.elf" 0xffffd62f6bc82000
+is "$rc ${out#*symbol=}" "0 ${out}" "arm64-4k-a: /proc/modules' address gets no name"
+out=$err like "module addresses unnamed: kallsyms has no symbol modules" \
+	"arm64-4k-a (no CONFIG_KALLSYMS_ALL): stderr says why modules are unnamed"
+run "$PGWALK" translate --names "$UNPACKED/i386-pae-a/vmcore.elf" 0xc67f5000
+case $out in *symbol=*) ok 1 "i386-pae-a: no BTF, no module name" ;;
+*) out=$err like "module addresses unnamed: no BTF" "i386-pae-a: no BTF, no module name, and stderr says so" ;; esac

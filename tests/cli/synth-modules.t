@@ -1,0 +1,90 @@
+#!/bin/sh
+# Kernel addresses named by module on pgw-mkkernel's synthetic kernels
+# (ksynth.h's ks_modules says where everything is): two modules on the
+# `modules` list, their struct module in BTF as 6.4+ (mem[]), 4.5-6.3
+# (core_layout) and earlier kernels (module_core) have it.  A module's
+# address is [NAME]+0xOFF from its text (or core) start, [NAME:KIND]+0xOFF
+# in another range, escaped as any string from the image, in translate,
+# dump, ptov, search and check; the byte after a range is no module's.
+# Lists that lie (a loop, a name without its NUL, a range larger than any
+# module area, a next pointer into nothing, a state no kernel has) name
+# only the modules read before the damage, say why on stderr, and leave
+# the exit status alone; without --names the list is never read.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/synth.sh"
+plan 24
+
+MK=$PGW_TOOLS/pgw-mkkernel
+for e in 64 45 44; do
+	"$MK" --modules=$e "$TMP/k$e.elf" || bail "pgw-mkkernel --modules=$e failed"
+done
+# alpha's text + 0x10, its data's first and last bytes and the byte
+# after, be\x1bta's text and data, past them.
+A=0xffffffffa0000010
+set -- $A 0xffffffffa0010000 0xffffffffa0011fff 0xffffffffa0012000 \
+	0xffffffffa0020000 0xffffffffa0030000 0xffffffffa0031000
+syms() {
+	"$PGWALK" translate --names --format=json "$@" 2>"$TMP/err" |
+		jq -r '.symbol // "-"' | cat -v | tr '\n' ' '
+}
+is "$(syms "$TMP/k64.elf" "$@")" \
+	'[alpha]+0x10 [alpha:data]+0x0 [alpha:data]+0x1fff - [be^[ta]+0x0 [be^[ta:data]+0x0 - ' \
+	"6.4+ (mem[]): text and data ranges, each from its own start"
+is "$(syms "$TMP/k45.elf" "$@")" \
+	'[alpha]+0x10 [alpha]+0x10000 [alpha]+0x11fff - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
+	"4.5-6.3 (core_layout): one core range from the text's start"
+is "$(syms "$TMP/k44.elf" "$@")" \
+	'[alpha]+0x10 [alpha]+0x10000 [alpha]+0x11fff - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
+	"before 4.5 (module_core, core_size): the same"
+is "$(cat "$TMP/err")" "" "a whole list: nothing said on stderr"
+
+run "$PGWALK" translate --names "$TMP/k64.elf" 0xffffffffa0020000 0xffffffffa0030000
+is "$out" '0xffffffffa0020000 -> 0x620000 2M pmd kernel ro exec symbol=[be\x1bta]+0x0
+0xffffffffa0030000 -> 0x630000 2M pmd kernel ro exec symbol=[be\x1bta:data]+0x0' \
+	"text: the escape byte in a module's name is escaped"
+run "$PGWALK" translate --names --format=json "$TMP/k64.elf" 0xffffffffa0020000
+case $out in *'"symbol":"[be\u001bta]+0x0"'*) ok 0 "JSON: spelled \\u001b" ;;
+*) ok 1 "JSON: spelled \\u001b"; echo "# $out" ;; esac
+run "$PGWALK" translate --names --format=csv "$TMP/k64.elf" 0xffffffffa0020000
+is "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f12)" '[be\x1bta]+0x0' "CSV: the symbol cell"
+
+run "$PGWALK" dump --names --format=json --range=0xffffffffa0000000-0xffffffffa0200000 "$TMP/k64.elf"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "map") | "\(.va) \(.symbol // "-")"')" \
+	"0xffffffffa0000000 [alpha]+0x0" "dump --names: the module area's mapping named by its first byte"
+run "$PGWALK" ptov --names --format=json "$TMP/k64.elf" 0x600010
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "mapping") | "\(.va) \(.symbol // "-")"' | sort | tr '\n' ';')" \
+	"0xffff888000600010 -;0xffffffff80600010 -;0xffffffffa0000010 [alpha]+0x10;" \
+	"ptov --names: of the three mappings of the frame, the module area's is alpha's"
+run "$PGWALK" search --names --format=json --string=PGW-MODULE-TEXT "$TMP/k64.elf"
+is "$(printf '%s\n' "$out" | jq -r 'select(.type == "hit") | "\(.va) \(.symbol // "-")"' | grep 0xffffffffa)" \
+	"0xffffffffa0000100 [alpha]+0x100" "search --names: the hit in alpha's text named by it"
+
+"$MK" --modules=64 --plant=wx-module "$TMP/wx.elf" || bail "pgw-mkkernel --plant=wx-module failed"
+run "$PGWALK" check --format=json "$TMP/wx.elf"
+is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "finding") | "\(.rule) \(.va) \(.symbol // "-")"')" \
+	"1 wx 0xffffffffa0000000 [alpha]+0x0" "check: the W+X page in module alpha"
+run "$PGWALK" check "$TMP/wx.elf"
+like "^high +wx +0xffffffffa0000000-0xffffffffa0200000 .*symbol=\[alpha\]\+0x0: " "check, text: the finding says symbol=[alpha]+0x0"
+
+# bad WHAT SYMS ERR: the lying list names SYMS (alpha's text, be\x1bta's),
+# stderr matches ERR, the exit status is 0.
+bad() {
+	"$MK" --modules=64 --module-bad=$1 "$TMP/b-$1.elf" || bail "pgw-mkkernel --module-bad=$1 failed"
+	got=$(syms "$TMP/b-$1.elf" $A 0xffffffffa0020000; echo "rc=$?")
+	is "$got" "$2rc=0" "--module-bad=$1: names $2"
+	out=$(cat "$TMP/err") like "$3" "--module-bad=$1: stderr says why"
+}
+bad loop '[alpha]+0x10 [be^[ta]+0x0 ' \
+	'module names incomplete \(2 modules read, the rest unnamed\): .*says it follows 0xffffffff80338000, not 0xffffffffa0030008'
+bad name '[alpha]+0x10 - ' 'module names incomplete \(1 module read.*0xffffffffa0030000 has a name without its NUL'
+bad size '- - ' 'module addresses unnamed: .*claims text of 0xfffff000 bytes at 0xffffffffa0000000'
+bad next '[alpha]+0x10 - ' 'module names incomplete \(1 module read.*struct module at 0xffffffffa0fffff8 cannot be read'
+bad state '- - ' 'module addresses unnamed: .*state 7'
+
+run "$PGWALK" translate "$TMP/b-loop.elf" $A
+is "$rc $err" "0 " "without --names the list is not read (nothing said about its loop)"
+
+"$MK" "$TMP/plain.elf" || bail "pgw-mkkernel failed"
+run "$PGWALK" translate --names "$TMP/plain.elf" 0xffffffff80600000
+is "$rc $err" "0 pgwalk: --names: module addresses unnamed: kallsyms has no symbol modules (the module list's head; a kernel without CONFIG_KALLSYMS_ALL)" \
+	"no modules symbol: unnamed, and stderr says why"
