@@ -1897,8 +1897,7 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 void pgw_linux_tasks_free(struct pgw_task *tasks);
 
 /*
- * Loaded modules: the kernel's `modules` list (kallsyms; a static symbol,
- * so a kernel with CONFIG_KALLSYMS_ALL) read through BTF's struct module
+ * Loaded modules: the kernel's `modules` list read through BTF's struct module
  * -- its list, name, state and the memory it occupies, as each era keeps
  * it: 6.4+ mem[MOD_TEXT..MOD_INIT_RODATA] (struct module_memory base and
  * size), 4.5-6.3 core_layout, init_layout (and data_layout where the
@@ -1943,7 +1942,13 @@ struct pgw_module {
  * NUL, a state no kernel has, a range outside the kernel half or larger
  * than PGW_MODULE_RANGE_MAX is damage (PGW_E_FORMAT); a link into a page
  * the image lacks PGW_E_NODATA; more than PGW_MODULES_MAX PGW_E_LIMIT.
- * No `modules` symbol, or BTF without struct module: PGW_E_NOTFOUND.
+ * Without kallsyms' `modules` (a kernel without CONFIG_KALLSYMS_ALL) the
+ * head is found from a struct module: the first place in the small-page
+ * mappings within 2 GiB of _stext that reads as one (a printable name
+ * ending in its NUL, a state of the four, links into the kernel half,
+ * a range holding the struct itself), whose ring comes back through a
+ * node in the kernel image.  No head that way, or BTF without struct
+ * module: PGW_E_NOTFOUND.
  */
 enum pgw_status pgw_modules_open(const struct pgw_space *kernel,
 				 const struct pgw_kallsyms *ks,
@@ -1951,6 +1956,8 @@ enum pgw_status pgw_modules_open(const struct pgw_space *kernel,
 				 struct pgw_modules **mods_ret,
 				 struct pgw_err *err);
 void pgw_modules_close(struct pgw_modules *mods);
+/* How the list was found and read, in words. */
+const char *pgw_modules_how(const struct pgw_modules *mods);
 size_t pgw_modules_count(const struct pgw_modules *mods);
 const struct pgw_module *pgw_modules_get(const struct pgw_modules *mods,
 					 size_t idx);

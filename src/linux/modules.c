@@ -25,6 +25,7 @@
 struct pgw_modules {
 	size_t n, cap;
 	struct pgw_module *m;
+	char how[200];
 };
 
 /* MODULE_STATE_UNFORMED, the last of enum module_state (3.7+). */
@@ -162,21 +163,26 @@ enum pgw_status pgw_modules_open(const struct pgw_space *kernel,
 	enum pgw_status st;
 
 	*mods_ret = NULL;
-	if ((st = pgw_kallsyms_lookup(ks, "modules", &head, &type, err)) !=
-	    PGW_OK)
-		return pgw_err_set(err, st, "kallsyms has no symbol modules "
-				   "(the module list's head; a kernel without "
-				   "CONFIG_KALLSYMS_ALL)");
-	if (!strchr("dDbB", type))
+	if ((st = linux_module_layout_btf(kb, kernel->mode->va_bits > 32 ? 8 :
+					  4, &lay, err)) != PGW_OK)
+		return st;
+	char why[sizeof(((struct pgw_modules *)0)->how)] =
+		"the list head from kallsyms' modules";
+	st = pgw_kallsyms_lookup(ks, "modules", &head, &type, err);
+	if (st == PGW_E_NOTFOUND)
+		st = linux_modules_head_scan(kernel, ks, &lay, &head, why,
+					     sizeof(why), err);
+	else if (st == PGW_OK && !strchr("dDbB", type))
 		return pgw_err_set(err, PGW_E_FORMAT,
 				   "kallsyms: modules is a '%c' symbol, not "
 				   "the kernel data a list head lies in", type);
-	if ((st = linux_module_layout_btf(kb, kernel->mode->va_bits > 32 ? 8 :
-					  4, &lay, err)) != PGW_OK)
+	if (st != PGW_OK)
 		return st;
 	struct pgw_modules *mods = calloc(1, sizeof(*mods));
 	if (!mods)
 		return pgw_err_set(err, PGW_E_NOMEM, "modules");
+	snprintf(mods->how, sizeof(mods->how), "%s; struct module's %s",
+		 why, lay.era);
 	st = walk(kernel, &lay, head, mods, err);
 	*mods_ret = mods;
 	return st;
@@ -188,6 +194,11 @@ void pgw_modules_close(struct pgw_modules *mods)
 		return;
 	free(mods->m);
 	free(mods);
+}
+
+const char *pgw_modules_how(const struct pgw_modules *mods)
+{
+	return mods->how;
 }
 
 size_t pgw_modules_count(const struct pgw_modules *mods)

@@ -32,4 +32,15 @@ enum pgw_status linux_module_layout_btf(const struct pgw_kernel_btf *kb,
 					struct module_layout *lay,
 					struct pgw_err *err);
 
+/*
+ * The list head found without kallsyms' `modules` (modules_scan.c):
+ * PGW_E_NOTFOUND saying what was searched when no struct module leads
+ * to one; why says where it was found.
+ */
+enum pgw_status linux_modules_head_scan(const struct pgw_space *kernel,
+					const struct pgw_kallsyms *ks,
+					const struct module_layout *l,
+					uint64_t *head_ret, char *why,
+					size_t why_size, struct pgw_err *err);
+
 #endif

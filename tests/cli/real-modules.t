@@ -12,9 +12,10 @@
 # load_module allocated, each one 16K page and a guard page: each start is
 # named by the module at +0x0 with its kind (text first: executable; the
 # others not), each guard page is not, so the named bytes are 4 x 16K =
-# /proc/modules' size.  Kernels the list cannot be read from say why and
-# name nothing: arm64-4k-a (6.1 without CONFIG_KALLSYMS_ALL: no `modules`
-# symbol) and i386 (no BTF).
+# /proc/modules' size.  arm64-4k-a (6.1 without CONFIG_KALLSYMS_ALL: no
+# `modules` symbol) is read from the head found through qemu_fw_cfg's own
+# struct module: /proc/modules' address and size.  i386 (no BTF) says why
+# modules are unnamed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
@@ -82,10 +83,23 @@ is "$(printf '%s\n' "$out" | head -1 | jq -r .va)" "$addr" \
 is "$(printf '%s\n' "$out" | head -4 | jq -c '.effective | index("pxn") != null' | tr '\n' ' ')" \
 	"false true true true " "$d: the text range is executable, data and read-only ranges are not"
 
-run "$PGWALK" translate --names "$UNPACKED/arm64-4k-a/vmcore.elf" 0xffffd62f6bc82000
-is "$rc ${out#*symbol=}" "0 ${out}" "arm64-4k-a: /proc/modules' address gets no name"
-out=$err like "module addresses unnamed: kallsyms has no symbol modules" \
-	"arm64-4k-a (no CONFIG_KALLSYMS_ALL): stderr says why modules are unnamed"
+# arm64-4k-a (6.1, core_layout): kallsyms has no data symbols, so no
+# `modules`; the head is found from qemu_fw_cfg's own struct module.
+# /proc/modules: its address and 24576 bytes (one load_module area of
+# six pages and a guard page in /proc/vmallocinfo).
+d=arm64-4k-a
+set -- $(tr -d '\r' <"$SHARED/$d/console.log" | awk '$1 == "PGWALK-MODULES"')
+[ "$#" -ge 7 ] || bail "$d: no PGWALK-MODULES line"
+name=$2 size=$3 addr=$7
+lo=$(printf '%s' "$addr" | tail -c 8)
+run "$PGWALK" translate --names --format=json "$UNPACKED/$d/vmcore.elf" "$addr" \
+	"$(printf '%s%08x' "${addr%"$lo"}" $((0x$lo + size - 1)))" \
+	"$(printf '%s%08x' "${addr%"$lo"}" $((0x$lo + size)))"
+is "$rc $(printf '%s\n' "$out" | jq -r '.symbol // "-"' | tr '\n' ' ')" \
+	"$(printf '1 [%s]+0x0 [%s]+0x%x - ' "$name" "$name" $((size - 1)))" \
+	"$d: /proc/modules' address and its $size bytes are $name's, the byte after (the guard page: exit 1) is not"
+is "$(printf '%s\n' "$err" | grep -c 'module')" 0 \
+	"$d (no CONFIG_KALLSYMS_ALL): the list found without the modules symbol, nothing said"
 run "$PGWALK" translate --names "$UNPACKED/i386-pae-a/vmcore.elf" 0xc67f5000
 case $out in *symbol=*) ok 1 "i386-pae-a: no BTF, no module name" ;;
 *) out=$err like "module addresses unnamed: no BTF" "i386-pae-a: no BTF, no module name, and stderr says so" ;; esac

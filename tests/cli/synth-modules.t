@@ -12,7 +12,7 @@
 # the exit status alone; without --names the list is never read.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 24
+plan 28
 
 MK=$PGW_TOOLS/pgw-mkkernel
 for e in 64 45 44; do
@@ -39,8 +39,8 @@ is "$(syms "$TMP/k44.elf" "$@")" \
 is "$(cat "$TMP/err")" "" "a whole list: nothing said on stderr"
 
 run "$PGWALK" translate --names "$TMP/k64.elf" 0xffffffffa0020000 0xffffffffa0030000
-is "$out" '0xffffffffa0020000 -> 0x620000 2M pmd kernel ro exec symbol=[be\x1bta]+0x0
-0xffffffffa0030000 -> 0x630000 2M pmd kernel ro exec symbol=[be\x1bta:data]+0x0' \
+is "$out" '0xffffffffa0020000 -> 0x620000 4K pte kernel ro exec symbol=[be\x1bta]+0x0
+0xffffffffa0030000 -> 0x630000 4K pte kernel ro exec symbol=[be\x1bta:data]+0x0' \
 	"text: the escape byte in a module's name is escaped"
 run "$PGWALK" translate --names --format=json "$TMP/k64.elf" 0xffffffffa0020000
 case $out in *'"symbol":"[be\u001bta]+0x0"'*) ok 0 "JSON: spelled \\u001b" ;;
@@ -64,7 +64,7 @@ run "$PGWALK" check --format=json "$TMP/wx.elf"
 is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "finding") | "\(.rule) \(.va) \(.symbol // "-")"')" \
 	"1 wx 0xffffffffa0000000 [alpha]+0x0" "check: the W+X page in module alpha"
 run "$PGWALK" check "$TMP/wx.elf"
-like "^high +wx +0xffffffffa0000000-0xffffffffa0200000 .*symbol=\[alpha\]\+0x0: " "check, text: the finding says symbol=[alpha]+0x0"
+like "^high +wx +0xffffffffa0000000-0xffffffffa0001000 .*symbol=\[alpha\]\+0x0: " "check, text: the finding says symbol=[alpha]+0x0"
 
 # bad WHAT SYMS ERR: the lying list names SYMS (alpha's text, be\x1bta's),
 # stderr matches ERR, the exit status is 0.
@@ -86,5 +86,29 @@ is "$rc $err" "0 " "without --names the list is not read (nothing said about its
 
 "$MK" "$TMP/plain.elf" || bail "pgw-mkkernel failed"
 run "$PGWALK" translate --names "$TMP/plain.elf" 0xffffffff80600000
-is "$rc $err" "0 pgwalk: --names: module addresses unnamed: kallsyms has no symbol modules (the module list's head; a kernel without CONFIG_KALLSYMS_ALL)" \
-	"no modules symbol: unnamed, and stderr says why"
+is "$rc $err" "0 pgwalk: --names: module addresses unnamed: BTF has no struct module" \
+	"BTF without struct module: unnamed, and stderr says why"
+
+# Without kallsyms' `modules` (no CONFIG_KALLSYMS_ALL) the head is found
+# from a struct module lying in its own memory: the same names, for each
+# era; a struct that is not one (alpha's state 7, be\x1bta's name
+# without its NUL) leads nowhere.
+for e in 64 45 44; do
+	"$MK" --modules=$e --modules-unlisted "$TMP/u$e.elf" ||
+		bail "pgw-mkkernel --modules-unlisted failed"
+done
+set -- $A 0xffffffffa0010000 0xffffffffa0020000
+is "$(syms "$TMP/u64.elf" "$@")$(cat "$TMP/err")" \
+	'[alpha]+0x10 [alpha:data]+0x0 [be^[ta]+0x0 ' "no modules symbol, 6.4+: the head found from a struct module"
+is "$(syms "$TMP/u45.elf" "$@")$(syms "$TMP/u44.elf" "$@")$(cat "$TMP/err")" \
+	'[alpha]+0x10 [alpha]+0x10000 [be^[ta]+0x0 [alpha]+0x10 [alpha]+0x10000 [be^[ta]+0x0 ' \
+	"no modules symbol, 4.5-6.3 and before: the same"
+run "$PGW_TOOLS/pgw-tasks" --modules "$TMP/u64.elf"
+is "$(printf '%s\n' "$err" | tail -1)" \
+	"pgw-tasks: modules: the list head 0xffffffff80338000 found through the struct module at 0xffffffffa0010100 (in its own memory; kallsyms has no symbol modules); struct module's mem[] (6.4+)" \
+	"... the head kallsyms would name, through alpha's struct module"
+"$MK" --modules=64 --modules-unlisted --module-bad=state,name "$TMP/u.elf" ||
+	bail "pgw-mkkernel --module-bad=state,name failed"
+is "$(syms "$TMP/u.elf" $A)$(cat "$TMP/err")" \
+	"- pgwalk: --names: module addresses unnamed: kallsyms has no symbol modules (a kernel without CONFIG_KALLSYMS_ALL), and no struct module whose list comes back through the kernel image lies in the 2048 KiB of small pages within 2 GiB of _stext" \
+	"no struct module that reads as one: unnamed, and stderr says what was searched"

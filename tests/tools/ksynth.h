@@ -69,14 +69,17 @@ struct ksynth_opts {
 	int modules;      /* BW_MODULES_*: BTF has struct module as that
 			     era has it, kallsyms `modules` (KS_MODULES),
 			     and two modules are loaded (ks_modules) */
+	bool modules_unlisted; /* (with modules) kallsyms without `modules`,
+			     as a kernel without CONFIG_KALLSYMS_ALL */
 	bool vsyscall;    /* kallsyms also has __vsyscall_page
 			     (KS_VSYSCALL), the frame the kernel maps at
 			     0xffffffffff600000 (not mapped here) */
 };
 
 /*
- * With modules: the module area's 2 MiB page at KS_MOD_AREA (the kernel
- * map's PD entry 256) maps frame KS_MOD_FRAME, read-only and executable;
+ * With modules: the module area's 4 KiB pages from KS_MOD_AREA (the
+ * kernel map's PD entry 256, its PT at frame KS_MOD_PT) map the 2 MiB
+ * from frame KS_MOD_FRAME, read-only and executable;
  * the list head `modules` lies in the kernel's data.  Two modules, newest
  * first: "alpha" (text KS_MOD_AREA, 0x3000 bytes; data + 0x10000, 0x2000
  * bytes, holding its struct module at + 0x10100) and "be\x1bta" (an
@@ -88,6 +91,7 @@ struct ksynth_opts {
 #define KS_MODULES UINT64_C(0x338000)
 #define KS_MOD_AREA UINT64_C(0xffffffffa0000000)
 #define KS_MOD_FRAME UINT64_C(0x600000)
+#define KS_MOD_PT UINT64_C(0x7ca)
 #define KS_MOD_ALPHA (KS_MOD_AREA + 0x10100)
 #define KS_MOD_BETA (KS_MOD_AREA + 0x30000)
 
@@ -382,7 +386,7 @@ static inline void ks_kallsyms(struct ksynth *k, const struct ksynth_opts *o)
 	if (vsyscall)
 		syms[n++] = (struct kw_sym){ 'D', "__vsyscall_page",
 					     ks_kt(KS_VSYSCALL) };
-	if (o->modules)
+	if (o->modules && !o->modules_unlisted)
 		syms[n++] = (struct kw_sym){ 'd', "modules",
 					     ks_kt(KS_MODULES) };
 	if (o->absolute)
@@ -462,8 +466,11 @@ static inline void ks_modules(struct ksynth *k, int era)
 		 b = KS_MOD_BETA + BW_MODULE_LIST;
 
 	iw_frame(&k->mem, (KS_MOD_FRAME >> 12) + 0x1ff);
-	iw_entry(&k->mem, 5, 256, 8,
-		 KS_MOD_FRAME | IW_P | IW_PS | IW_A | IW_D | IW_G);
+	iw_frame(&k->mem, KS_MOD_PT);
+	iw_entry(&k->mem, 5, 256, 8, KS_MOD_PT << 12 | IW_TBL);
+	for (unsigned i = 0; i < 512; i++)
+		iw_entry(&k->mem, KS_MOD_PT, i, 8, (KS_MOD_FRAME + i * 4096) |
+			 IW_P | IW_A | IW_D | IW_G);
 	ks_set(k, head, a, 8);
 	ks_set(k, head + 8, b, 8);
 	ks_put(k, ks_dm(KS_MOD_FRAME + 0x100), "PGW-MODULE-TEXT", 15);

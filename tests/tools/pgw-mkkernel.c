@@ -116,14 +116,16 @@
  *                       struct module in BTF as 6.4+ (mem[]), 4.5-6.3
  *                       (core_layout) or earlier kernels (module_core)
  *                       have it
- *   --module-bad=WHAT   (with --modules) the list lies: loop (be\x1bta's
+ *   --module-bad=WHAT[,WHAT]  (with --modules) the list lies: loop (be\x1bta's
  *                       next is alpha again), name (be\x1bta's name fills
  *                       its 56 bytes without a NUL), size (alpha's first
  *                       range claims 0xfffff000 bytes), next (alpha's next
  *                       points at 0xffffffffa1000000, mapped nowhere),
  *                       state (alpha's state is 7)
- *   --plant=wx-module   (with --modules) the module area's 2 MiB page is
- *                       writable as well as executable
+ *   --modules-unlisted  (with --modules) kallsyms without `modules`, as
+ *                       a kernel without CONFIG_KALLSYMS_ALL
+ *   --plant=wx-module   (with --modules) the module area's first page
+ *                       (alpha's text) is writable as well as executable
  *   --decoy-note        two VMCOREINFO notes: the first names a decoy
  *                       kernel root (0x7b0000: copies of the kernel's
  *                       PML4, its text PDPT and PD, made before --plant),
@@ -214,8 +216,8 @@ static int plant_kernel(struct ksynth *k, const char *what)
 		iw_entry(&k->mem, 0x7c6, 0, 8, UINT64_C(0x700000) | IW_P |
 			 IW_RW | IW_A | IW_D | IW_G);
 	} else if (!strcmp(what, "wx-module")) {
-		iw_entry(&k->mem, 5, 256, 8, KS_MOD_FRAME | IW_P | IW_RW |
-			 IW_PS | IW_A | IW_D | IW_G);
+		iw_entry(&k->mem, KS_MOD_PT, 0, 8, KS_MOD_FRAME | IW_P | IW_RW |
+			 IW_A | IW_D | IW_G);
 	} else if (!strcmp(what, "kernel-self-map")) {
 		iw_entry(&k->mem, KS_ROOT >> 12, 300, 8, KS_ROOT | IW_TBL);
 	} else if (!strcmp(what, "table-beyond-ram")) {
@@ -331,6 +333,7 @@ int main(int argc, char **argv)
 		{ "btf-retype", no_argument, NULL, 'Y' },
 		{ "modules", required_argument, NULL, 'm' },
 		{ "module-bad", required_argument, NULL, 'M' },
+		{ "modules-unlisted", no_argument, NULL, 'K' },
 		{ "vsyscall", required_argument, NULL, 'V' },
 		{ "hidden-shares", no_argument, NULL, 'H' },
 		{ "decoy-note", no_argument, NULL, 'D' },
@@ -364,7 +367,8 @@ int main(int argc, char **argv)
 	     btf_unlisted = false, absolute = false,
 	     stale = false, thread_loop = false, thread_foreign = false;
 	int threads = 0, modules = 0;
-	const char *module_bad = NULL;
+	char *module_bad = NULL;
+	bool modules_unlisted = false;
 	uint64_t cr3 = 0, slide = 0, cpu_sp = 0;
 	bool cpu_user = false;
 	int unlisted = 0;
@@ -446,6 +450,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'M': module_bad = optarg; break;
+		case 'K': modules_unlisted = true; break;
 		case 'U':
 			unlisted = atoi(optarg);
 			if (unlisted != 61 && unlisted != 62 &&
@@ -482,12 +487,16 @@ int main(int argc, char **argv)
 			     .infer_stack = infer_stack,
 			     .vsyscall = vsyscall != NULL,
 			     .unlisted = unlisted, .absolute = absolute,
-			     .threads = threads, .modules = modules });
-	if (module_bad && (!modules || bad_module(&k, modules, module_bad))) {
-		fprintf(stderr, "pgw-mkkernel: --module-bad=%s: loop, name, "
-			"size, next or state, with --modules\n", module_bad);
-		return 64;
-	}
+			     .threads = threads, .modules = modules,
+			     .modules_unlisted = modules_unlisted });
+	for (char *w = module_bad ? strtok(module_bad, ",") : NULL; w;
+	     w = strtok(NULL, ","))
+		if (!modules || bad_module(&k, modules, w)) {
+			fprintf(stderr, "pgw-mkkernel: --module-bad=%s: loop, "
+				"name, size, next or state, with --modules\n",
+				w);
+			return 64;
+		}
 	if (vsyscall)
 		map_vsyscall(&k, !strcmp(vsyscall, "real") ? KS_VSYSCALL :
 						    UINT64_C(0x700000));

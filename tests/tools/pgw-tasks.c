@@ -147,6 +147,9 @@ static int print_modules(const struct pgw_space *sp,
 			       m->range[r].kind, m->range[r].base,
 			       m->range[r].size);
 	}
+	if (mods)
+		fprintf(stderr, "pgw-tasks: modules: %s\n",
+			pgw_modules_how(mods));
 	pgw_modules_close(mods);
 	return st == PGW_OK ? 0 : fail("", &err);
 }
