@@ -1,7 +1,8 @@
 /*
  * The BTF reader on an arbitrary blob (the input): libbpf's parse, member
  * lookups through anonymous structs and unions, and the task layout for
- * 8- and 4-byte kernels.  Seeds: task_struct, mm_struct and list_head cut
+ * 8- and 4-byte kernels, and struct module's layout for the module walk.
+ * Seeds: task_struct, mm_struct and list_head cut
  * from the real x86-64 dumps' BTF, and written ones (tests/tools/
  * pgw-linux-seeds).  Invariants: errors carry a message; a layout that is
  * accepted can be read (every field inside its struct, sizes the walk
@@ -11,6 +12,7 @@
 
 #include "exercise.h"
 #include "linux/kernel_btf.h"
+#include "linux/modules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,6 +32,30 @@ static void check_layout(const struct pgw_task_layout *l, unsigned ptr)
 	    l->comm_size == 0 || (l->flags_size != 4 && l->flags_size != 8) ||
 	    l->list_next + ptr > 2 * ptr)
 		fz_fail("task layout: sizes", l->comm_size, l->flags_size);
+}
+
+/* An accepted module layout can be read: every field inside the span
+ * read, the span inside one read's buffer. */
+static void check_module_layout(const struct module_layout *l, unsigned ptr)
+{
+	if (l->span > 65536 || l->name_size == 0 ||
+	    l->name_size > PGW_MODULE_NAME_MAX ||
+	    l->nranges > PGW_MODULE_RANGES_MAX || l->ptr_size != ptr)
+		fz_fail("module layout: sizes", l->span, l->nranges);
+	const uint64_t end[] = {
+		(uint64_t)l->list_next + ptr, (uint64_t)l->list_prev + ptr,
+		(uint64_t)l->name + l->name_size, (uint64_t)l->state + 4,
+	};
+	for (size_t i = 0; i < sizeof(end) / sizeof(end[0]); i++)
+		if (end[i] > l->span)
+			fz_fail("module layout: a field past the span", i,
+				end[i]);
+	for (unsigned i = 0; i < l->nranges; i++)
+		if ((uint64_t)l->range[i].base + ptr > l->span ||
+		    (uint64_t)l->range[i].size + 4 > l->span ||
+		    !l->range[i].kind)
+			fz_fail("module layout: a range past the span", i,
+				l->span);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,6 +92,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_layout(&l, ptr);
 		else if (!err.msg[0])
 			fz_fail("task layout error without message", ptr, 0);
+	}
+	for (unsigned ptr = 4; ptr <= 8; ptr += 4) {
+		struct module_layout ml;
+		err.msg[0] = '\0';
+		if (linux_module_layout_btf(kb, ptr, &ml, &err) == PGW_OK)
+			check_module_layout(&ml, ptr);
+		else if (!err.msg[0])
+			fz_fail("module layout error without message", ptr, 0);
 	}
 	struct pgw_kernel_btf_info info;
 	pgw_kernel_btf_info(kb, &info);

@@ -250,6 +250,20 @@ static void btf_seeds(const struct pgw_space *sp)
 	uint8_t *blob = bw_blob(&bw_default, 3, &size);
 	save("kernel_btf", "written", blob, size);
 	free(blob);
+	/* struct module as each era has it (the module walk's layout). */
+	static const struct {
+		int era;
+		const char *name;
+	} eras[] = { { BW_MODULES_64, "written-modules-64" },
+		     { BW_MODULES_45, "written-modules-45" },
+		     { BW_MODULES_44, "written-modules-44" } };
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
+		struct bw_offsets o = bw_default;
+		o.modules = eras[i].era;
+		blob = bw_blob(&o, 0, &size);
+		save("kernel_btf", eras[i].name, blob, size);
+		free(blob);
+	}
 }
 
 /* fuzz/task_infer.c's input: a small kernel (the direct map and the
