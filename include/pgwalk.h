@@ -1918,6 +1918,9 @@ struct pgw_modules;
 
 struct pgw_module_range {
 	uint64_t base, size;         /* [base, base + size), kernel VAs */
+	uint64_t text_size;          /* bytes of text at its start (6.4+:
+					text and init_text whole; before:
+					the layout's text size) */
 	const char *kind;            /* 6.4+: "text", "data", "rodata",
 					"ro_after_init", "init_text",
 					"init_data", "init_rodata"; older:
@@ -1932,6 +1935,10 @@ struct pgw_module {
 					one /proc/modules' address starts
 					(text, or core) when it has one */
 	struct pgw_module_range range[PGW_MODULE_RANGES_MAX];
+	/* Its own symbols (0: none known): the ELF symbol table the
+	 * kernel keeps for it (mod->kallsyms, 4.6+; mod->symtab before). */
+	uint64_t symtab, strtab;
+	uint32_t num_symtab;
 };
 
 /*
@@ -1961,6 +1968,21 @@ const char *pgw_modules_how(const struct pgw_modules *mods);
 size_t pgw_modules_count(const struct pgw_modules *mods);
 const struct pgw_module *pgw_modules_get(const struct pgw_modules *mods,
 					 size_t idx);
+/*
+ * The module's own symbol addr lies in, as the kernel's %pS finds it
+ * (find_kallsyms_symbol): of its symbols that are defined, named, and no
+ * mapping symbol ($x, $d, .L...), the last at or below addr, which
+ * reaches to the next such symbol or the end of the range's text -- here
+ * also in the same range as addr, and never past where it reaches, so a
+ * data address is never named by a text symbol before it.  PGW_E_NOTFOUND when none is (or the
+ * module keeps no symbols); a table that cannot be read, its error.  At
+ * most PGW_MODULE_SYMS_MAX symbols are read.
+ */
+#define PGW_MODULE_SYMS_MAX (UINT32_C(1) << 18)
+enum pgw_status pgw_modules_symbol(const struct pgw_space *kernel,
+				   const struct pgw_module *m, uint64_t addr,
+				   struct pgw_ksym *sym_ret,
+				   uint64_t *offset_ret, struct pgw_err *err);
 /* The module whose range holds addr (NULL: none), which range, and how
  * far into it. */
 const struct pgw_module *pgw_modules_find(const struct pgw_modules *mods,

@@ -153,6 +153,7 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 
 	nm->has_symbol = nm->path_truncated = nm->has_file_offset = false;
 	nm->module = NULL;
+	nm->module_sym = false;
 	nm->vma = NULL;
 	nm->path = NULL;
 	nm->path_len = 0;
@@ -189,7 +190,11 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 		unsigned r;
 		nm->module = pgw_modules_find(n->mods, va, &r, &nm->sym_off);
 		if (nm->module) {
+			struct pgw_err err;
 			nm->module_kind = r ? nm->module->range[r].kind : NULL;
+			nm->module_sym = pgw_modules_symbol(
+				n->space, nm->module, va, &nm->sym,
+				&nm->sym_off, &err) == PGW_OK;
 			nm->has_symbol = true;
 		}
 	}
@@ -198,7 +203,14 @@ bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 
 void names_symbol_text(const struct addr_name *nm, char *buf, size_t size)
 {
-	if (nm->module)
+	if (nm->module && nm->module_sym && nm->sym_off)
+		snprintf(buf, size, "%s+0x%llx [%s]", nm->sym.name,
+			 (unsigned long long)nm->sym_off,
+			 (const char *)nm->module->name);
+	else if (nm->module && nm->module_sym)
+		snprintf(buf, size, "%s [%s]", nm->sym.name,
+			 (const char *)nm->module->name);
+	else if (nm->module)
 		snprintf(buf, size, "[%s%s%s]+0x%llx",
 			 (const char *)nm->module->name,
 			 nm->module_kind ? ":" : "",

@@ -2,8 +2,9 @@
  * What an address is, for the commands that print addresses (translate,
  * dump, ptov, check, search): a kernel address's symbol from the image's
  * own kallsyms ("page_offset_base+0x8", as the kernel's %pS and crash's
- * sym say it) or the loaded module whose memory holds it ("[foo]+0x10",
- * read through BTF when kallsyms has no symbol for it), a user address's VMA (its path as /proc/PID/maps prints
+ * sym say it) or the loaded module whose memory holds it ("foo_init+0x10
+ * [foo]" by the module's own symbols, else "[foo]+0x10"; read through BTF
+ * when kallsyms has no symbol for it), a user address's VMA (its path as /proc/PID/maps prints
  * it, and for a file the offset into it: pgoff + va - vm_start).
  *
  * Names cost the reading of kallsyms, and for user addresses of BTF, the
@@ -57,6 +58,7 @@ struct addr_name {
 	bool has_symbol;
 	const struct pgw_module *module; /* has_symbol from a module's range */
 	const char *module_kind;         /* its range's kind */
+	bool module_sym;                 /* sym: the module's own symbol */
 	struct pgw_ksym sym;
 	uint64_t sym_off;
 	char symbol[PGW_KSYM_NAME_MAX + 24];   /* name_rec_of's spelling */
@@ -89,17 +91,19 @@ void names_close(struct addr_names *n);
 bool names_find(struct addr_names *n, int32_t pid, uint64_t va,
 		struct addr_name *nm);
 
-/* "NAME+0xOFF" (NAME alone at offset 0), a module's "[MODULE]+0xOFF"
- * from the start of its text (6.4+) or core (as /proc/modules' address),
- * "[MODULE:KIND]+0xOFF" from the start of another range; raw bytes, into
- * buf. */
+/* "NAME+0xOFF" (NAME alone at offset 0); in a module, its own symbol as
+ * the kernel's oops prints it, "NAME+0xOFF [MODULE]", or where it has
+ * none "[MODULE]+0xOFF" from the start of its text (6.4+) or core (as
+ * /proc/modules' address), "[MODULE:KIND]+0xOFF" from the start of
+ * another range; raw bytes, into buf. */
 void names_symbol_text(const struct addr_name *nm, char *buf, size_t size);
 
 /* The --names option's help. */
 #define NAMES_DOC                                                         \
 	"Name addresses: a kernel address by its kallsyms symbol "         \
-	"(symbol+0xOFF) or the loaded module holding it ([module]+0xOFF, " \
-	"read through BTF), a user address by its VMA (path, and the file "\
+	"(symbol+0xOFF) or the loaded module holding it (symbol+0xOFF "    \
+	"[module] by its own symbols, else [module]+0xOFF; read through "  \
+	"BTF), a user address by its VMA (path, and the file "             \
 	"offset for a file) when the process is known; a process chosen "  \
 	"by --pid or --comm gets them anyway"
 

@@ -49,7 +49,8 @@ static const struct argp_option options[] = {
 	{ "no-summary", OPT_NO_SUMMARY, NULL, 0, "Leave out the summary", 5 },
 	{ "names", OPT_NAMES, NULL, 0,
 	  "Name each mapping's first address: a kernel one by its kallsyms "
-	  "symbol or its module ([module]+0xOFF), a user one by its VMA (path, file offset) when the "
+	  "symbol or its module (symbol+0xOFF [module]), a user one by "
+	  "its VMA (path, file offset) when the "
 	  "process is known; --pid and --comm name without it", 5 },
 	{ "kernel-half", OPT_KERNEL_HALF, NULL, 0,
 	  "With --pid or --comm: the kernel half too, which every process "

@@ -38,7 +38,8 @@ static const struct argp_option options[] = {
 	  "instead of one", 5 },
 	{ "names", OPT_NAMES, NULL, 0,
 	  "Name each mapping's address: a kernel one by its kallsyms "
-	  "symbol or its module ([module]+0xOFF), a user one by its VMA (path, file offset) when the "
+	  "symbol or its module (symbol+0xOFF [module]), a user one by "
+	  "its VMA (path, file offset) when the "
 	  "process is known; --all-roots, --pid and --comm name without it",
 	  5 },
 	{ 0 }

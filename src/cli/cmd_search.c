@@ -80,7 +80,8 @@ static const struct argp_option options[] = {
 	  "List at most N hits (default 1000); the rest are counted", 5 },
 	{ "names", OPT_NAMES, NULL, 0,
 	  "Name each hit's address: a kernel address by its kallsyms "
-	  "symbol or its module ([module]+0xOFF), a user address by its VMA (path, file offset) when the "
+	  "symbol or its module (symbol+0xOFF [module]), a user address "
+	  "by its VMA (path, file offset) when the "
 	  "process is known; --pid, --comm, --all-roots and --map name "
 	  "without it", 5 },
 	{ 0 }

@@ -41,10 +41,10 @@ static const struct {
 
 /* Before 4.5: pointer and size members of struct module itself. */
 static const struct {
-	const char *base, *size, *kind;
+	const char *base, *size, *text, *kind;
 } old_ranges[] = {
-	{ "module_core", "core_size", "core" },
-	{ "module_init", "init_size", "init" },
+	{ "module_core", "core_size", "core_text_size", "core" },
+	{ "module_init", "init_size", "init_text_size", "init" },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -86,10 +86,11 @@ static enum pgw_status base_size(const struct pgw_kernel_btf *kb,
 }
 
 static void add(struct module_layout *lay, uint64_t base, uint64_t size,
-		const char *kind)
+		const char *kind, uint64_t text)
 {
 	lay->range[lay->nranges++] = (struct module_range_at){
-		(uint32_t)base, (uint32_t)size, kind };
+		(uint32_t)base, (uint32_t)size, kind, (uint32_t)text,
+		!strcmp(kind, "text") || !strcmp(kind, "init_text") };
 }
 
 static enum pgw_status era_mem(const struct pgw_kernel_btf *kb,
@@ -124,7 +125,7 @@ static enum pgw_status era_mem(const struct pgw_kernel_btf *kb,
 					   (long long)idx,
 					   (unsigned long long)mem->elems);
 		uint64_t at = mem->offset + (uint64_t)idx * elem;
-		add(lay, at + base, at + size, mem_types[i].kind);
+		add(lay, at + base, at + size, mem_types[i].kind, 0);
 	}
 	lay->era = "mem[] (6.4+)";
 	return PGW_OK;
@@ -135,10 +136,13 @@ static enum pgw_status era_layout(const struct pgw_kernel_btf *kb,
 				  struct pgw_err *err)
 {
 	uint32_t base, size;
+	struct pgw_btf_member text;
 	enum pgw_status st;
 
 	if ((st = base_size(kb, "module_layout", &base, &size, err)) !=
-	    PGW_OK)
+		    PGW_OK ||
+	    (st = want(kb, "module_layout", "text_size", PGW_BTF_INT, 4, &text,
+		       err)) != PGW_OK)
 		return st;
 	for (size_t i = 0; i < NELEM(layouts); i++) {
 		struct pgw_btf_member m;
@@ -151,7 +155,8 @@ static enum pgw_status era_layout(const struct pgw_kernel_btf *kb,
 			*err = e;
 			return st;
 		}
-		add(lay, m.offset + base, m.offset + size, layouts[i].kind);
+		add(lay, m.offset + base, m.offset + size, layouts[i].kind,
+		    m.offset + text.offset);
 	}
 	lay->era = "core_layout (4.5-6.3)";
 	return PGW_OK;
@@ -161,17 +166,58 @@ static enum pgw_status era_old(const struct pgw_kernel_btf *kb,
 			       struct module_layout *lay, struct pgw_err *err)
 {
 	for (size_t i = 0; i < NELEM(old_ranges); i++) {
-		struct pgw_btf_member b, s;
+		struct pgw_btf_member b, s, t;
 		enum pgw_status st;
 		if ((st = want(kb, "module", old_ranges[i].base, PGW_BTF_PTR, 0,
 			       &b, err)) != PGW_OK ||
 		    (st = want(kb, "module", old_ranges[i].size, PGW_BTF_INT,
-			       4, &s, err)) != PGW_OK)
+			       4, &s, err)) != PGW_OK ||
+		    (st = want(kb, "module", old_ranges[i].text, PGW_BTF_INT,
+			       4, &t, err)) != PGW_OK)
 			return st;
-		add(lay, b.offset, s.offset, old_ranges[i].kind);
+		add(lay, b.offset, s.offset, old_ranges[i].kind, t.offset);
 	}
 	lay->era = "module_core (before 4.5)";
 	return PGW_OK;
+}
+
+/* The symbol table's three members in struct `type`, or false. */
+static bool symtab_in(const struct pgw_kernel_btf *kb, const char *type,
+		      struct module_layout *lay)
+{
+	struct pgw_btf_member t, n, s;
+	struct pgw_err e;
+
+	if (want(kb, type, "symtab", PGW_BTF_PTR, 0, &t, &e) != PGW_OK ||
+	    want(kb, type, "num_symtab", PGW_BTF_INT, 4, &n, &e) != PGW_OK ||
+	    want(kb, type, "strtab", PGW_BTF_PTR, 0, &s, &e) != PGW_OK)
+		return false;
+	lay->symtab = (uint32_t)t.offset;
+	lay->num_symtab = (uint32_t)n.offset;
+	lay->strtab = (uint32_t)s.offset;
+	return true;
+}
+
+/* Where the module's own symbols are; none is no error (names then say
+ * the module alone). */
+static void symtab_fields(const struct pgw_kernel_btf *kb,
+			  struct module_layout *lay)
+{
+	struct pgw_btf_member k;
+	struct pgw_err e;
+	uint64_t size;
+
+	if (want(kb, "module", "kallsyms", PGW_BTF_PTR, 0, &k, &e) == PGW_OK &&
+	    pgw_kernel_btf_struct_size(kb, "mod_kallsyms", &size, &e) ==
+		    PGW_OK &&
+	    size <= 4096 && symtab_in(kb, "mod_kallsyms", lay) &&
+	    lay->symtab + lay->ptr_size <= size &&
+	    lay->num_symtab + 4 <= size && lay->strtab + lay->ptr_size <= size) {
+		lay->syms = SYMS_INDIRECT;
+		lay->kallsyms = (uint32_t)k.offset;
+	} else if (symtab_in(kb, "module", lay)) {
+		lay->syms = SYMS_DIRECT;
+	}
 }
 
 enum pgw_status linux_module_layout_btf(const struct pgw_kernel_btf *kb,
@@ -222,10 +268,17 @@ enum pgw_status linux_module_layout_btf(const struct pgw_kernel_btf *kb,
 				 "core_layout nor module_core");
 	if (st != PGW_OK)
 		return st;
+	symtab_fields(kb, lay);
 	/* Every field inside the struct; the read spans up to the last. */
 	uint64_t end = lay->name + (uint64_t)lay->name_size;
-	const uint64_t ends[] = { lay->list_next + ptr_size,
-				  lay->list_prev + ptr_size, lay->state + 4 };
+	const uint64_t ends[] = {
+		lay->list_next + ptr_size, lay->list_prev + ptr_size,
+		lay->state + 4,
+		lay->syms == SYMS_INDIRECT ? lay->kallsyms + ptr_size :
+		lay->syms == SYMS_DIRECT ? lay->strtab + ptr_size : 0,
+		lay->syms == SYMS_DIRECT ? lay->symtab + ptr_size : 0,
+		lay->syms == SYMS_DIRECT ? lay->num_symtab + 4 : 0,
+	};
 	for (size_t i = 0; i < NELEM(ends); i++)
 		if (ends[i] > end)
 			end = ends[i];
@@ -234,6 +287,8 @@ enum pgw_status linux_module_layout_btf(const struct pgw_kernel_btf *kb,
 			end = lay->range[i].base + ptr_size;
 		if (lay->range[i].size + 4 > end)
 			end = lay->range[i].size + 4;
+		if (lay->range[i].text + 4 > end)
+			end = lay->range[i].text + 4;
 	}
 	if (end > whole || end > 65536)
 		return pgw_err_set(err, PGW_E_FORMAT,

@@ -55,6 +55,38 @@ static enum pgw_status link_failed(struct pgw_err *err, uint64_t link,
 	return err->status;
 }
 
+/* Where the module's symbols are, when it says: a pointer that cannot
+ * be followed leaves them unknown, names then say the module alone. */
+static void read_symtab(const struct pgw_space *kernel,
+			const struct module_layout *l, const uint8_t *buf,
+			struct pgw_module *m)
+{
+	unsigned p = l->ptr_size;
+	uint8_t kbuf[4096];
+	const uint8_t *at = buf;
+	struct pgw_err err;
+
+	if (l->syms == SYMS_NONE)
+		return;
+	if (l->syms == SYMS_INDIRECT) {
+		uint64_t ka = pgw_le(buf + l->kallsyms, p);
+		uint32_t need = l->strtab + p;
+		if (need < l->symtab + p)
+			need = l->symtab + p;
+		if (need < l->num_symtab + 4)
+			need = l->num_symtab + 4;
+		if (!ka || need > sizeof(kbuf) ||
+		    pgw_read_virt(kernel, ka, kbuf, need, NULL, &err) != PGW_OK)
+			return;
+		at = kbuf;
+	}
+	m->symtab = pgw_le(at + l->symtab, p);
+	m->strtab = pgw_le(at + l->strtab, p);
+	m->num_symtab = (uint32_t)pgw_le(at + l->num_symtab, 4);
+	if (!m->symtab || !m->strtab)
+		m->num_symtab = 0;
+}
+
 /* One module at mod, read into m; checked. */
 static enum pgw_status read_module(const struct pgw_space *kernel,
 				   const struct module_layout *l, uint64_t mod,
@@ -93,6 +125,7 @@ static enum pgw_status read_module(const struct pgw_space *kernel,
 				   "module list: the module at 0x%llx has "
 				   "state %u (the kernel's are 0-3)",
 				   (unsigned long long)mod, m->state);
+	read_symtab(kernel, l, buf, m);
 	for (unsigned i = 0; i < l->nranges; i++) {
 		uint64_t base = pgw_le(buf + l->range[i].base, p);
 		uint64_t size = pgw_le(buf + l->range[i].size, 4);
@@ -109,8 +142,12 @@ static enum pgw_status read_module(const struct pgw_space *kernel,
 				"area", (unsigned long long)mod,
 				l->range[i].kind, (unsigned long long)size,
 				(unsigned long long)base);
+		uint64_t text = l->range[i].all_text ? size :
+				l->range[i].text ?
+				pgw_le(buf + l->range[i].text, 4) : 0;
 		m->range[m->nranges++] = (struct pgw_module_range){
-			base, size, l->range[i].kind };
+			base, size, text < size ? text : size,
+			l->range[i].kind };
 	}
 	return PGW_OK;
 }

@@ -12,6 +12,8 @@
 struct module_range_at {
 	uint32_t base, size;
 	const char *kind;
+	uint32_t text;           /* its text size's offset (u32); 0: none */
+	bool all_text;           /* 6.4+'s text and init_text: all of it */
 };
 
 struct module_layout {
@@ -21,6 +23,12 @@ struct module_layout {
 	uint32_t state;                  /* enum module_state, 4 bytes */
 	unsigned nranges;
 	struct module_range_at range[PGW_MODULE_RANGES_MAX];
+	/* The module's own symbols: its ELF symtab, num_symtab and strtab,
+	 * in struct mod_kallsyms behind module.kallsyms (4.6+) or in
+	 * struct module itself (before). */
+	enum { SYMS_NONE, SYMS_DIRECT, SYMS_INDIRECT } syms;
+	uint32_t kallsyms;               /* SYMS_INDIRECT: the pointer */
+	uint32_t symtab, num_symtab, strtab;  /* in their struct */
 	uint32_t span;                   /* bytes read of each module: up to
 					    the last field */
 	const char *era;                 /* which members held the ranges */

@@ -19,8 +19,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/real.sh"
 
-plan 21
+plan 22
 
+# The module a symbol names: "SYM+0xOFF [NAME]" (the module's own
+# symbol), "[NAME]+0xOFF" or "[NAME:KIND]+0xOFF"; "-" for none (jq).
+MODULE_OF='(.symbol // "-") | if test(" \\[.*\\]$") then capture(" \\[(?<m>.*)\\]$").m elif startswith("[") then capture("^\\[(?<m>[^]:]*)").m else "-" end'
 # insmod order of DIR's guest, reversed: the kernel's list order.
 insmods() {
 	tr -d '\r' <"$1/console.log" |
@@ -48,17 +51,15 @@ for dm in x64-4l-a:vmcore.elf x64-4l-a:mem.raw x64-5l-a:vmcore.elf; do
 			"$hi" $((0x$lo + size - 1)) "$hi" $((0x$lo + size))
 	done <"$TMP/core" >"$TMP/q"
 	"$PGWALK" translate --names --format=json "$I" - <"$TMP/q" 2>/dev/null |
-		jq -r '"\(.symbol // "-") \(.effective | index("nx") | not)"' >"$TMP/n"
-	got=$(awk 'NR % 3 == 1' "$TMP/n" | cut -d' ' -f1 | tr '\n' ' ')
-	wantb=$(for m in $want; do printf '[%s]+0x0 ' "$m"; done)
-	is "$got" "$wantb" "$d $f: each module's first byte is [NAME]+0x0"
-	got=$(awk 'NR % 3 == 1 { print $2 }' "$TMP/n" | sort -u)
+		jq -r "[($MODULE_OF), (.effective | index(\"nx\") | not | tostring)] | @tsv" >"$TMP/n"
+	got=$(awk -F'\t' 'NR % 3 == 1 { print $1 }' "$TMP/n" | tr '\n' ' ')
+	is "$got" "$want" "$d $f: each module's first byte is named by it"
+	got=$(awk -F'\t' 'NR % 3 == 1 { print $2 }' "$TMP/n" | sort -u)
 	is "$got" true "$d $f: each module's first page is executable (its text starts the core layout)"
 	# the last byte is the same module; the byte after is not
-	last=$(awk 'NR % 3 == 2 { print $1 }' "$TMP/n" | sed 's/+0x.*//' | tr '\n' ' ')
-	after=$(paste -d' ' - - - <"$TMP/n" | awk '{ sub(/\+.*/, "", $1); sub(/\+.*/, "", $5); if ($5 == $1) print $1 }')
-	is "$last" "$(for m in $want; do printf '[%s] ' "$m"; done)" \
-		"$d $f: each module's last byte is that module"
+	last=$(awk -F'\t' 'NR % 3 == 2 { print $1 }' "$TMP/n" | tr '\n' ' ')
+	after=$(paste - - - <"$TMP/n" | awk -F'\t' '$5 == $1 { print $1 }')
+	is "$last" "$want" "$d $f: each module's last byte is that module"
 	is "$after" "" "$d $f: the byte after each module's range is not that module's"
 done
 
@@ -95,9 +96,22 @@ lo=$(printf '%s' "$addr" | tail -c 8)
 run "$PGWALK" translate --names --format=json "$UNPACKED/$d/vmcore.elf" "$addr" \
 	"$(printf '%s%08x' "${addr%"$lo"}" $((0x$lo + size - 1)))" \
 	"$(printf '%s%08x' "${addr%"$lo"}" $((0x$lo + size)))"
-is "$rc $(printf '%s\n' "$out" | jq -r '.symbol // "-"' | tr '\n' ' ')" \
-	"$(printf '1 [%s]+0x0 [%s]+0x%x - ' "$name" "$name" $((size - 1)))" \
+is "$rc $(printf '%s\n' "$out" | jq -r "$MODULE_OF" | tr '\n' ' ')" \
+	"1 $name $name - " \
 	"$d: /proc/modules' address and its $size bytes are $name's, the byte after (the guard page: exit 1) is not"
+# The module's own symbols: /proc/vmallocinfo's caller
+# fw_cfg_sysfs_probe+0x28c/0x8e4 [qemu_fw_cfg] says the function reaches
+# 0x8e4 bytes, as the kernel's lookup measures it (to the next symbol).
+vcaller=$(tr -d '\r' <"$SHARED/$d/console.log" | awk '$1 == "PGWALK-VMALLOC" && $5 == "[qemu_fw_cfg]" { print $4 }')
+fn=${vcaller%%+*} fsize=${vcaller##*/}
+[ -n "$fn" ] && [ -n "$fsize" ] || bail "$d: no vmallocinfo caller in qemu_fw_cfg"
+i=0; while [ $i -lt 16384 ]; do
+	printf '%s%08x\n' "${addr%"$lo"}" $((0x$lo + i)); i=$((i + 4))
+done | "$PGWALK" translate --names --format=json "$UNPACKED/$d/vmcore.elf" - 2>/dev/null |
+	jq -r '.symbol // "-"' >"$TMP/syms"
+is "$(grep -c "^$fn\( \|+\)" "$TMP/syms") $(grep -c "^$fn \[$name\]\$" "$TMP/syms")" \
+	"$(($fsize / 4)) 1" \
+	"$d: $fn [$name] starts once and names $fsize bytes (the module's own symbols), as vmallocinfo's caller $vcaller says"
 is "$(printf '%s\n' "$err" | grep -c 'module')" 0 \
 	"$d (no CONFIG_KALLSYMS_ALL): the list found without the modules symbol, nothing said"
 run "$PGWALK" translate --names "$UNPACKED/i386-pae-a/vmcore.elf" 0xc67f5000

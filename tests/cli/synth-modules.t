@@ -12,7 +12,7 @@
 # the exit status alone; without --names the list is never read.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 28
+plan 29
 
 MK=$PGW_TOOLS/pgw-mkkernel
 for e in 64 45 44; do
@@ -28,15 +28,24 @@ syms() {
 		jq -r '.symbol // "-"' | cat -v | tr '\n' ' '
 }
 is "$(syms "$TMP/k64.elf" "$@")" \
-	'[alpha]+0x10 [alpha:data]+0x0 [alpha:data]+0x1fff - [be^[ta]+0x0 [be^[ta:data]+0x0 - ' \
+	'alpha_init+0x10 [alpha] alpha_data [alpha] alpha_data+0x1fff [alpha] - [be^[ta]+0x0 [be^[ta:data]+0x0 - ' \
 	"6.4+ (mem[]): text and data ranges, each from its own start"
 is "$(syms "$TMP/k45.elf" "$@")" \
-	'[alpha]+0x10 [alpha]+0x10000 [alpha]+0x11fff - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
+	'alpha_init+0x10 [alpha] alpha_data [alpha] alpha_data+0x1fff [alpha] - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
 	"4.5-6.3 (core_layout): one core range from the text's start"
 is "$(syms "$TMP/k44.elf" "$@")" \
-	'[alpha]+0x10 [alpha]+0x10000 [alpha]+0x11fff - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
+	'alpha_init+0x10 [alpha] alpha_data [alpha] alpha_data+0x1fff [alpha] - [be^[ta]+0x0 [be^[ta]+0x10000 - ' \
 	"before 4.5 (module_core, core_size): the same"
 is "$(cat "$TMP/err")" "" "a whole list: nothing said on stderr"
+# alpha's own symbols: a mapping symbol ($x at + 8), an undefined and an
+# unnamed one are skipped; a function reaches to the next symbol or its
+# text's end (0x3000), past which the module alone names the address
+# (6.4+: past the text range, no module's).
+set -- 0xffffffffa0000008 0xffffffffa0000100 0xffffffffa0000210 \
+	0xffffffffa0002fff 0xffffffffa0003000
+is "$(syms "$TMP/k64.elf" "$@")|$(syms "$TMP/k45.elf" "$@")|$(syms "$TMP/k44.elf" "$@")" \
+	"alpha_init+0x8 [alpha] alpha_work [alpha] alpha_work+0x110 [alpha] alpha_work+0x2eff [alpha] - |alpha_init+0x8 [alpha] alpha_work [alpha] alpha_work+0x110 [alpha] alpha_work+0x2eff [alpha] [alpha]+0x3000 |alpha_init+0x8 [alpha] alpha_work [alpha] alpha_work+0x110 [alpha] alpha_work+0x2eff [alpha] [alpha]+0x3000 " \
+	"a module's own symbols, as the kernel's lookup takes them, each era"
 
 run "$PGWALK" translate --names "$TMP/k64.elf" 0xffffffffa0020000 0xffffffffa0030000
 is "$out" '0xffffffffa0020000 -> 0x620000 4K pte kernel ro exec symbol=[be\x1bta]+0x0
@@ -50,21 +59,21 @@ is "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f12)" '[be\x1bta]+0x0' "CSV: t
 
 run "$PGWALK" dump --names --format=json --range=0xffffffffa0000000-0xffffffffa0200000 "$TMP/k64.elf"
 is "$(printf '%s\n' "$out" | jq -r 'select(.type == "map") | "\(.va) \(.symbol // "-")"')" \
-	"0xffffffffa0000000 [alpha]+0x0" "dump --names: the module area's mapping named by its first byte"
+	"0xffffffffa0000000 alpha_init [alpha]" "dump --names: the module area's mapping named by its first byte"
 run "$PGWALK" ptov --names --format=json "$TMP/k64.elf" 0x600010
 is "$(printf '%s\n' "$out" | jq -r 'select(.type == "mapping") | "\(.va) \(.symbol // "-")"' | sort | tr '\n' ';')" \
-	"0xffff888000600010 -;0xffffffff80600010 -;0xffffffffa0000010 [alpha]+0x10;" \
+	"0xffff888000600010 -;0xffffffff80600010 -;0xffffffffa0000010 alpha_init+0x10 [alpha];" \
 	"ptov --names: of the three mappings of the frame, the module area's is alpha's"
 run "$PGWALK" search --names --format=json --string=PGW-MODULE-TEXT "$TMP/k64.elf"
 is "$(printf '%s\n' "$out" | jq -r 'select(.type == "hit") | "\(.va) \(.symbol // "-")"' | grep 0xffffffffa)" \
-	"0xffffffffa0000100 [alpha]+0x100" "search --names: the hit in alpha's text named by it"
+	"0xffffffffa0000100 alpha_work [alpha]" "search --names: the hit in alpha's text named by it"
 
 "$MK" --modules=64 --plant=wx-module "$TMP/wx.elf" || bail "pgw-mkkernel --plant=wx-module failed"
 run "$PGWALK" check --format=json "$TMP/wx.elf"
 is "$rc $(printf '%s\n' "$out" | jq -r 'select(.type == "finding") | "\(.rule) \(.va) \(.symbol // "-")"')" \
-	"1 wx 0xffffffffa0000000 [alpha]+0x0" "check: the W+X page in module alpha"
+	"1 wx 0xffffffffa0000000 alpha_init [alpha]" "check: the W+X page in module alpha"
 run "$PGWALK" check "$TMP/wx.elf"
-like "^high +wx +0xffffffffa0000000-0xffffffffa0001000 .*symbol=\[alpha\]\+0x0: " "check, text: the finding says symbol=[alpha]+0x0"
+like "^high +wx +0xffffffffa0000000-0xffffffffa0001000 .*symbol=alpha_init \[alpha\]: " "check, text: the finding says symbol=alpha_init [alpha]"
 
 # bad WHAT SYMS ERR: the lying list names SYMS (alpha's text, be\x1bta's),
 # stderr matches ERR, the exit status is 0.
@@ -74,11 +83,11 @@ bad() {
 	is "$got" "$2rc=0" "--module-bad=$1: names $2"
 	out=$(cat "$TMP/err") like "$3" "--module-bad=$1: stderr says why"
 }
-bad loop '[alpha]+0x10 [be^[ta]+0x0 ' \
+bad loop 'alpha_init+0x10 [alpha] [be^[ta]+0x0 ' \
 	'module names incomplete \(2 modules read, the rest unnamed\): .*says it follows 0xffffffff80338000, not 0xffffffffa0030008'
-bad name '[alpha]+0x10 - ' 'module names incomplete \(1 module read.*0xffffffffa0030000 has a name without its NUL'
+bad name 'alpha_init+0x10 [alpha] - ' 'module names incomplete \(1 module read.*0xffffffffa0030000 has a name without its NUL'
 bad size '- - ' 'module addresses unnamed: .*claims text of 0xfffff000 bytes at 0xffffffffa0000000'
-bad next '[alpha]+0x10 - ' 'module names incomplete \(1 module read.*struct module at 0xffffffffa0fffff8 cannot be read'
+bad next 'alpha_init+0x10 [alpha] - ' 'module names incomplete \(1 module read.*struct module at 0xffffffffa0fffff8 cannot be read'
 bad state '- - ' 'module addresses unnamed: .*state 7'
 
 run "$PGWALK" translate "$TMP/b-loop.elf" $A
@@ -99,9 +108,9 @@ for e in 64 45 44; do
 done
 set -- $A 0xffffffffa0010000 0xffffffffa0020000
 is "$(syms "$TMP/u64.elf" "$@")$(cat "$TMP/err")" \
-	'[alpha]+0x10 [alpha:data]+0x0 [be^[ta]+0x0 ' "no modules symbol, 6.4+: the head found from a struct module"
+	'alpha_init+0x10 [alpha] alpha_data [alpha] [be^[ta]+0x0 ' "no modules symbol, 6.4+: the head found from a struct module"
 is "$(syms "$TMP/u45.elf" "$@")$(syms "$TMP/u44.elf" "$@")$(cat "$TMP/err")" \
-	'[alpha]+0x10 [alpha]+0x10000 [be^[ta]+0x0 [alpha]+0x10 [alpha]+0x10000 [be^[ta]+0x0 ' \
+	'alpha_init+0x10 [alpha] alpha_data [alpha] [be^[ta]+0x0 alpha_init+0x10 [alpha] alpha_data [alpha] [be^[ta]+0x0 ' \
 	"no modules symbol, 4.5-6.3 and before: the same"
 run "$PGW_TOOLS/pgw-tasks" --modules "$TMP/u64.elf"
 is "$(printf '%s\n' "$err" | tail -1)" \

@@ -66,6 +66,13 @@ struct bw_offsets {
 #define BW_MOD_OLD_CORE 136         /* init_size 144, core_size 148 */
 #define BW_MOD_OLD_INIT_SIZE 144
 #define BW_MOD_OLD_CORE_SIZE 148
+#define BW_MOD_OLD_INIT_TEXT 152    /* init_text_size; core_text_size 156 */
+#define BW_MOD_OLD_CORE_TEXT 156
+/* The module's symbols: 4.6+ module.kallsyms (a pointer to struct
+ * mod_kallsyms {symtab (0), num_symtab (8), strtab (16)}, 32 bytes), or
+ * before (BW_MODULES_44) symtab, num_symtab and strtab in struct module
+ * itself, from BW_MOD_SYMS on. */
+#define BW_MOD_SYMS 96
 
 /* enum mod_mem_type's names in the kernel's order. */
 static const char *const bw_mod_mem_types[] = {
@@ -99,11 +106,26 @@ static inline int bw_module_types(struct btf *b, int era, int t_uint,
 		     btf__add_field(b, "ro_size", t_uint, 128, 0) |
 		     btf__add_field(b, "ro_after_init_size", t_uint, 160, 0);
 	}
+	int t_mk = 0;
+	if (era != BW_MODULES_44) {
+		t_mk = btf__add_struct(b, "mod_kallsyms", 32);
+		e |= t_mk | btf__add_field(b, "symtab", t_ptr, 0, 0) |
+		     btf__add_field(b, "num_symtab", t_uint, 64, 0) |
+		     btf__add_field(b, "strtab", t_ptr, 128, 0);
+	}
 	int t_mod = btf__add_struct(b, "module", BW_MODULE_SIZE);
 	e |= t_name | t_part | t_mod |
 	     btf__add_field(b, "state", t_uint, 0, 0) |
 	     btf__add_field(b, "list", t_list, BW_MODULE_LIST * 8, 0) |
 	     btf__add_field(b, "name", t_name, BW_MODULE_NAME * 8, 0);
+	if (era != BW_MODULES_44)
+		e |= btf__add_field(b, "kallsyms", t_ptr, BW_MOD_SYMS * 8, 0);
+	else
+		e |= btf__add_field(b, "symtab", t_ptr, BW_MOD_SYMS * 8, 0) |
+		     btf__add_field(b, "num_symtab", t_uint,
+				    (BW_MOD_SYMS + 8) * 8, 0) |
+		     btf__add_field(b, "strtab", t_ptr,
+				    (BW_MOD_SYMS + 16) * 8, 0);
 	if (era == BW_MODULES_64)
 		e |= btf__add_field(b, "mem", t_part, BW_MODULE_RANGES * 8, 0);
 	else if (era == BW_MODULES_45)
@@ -119,7 +141,11 @@ static inline int bw_module_types(struct btf *b, int era, int t_uint,
 		     btf__add_field(b, "init_size", t_uint,
 				    BW_MOD_OLD_INIT_SIZE * 8, 0) |
 		     btf__add_field(b, "core_size", t_uint,
-				    BW_MOD_OLD_CORE_SIZE * 8, 0);
+				    BW_MOD_OLD_CORE_SIZE * 8, 0) |
+		     btf__add_field(b, "init_text_size", t_uint,
+				    BW_MOD_OLD_INIT_TEXT * 8, 0) |
+		     btf__add_field(b, "core_text_size", t_uint,
+				    BW_MOD_OLD_CORE_TEXT * 8, 0);
 	return e;
 }
 

@@ -84,7 +84,8 @@ struct ksynth_opts {
  * first: "alpha" (text KS_MOD_AREA, 0x3000 bytes; data + 0x10000, 0x2000
  * bytes, holding its struct module at + 0x10100) and "be\x1bta" (an
  * escape byte in its name; text + 0x20000, 0x1000 bytes; data + 0x30000,
- * 0x1000 bytes, its struct module there).  alpha's text holds the
+ * 0x1000 bytes, its struct module there); alpha keeps its own symbols
+ * (ks_module_syms), be\x1bta none.  alpha's text holds the
  * string PGW-MODULE-TEXT at + 0x100.  Eras before 6.4 have one core
  * range from the text's start to the data's end.
  */
@@ -455,7 +456,51 @@ static inline void ks_module(struct ksynth *k, int era, uint64_t mod,
 		ks_mod_set(k, mod + BW_MOD_OLD_CORE, text, 8);
 		ks_mod_set(k, mod + BW_MOD_OLD_CORE_SIZE,
 			   data + data_size - text, 4);
+		ks_mod_set(k, mod + BW_MOD_OLD_CORE_TEXT, text_size, 4);
 	}
+}
+
+/* alpha's own symbols (ELF64): its struct mod_kallsyms at + 0x10400
+ * (4.6+), the symbol table at + 0x10800, the strings at + 0x10c00; the
+ * pointers in struct module (BW_MOD_SYMS) as era keeps them.  Symbol 0
+ * is ELF's null one; then a function at the text's start, a mapping
+ * symbol $x at + 8, a function at + 0x100, an undefined one (printk),
+ * a data symbol at the data's start, an unnamed one at + 0x200. */
+static inline void ks_module_syms(struct ksynth *k, int era)
+{
+	static const struct {
+		const char *name;
+		uint64_t off;          /* from KS_MOD_AREA */
+		uint16_t shndx;
+		uint64_t size;
+	} syms[] = {
+		{ "", 0, 0, 0 },              { "alpha_init", 0, 1, 0x100 },
+		{ "$x", 8, 1, 0 },            { "alpha_work", 0x100, 1, 0x80 },
+		{ "printk", 0, 0, 0 },        { "alpha_data", 0x10000, 2, 8 },
+		{ "", 0x200, 1, 0 },
+	};
+	uint64_t mk = KS_MOD_AREA + 0x10400, tab = KS_MOD_AREA + 0x10800,
+		 str = KS_MOD_AREA + 0x10c00, at = 1;
+	unsigned n = sizeof(syms) / sizeof(syms[0]);
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t s = tab + i * 24;
+		uint64_t name = syms[i].name[0] ? at : 0;
+		ks_mod_set(k, s, name, 4);
+		ks_mod_set(k, s + 6, syms[i].shndx, 2);
+		ks_mod_set(k, s + 8, syms[i].shndx ?
+			   KS_MOD_AREA + syms[i].off : 0, 8);
+		ks_mod_set(k, s + 16, syms[i].size, 8);
+		for (size_t c = 0; name && c <= strlen(syms[i].name); c++)
+			ks_mod_set(k, str + at++, (uint8_t)syms[i].name[c], 1);
+	}
+	uint64_t holder = era == BW_MODULES_44 ? KS_MOD_ALPHA + BW_MOD_SYMS :
+						 mk;
+	if (era != BW_MODULES_44)
+		ks_mod_set(k, KS_MOD_ALPHA + BW_MOD_SYMS, mk, 8);
+	ks_mod_set(k, holder, tab, 8);
+	ks_mod_set(k, holder + 8, n, 4);
+	ks_mod_set(k, holder + 16, str, 8);
 }
 
 /* The module area's page and ks_modules' two modules on the list. */
@@ -479,6 +524,7 @@ static inline void ks_modules(struct ksynth *k, int era)
 	ks_module(k, era, KS_MOD_BETA, "be\x1bta", a, head,
 		  KS_MOD_AREA + 0x20000, 0x1000, KS_MOD_AREA + 0x30000,
 		  0x1000);
+	ks_module_syms(k, era);
 }
 
 static inline void ks_vmcoreinfo(struct ksynth *k, bool absolute)
