@@ -12,7 +12,7 @@
 # the exit status alone; without --names the list is never read.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 29
+plan 30
 
 MK=$PGW_TOOLS/pgw-mkkernel
 for e in 64 45 44; do
@@ -89,6 +89,10 @@ bad name 'alpha_init+0x10 [alpha] - ' 'module names incomplete \(1 module read.*
 bad size '- - ' 'module addresses unnamed: .*claims text of 0xfffff000 bytes at 0xffffffffa0000000'
 bad next 'alpha_init+0x10 [alpha] - ' 'module names incomplete \(1 module read.*struct module at 0xffffffffa0fffff8 cannot be read'
 bad state '- - ' 'module addresses unnamed: .*state 7'
+# A symbol table that cannot be read names by the module alone.
+"$MK" --modules=64 --module-bad=symtab "$TMP/b-symtab.elf" || bail "pgw-mkkernel --module-bad=symtab failed"
+is "$(syms "$TMP/b-symtab.elf" $A 0xffffffffa0020000)$(cat "$TMP/err")" '[alpha]+0x10 [be^[ta]+0x0 ' \
+	"--module-bad=symtab: alpha's symbol table unreadable: [alpha]+0x10, nothing said"
 
 run "$PGWALK" translate "$TMP/b-loop.elf" $A
 is "$rc $err" "0 " "without --names the list is not read (nothing said about its loop)"

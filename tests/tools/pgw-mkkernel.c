@@ -121,7 +121,8 @@
  *                       its 56 bytes without a NUL), size (alpha's first
  *                       range claims 0xfffff000 bytes), next (alpha's next
  *                       points at 0xffffffffa1000000, mapped nowhere),
- *                       state (alpha's state is 7)
+ *                       state (alpha's state is 7), symtab (alpha's
+ *                       symbol table points at 0xffffffffa1000000)
  *   --modules-unlisted  (with --modules) kallsyms without `modules`, as
  *                       a kernel without CONFIG_KALLSYMS_ALL
  *   --plant=wx-module   (with --modules) the module area's first page
@@ -254,6 +255,11 @@ static int bad_module(struct ksynth *k, int era, const char *what)
 			   UINT64_C(0xffffffffa1000000), 8);
 	} else if (!strcmp(what, "state")) {
 		ks_mod_set(k, a, 7, 4);
+	} else if (!strcmp(what, "symtab")) {
+		/* 4.6+: mod_kallsyms.symtab; before: module.symtab. */
+		ks_mod_set(k, era == BW_MODULES_44 ? a + BW_MOD_SYMS :
+			   KS_MOD_AREA + 0x10400,
+			   UINT64_C(0xffffffffa1000000), 8);
 	} else {
 		return -1;
 	}
@@ -493,7 +499,8 @@ int main(int argc, char **argv)
 	     w = strtok(NULL, ","))
 		if (!modules || bad_module(&k, modules, w)) {
 			fprintf(stderr, "pgw-mkkernel: --module-bad=%s: loop, "
-				"name, size, next or state, with --modules\n",
+				"name, size, next, state or symtab, with "
+				"--modules\n",
 				w);
 			return 64;
 		}
