@@ -1175,6 +1175,9 @@ struct pgw_root_request {
 	uint64_t ttbr0, ttbr1;
 	struct pgw_enc_bits enc;  /* cleared from the CR3 and the entries read
 				     (pgw_space_open fills it in) */
+	/* A process's root (pid, comm, arm64's --cpu) reads the task list:
+	 * kept here for the caller's later asks (NULL: read and dropped). */
+	struct pgw_linux_kernel *kernel_memo;
 };
 
 /*
@@ -1989,6 +1992,34 @@ const struct pgw_module *pgw_modules_find(const struct pgw_modules *mods,
 					  uint64_t addr, unsigned *range_ret,
 					  uint64_t *offset_ret);
 
+/*
+ * The kernel's metadata read once for many asks (a command choosing a
+ * root by --pid and then naming addresses asks for the task list twice):
+ * kallsyms, BTF and the task list (as pgw_linux_tasks_how reads it),
+ * each read when first asked for and kept, answer and error alike, until
+ * pgw_linux_kernel_free.  Everything is read through the first kernel
+ * space given (kernel memory reads alike through every root of one
+ * kernel); a space of another image, mode or encryption starts over.
+ */
+struct pgw_linux_kernel;
+enum pgw_status pgw_linux_kernel_new(struct pgw_linux_kernel **lk_ret,
+				     struct pgw_err *err);
+void pgw_linux_kernel_free(struct pgw_linux_kernel *lk);
+/* The task list, read once: the tasks stay lk's (how_ret may be NULL;
+ * *st and err as pgw_linux_tasks_how gives them, *n_ret tasks read
+ * before any error). */
+const struct pgw_task *pgw_linux_kernel_tasks(struct pgw_linux_kernel *lk,
+					      const struct pgw_space *kernel,
+					      size_t *n_ret,
+					      struct pgw_tasks_how *how_ret,
+					      enum pgw_status *st,
+					      struct pgw_err *err);
+/* kallsyms, opened once: it stays lk's. */
+enum pgw_status pgw_linux_kernel_kallsyms(struct pgw_linux_kernel *lk,
+					  const struct pgw_space *kernel,
+					  const struct pgw_kallsyms **ks_ret,
+					  struct pgw_err *err);
+
 /* ---- a process's memory map: its VMAs (src/linux/vma*.c, dpath.c) ----- */
 
 /*
@@ -2070,6 +2101,11 @@ struct pgw_vmas {
 enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
 				  struct pgw_linux_mm **lm_ret,
 				  struct pgw_err *err);
+/* The same from what lk has read or reads (it must outlive lm). */
+enum pgw_status pgw_linux_mm_open_in(struct pgw_linux_kernel *lk,
+				     const struct pgw_space *kernel,
+				     struct pgw_linux_mm **lm_ret,
+				     struct pgw_err *err);
 void pgw_linux_mm_close(struct pgw_linux_mm *lm);
 /* The task list read by pgw_linux_mm_open, with how it ended (PGW_OK,
  * or the status of the error it stopped at, copied to *err). */

@@ -23,6 +23,7 @@ void names_open(struct addr_names *n, const struct session *s, bool user,
 {
 	memset(n, 0, sizeof(*n));
 	n->space = &s->space;
+	n->kernel = s->kernel;
 	n->say = say;
 	n->user = user;
 	n->root = s->space.root;
@@ -56,7 +57,15 @@ static void need_ks(struct addr_names *n)
 	if (n->ks_tried)
 		return;
 	n->ks_tried = true;
-	if (pgw_kallsyms_open(n->space, &n->ks, &err) != PGW_OK && n->say)
+	enum pgw_status st =
+		n->kernel ? pgw_linux_kernel_kallsyms(n->kernel, n->space,
+						      &n->ks, &err) :
+			    pgw_kallsyms_open(n->space, &n->ks_own, &err);
+	if (!n->kernel)
+		n->ks = n->ks_own;
+	if (st != PGW_OK)
+		n->ks = NULL;
+	if (st != PGW_OK && n->say)
 		pgw_cli_error("--names: kernel addresses unnamed: %s", err.msg);
 }
 
@@ -89,7 +98,9 @@ static void need_lm(struct addr_names *n)
 	if (n->lm_tried)
 		return;
 	n->lm_tried = true;
-	if (pgw_linux_mm_open(n->space, &n->lm, &err) != PGW_OK) {
+	if ((n->kernel ? pgw_linux_mm_open_in(n->kernel, n->space, &n->lm,
+					      &err) :
+			 pgw_linux_mm_open(n->space, &n->lm, &err)) != PGW_OK) {
 		if (n->say)
 			pgw_cli_error("--names: user addresses unnamed: %s",
 				      err.msg);
@@ -118,7 +129,7 @@ void names_close(struct addr_names *n)
 		pgw_linux_mm_close(n->lm);
 	pgw_modules_close(n->mods);
 	pgw_kernel_btf_close(n->kb);
-	pgw_kallsyms_close(n->ks);
+	pgw_kallsyms_close(n->ks_own);
 	memset(n, 0, sizeof(*n));
 }
 

@@ -35,7 +35,10 @@ struct addr_names {
 	bool say;                        /* what cannot be read: on stderr */
 	bool user;                       /* user addresses named */
 	bool ks_tried, lm_tried;
-	struct pgw_kallsyms *ks;         /* NULL: kernel addresses unnamed */
+	struct pgw_linux_kernel *kernel; /* the session's (NULL: each read
+					    here) */
+	const struct pgw_kallsyms *ks;   /* NULL: kernel addresses unnamed */
+	struct pgw_kallsyms *ks_own;     /* ks when read here */
 	bool mods_tried;
 	struct pgw_kernel_btf *kb;       /* for the module list */
 	struct pgw_modules *mods;        /* NULL: module addresses unnamed;

@@ -547,6 +547,9 @@ int session_choose(struct session *s)
 		if (s->cache.have_hint)
 			s->opts.space.hint = &s->cache.hint;
 	}
+	if (!s->kernel && pgw_linux_kernel_new(&s->kernel, &err) != PGW_OK)
+		s->kernel = NULL;
+	s->opts.space.root.kernel_memo = s->kernel;
 	st = pgw_space_open(s->img, &s->opts.space, &s->space, &s->why, &err);
 	/* What the scans found holds whether or not a root was had. */
 	if (!s->opts.no_cache)
@@ -672,6 +675,8 @@ int session_start_kernel(struct session *s, struct image_args *a)
 
 void session_close(struct session *s)
 {
+	pgw_linux_kernel_free(s->kernel);
+	s->kernel = NULL;
 	pgw_image_close(s->img);
 	s->img = NULL;
 }

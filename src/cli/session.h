@@ -44,6 +44,9 @@ struct session {
 	struct pgw_space space;
 	struct facts_cache cache;    /* the set-up's facts, kept across
 					commands */
+	struct pgw_linux_kernel *kernel;  /* kallsyms, BTF and the task list,
+					     read once for the root and the
+					     names (NULL: no memory for it) */
 };
 
 /* The argp child with the shared options; its input is a session_opts. */

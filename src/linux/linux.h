@@ -76,19 +76,23 @@ bool linux_root_cr3(struct pgw_image *img, const struct pgw_mode *mode,
  * read through the kernel's space: its mm->pgd's physical address.  Fills
  * root_ret's table, cr3, pid and why.
  */
-enum pgw_status linux_task_root(const struct pgw_space *kernel,
+enum pgw_status linux_task_root(struct pgw_linux_kernel *lk,
+				const struct pgw_space *kernel,
 				const struct pgw_root_request *req,
 				struct pgw_root *root_ret, struct pgw_err *err);
 
 /*
- * The task list a root is chosen from (what: the option asking, for the
- * error): PGW_OK with the tasks read, incomplete (size bytes) saying
- * when the list was cut short (those read before still count); else the
- * error, the list freed.
+ * The task list a root is chosen from, read once through lk (what: the
+ * option asking, for the error): PGW_OK with the tasks read (lk's),
+ * incomplete (size bytes) saying when the list was cut short (those read
+ * before still count); else the error.
  */
-enum pgw_status linux_root_tasks(const struct pgw_space *kernel,
-				 const char *what, struct pgw_task **tasks_ret,
-				 size_t *n_ret, struct pgw_tasks_how *how,
+enum pgw_status linux_root_tasks(struct pgw_linux_kernel *lk,
+				 const struct pgw_space *kernel,
+				 const char *what,
+				 const struct pgw_task **tasks_ret,
+				 size_t *n_ret,
+				 const struct pgw_tasks_how **how,
 				 char *incomplete, size_t size,
 				 struct pgw_err *err);
 
@@ -104,7 +108,8 @@ void linux_escape_comm(char *out, size_t n, const uint8_t *bytes,
  * the kernel's space (the task list is read through it).  Fills
  * root_ret's source, cpu, table, cr3, pid, comm and why.
  */
-enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
+enum pgw_status linux_cpu_task_root(struct pgw_linux_kernel *lk,
+				    const struct pgw_space *kernel,
 				    unsigned cpu, struct pgw_root *root_ret,
 				    struct pgw_err *err);
 

@@ -222,14 +222,19 @@ static enum pgw_status from_task(struct pgw_image *img,
 				 struct pgw_root *root, struct pgw_err *err)
 {
 	struct pgw_space kernel;
+	struct pgw_linux_kernel *own = NULL, *lk = req->kernel_memo;
 	enum pgw_status st = kernel_space(img, mode, req, scanned,
 					  req->have_pid ? "--pid" : "--comm",
 					  &kernel, err);
 
+	if (st == PGW_OK && !lk && (st = pgw_linux_kernel_new(&own, err)) ==
+				       PGW_OK)
+		lk = own;
 	if (st == PGW_OK)
-		st = linux_task_root(&kernel, req, root, err);
+		st = linux_task_root(lk, &kernel, req, root, err);
 	if (st == PGW_OK)
 		root->source = PGW_ROOT_TASK;
+	pgw_linux_kernel_free(own);
 	return st;
 }
 
@@ -243,11 +248,17 @@ static enum pgw_status from_cpu_task(struct pgw_image *img,
 				     struct pgw_err *err)
 {
 	struct pgw_space kernel;
+	struct pgw_linux_kernel *own = NULL, *lk = req->kernel_memo;
 	enum pgw_status st = kernel_space(img, mode, req, scanned, "--cpu",
 					  &kernel, err);
 
-	return st == PGW_OK ? linux_cpu_task_root(&kernel, req->cpu, root,
-						  err) : st;
+	if (st == PGW_OK && !lk && (st = pgw_linux_kernel_new(&own, err)) ==
+				       PGW_OK)
+		lk = own;
+	if (st == PGW_OK)
+		st = linux_cpu_task_root(lk, &kernel, req->cpu, root, err);
+	pgw_linux_kernel_free(own);
+	return st;
 }
 
 /* The root req names: its source, CR3 and table, before any check. */

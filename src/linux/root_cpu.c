@@ -129,14 +129,15 @@ static enum pgw_status check_regs(const struct pgw_space *kernel,
 	return PGW_OK;
 }
 
-enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
+enum pgw_status linux_cpu_task_root(struct pgw_linux_kernel *lk,
+				    const struct pgw_space *kernel,
 				    unsigned cpu, struct pgw_root *root,
 				    struct pgw_err *err)
 {
 	const struct pgw_arm64_regs *regs;
 	size_t nregs = pgw_image_arm64_regs(kernel->img, &regs);
-	struct pgw_task *tasks;
-	struct pgw_tasks_how how;
+	const struct pgw_task *tasks;
+	const struct pgw_tasks_how *how;
 	char incomplete[240];
 	char comm[4 * PGW_TASK_COMM_MAX + 1];
 	size_t n, i = 0;
@@ -154,9 +155,9 @@ enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
 	char what[64];
 	snprintf(what, sizeof(what), "--cpu=%u (the notes carry no TTBR)",
 		 cpu);
-	enum pgw_status st = linux_root_tasks(kernel, what, &tasks, &n, &how,
-					      incomplete, sizeof(incomplete),
-					      err);
+	enum pgw_status st = linux_root_tasks(lk, kernel, what, &tasks, &n,
+					      &how, incomplete,
+					      sizeof(incomplete), err);
 	if (st != PGW_OK)
 		return st;
 	st = running_on(tasks, n, cpu, incomplete, &i, err);
@@ -169,12 +170,12 @@ enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
 			st = pgw_err_set(err, PGW_E_NOTFOUND,
 					 "--cpu=%u: pid %d (%s) runs there, a "
 					 "kernel thread with no mm%s", cpu,
-					 t->pid, comm, how.layout.active_mm ?
+					 t->pid, comm, how->layout.active_mm ?
 					 " borrowed (active_mm is NULL)" :
 					 ", and the task layout has no "
 					 "active_mm to say which it borrowed");
 		else
-			st = mm_pgd(kernel, &how.layout, mm, &pgd, &pa, err);
+			st = mm_pgd(kernel, &how->layout, mm, &pgd, &pa, err);
 	}
 	if (st == PGW_OK) {
 		root->source = PGW_ROOT_CPU;
@@ -186,11 +187,10 @@ enum pgw_status linux_cpu_task_root(const struct pgw_space *kernel,
 		snprintf(root->why, sizeof(root->why),
 			 "CPU %u runs pid %d (%.32s) by the task list (%s); "
 			 "%s->pgd 0x%llx", cpu, t->pid, comm,
-			 pgw_tasks_method_key(how.method),
+			 pgw_tasks_method_key(how->method),
 			 t->mm ? "mm" : "active_mm", (unsigned long long)pgd);
 		st = check_regs(kernel, &regs[cpu], t, pa, cpu, root->why,
 				sizeof(root->why), err);
 	}
-	pgw_linux_tasks_free(tasks);
 	return st;
 }

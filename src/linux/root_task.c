@@ -6,6 +6,7 @@
  */
 #include "../lib/err.h"
 #include "linux.h"
+#include "memo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -91,19 +92,22 @@ static enum pgw_status pick(const struct pgw_root_request *req,
 	return PGW_OK;
 }
 
-enum pgw_status linux_root_tasks(const struct pgw_space *kernel,
-				 const char *what, struct pgw_task **tasks_ret,
-				 size_t *n_ret, struct pgw_tasks_how *how,
+enum pgw_status linux_root_tasks(struct pgw_linux_kernel *lk,
+				 const struct pgw_space *kernel,
+				 const char *what,
+				 const struct pgw_task **tasks_ret,
+				 size_t *n_ret,
+				 const struct pgw_tasks_how **how,
 				 char *incomplete, size_t size,
 				 struct pgw_err *err)
 {
 	struct pgw_err list_err = { 0 };
-	enum pgw_status st = pgw_linux_tasks_how(kernel, tasks_ret, n_ret, how,
-						 &list_err);
+	enum pgw_status st;
 
+	linux_kernel_bind(lk, kernel);
+	*tasks_ret = linux_kernel_tasks(lk, n_ret, how, &st, &list_err);
 	incomplete[0] = '\0';
 	if (st != PGW_OK && *n_ret == 0) {
-		pgw_linux_tasks_free(*tasks_ret);
 		*tasks_ret = NULL;
 		if (st == PGW_E_NOMEM)
 			return pgw_err_set(err, st, "%s", list_err.msg);
@@ -118,28 +122,27 @@ enum pgw_status linux_root_tasks(const struct pgw_space *kernel,
 	return PGW_OK;
 }
 
-enum pgw_status linux_task_root(const struct pgw_space *kernel,
+enum pgw_status linux_task_root(struct pgw_linux_kernel *lk,
+				const struct pgw_space *kernel,
 				const struct pgw_root_request *req,
 				struct pgw_root *root, struct pgw_err *err)
 {
-	struct pgw_task *tasks;
+	const struct pgw_task *tasks;
 	size_t n, i = 0;
 	char what[4 * PGW_TASK_COMM_MAX + 16];
 	char comm[4 * PGW_TASK_COMM_MAX + 1];
 	char incomplete[240];
 
 	asked(req, what, sizeof(what));
-	struct pgw_tasks_how how;
-	enum pgw_status st = linux_root_tasks(kernel, what, &tasks, &n, &how,
-					      incomplete, sizeof(incomplete),
-					      err);
+	const struct pgw_tasks_how *how;
+	enum pgw_status st = linux_root_tasks(lk, kernel, what, &tasks, &n,
+					      &how, incomplete,
+					      sizeof(incomplete), err);
 	if (st != PGW_OK)
 		return st;
 	st = pick(req, tasks, n, what, incomplete, &i, err);
-	if (st != PGW_OK) {
-		pgw_linux_tasks_free(tasks);
+	if (st != PGW_OK)
 		return st;
-	}
 	const struct pgw_task *t = &tasks[i];
 	linux_escape_comm(comm, sizeof(comm), t->comm, t->comm_len);
 	if (!t->mm)
@@ -160,9 +163,8 @@ enum pgw_status linux_task_root(const struct pgw_space *kernel,
 			 "pid %d (%.64s): mm->pgd 0x%llx from the task list "
 			 "(%s), read through the kernel root 0x%llx",
 			 t->pid, comm, (unsigned long long)t->pgd,
-			 pgw_tasks_method_key(how.method),
+			 pgw_tasks_method_key(how->method),
 			 (unsigned long long)kernel->root);
 	}
-	pgw_linux_tasks_free(tasks);
 	return st;
 }

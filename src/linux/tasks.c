@@ -14,6 +14,7 @@
 #include "../lib/err.h"
 #include "pgwalk.h"
 #include "linux.h"
+#include "memo.h"
 #include "../lib/grow.h"
 
 #include <stdio.h>
@@ -403,21 +404,20 @@ static enum pgw_status infer(const struct pgw_space *kernel,
 				   tasks_ret, n_ret, err);
 }
 
-enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
-				    struct pgw_task **tasks_ret, size_t *n_ret,
-				    struct pgw_tasks_how *how_ret,
-				    struct pgw_err *err)
+enum pgw_status linux_tasks_read(struct pgw_linux_kernel *lk,
+				 struct pgw_task **tasks_ret, size_t *n_ret,
+				 struct pgw_tasks_how *how, struct pgw_err *err)
 {
-	struct pgw_kallsyms *ks = NULL;
-	struct pgw_kernel_btf *kb = NULL;
-	struct pgw_tasks_how local, *how = how_ret ? how_ret : &local;
+	const struct pgw_space *kernel = &lk->kernel;
+	const struct pgw_kallsyms *ks = NULL;
+	const struct pgw_kernel_btf *kb = NULL;
 	struct pgw_err no_init = { 0 };
 	enum pgw_status st;
 
 	*tasks_ret = NULL;
 	*n_ret = 0;
 	memset(how, 0, sizeof(*how));
-	if ((st = pgw_kallsyms_open(kernel, &ks, err)) != PGW_OK) {
+	if ((st = linux_kernel_kallsyms(lk, &ks, err)) != PGW_OK) {
 		/* No kallsyms: the guess can still anchor on "swapper/0". */
 		if (st == PGW_E_NOTFOUND)
 			st = infer(kernel, NULL, tasks_ret, n_ret, how, err);
@@ -426,7 +426,7 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 	/* Both missing (i386 distribution kernels): say both. */
 	enum pgw_status init_st = find_init_task(ks, &how->init_task,
 						 &no_init);
-	if ((st = pgw_kernel_btf_open(kernel, ks, &kb, err)) != PGW_OK) {
+	if ((st = linux_kernel_btf(lk, &kb, err)) != PGW_OK) {
 		if (init_st != PGW_OK) {
 			size_t n = strlen(err->msg);
 			snprintf(err->msg + n, sizeof(err->msg) - n, "; and %s",
@@ -497,8 +497,26 @@ enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
 		snprintf(how->why + n, sizeof(how->why) - n, " (BTF: %s)",
 			 bi.how);
 	}
-	pgw_kernel_btf_close(kb);
-	pgw_kallsyms_close(ks);
+	return st;
+}
+
+enum pgw_status pgw_linux_tasks_how(const struct pgw_space *kernel,
+				    struct pgw_task **tasks_ret, size_t *n_ret,
+				    struct pgw_tasks_how *how_ret,
+				    struct pgw_err *err)
+{
+	struct pgw_linux_kernel *lk;
+	struct pgw_tasks_how local;
+	enum pgw_status st;
+
+	*tasks_ret = NULL;
+	*n_ret = 0;
+	if ((st = pgw_linux_kernel_new(&lk, err)) != PGW_OK)
+		return st;
+	linux_kernel_bind(lk, kernel);
+	st = linux_tasks_read(lk, tasks_ret, n_ret,
+			      how_ret ? how_ret : &local, err);
+	pgw_linux_kernel_free(lk);
 	return st;
 }
 

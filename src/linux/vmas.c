@@ -15,6 +15,7 @@
  */
 #include "../lib/err.h"
 #include "vma.h"
+#include "memo.h"
 #include "../lib/grow.h"
 
 #include <stdio.h>
@@ -23,7 +24,9 @@
 
 struct pgw_linux_mm {
 	struct vma_reader r;
-	struct pgw_task *tasks;
+	struct pgw_linux_kernel *own;  /* pgw_linux_mm_open's memo, else
+					  NULL: the caller's */
+	const struct pgw_task *tasks;  /* the memo's */
 	size_t ntasks;
 	enum pgw_status tasks_st;
 	struct pgw_err tasks_err;
@@ -55,12 +58,13 @@ enum pgw_status vma_read_word(const struct vma_reader *r, uint64_t va,
 	return PGW_OK;
 }
 
-enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
-				  struct pgw_linux_mm **lm_ret,
-				  struct pgw_err *err)
+enum pgw_status pgw_linux_mm_open_in(struct pgw_linux_kernel *lk,
+				     const struct pgw_space *kernel,
+				     struct pgw_linux_mm **lm_ret,
+				     struct pgw_err *err)
 {
-	struct pgw_kallsyms *ks = NULL;
-	struct pgw_kernel_btf *kb = NULL;
+	const struct pgw_kallsyms *ks = NULL;
+	const struct pgw_kernel_btf *kb = NULL;
 	struct pgw_linux_mm *lm;
 	enum pgw_status st;
 
@@ -68,9 +72,10 @@ enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
 	lm = calloc(1, sizeof(*lm));
 	if (!lm)
 		return pgw_err_set(err, PGW_E_NOMEM, "VMAs");
-	lm->r.kernel = kernel;
-	if ((st = pgw_kallsyms_open(kernel, &ks, err)) == PGW_OK &&
-	    (st = pgw_kernel_btf_open(kernel, ks, &kb, err)) == PGW_OK &&
+	lm->r.kernel = linux_kernel_bind(lk, kernel);
+	kernel = lm->r.kernel;
+	if ((st = linux_kernel_kallsyms(lk, &ks, err)) == PGW_OK &&
+	    (st = linux_kernel_btf(lk, &kb, err)) == PGW_OK &&
 	    (st = vma_layout_btf(kb, kernel->mode->va_bits > 32 ? 8 : 4,
 				 &lm->r.lay, err)) == PGW_OK) {
 		for (int f = 0; f < NFNS; f++)
@@ -82,13 +87,11 @@ enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
 			if (!lm->r.fn[f])
 				lm->r.fn[f] = UINT64_MAX;
 	}
-	pgw_kernel_btf_close(kb);
-	pgw_kallsyms_close(ks);
 	if (st != PGW_OK) {
 		free(lm);
 		return st;
 	}
-	lm->tasks_st = pgw_linux_tasks(kernel, &lm->tasks, &lm->ntasks,
+	lm->tasks = linux_kernel_tasks(lk, &lm->ntasks, NULL, &lm->tasks_st,
 				       &lm->tasks_err);
 	if (lm->tasks_st != PGW_OK && lm->ntasks == 0) {
 		*err = lm->tasks_err;
@@ -100,11 +103,29 @@ enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
 	return PGW_OK;
 }
 
+enum pgw_status pgw_linux_mm_open(const struct pgw_space *kernel,
+				  struct pgw_linux_mm **lm_ret,
+				  struct pgw_err *err)
+{
+	struct pgw_linux_kernel *lk;
+	enum pgw_status st = pgw_linux_kernel_new(&lk, err);
+
+	*lm_ret = NULL;
+	if (st == PGW_OK)
+		st = pgw_linux_mm_open_in(lk, kernel, lm_ret, err);
+	if (st != PGW_OK) {
+		pgw_linux_kernel_free(lk);
+		return st;
+	}
+	(*lm_ret)->own = lk;
+	return PGW_OK;
+}
+
 void pgw_linux_mm_close(struct pgw_linux_mm *lm)
 {
 	if (!lm)
 		return;
-	pgw_linux_tasks_free(lm->tasks);
+	pgw_linux_kernel_free(lm->own);
 	free(lm);
 }
 

@@ -466,9 +466,49 @@ static void test_absent(void)
 	ks_free(&k);
 }
 
+/* One memo, many asks: the task list and kallsyms
+ * are the memo's one read (the same pointers); another image starts
+ * over. */
+static void test_memo(void)
+{
+	struct ksynth k;
+	struct open_kernel o, o2;
+	struct pgw_linux_kernel *lk;
+	struct pgw_err err = { 0 };
+	enum pgw_status st, st2;
+	size_t n, n2;
+	struct pgw_tasks_how how;
+
+	ks_build(&k, &(struct ksynth_opts){ 0 });
+	open_kernel(&k, &o);
+	open_kernel(&k, &o2);
+	ok(pgw_linux_kernel_new(&lk, &err) == PGW_OK, "a memo");
+	const struct pgw_task *t = pgw_linux_kernel_tasks(lk, &o.sp, &n, &how,
+							  &st, &err);
+	const struct pgw_task *t2 = pgw_linux_kernel_tasks(lk, &o.sp, &n2,
+							   NULL, &st2, &err);
+	ok(st == PGW_OK && n == KS_NTASKS && t2 == t && n2 == n &&
+	   st2 == st && how.method == PGW_TASKS_BTF && how.init_task ==
+	   k.task[0], "the task list read once: %zu tasks, twice the same",
+	   n);
+	const struct pgw_kallsyms *ks, *ks2;
+	ok(pgw_linux_kernel_kallsyms(lk, &o.sp, &ks, &err) == PGW_OK &&
+	   pgw_linux_kernel_kallsyms(lk, &o.sp, &ks2, &err) == PGW_OK &&
+	   ks == ks2, "kallsyms read once");
+	const struct pgw_task *t3 = pgw_linux_kernel_tasks(lk, &o2.sp, &n2,
+							   NULL, &st2, &err);
+	ok(st2 == PGW_OK && n2 == n && t3 && t3[0].task == t[0].task,
+	   "another image: read again, through it");
+	pgw_linux_kernel_free(lk);
+	pgw_image_close(o.img);
+	pgw_image_close(o2.img);
+	ks_free(&k);
+}
+
 int main(void)
 {
 	test_good();
+	test_memo();
 	test_lists();
 	test_kallsyms();
 	test_huge_count();
