@@ -2020,6 +2020,52 @@ enum pgw_status pgw_linux_kernel_kallsyms(struct pgw_linux_kernel *lk,
 					  const struct pgw_kallsyms **ks_ret,
 					  struct pgw_err *err);
 
+/*
+ * What the task list and the VMA reader rest on, for a caller to keep and
+ * give back (pgw_linux_kernel_hint) when it opens the same image again:
+ * kallsyms and BTF need not be parsed then.  A hint is checked before it
+ * is used: the same kernel space; the kallsyms tables' span and the BTF
+ * blob hash as they did (a sample of their pages: the first, the last
+ * and 30 between); VMCOREINFO lists the kallsyms tables exactly when the
+ * method says it does; and the list read with the hint's init_task and
+ * layout is whole and holds to what every kernel's does (init_task first
+ * with pid 0, no mm, PF_KTHREAD and a comm beginning "swapper"; every
+ * entry a thread-group leader, pid == tgid; no two entries with one
+ * pid).  Else it is dropped (why said) and everything is read.
+ */
+#define PGW_VMA_LAYOUT_WORDS 56
+#define PGW_VMA_FNS 5
+struct pgw_kernel_facts {
+	const struct pgw_mode *mode;  /* the kernel space read through */
+	uint64_t root, root_upper;
+	struct pgw_enc_bits enc;
+	struct pgw_tasks_how how;     /* method (BTF or scanned BTF), init_task,
+					 layout, why */
+	uint64_t ks_lo, ks_hi, ks_hash;       /* the kallsyms tables */
+	uint64_t btf_va, btf_size, btf_hash;  /* the BTF blob */
+	/* The VMA reader's layout and the function addresses it compares
+	 * (words only the library reads), when it was opened. */
+	bool have_vma;
+	uint32_t vma_layout[PGW_VMA_LAYOUT_WORDS];
+	uint64_t vma_fn[PGW_VMA_FNS];
+};
+/* Give lk an earlier command's facts (NULL: none); before it reads. */
+void pgw_linux_kernel_hint(struct pgw_linux_kernel *lk,
+			   const struct pgw_kernel_facts *hint);
+/* What a later command can be given, from what lk read or the hint that
+ * held; false when there is nothing (no task list read, one inferred
+ * without BTF, or one that failed a check). */
+bool pgw_linux_kernel_found(const struct pgw_linux_kernel *lk,
+			    struct pgw_kernel_facts *found_ret);
+/* Whether the hint was used (tasks, and the VMA reader's layout), or why
+ * not (why_not; "" when no hint was tried). */
+struct pgw_kernel_hint_use {
+	bool tasks, vma;
+	char why_not[240];
+};
+void pgw_linux_kernel_hint_use(const struct pgw_linux_kernel *lk,
+			       struct pgw_kernel_hint_use *use_ret);
+
 /* ---- a process's memory map: its VMAs (src/linux/vma*.c, dpath.c) ----- */
 
 /*

@@ -115,13 +115,13 @@ int cmd_ps(int argc, char **argv)
 	if (rc)
 		return rc;
 	session_say(&s);
-	enum pgw_status st = pgw_linux_tasks_how(&s.space, &tasks, &n, &how,
-						 &err);
+	enum pgw_status st = session_tasks(&s, &tasks, &n, &how, &err);
 	if (n == 0)
 		pgw_cli_error("%s: no task list: %s", s.path, err.msg);
 	else if (st != PGW_OK)
 		pgw_cli_error("%s: the task list is cut short after %zu tasks: "
 			      "%s", s.path, n, err.msg);
+	session_say_kernel_cache(&s);
 	if (n && s.opts.verbose)
 		out_text_line(stderr, "pgwalk: names: ", how.why, "\n");
 	/* Each process's other threads after it, as crash's ps lists them. */

@@ -202,9 +202,13 @@ static bool kroot_line(char **w, size_t nw, struct pgw_facts_hint *h,
 
 /* A line after the identity: a fact, or the reason it is none. */
 static bool fact_line(char *line, unsigned no, struct pgw_facts_hint *h,
-		      char *why, size_t n)
+		      struct facts_kernel_read *kr, char *why, size_t n)
 {
 	char *w[6];
+	int kl = facts_kernel_line(line, kr, why, n);
+
+	if (kl)
+		return kl > 0;
 	size_t nw = words(line, w, 6);
 
 	if (nw <= 6 && strcmp(w[0], "vmcoreinfo") == 0)
@@ -216,12 +220,15 @@ static bool fact_line(char *line, unsigned no, struct pgw_facts_hint *h,
 }
 
 bool facts_cache_parse(const char *text, const char *id,
-		       struct pgw_facts_hint *h, char *why, size_t n)
+		       struct pgw_facts_hint *h, struct facts_kernel_read *kr,
+		       char *why, size_t n)
 {
-	char copy[4096], *line = copy;
+	static char copy[FACTS_ENTRY_MAX];
+	char *line = copy;
 	size_t len = strnlen(text, sizeof(copy));
 
 	memset(h, 0, sizeof(*h));
+	memset(kr, 0, sizeof(*kr));
 	if (len == sizeof(copy) || len == 0 || text[len - 1] != '\n') {
 		snprintf(why, n, "not a cache entry (size, or no last "
 			 "newline)");
@@ -240,24 +247,27 @@ bool facts_cache_parse(const char *text, const char *id,
 				 "the image changed");
 			return false;
 		}
-		if (i >= 2 && !fact_line(line, i + 1, h, why, n))
+		if (i >= 2 && !fact_line(line, i + 1, h, kr, why, n))
 			return false;
 		line = nl + 1;
 	}
-	if (!h->nvmci && !h->have_kroot) {
+	if (!facts_kernel_done(kr, why, n))
+		return false;
+	if (!h->nvmci && !h->have_kroot && !kr->have) {
 		snprintf(why, n, "not a cache entry (no facts)");
 		return false;
 	}
 	return true;
 }
 
-void facts_cache_format(const struct pgw_facts_hint *h, const char *id,
+void facts_cache_format(const struct pgw_facts_hint *h,
+			const struct pgw_kernel_facts *kf, const char *id,
 			char *buf, size_t n)
 {
 	size_t k;
 
 	buf[0] = '\0';
-	if (!h->nvmci && !h->have_kroot)
+	if (!h->nvmci && !h->have_kroot && !kf)
 		return;
 	k = (size_t)snprintf(buf, n, "%s\n%s\n", magic, id);
 	for (size_t i = 0; i < h->nvmci && k < n; i++)
@@ -273,6 +283,8 @@ void facts_cache_format(const struct pgw_facts_hint *h, const char *id,
 						       "any",
 				      (unsigned long long)h->kroot_enc.enc,
 				      (unsigned long long)h->kroot_enc.shared);
+	if (kf && k < n)
+		k += facts_kernel_format(kf, buf + k, n - k);
 	if (k >= n)
 		buf[0] = '\0';
 }
@@ -305,8 +317,8 @@ void facts_cache_load(struct facts_cache *c, const char *path,
 		len = 0;
 	c->loaded[len] = '\0';
 	if ((size_t)len == strlen(c->loaded) &&
-	    facts_cache_parse(c->loaded, c->identity, &c->hint, c->note,
-			      sizeof(c->note))) {
+	    facts_cache_parse(c->loaded, c->identity, &c->hint, &c->kernel,
+			      c->note, sizeof(c->note))) {
 		c->have_hint = true;
 		return;
 	}
@@ -314,15 +326,16 @@ void facts_cache_load(struct facts_cache *c, const char *path,
 		snprintf(c->note, sizeof(c->note), "not a cache entry (a NUL "
 			 "byte)");
 	memset(&c->hint, 0, sizeof(c->hint));
+	memset(&c->kernel, 0, sizeof(c->kernel));
 	c->loaded[0] = '\0';
 }
 
-void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f)
-{
-	char text[sizeof(c->loaded)], base[PATH_MAX], tmp[PATH_MAX + 32];
-	size_t len;
-	int fd;
+static void write_entry(struct facts_cache *c,
+			const struct pgw_kernel_facts *kf);
 
+void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f,
+		      const struct pgw_kernel_facts *kf)
+{
 	if (!c->on)
 		return;
 	/* A fact this command had no scan for stays as the entry had it
@@ -345,7 +358,31 @@ void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f)
 		keep.kroot = c->hint.kroot;
 		keep.kroot_mode = c->hint.kroot_mode;
 	}
-	facts_cache_format(&keep, c->identity, text, sizeof(text));
+	c->keep = keep;
+	c->kept = true;
+	write_entry(c, kf);
+}
+
+void facts_cache_save_kernel(struct facts_cache *c,
+			     const struct pgw_kernel_facts *kf)
+{
+	if (c->on && c->kept)
+		write_entry(c, kf);
+}
+
+/* c->keep and kf (else the entry's kernel facts), unless the entry
+ * already says that. */
+static void write_entry(struct facts_cache *c,
+			const struct pgw_kernel_facts *kf)
+{
+	static char text[FACTS_ENTRY_MAX];
+	char base[PATH_MAX], tmp[PATH_MAX + 32];
+	size_t len;
+	int fd;
+
+	if (!kf && c->kernel.have)
+		kf = &c->kernel.k;
+	facts_cache_format(&c->keep, kf, c->identity, text, sizeof(text));
 	len = strlen(text);
 	if (len == 0 || strcmp(text, c->loaded) == 0)
 		return;
@@ -366,4 +403,6 @@ void facts_cache_save(struct facts_cache *c, const struct pgw_facts_why *f)
 	/* The rename makes it whole or not at all for a reader. */
 	if (!ok || rename(tmp, c->file))
 		unlink(tmp);
+	else
+		memcpy(c->loaded, text, len + 1);
 }

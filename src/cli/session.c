@@ -533,6 +533,16 @@ int session_open_image(struct session *s, const char *path)
 	return 0;
 }
 
+/* What the session's kernel memo can give a later command (NULL:
+ * nothing new). */
+static const struct pgw_kernel_facts *kernel_found(struct session *s)
+{
+	static struct pgw_kernel_facts found;
+
+	return s->kernel && pgw_linux_kernel_found(s->kernel, &found) ?
+		       &found : NULL;
+}
+
 int session_choose(struct session *s)
 {
 	struct pgw_err err = { 0 };
@@ -542,18 +552,20 @@ int session_choose(struct session *s)
 	 * walking from garbage. */
 	if (s->opts.space.root.have_cr3 && hint_cr3_virtual(s))
 		return PGW_EXIT_USAGE;
+	if (!s->kernel && pgw_linux_kernel_new(&s->kernel, &err) != PGW_OK)
+		s->kernel = NULL;
 	if (!s->opts.no_cache) {
 		facts_cache_load(&s->cache, s->path, s->img, &s->opts.open);
 		if (s->cache.have_hint)
 			s->opts.space.hint = &s->cache.hint;
+		if (s->cache.kernel.have && s->kernel)
+			pgw_linux_kernel_hint(s->kernel, &s->cache.kernel.k);
 	}
-	if (!s->kernel && pgw_linux_kernel_new(&s->kernel, &err) != PGW_OK)
-		s->kernel = NULL;
 	s->opts.space.root.kernel_memo = s->kernel;
 	st = pgw_space_open(s->img, &s->opts.space, &s->space, &s->why, &err);
 	/* What the scans found holds whether or not a root was had. */
 	if (!s->opts.no_cache)
-		facts_cache_save(&s->cache, &s->why.facts);
+		facts_cache_save(&s->cache, &s->why.facts, kernel_found(s));
 	if (st != PGW_OK) {
 		if (!hint_root_failed(s, &err))
 			pgw_cli_error("%s: %s", s->path, err.msg);
@@ -585,6 +597,24 @@ int session_start(struct session *s, const struct image_args *a)
 	return rc ? rc : session_choose(s);
 }
 
+void session_say_kernel_cache(const struct session *s)
+{
+	struct pgw_kernel_hint_use use = { 0 };
+
+	if (!s->opts.verbose || !s->kernel)
+		return;
+	pgw_linux_kernel_hint_use(s->kernel, &use);
+	if (use.tasks)
+		out_text_line(stderr, "pgwalk: cache: the task list's init_task "
+			      "and layout an earlier command found, the "
+			      "kallsyms and BTF pages they came from hashed "
+			      "and the list checked again (kallsyms and BTF "
+			      "not parsed; ", s->cache.file, ")\n");
+	else if (use.why_not[0])
+		out_text_line(stderr, "pgwalk: cache: the task list's facts "
+			      "not used (", use.why_not, ")\n");
+}
+
 /* Which facts the cache gave (each checked again), or why its entry
  * was not used. */
 static void say_cache(const struct session *s)
@@ -602,6 +632,7 @@ static void say_cache(const struct session *s)
 			 f->found.nvmci, f->found.nvmci == 1 ? "" : "s");
 		out_text_line(stderr, head, s->cache.file, ")\n");
 	}
+	session_say_kernel_cache(s);
 	if (f->kroot_hinted) {
 		snprintf(head, sizeof(head), "pgwalk: cache: the kernel root "
 			 "0x%llx (%s) an earlier scan found, checked again "
@@ -664,6 +695,28 @@ void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n)
 		snprintf(buf, n, "none");
 }
 
+enum pgw_status session_tasks(struct session *s, struct pgw_task **tasks_ret,
+			      size_t *n_ret, struct pgw_tasks_how *how,
+			      struct pgw_err *err)
+{
+	enum pgw_status st;
+
+	if (!s->kernel)
+		return pgw_linux_tasks_how(&s->space, tasks_ret, n_ret, how,
+					   err);
+	const struct pgw_task *t = pgw_linux_kernel_tasks(s->kernel, &s->space,
+							  n_ret, how, &st,
+							  err);
+	*tasks_ret = NULL;
+	if (*n_ret && !(*tasks_ret = malloc(*n_ret * sizeof(*t)))) {
+		*n_ret = 0;
+		return PGW_E_NOMEM;
+	}
+	if (*n_ret)
+		memcpy(*tasks_ret, t, *n_ret * sizeof(*t));
+	return st;
+}
+
 int session_start_kernel(struct session *s, struct image_args *a)
 {
 	a->opts.space.root.kernel = true;
@@ -675,6 +728,12 @@ int session_start_kernel(struct session *s, struct image_args *a)
 
 void session_close(struct session *s)
 {
+	/* The names read after the set-up may have found more. */
+	if (!s->opts.no_cache && s->kernel) {
+		const struct pgw_kernel_facts *kf = kernel_found(s);
+		if (kf)
+			facts_cache_save_kernel(&s->cache, kf);
+	}
 	pgw_linux_kernel_free(s->kernel);
 	s->kernel = NULL;
 	pgw_image_close(s->img);

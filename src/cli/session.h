@@ -88,6 +88,12 @@ int session_start(struct session *s, const struct image_args *a);
 /* session_start on the kernel's own root, never a CPU's (the task list
  * and the roots scan read through it); closed again on failure. */
 int session_start_kernel(struct session *s, struct image_args *a);
+/* The session's task list, read once (pgw_linux_tasks_how's answer; the
+ * tasks a copy the caller frees). */
+enum pgw_status session_tasks(struct session *s, struct pgw_task **tasks_ret,
+			      size_t *n_ret, struct pgw_tasks_how *how,
+			      struct pgw_err *err);
+/* Keep what the session found in the facts cache, and close it. */
 void session_close(struct session *s);
 
 /* With -v, say on stderr how the space was chosen: "pgwalk: vmcoreinfo
@@ -98,6 +104,9 @@ void session_close(struct session *s);
  * ..." when a fact came from the facts cache or an entry was not used
  * (provenance, never on stdout). */
 void session_say(const struct session *s);
+/* With -v, whether the task list came from the cache's facts, or why
+ * they were not used (nothing before the list is read). */
+void session_say_kernel_cache(const struct session *s);
 
 /* "C-bit 47", "shared bit 51", both, or "none", into buf. */
 void session_enc_name(const struct pgw_enc_choice *e, char *buf, size_t n);

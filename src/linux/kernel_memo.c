@@ -25,7 +25,7 @@ static void forget(struct pgw_linux_kernel *lk)
 	pgw_kernel_btf_close(lk->kb);
 	pgw_kallsyms_close(lk->ks);
 	pgw_linux_tasks_free(lk->tasks);
-	const struct linux_kernel_facts *hint = lk->hint;
+	const struct pgw_kernel_facts *hint = lk->hint;
 	memset(lk, 0, sizeof(*lk));
 	lk->hint = hint;
 }
@@ -97,8 +97,17 @@ const struct pgw_task *linux_kernel_tasks(struct pgw_linux_kernel *lk,
 {
 	if (!lk->tasks_tried) {
 		lk->tasks_tried = true;
-		lk->tasks_st = linux_tasks_read(lk, &lk->tasks, &lk->ntasks,
-						&lk->how, &lk->tasks_err);
+		if (lk->hint && linux_kernel_tasks_hinted(lk, &lk->tasks,
+							  &lk->ntasks,
+							  &lk->how)) {
+			lk->tasks_st = PGW_OK;
+		} else {
+			lk->tasks_st = linux_tasks_read(lk, &lk->tasks,
+							&lk->ntasks, &lk->how,
+							&lk->tasks_err);
+			if (lk->tasks_st == PGW_OK)
+				linux_kernel_facts_note(lk);
+		}
 	}
 	*n_ret = lk->ntasks;
 	*st = lk->tasks_st;

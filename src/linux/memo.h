@@ -8,8 +8,6 @@
 
 #include "pgwalk.h"
 
-struct linux_kernel_facts;
-
 struct pgw_linux_kernel {
 	bool bound;
 	struct pgw_space kernel;     /* what everything is read through */
@@ -21,7 +19,10 @@ struct pgw_linux_kernel {
 	struct pgw_task *tasks;
 	size_t ntasks;
 	struct pgw_tasks_how how;
-	const struct linux_kernel_facts *hint;
+	const struct pgw_kernel_facts *hint;
+	struct pgw_kernel_hint_use use;
+	bool have_found;
+	struct pgw_kernel_facts found;  /* what the next command is given */
 };
 
 /* Read through kernel from now on (the first space given stays: see
@@ -42,6 +43,19 @@ const struct pgw_task *linux_kernel_tasks(struct pgw_linux_kernel *lk,
 					  const struct pgw_tasks_how **how_ret,
 					  enum pgw_status *st,
 					  struct pgw_err *err);
+
+/* The task list from lk's hint, when every check holds (kernel_facts.c):
+ * true with *tasks_ret (the caller's) and how; else false, why in
+ * lk->use.why_not. */
+bool linux_kernel_tasks_hinted(struct pgw_linux_kernel *lk,
+			       struct pgw_task **tasks_ret, size_t *n_ret,
+			       struct pgw_tasks_how *how);
+/* After a whole read: lk->found from its kallsyms, BTF and how, when
+ * they can be a hint. */
+void linux_kernel_facts_note(struct pgw_linux_kernel *lk);
+/* Does a list hold to what every kernel's does (see pgw_kernel_facts)? */
+bool linux_tasks_plausible(const struct pgw_task *t, size_t n,
+			   char *why, size_t size);
 
 /* The task list as pgw_linux_tasks_how reads it, from lk's kallsyms and
  * BTF (tasks.c); the caller frees *tasks_ret. */

@@ -58,13 +58,40 @@ enum pgw_status vma_read_word(const struct vma_reader *r, uint64_t va,
 	return PGW_OK;
 }
 
+_Static_assert(sizeof(struct vma_layout) ==
+		       PGW_VMA_LAYOUT_WORDS * sizeof(uint32_t) &&
+	       NFNS == PGW_VMA_FNS, "pgw_kernel_facts holds a vma_reader");
+
+/* The layout from BTF and the functions from kallsyms. */
+static enum pgw_status vma_reader_read(struct pgw_linux_kernel *lk,
+				       struct vma_reader *r,
+				       struct pgw_err *err)
+{
+	const struct pgw_kallsyms *ks = NULL;
+	const struct pgw_kernel_btf *kb = NULL;
+	enum pgw_status st;
+
+	if ((st = linux_kernel_kallsyms(lk, &ks, err)) != PGW_OK ||
+	    (st = linux_kernel_btf(lk, &kb, err)) != PGW_OK ||
+	    (st = vma_layout_btf(kb, r->kernel->mode->va_bits > 32 ? 8 : 4,
+				 &r->lay, err)) != PGW_OK)
+		return st;
+	for (int f = 0; f < NFNS; f++)
+		if (pgw_kallsyms_lookup(ks, fn_names[f], &r->fn[f], NULL,
+					err) != PGW_OK)
+			r->fn[f] = 0;
+	/* An unknown function pointer must never match. */
+	for (int f = 0; f < NFNS; f++)
+		if (!r->fn[f])
+			r->fn[f] = UINT64_MAX;
+	return PGW_OK;
+}
+
 enum pgw_status pgw_linux_mm_open_in(struct pgw_linux_kernel *lk,
 				     const struct pgw_space *kernel,
 				     struct pgw_linux_mm **lm_ret,
 				     struct pgw_err *err)
 {
-	const struct pgw_kallsyms *ks = NULL;
-	const struct pgw_kernel_btf *kb = NULL;
 	struct pgw_linux_mm *lm;
 	enum pgw_status st;
 
@@ -74,25 +101,24 @@ enum pgw_status pgw_linux_mm_open_in(struct pgw_linux_kernel *lk,
 		return pgw_err_set(err, PGW_E_NOMEM, "VMAs");
 	lm->r.kernel = linux_kernel_bind(lk, kernel);
 	kernel = lm->r.kernel;
-	if ((st = linux_kernel_kallsyms(lk, &ks, err)) == PGW_OK &&
-	    (st = linux_kernel_btf(lk, &kb, err)) == PGW_OK &&
-	    (st = vma_layout_btf(kb, kernel->mode->va_bits > 32 ? 8 : 4,
-				 &lm->r.lay, err)) == PGW_OK) {
-		for (int f = 0; f < NFNS; f++)
-			if (pgw_kallsyms_lookup(ks, fn_names[f], &lm->r.fn[f],
-						NULL, err) != PGW_OK)
-				lm->r.fn[f] = 0;
-		/* An unknown function pointer must never match. */
-		for (int f = 0; f < NFNS; f++)
-			if (!lm->r.fn[f])
-				lm->r.fn[f] = UINT64_MAX;
+	/* The list first: a hint that holds for it gives the layout too. */
+	lm->tasks = linux_kernel_tasks(lk, &lm->ntasks, NULL, &lm->tasks_st,
+				       &lm->tasks_err);
+	if (lk->use.tasks && lk->hint->have_vma) {
+		memcpy(&lm->r.lay, lk->hint->vma_layout, sizeof(lm->r.lay));
+		memcpy(lm->r.fn, lk->hint->vma_fn, sizeof(lm->r.fn));
+		lk->use.vma = true;
+		st = PGW_OK;
+	} else if ((st = vma_reader_read(lk, &lm->r, err)) == PGW_OK &&
+		   lk->have_found) {
+		memcpy(lk->found.vma_layout, &lm->r.lay, sizeof(lm->r.lay));
+		memcpy(lk->found.vma_fn, lm->r.fn, sizeof(lm->r.fn));
+		lk->found.have_vma = true;
 	}
 	if (st != PGW_OK) {
 		free(lm);
 		return st;
 	}
-	lm->tasks = linux_kernel_tasks(lk, &lm->ntasks, NULL, &lm->tasks_st,
-				       &lm->tasks_err);
 	if (lm->tasks_st != PGW_OK && lm->ntasks == 0) {
 		*err = lm->tasks_err;
 		st = lm->tasks_st;
