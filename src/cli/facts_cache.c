@@ -30,7 +30,7 @@ static uint64_t hash_words(const uint8_t *p, size_t n)
 	return h;
 }
 
-static const char magic[] = "pgwalk facts 1";
+static const char magic[] = "pgwalk facts 2";
 
 /* Pages sampled across the file besides its ends. */
 #define ID_SAMPLES 16

@@ -9,7 +9,7 @@
 # and mtime), a cache that cannot be written: each output is --no-cache's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 41
+plan 67
 
 mk() {
 	_name=$1
@@ -145,6 +145,57 @@ case $err in *"pgwalk: cache: the "*) ok 1 "... its old pages not used" ;;
 *) ok 0 "... its old pages not used" ;; esac
 case $err in *"entry not used"*) ok 1 "... though its identity is the same" ;;
 *) ok 0 "... though its identity is the same (each page checked again)" ;; esac
+
+# The task list's facts, on pgw-mkkernel's kernel (ksynth.h: init_task at
+# 0xffffffff80300000, BTF at 0xffffffff80280010, 0x224 bytes): the entry
+# names them, a second command reads the list from them without parsing
+# kallsyms or BTF and prints what --no-cache prints; edited ones are
+# checked and not used, saying why.
+"$PGW_TOOLS/pgw-mkkernel" "$TMP/k.elf" || echo "# pgw-mkkernel failed"
+"$PGWALK" read --no-cache --pid=1 "$TMP/k.elf" 0x400000 16 >"$TMP/kwant" \
+	2>/dev/null
+kwrc=$?
+"$PGWALK" ps --no-cache "$TMP/k.elf" >"$TMP/pswant" 2>/dev/null
+ls "$C" >"$TMP/before"
+kread() { run "$PGWALK" read -v --pid=1 "$TMP/k.elf" 0x400000 16; }
+kread
+is "$rc:$out" "$kwrc:$(cat "$TMP/kwant")" "kernel: first run, the output of --no-cache"
+kentry=$C/$(ls "$C" | grep -vxF -f "$TMP/before")
+grep -qx 'tasks vmcoreinfo+btf 0xffffffff80300000' "$kentry" &&
+	grep -q '^btf 0xffffffff80280010 0x224 0x' "$kentry"
+ok $? "... the entry names ksynth's init_task and BTF"
+cp "$kentry" "$TMP/kentry.good"
+kread
+is "$rc:$out" "$kwrc:$(cat "$TMP/kwant")" "kernel: second run, the same output"
+said "^pgwalk: cache: the task list's init_task and layout an earlier command found" \
+	"... and -v says the list came from the cache's facts"
+run "$PGWALK" ps -v "$TMP/k.elf"
+is "$out" "$(cat "$TMP/pswant")" "ps from the cache's facts: the output of --no-cache"
+
+# khostile SED NAME WHY: the good entry edited by SED; --no-cache's
+# output, the facts not used, and -v says WHY.
+khostile() {
+	sed "$1" "$TMP/kentry.good" >"$kentry"
+	cmp -s "$kentry" "$TMP/kentry.good" && echo "# $2: sed changed nothing"
+	kread
+	is "$rc:$out" "$kwrc:$(cat "$TMP/kwant")" "$2: the output of --no-cache"
+	case $err in *"cache: the task list's init_task"*) ok 1 "$2: not used" ;;
+	*) ok 0 "$2: not used" ;; esac
+	said "$3" "... saying why"
+}
+khostile 's/^tasks \(.*\) 0xffffffff80300000$/tasks \1 0xffff888000400400/' \
+	"init_task another task" "facts not used \(the task list it reads its first task is no init_task"
+khostile '/^task-layout/s/^task-layout \(0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]* 0x[0-9a-f]*\) 0x28 /task-layout \1 0x30 /' \
+	"the pid at comm's offset" "facts not used \(the task list it reads "
+khostile '/^kallsyms /s/ 0x[0-9a-f]*$/ 0x1/' "a kallsyms hash that is not" \
+	"facts not used \(the kallsyms tables at 0xffffffff80200000 hash otherwise"
+khostile 's/^tasks vmcoreinfo+btf /tasks scanned-kallsyms+btf /' \
+	"the method of an older kernel" "facts not used \(its method is not this image's\)"
+khostile 's/^kernel-space x86-64 0x1000 /kernel-space x86-64 0x2000 /' \
+	"another kernel space" "facts not used \(read through another kernel space\)"
+khostile '/^btf /d' "a line left out" "entry not used \(kernel facts without all their lines\)"
+khostile "s/^tasks-why kallsyms/tasks-why $(printf '\033')[31mkallsyms/" \
+	"a control byte in the words" "entry not used \(a tasks-why line that is not one"
 
 # Where the cache cannot be written, and where it goes without
 # XDG_CACHE_HOME.
