@@ -2026,7 +2026,7 @@ enum pgw_status pgw_linux_kernel_kallsyms(struct pgw_linux_kernel *lk,
  * kallsyms and BTF need not be parsed then.  A hint is checked before it
  * is used: the same kernel space; the kallsyms tables' span and the BTF
  * blob hash as they did (a sample of their pages: the first, the last
- * and 30 between); VMCOREINFO lists the kallsyms tables exactly when the
+ * and 14 between); VMCOREINFO lists the kallsyms tables exactly when the
  * method says it does; and the list read with the hint's init_task and
  * layout is whole and holds to what every kernel's does (init_task first
  * with pid 0, no mm, PF_KTHREAD and a comm beginning "swapper"; every

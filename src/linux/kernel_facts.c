@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* Pages hashed between a span's first and last. */
-#define SPAN_SAMPLES 30
+#define SPAN_SAMPLES 14
 
 /* FNV-1a a word at a time (a byte at a time cost a --pid command a
  * tenth of its set-up), the tail a byte at a time. */
