@@ -479,6 +479,37 @@ static bool mode_and_root_named(const struct session *s)
 				      r->have_ttbr0 || r->have_ttbr1);
 }
 
+/*
+ * pgw_raw_base_find decides byte 0 is physical 0 whenever a VMCOREINFO in
+ * memory is chosen, which its scan of every page finds: the facts
+ * cache's pages say the same when they still hold the candidates they
+ * held, each as valid, and one is chosen (checked as pgw_space_open
+ * checks the hint), without the scan.
+ */
+static bool cached_base_zero(struct session *s, const char *path)
+{
+	const struct pgw_facts_hint *h = &s->cache.hint;
+	struct pgw_vmci_found *found;
+	struct pgw_err e = { 0 };
+	bool held;
+
+	if (s->opts.no_cache)
+		return false;
+	facts_cache_load(&s->cache, path, s->img, &s->opts.open);
+	if (!s->cache.have_hint || !h->nvmci ||
+	    !(found = malloc(sizeof(*found))))
+		return false;
+	struct pgw_scan_opts o = { .only = h->vmci_pa, .nonly = h->nvmci };
+	held = pgw_vmcoreinfo_find_in_memory(s->img, &o, found, &e) ==
+		       PGW_OK &&
+	       found->ncandidates == h->nvmci && found->nlisted == h->nvmci;
+	for (size_t i = 0; held && i < h->nvmci; i++)
+		held = found->cand[i].pa == h->vmci_pa[i] &&
+		       found->cand[i].valid == h->vmci_valid[i];
+	free(found);
+	return held;
+}
+
 /* A raw image given no --base: where its RAM starts, by its content;
  * the image opened again there when that is not 0. */
 static enum pgw_status find_raw_base(struct session *s, const char *path,
@@ -486,12 +517,12 @@ static enum pgw_status find_raw_base(struct session *s, const char *path,
 {
 	struct pgw_raw_base rb;
 
-	/* The cache's VMCOREINFO pages spare the base's scan too. */
-	if (!s->opts.no_cache) {
-		facts_cache_load(&s->cache, path, s->img, &s->opts.open);
-		if (s->cache.have_hint)
-			pgw_image_keep_scan_hint(s->img, &s->cache.hint);
-	}
+	if ((s->base_cached = cached_base_zero(s, path)))
+		return PGW_OK;
+	/* Another base: the cache's VMCOREINFO pages (loaded just above)
+	 * spare the base's scan too. */
+	if (!s->opts.no_cache && s->cache.have_hint)
+		pgw_image_keep_scan_hint(s->img, &s->cache.hint);
 	enum pgw_status st = pgw_raw_base_find(s->img, path, &s->opts.open,
 					       &rb, err);
 
@@ -632,6 +663,11 @@ static void say_cache(const struct session *s)
 			 f->found.nvmci, f->found.nvmci == 1 ? "" : "s");
 		out_text_line(stderr, head, s->cache.file, ")\n");
 	}
+	if (s->base_cached)
+		out_text_line(stderr, "pgwalk: cache: byte 0 is physical 0, "
+			      "as the VMCOREINFO pages an earlier scan found "
+			      "say, each checked again (not every page "
+			      "scanned for the base; ", s->cache.file, ")\n");
 	session_say_kernel_cache(s);
 	if (f->kroot_hinted) {
 		snprintf(head, sizeof(head), "pgwalk: cache: the kernel root "

@@ -44,6 +44,8 @@ struct session {
 	struct pgw_space space;
 	struct facts_cache cache;    /* the set-up's facts, kept across
 					commands */
+	bool base_cached;            /* a raw image's base 0 from the facts
+					cache, not from a scan */
 	struct pgw_linux_kernel *kernel;  /* kallsyms, BTF and the task list,
 					     read once for the root and the
 					     names (NULL: no memory for it) */

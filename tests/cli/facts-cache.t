@@ -9,7 +9,7 @@
 # and mtime), a cache that cannot be written: each output is --no-cache's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/synth.sh"
-plan 67
+plan 69
 
 mk() {
 	_name=$1
@@ -54,6 +54,11 @@ said '^pgwalk: cache: the 8 VMCOREINFO candidate pages an earlier scan found, ea
 	"... and -v says the candidates came from the cache"
 cmp -s "$C/$entry" "$TMP/entry.good"
 ok $? "... the entry left as it was"
+said '^pgwalk: cache: byte 0 is physical 0, as the VMCOREINFO pages an earlier scan found say' \
+	"... and the raw image's base came from them too"
+run "$PGWALK" info -v --base=0 "$TMP/fake.raw"
+case $err in *"cache: byte 0"*) ok 1 "--base given: no base from the cache" ;;
+*) ok 0 "--base given: no base from the cache" ;; esac
 run "$PGWALK" read --no-cache -v "$TMP/fake.raw" 0xffffffff81000000 16
 case $err in *"pgwalk: cache:"*) ok 1 "--no-cache: no fact from the cache" ;;
 *) ok 0 "--no-cache: no fact from the cache" ;; esac
