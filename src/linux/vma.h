@@ -55,6 +55,11 @@ enum pgw_status vma_layout_btf(const struct pgw_kernel_btf *kb,
 			       unsigned ptr, struct vma_layout *lay,
 			       struct pgw_err *err);
 
+/* A layout from elsewhere (a cache) that every read through it stays
+ * inside the reader's buffers: sizes and offsets as vma_layout_btf's
+ * checks bound them. */
+bool vma_layout_safe(const struct vma_layout *lay);
+
 /* The d_dname functions and vm_ops->name this reader knows, by address
  * (0: not in kallsyms). */
 enum vma_fn {

@@ -8,6 +8,7 @@
 #include "vma.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define PTR_SIZE 0      /* the kernel's pointer size */
 #define WORD_SIZE 1     /* 4 or 8 bytes, kept in size_at */
@@ -286,4 +287,47 @@ enum pgw_status vma_layout_btf(const struct pgw_kernel_btf *kb,
 	    lay->mm_mt_root == VMA_ABSENT)
 		return st;
 	return maple_checked(kb, lay, err);
+}
+
+/* The words a layout gives as sizes and counts; every other is an offset
+ * (or VMA_ABSENT). */
+#define AT(f) offsetof(struct vma_layout, f) / sizeof(uint32_t)
+static const size_t not_offsets[] = {
+	AT(ptr), AT(vm_flags_size), AT(i_ino_size), AT(vma_size),
+	AT(dentry_size), AT(node_size), AT(dense_slots), AT(r64_pivots),
+	AT(r64_slots), AT(a64_pivots), AT(a64_slots),
+};
+
+bool vma_layout_safe(const struct vma_layout *l)
+{
+	uint32_t w[sizeof(*l) / sizeof(uint32_t)];
+	bool offset[sizeof(w) / sizeof(w[0])];
+	const uint32_t p = l->ptr;
+
+	memcpy(w, l, sizeof(w));
+	memset(offset, 1, sizeof(offset));
+	for (size_t i = 0; i < sizeof(not_offsets) / sizeof(not_offsets[0]);
+	     i++)
+		offset[not_offsets[i]] = false;
+	/* Fields are read from 4096-byte buffers, 8 bytes at most. */
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (offset[i] && w[i] != VMA_ABSENT && w[i] > 4096 - 8)
+			return false;
+	return (p == 4 || p == 8) &&
+	       (l->vm_flags_size == 4 || l->vm_flags_size == 8) &&
+	       (l->i_ino_size == 4 || l->i_ino_size == 8) &&
+	       l->vma_size && l->vma_size <= 4096 && l->dentry_size &&
+	       l->dentry_size <= 4096 && l->node_size &&
+	       l->node_size <= 4096 &&
+	       !(l->node_size & (l->node_size - 1)) &&
+	       (uint64_t)l->dense_slot + (uint64_t)p * l->dense_slots <=
+		       l->node_size &&
+	       (uint64_t)l->r64_pivot + (uint64_t)p * l->r64_pivots <=
+		       l->node_size &&
+	       (uint64_t)l->r64_slot + (uint64_t)p * l->r64_slots <=
+		       l->node_size &&
+	       (uint64_t)l->a64_pivot + (uint64_t)p * l->a64_pivots <=
+		       l->node_size &&
+	       (uint64_t)l->a64_slot + (uint64_t)p * l->a64_slots <=
+		       l->node_size;
 }

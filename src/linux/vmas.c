@@ -104,8 +104,11 @@ enum pgw_status pgw_linux_mm_open_in(struct pgw_linux_kernel *lk,
 	/* The list first: a hint that holds for it gives the layout too. */
 	lm->tasks = linux_kernel_tasks(lk, &lm->ntasks, NULL, &lm->tasks_st,
 				       &lm->tasks_err);
-	if (lk->use.tasks && lk->hint->have_vma) {
-		memcpy(&lm->r.lay, lk->hint->vma_layout, sizeof(lm->r.lay));
+	struct vma_layout hinted;
+	if (lk->use.tasks && lk->hint->have_vma)
+		memcpy(&hinted, lk->hint->vma_layout, sizeof(hinted));
+	if (lk->use.tasks && lk->hint->have_vma && vma_layout_safe(&hinted)) {
+		lm->r.lay = hinted;
 		memcpy(lm->r.fn, lk->hint->vma_fn, sizeof(lm->r.fn));
 		lk->use.vma = true;
 		st = PGW_OK;
