@@ -13,23 +13,6 @@
  * end of an ELF or kdump) the last pages. */
 #define ID_SPAN 65536
 
-/* FNV-1a a word at a time (8 times fewer steps than a byte at a time:
- * every command hashes ID_SPAN twice), the tail a byte at a time. */
-static uint64_t hash_words(const uint8_t *p, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325), w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * UINT64_C(0x100000001b3);
-		h ^= h >> 32;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
-
 static const char magic[] = "pgwalk facts 2";
 
 /* Pages sampled across the file besides its ends. */
@@ -43,7 +26,7 @@ static bool hash_span(int fd, off_t off, size_t len, uint64_t *h)
 
 	if (n < 0)
 		return false;
-	*h = hash_words(buf, (size_t)n);
+	*h = pgw_fnv64_words(PGW_FNV64_SEED, buf, (size_t)n);
 	return true;
 }
 
@@ -132,25 +115,13 @@ static size_t words(char *line, char **w, size_t max)
 	}
 }
 
-/* "0x" and 1 to 16 lower-case hex digits, as facts_cache_format writes
- * them. */
-static bool hex_word(const char *w, uint64_t *v)
-{
-	size_t n = strlen(w);
-
-	if (n < 3 || n > 18 || w[0] != '0' || w[1] != 'x' ||
-	    strspn(w + 2, "0123456789abcdef") != n - 2)
-		return false;
-	*v = strtoull(w + 2, NULL, 16);
-	return true;
-}
-
 /* "key=0x..." */
 static bool hex_field(const char *w, const char *key, uint64_t *v)
 {
 	size_t k = strlen(key);
 
-	return strncmp(w, key, k) == 0 && w[k] == '=' && hex_word(w + k + 1, v);
+	return strncmp(w, key, k) == 0 && w[k] == '=' &&
+	       facts_hex_word(w + k + 1, v);
 }
 
 static bool vmci_line(char **w, size_t nw, struct pgw_facts_hint *h,
@@ -158,7 +129,8 @@ static bool vmci_line(char **w, size_t nw, struct pgw_facts_hint *h,
 {
 	uint64_t pa;
 
-	if (nw != 3 || !hex_word(w[1], &pa) || (pa & (PGW_PAGE_SIZE - 1)) ||
+	if (nw != 3 || !facts_hex_word(w[1], &pa) ||
+	    (pa & (PGW_PAGE_SIZE - 1)) ||
 	    (strcmp(w[2], "valid") && strcmp(w[2], "invalid"))) {
 		snprintf(why, n, "a vmcoreinfo line is not 'vmcoreinfo 0x... "
 			 "valid|invalid' of a page");
@@ -180,7 +152,7 @@ static bool kroot_line(char **w, size_t nw, struct pgw_facts_hint *h,
 {
 	static const char asked[] = "asked=";
 
-	if (h->have_kroot || nw != 6 || !hex_word(w[1], &h->kroot) ||
+	if (h->have_kroot || nw != 6 || !facts_hex_word(w[1], &h->kroot) ||
 	    !(h->kroot_mode = pgw_mode_by_name(w[2])) ||
 	    strncmp(w[3], asked, sizeof(asked) - 1) ||
 	    !hex_field(w[4], "enc", &h->kroot_enc.enc) ||

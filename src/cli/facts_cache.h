@@ -1,6 +1,7 @@
 /*
  * The facts cache: where an image's set-up scans found VMCOREINFO and the
- * kernel root, and what its task list rests on (pgw_kernel_facts), kept under $XDG_CACHE_HOME/pgwalk (default ~/.cache/pgwalk)
+ * kernel root, and what its task list rests on (pgw_kernel_facts), kept
+ * under $XDG_CACHE_HOME/pgwalk (default ~/.cache/pgwalk)
  * in a file named by the image's identity (size, mtime, device and inode,
  * hashes of its first and last 64 KiB and of 16 pages spread over it,
  * the format and --base), and given back to

@@ -25,8 +25,7 @@ _Static_assert(sizeof(struct pgw_task_layout) % sizeof(uint32_t) == 0 &&
 	       sizeof(unsigned) == sizeof(uint32_t),
 	       "a task layout is words");
 
-/* "0x" and 1 to 16 lower-case hex digits. */
-static bool hex(const char *w, uint64_t *v)
+bool facts_hex_word(const char *w, uint64_t *v)
 {
 	size_t n = strlen(w);
 
@@ -43,7 +42,7 @@ static bool hex_words(char *rest, uint64_t *v, size_t n, uint64_t max)
 	char *save = NULL, *w = strtok_r(rest, " ", &save);
 
 	for (size_t i = 0; i < n; i++, w = strtok_r(NULL, " ", &save))
-		if (!w || !hex(w, &v[i]) || v[i] > max)
+		if (!w || !facts_hex_word(w, &v[i]) || v[i] > max)
 			return false;
 	return w == NULL;
 }

@@ -13,6 +13,10 @@ struct facts_kernel_read {
 	struct pgw_kernel_facts k;
 };
 
+/* "0x" and 1 to 16 lower-case hex digits, as the cache writes numbers:
+ * true with the value. */
+bool facts_hex_word(const char *w, uint64_t *v);
+
 /* 1: line was a kernel line and read into r; 0: no kernel line; -1: a
  * kernel line that is not one, or one seen before (why says which). */
 int facts_kernel_line(char *line, struct facts_kernel_read *r, char *why,

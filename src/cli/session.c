@@ -636,8 +636,8 @@ void session_say_kernel_cache(const struct session *s)
 		return;
 	pgw_linux_kernel_hint_use(s->kernel, &use);
 	if (use.tasks)
-		out_text_line(stderr, "pgwalk: cache: the task list's init_task "
-			      "and layout an earlier command found, the "
+		out_text_line(stderr, "pgwalk: cache: the task list's "
+			      "init_task and layout an earlier command found, the "
 			      "kallsyms and BTF pages they came from hashed "
 			      "and the list checked again (kallsyms and BTF "
 			      "not parsed; ", s->cache.file, ")\n");

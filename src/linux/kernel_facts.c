@@ -7,29 +7,13 @@
 #include "../lib/err.h"
 #include "kallsyms_decode.h"
 #include "memo.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Pages hashed between a span's first and last. */
 #define SPAN_SAMPLES 14
-
-/* FNV-1a a word at a time (a byte at a time cost a --pid command a
- * tenth of its set-up), the tail a byte at a time. */
-static uint64_t hash_words(uint64_t h, const uint8_t *p, size_t n)
-{
-	uint64_t w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * UINT64_C(0x100000001b3);
-		h ^= h >> 32;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
 
 /* A sample of [lo, hi)'s pages hashed (its first, its last, and
  * SPAN_SAMPLES spread between); false when one cannot be read. */
@@ -41,7 +25,7 @@ static bool span_hash(const struct pgw_space *kernel, uint64_t lo,
 
 	if (hi <= lo || hi - lo > PGW_KERNEL_BTF_MAX)
 		return false;
-	*h = UINT64_C(0xcbf29ce484222325);
+	*h = PGW_FNV64_SEED;
 	for (unsigned i = 0; i <= SPAN_SAMPLES + 1; i++) {
 		uint64_t at = lo + (hi - lo) / (SPAN_SAMPLES + 1) * i;
 		size_t n = PGW_PAGE_SIZE;
@@ -51,7 +35,7 @@ static bool span_hash(const struct pgw_space *kernel, uint64_t lo,
 			n = (size_t)(hi - at);
 		if (pgw_read_virt(kernel, at, page, n, NULL, &err) != PGW_OK)
 			return false;
-		*h = hash_words(*h, page, n);
+		*h = pgw_fnv64_words(*h, page, n);
 	}
 	return true;
 }

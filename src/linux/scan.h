@@ -120,6 +120,27 @@ static inline uint64_t pgw_fnv64(const uint8_t *p, size_t n)
 	return h;
 }
 
+#define PGW_FNV64_SEED UINT64_C(0xcbf29ce484222325)
+
+/* FNV-1a a word at a time, on from h (8 times fewer steps than a byte
+ * at a time: the facts cache hashes ~200 KiB a command), the tail a byte
+ * at a time; not pgw_fnv64's values. */
+static inline uint64_t pgw_fnv64_words(uint64_t h, const uint8_t *p,
+				       size_t n)
+{
+	uint64_t w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * UINT64_C(0x100000001b3);
+		h ^= h >> 32;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
 /* Entries in the top table and bytes it spans. */
 static inline unsigned pgw_top_entries(const struct pgw_mode *mode)
 {
