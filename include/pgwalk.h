@@ -1900,6 +1900,80 @@ enum pgw_status pgw_linux_tasks(const struct pgw_space *kernel,
 void pgw_linux_tasks_free(struct pgw_task *tasks);
 
 /*
+ * The kernel's metadata read once for many asks (a command choosing a
+ * root by --pid and then naming addresses asks for the task list twice):
+ * kallsyms, BTF and the task list (as pgw_linux_tasks_how reads it),
+ * each read when first asked for and kept, answer and error alike, until
+ * pgw_linux_kernel_free.  Everything is read through the first kernel
+ * space given (kernel memory reads alike through every root of one
+ * kernel); a space of another image, mode or encryption starts over.
+ */
+struct pgw_linux_kernel;
+enum pgw_status pgw_linux_kernel_new(struct pgw_linux_kernel **lk_ret,
+				     struct pgw_err *err);
+void pgw_linux_kernel_free(struct pgw_linux_kernel *lk);
+/* The task list, read once: the tasks stay lk's (how_ret may be NULL;
+ * *st and err as pgw_linux_tasks_how gives them, *n_ret tasks read
+ * before any error). */
+const struct pgw_task *pgw_linux_kernel_tasks(struct pgw_linux_kernel *lk,
+					      const struct pgw_space *kernel,
+					      size_t *n_ret,
+					      struct pgw_tasks_how *how_ret,
+					      enum pgw_status *st,
+					      struct pgw_err *err);
+/* kallsyms, opened once: it stays lk's. */
+enum pgw_status pgw_linux_kernel_kallsyms(struct pgw_linux_kernel *lk,
+					  const struct pgw_space *kernel,
+					  const struct pgw_kallsyms **ks_ret,
+					  struct pgw_err *err);
+
+/*
+ * What the task list and the VMA reader rest on, for a caller to keep and
+ * give back (pgw_linux_kernel_hint) when it opens the same image again:
+ * kallsyms and BTF need not be parsed then.  A hint is checked before it
+ * is used: the same kernel space; the kallsyms tables' span and the BTF
+ * blob hash as they did (a sample of their pages: the first, the last
+ * and 14 between); VMCOREINFO lists the kallsyms tables exactly when the
+ * method says it does; and the list read with the hint's init_task and
+ * layout is whole and holds to what every kernel's does (init_task first
+ * with pid 0, no mm, PF_KTHREAD and a comm beginning "swapper"; every
+ * entry a thread-group leader, pid == tgid; no two entries with one
+ * pid).  Else it is dropped (why said) and everything is read.
+ */
+#define PGW_VMA_LAYOUT_WORDS 56
+#define PGW_VMA_FNS 5
+struct pgw_kernel_facts {
+	const struct pgw_mode *mode;  /* the kernel space read through */
+	uint64_t root, root_upper;
+	struct pgw_enc_bits enc;
+	struct pgw_tasks_how how;     /* method (BTF or scanned BTF), init_task,
+					 layout, why */
+	uint64_t ks_lo, ks_hi, ks_hash;       /* the kallsyms tables */
+	uint64_t btf_va, btf_size, btf_hash;  /* the BTF blob */
+	/* The VMA reader's layout and the function addresses it compares
+	 * (words only the library reads), when it was opened. */
+	bool have_vma;
+	uint32_t vma_layout[PGW_VMA_LAYOUT_WORDS];
+	uint64_t vma_fn[PGW_VMA_FNS];
+};
+/* Give lk an earlier command's facts (NULL: none); before it reads. */
+void pgw_linux_kernel_hint(struct pgw_linux_kernel *lk,
+			   const struct pgw_kernel_facts *hint);
+/* What a later command can be given, from what lk read or the hint that
+ * held; false when there is nothing (no task list read, one inferred
+ * without BTF, or one that failed a check). */
+bool pgw_linux_kernel_found(const struct pgw_linux_kernel *lk,
+			    struct pgw_kernel_facts *found_ret);
+/* Whether the hint was used (tasks, and the VMA reader's layout), or why
+ * not (why_not; "" when no hint was tried). */
+struct pgw_kernel_hint_use {
+	bool tasks, vma;
+	char why_not[240];
+};
+void pgw_linux_kernel_hint_use(const struct pgw_linux_kernel *lk,
+			       struct pgw_kernel_hint_use *use_ret);
+
+/*
  * Loaded modules: the kernel's `modules` list read through BTF's struct module
  * -- its list, name, state and the memory it occupies, as each era keeps
  * it: 6.4+ mem[MOD_TEXT..MOD_INIT_RODATA] (struct module_memory base and
@@ -1991,80 +2065,6 @@ enum pgw_status pgw_modules_symbol(const struct pgw_space *kernel,
 const struct pgw_module *pgw_modules_find(const struct pgw_modules *mods,
 					  uint64_t addr, unsigned *range_ret,
 					  uint64_t *offset_ret);
-
-/*
- * The kernel's metadata read once for many asks (a command choosing a
- * root by --pid and then naming addresses asks for the task list twice):
- * kallsyms, BTF and the task list (as pgw_linux_tasks_how reads it),
- * each read when first asked for and kept, answer and error alike, until
- * pgw_linux_kernel_free.  Everything is read through the first kernel
- * space given (kernel memory reads alike through every root of one
- * kernel); a space of another image, mode or encryption starts over.
- */
-struct pgw_linux_kernel;
-enum pgw_status pgw_linux_kernel_new(struct pgw_linux_kernel **lk_ret,
-				     struct pgw_err *err);
-void pgw_linux_kernel_free(struct pgw_linux_kernel *lk);
-/* The task list, read once: the tasks stay lk's (how_ret may be NULL;
- * *st and err as pgw_linux_tasks_how gives them, *n_ret tasks read
- * before any error). */
-const struct pgw_task *pgw_linux_kernel_tasks(struct pgw_linux_kernel *lk,
-					      const struct pgw_space *kernel,
-					      size_t *n_ret,
-					      struct pgw_tasks_how *how_ret,
-					      enum pgw_status *st,
-					      struct pgw_err *err);
-/* kallsyms, opened once: it stays lk's. */
-enum pgw_status pgw_linux_kernel_kallsyms(struct pgw_linux_kernel *lk,
-					  const struct pgw_space *kernel,
-					  const struct pgw_kallsyms **ks_ret,
-					  struct pgw_err *err);
-
-/*
- * What the task list and the VMA reader rest on, for a caller to keep and
- * give back (pgw_linux_kernel_hint) when it opens the same image again:
- * kallsyms and BTF need not be parsed then.  A hint is checked before it
- * is used: the same kernel space; the kallsyms tables' span and the BTF
- * blob hash as they did (a sample of their pages: the first, the last
- * and 14 between); VMCOREINFO lists the kallsyms tables exactly when the
- * method says it does; and the list read with the hint's init_task and
- * layout is whole and holds to what every kernel's does (init_task first
- * with pid 0, no mm, PF_KTHREAD and a comm beginning "swapper"; every
- * entry a thread-group leader, pid == tgid; no two entries with one
- * pid).  Else it is dropped (why said) and everything is read.
- */
-#define PGW_VMA_LAYOUT_WORDS 56
-#define PGW_VMA_FNS 5
-struct pgw_kernel_facts {
-	const struct pgw_mode *mode;  /* the kernel space read through */
-	uint64_t root, root_upper;
-	struct pgw_enc_bits enc;
-	struct pgw_tasks_how how;     /* method (BTF or scanned BTF), init_task,
-					 layout, why */
-	uint64_t ks_lo, ks_hi, ks_hash;       /* the kallsyms tables */
-	uint64_t btf_va, btf_size, btf_hash;  /* the BTF blob */
-	/* The VMA reader's layout and the function addresses it compares
-	 * (words only the library reads), when it was opened. */
-	bool have_vma;
-	uint32_t vma_layout[PGW_VMA_LAYOUT_WORDS];
-	uint64_t vma_fn[PGW_VMA_FNS];
-};
-/* Give lk an earlier command's facts (NULL: none); before it reads. */
-void pgw_linux_kernel_hint(struct pgw_linux_kernel *lk,
-			   const struct pgw_kernel_facts *hint);
-/* What a later command can be given, from what lk read or the hint that
- * held; false when there is nothing (no task list read, one inferred
- * without BTF, or one that failed a check). */
-bool pgw_linux_kernel_found(const struct pgw_linux_kernel *lk,
-			    struct pgw_kernel_facts *found_ret);
-/* Whether the hint was used (tasks, and the VMA reader's layout), or why
- * not (why_not; "" when no hint was tried). */
-struct pgw_kernel_hint_use {
-	bool tasks, vma;
-	char why_not[240];
-};
-void pgw_linux_kernel_hint_use(const struct pgw_linux_kernel *lk,
-			       struct pgw_kernel_hint_use *use_ret);
 
 /* ---- a process's memory map: its VMAs (src/linux/vma*.c, dpath.c) ----- */
 
