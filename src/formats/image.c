@@ -187,6 +187,9 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 			       img->src.flattened ? " (flattened)" : "");
 		goto fail;
 	}
+	/* The caller's words, valid for the open only (the fact is made):
+	 * worker images opened later from img->opts must not read them. */
+	img->opts.raw_base_why = NULL;
 	if (!img->zero_copy) {
 		img->cache = pgw_page_cache_new(cache_slots(&img->src));
 		if (!img->cache) {
