@@ -10,7 +10,7 @@ struct pgw_page_cache {
 	unsigned next;         /* FIFO hand */
 	uint64_t evicted;      /* pages given up so far (the epoch) */
 	uint64_t *pfn;         /* per slot; NO_PFN when empty or uncommitted */
-	struct pgw_table where; /* pfn -> slot */
+	struct pgw_table where; /* pfn -> its slot + 1 */
 	uint8_t *data;         /* slots * PGW_PAGE_SIZE */
 };
 
@@ -26,7 +26,7 @@ struct pgw_page_cache *pgw_page_cache_new(unsigned slots)
 	c->slots = slots;
 	c->where.bits = bits;
 	c->pfn = malloc(slots * sizeof(*c->pfn));
-	c->where.slot = malloc(((size_t)1 << bits) * sizeof(*c->where.slot));
+	c->where.slot = calloc((size_t)1 << bits, sizeof(*c->where.slot));
 	c->data = malloc((size_t)slots * PGW_PAGE_SIZE);
 	if (!c->pfn || !c->where.slot || !c->data) {
 		pgw_page_cache_free(c);
@@ -34,7 +34,6 @@ struct pgw_page_cache *pgw_page_cache_new(unsigned slots)
 	}
 	for (unsigned i = 0; i < slots; i++)
 		c->pfn[i] = NO_PFN;
-	pgw_table_clear(&c->where);
 	return c;
 }
 
@@ -50,11 +49,9 @@ void pgw_page_cache_free(struct pgw_page_cache *c)
 
 const uint8_t *pgw_page_cache_get(struct pgw_page_cache *c, uint64_t pfn)
 {
-	uint32_t s;
+	uint32_t s = pgw_table_get(&c->where, pfn);
 
-	return pgw_table_get(&c->where, pfn, &s)
-		       ? c->data + (size_t)s * PGW_PAGE_SIZE
-		       : NULL;
+	return s ? c->data + (size_t)(s - 1) * PGW_PAGE_SIZE : NULL;
 }
 
 uint8_t *pgw_page_cache_slot(struct pgw_page_cache *c, uint64_t pfn)
@@ -64,7 +61,8 @@ uint8_t *pgw_page_cache_slot(struct pgw_page_cache *c, uint64_t pfn)
 	(void)pfn;
 	c->next = (c->next + 1) % c->slots;
 	if (c->pfn[s] != NO_PFN) {
-		pgw_table_remove(&c->where, c->pfn[s]);
+		pgw_table_remove(&c->where,
+				 pgw_table_find(&c->where, c->pfn[s]));
 		c->pfn[s] = NO_PFN;
 		c->evicted++;
 	}
@@ -78,7 +76,7 @@ void pgw_page_cache_commit(struct pgw_page_cache *c, uint64_t pfn)
 	if (pgw_page_cache_get(c, pfn))
 		return;
 	c->pfn[s] = pfn;
-	pgw_table_put(&c->where, pfn, s);
+	pgw_table_add(&c->where, pfn, s + 1);
 }
 
 void pgw_page_cache_unslot(struct pgw_page_cache *c)

@@ -6,6 +6,7 @@
 #define PGW_LINUX_ROOTS_H
 
 #include "kernel_half.h"
+#include "../lib/table.h"
 
 /* Second-level user tables kept per root to tell shared ones. */
 #define ROOTS_USER_TABLES_KEPT 16
@@ -30,13 +31,9 @@ struct roots_ctx {
 	struct roots_user *user;    /* per root, parallel to out->root */
 	bool *from_cpu;             /* per root: added for a CPU's CR3 */
 	uint64_t budget;            /* entries left for the user-half walks */
-	/* Walks already done, by the hash of the top table's user half:
-	 * identical tables (copies) walk identically. */
-	struct roots_memo {
-		uint64_t hash;
-		size_t root;        /* + 1; 0: empty */
-	} *memo;
-	size_t memo_cap;            /* a power of two */
+	/* Walks already done, by the hash of the top table's user half
+	 * (its root + 1): identical tables (copies) walk identically. */
+	struct pgw_table memo;
 	uint64_t max_roots;
 	/* x86-64: physical extents of the kernel image's text mapping */
 	struct {

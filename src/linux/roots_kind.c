@@ -108,32 +108,26 @@ static uint64_t walk_budget(uint64_t left)
 /*
  * A root whose top table's user half is byte for byte one already walked
  * (a copy: a hostile image may hold thousands) takes that walk's
- * results.  Returns true when it did; else leaves *slot where this
- * root's walk is to be remembered (NULL: not at all).
+ * results.  Returns true when it did; else *key is the hash this root's
+ * walk is to be remembered by, and *keep whether it is to be at all.
  */
-static bool reuse_walk(struct roots_ctx *ctx, size_t i,
-		       struct roots_memo **slot)
+static bool reuse_walk(struct roots_ctx *ctx, size_t i, uint64_t *key,
+		       bool *keep)
 {
 	uint8_t mine[PGW_PAGE_SIZE], other[PGW_PAGE_SIZE];
 	size_t len = (size_t)ctx->kh->first * ctx->kh->esize;
 	struct pgw_err ignored;
 
-	*slot = NULL;
-	if (!ctx->memo_cap || pgw_image_read(ctx->img, ctx->out->root[i].table,
-					     mine, len, &ignored) != PGW_OK)
+	*keep = false;
+	if (!ctx->memo.slot || i >= UINT32_MAX ||
+	    pgw_image_read(ctx->img, ctx->out->root[i].table, mine, len,
+			   &ignored) != PGW_OK)
 		return false;
-	uint64_t h = pgw_fnv64(mine, len);
-	for (size_t k = h & (ctx->memo_cap - 1);;
-	     k = (k + 1) & (ctx->memo_cap - 1)) {
-		struct roots_memo *m = &ctx->memo[k];
-		if (!m->root) {
-			m->hash = h;
-			*slot = m;
-			return false;
-		}
-		if (m->hash != h)
-			continue;
-		struct pgw_root_found *src = &ctx->out->root[m->root - 1];
+	*key = pgw_fnv64(mine, len);
+	*keep = true;
+	for (struct pgw_table_slot *m = pgw_table_find(&ctx->memo, *key);
+	     m->value; m = pgw_table_next(&ctx->memo, *key, m)) {
+		struct pgw_root_found *src = &ctx->out->root[m->value - 1];
 		if (pgw_image_read(ctx->img, src->table, other, len,
 				   &ignored) != PGW_OK ||
 		    memcmp(mine, other, len) != 0)
@@ -143,9 +137,10 @@ static bool reuse_walk(struct roots_ctx *ctx, size_t i,
 		r->user_leaves = src->user_leaves;
 		r->user_access_leaves = src->user_access_leaves;
 		r->user_tables = src->user_tables;
-		ctx->user[i] = ctx->user[m->root - 1];
+		ctx->user[i] = ctx->user[m->value - 1];
 		return true;
 	}
+	return false;
 }
 
 void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
@@ -172,8 +167,9 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 			 "its table is not in the image");
 		return;
 	}
-	struct roots_memo *slot;
-	if (reuse_walk(ctx, i, &slot))
+	uint64_t key;
+	bool keep;
+	if (reuse_walk(ctx, i, &key, &keep))
 		return;
 	if (ctx->budget == 0) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
@@ -197,8 +193,8 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 	u->walked = s == PGW_OK;
 	if (!u->walked)
 		snprintf(u->unwalked, sizeof(u->unwalked), "%.100s", err.msg);
-	else if (slot)
-		slot->root = i + 1;
+	else if (keep)
+		pgw_table_add(&ctx->memo, key, (uint32_t)(i + 1));
 }
 
 /* ---- the kernel image (x86-64) ---- */

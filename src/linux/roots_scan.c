@@ -351,10 +351,12 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 		pair_pti(ctx, i);
 	}
 	pgw_roots_find_image(ctx);
-	for (ctx->memo_cap = 16; ctx->memo_cap < 2 * ctx->out->n;)
-		ctx->memo_cap *= 2;
-	ctx->memo = calloc(ctx->memo_cap, sizeof(*ctx->memo));
-	if (!ctx->memo)
+	for (ctx->memo.bits = 4;
+	     ((size_t)1 << ctx->memo.bits) < 2 * ctx->out->n;)
+		ctx->memo.bits++;
+	ctx->memo.slot = calloc((size_t)1 << ctx->memo.bits,
+				sizeof(*ctx->memo.slot));
+	if (!ctx->memo.slot)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < ctx->out->n; i++)
 		pgw_roots_walk_user(ctx, i);
@@ -408,7 +410,7 @@ enum pgw_status pgw_roots_scan(struct pgw_image *img,
 	st = scan(&ctx, opts, err);
 out:
 	free(ctx.kh);
-	free(ctx.memo);
+	free(ctx.memo.slot);
 	free(ctx.user);
 	free(ctx.from_cpu);
 	if (st != PGW_OK) {
