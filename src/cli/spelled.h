@@ -14,6 +14,7 @@
 #define SPELLED_SLOTS_LOG2 6
 #define SPELLED_SLOTS (1u << SPELLED_SLOTS_LOG2)
 
+/* Direct-mapped (a new tail overwrites its slot), so not a pgw_table. */
 struct spelled {
 	uint64_t key;                 /* 0: empty */
 	const struct pgw_mode *mode;  /* the words name its levels */

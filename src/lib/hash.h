@@ -1,7 +1,7 @@
 /*
- * The one hash every table of pgwalk looks its keys up with (the
- * paging-structure cache's slots, the entry kinds' memos, the shared
- * tables' memo, the CLI's spelled record tails).
+ * The one hash every table of pgwalk looks its keys up with (pgw_table
+ * in table.h, the paging-structure cache's slots, the entry kinds'
+ * memos, the shared tables' memo, the CLI's spelled record tails).
  */
 #ifndef PGW_LIB_HASH_H
 #define PGW_LIB_HASH_H

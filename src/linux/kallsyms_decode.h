@@ -74,7 +74,8 @@ struct pgw_kallsyms {
 	uint32_t *hash;             /* per symbol: hash of the decoded name;
 				       a lookup scans these (~30 us for
 				       90 000 symbols), then decodes the
-				       few that match */
+				       few that match: no table, so it
+				       needs no pgw_table */
 	struct pgw_kallsyms_tables tables;  /* where they were read from */
 	bool scanned;               /* found by pgw_kallsyms_scan, not
 				       listed by VMCOREINFO */

@@ -39,7 +39,9 @@ static inline unsigned pgw_kind_hash(enum pgw_level lvl, uint64_t raw,
 }
 
 /* Frame bits per kind of entry.  Its user keeps one set of encryption
- * bits (a walk) or clears it. */
+ * bits (a walk) or clears it.  Not a pgw_table (lib/table.h): a cache
+ * that evicts, a new kind overwriting the first of its PGW_KIND_PROBES
+ * slots when they are full, keyed by mode, level and bits. */
 struct pgw_frame_bits_slot {
 	const struct pgw_mode *mode;   /* NULL: empty */
 	enum pgw_level lvl;
@@ -60,7 +62,8 @@ uint64_t pgw_frame_bits_of(struct pgw_frame_bits_memo *m,
 
 /* Entries (leaves and tables) decoded once per kind, kept with the
  * kind's frame bits.  Its user keeps one mode and one set of encryption
- * bits, or clears it. */
+ * bits, or clears it.  Like the frame bits' memo, a cache that evicts
+ * within PGW_KIND_PROBES slots, not a pgw_table. */
 #define PGW_ENTRY_MEMO_SLOTS_LOG2 6
 struct pgw_entry_memo_slot {
 	bool used;

@@ -35,6 +35,8 @@ struct slot {
 };
 _Static_assert(sizeof(struct slot) == 32, "a slot's head is half a line");
 
+/* Direct-mapped, as the CPU's cache: a walk overwrites its span's slot,
+ * so not a pgw_table (lib/table.h). */
 struct level_slots {
 	enum pgw_level level;  /* the level whose entries are remembered */
 	unsigned shift;        /* of that level's index */
