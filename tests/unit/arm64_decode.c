@@ -476,7 +476,7 @@ static void numbering(const struct pgw_mode *m, uint32_t version,
 			     0x42))
 			bad++;
 	}
-	ok(l && bad == 0, desc);
+	ok(l && bad == 0, "%s", desc);
 }
 
 /* Swap entries as each era's __swp_entry_to_pte writes them
