@@ -55,17 +55,8 @@ static void keep_hit(void *arg, const struct scan_hit *h)
 
 	if (h->addr >= p->end << PGW_PAGE_SHIFT || p->oom)
 		return;   /* the next piece's */
-	if (p->nhits == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		struct scan_hit *g = realloc(p->hits, cap * sizeof(*g));
-		if (!g) {
-			p->oom = true;
-			return;
-		}
-		p->hits = g;
-		p->cap = cap;
-	}
-	p->hits[p->nhits++] = *h;
+	if (!scan_hits_push(&p->hits, &p->nhits, &p->cap, h))
+		p->oom = true;
 }
 
 static void run_piece(void *arg, unsigned wi, size_t i)

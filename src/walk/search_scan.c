@@ -351,3 +351,18 @@ void scan_break(struct scanner *s)
 {
 	flush(s, false);
 }
+
+bool scan_hits_push(struct scan_hit **v, size_t *n, size_t *cap,
+		    const struct scan_hit *h)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		struct scan_hit *g = realloc(*v, c * sizeof(*g));
+		if (!g)
+			return false;
+		*v = g;
+		*cap = c;
+	}
+	(*v)[(*n)++] = *h;
+	return true;
+}

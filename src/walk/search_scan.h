@@ -84,4 +84,10 @@ void scan_commit(struct scanner *s);
  * from scan_slot, in address order. */
 void scan_break(struct scanner *s);
 
+/* Append h to the growing array *v (*n used of *cap); false when out of
+ * memory (the array as it was).  A threaded search keeps each piece's
+ * hits this way until the merge prints them in order. */
+bool scan_hits_push(struct scan_hit **v, size_t *n, size_t *cap,
+		    const struct scan_hit *h);
+
 #endif

@@ -65,17 +65,8 @@ static void collect_hit(void *arg, const struct scan_hit *h)
 
 	if (p->oom)
 		return;
-	if (p->nhits == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		struct scan_hit *g = realloc(p->hits, cap * sizeof(*g));
-		if (!g) {
-			p->oom = true;
-			return;
-		}
-		p->hits = g;
-		p->cap = cap;
-	}
-	p->hits[p->nhits++] = *h;
+	if (!scan_hits_push(&p->hits, &p->nhits, &p->cap, h))
+		p->oom = true;
 }
 
 /* Frame pfn into sc as the one-thread search feeds it (search.c); its
