@@ -185,6 +185,22 @@ static bool plan(struct pgw_image *img, const struct search_frames *f,
 	return true;
 }
 
+void *search_workers_open(struct pgw_image *img, unsigned *threads,
+			  size_t n, size_t size,
+			  struct pgw_image *const **images_ret)
+{
+	struct pgw_err err;
+	void *w;
+
+	if (*threads > n)
+		*threads = (unsigned)n;
+	if (*threads < 2 ||
+	    pgw_image_workers(img, *threads, images_ret, &err) != PGW_OK ||
+	    !(w = calloc(*threads, size)))
+		return NULL;
+	return w;
+}
+
 static bool only_literals(const struct scanner *sc)
 {
 	for (size_t i = 0; i < sc->npat; i++)
@@ -222,11 +238,8 @@ bool search_phys_threads(struct pgw_image *img,
 	free(f.stream);
 	if (!ok)
 		return false;
-	if (threads > j.n)
-		threads = (unsigned)j.n;
-	if (threads < 2 ||
-	    pgw_image_workers(img, threads, &images, &err) != PGW_OK ||
-	    !(j.w = calloc(threads, sizeof(*j.w)))) {
+	if (!(j.w = search_workers_open(img, &threads, j.n, sizeof(*j.w),
+					&images))) {
 		free(j.pieces);
 		return false;
 	}

@@ -15,6 +15,7 @@
  * hits, their order and the counts are one thread's.
  */
 #include "search_stream.h"
+#include "search_chunks.h"
 #include "scan_state.h"
 #include "yara_rules.h"
 #include "../formats/image_page.h"
@@ -333,11 +334,8 @@ bool search_stream_threads(struct pgw_image *img,
 			threads = yara_rules_threads();
 	if (threads < 2 || !plan(img, frames, &j.pieces, &j.n))
 		return false;
-	if (threads > j.n)
-		threads = (unsigned)j.n;
-	if (threads < 2 ||
-	    pgw_image_workers(img, threads, &images, &err) != PGW_OK ||
-	    !(j.w = calloc(threads, sizeof(*j.w)))) {
+	if (!(j.w = search_workers_open(img, &threads, j.n, sizeof(*j.w),
+					&images))) {
 		free(j.pieces);
 		return false;
 	}
