@@ -12,26 +12,11 @@
 X4=$SHARED/x64-4l-a
 plan 37
 
-# same WHAT SUB ARGS...: pgwalk SUB --threads=T ARGS for T = 1, 2, 4;
-# one test that the three agree (stdout not empty).
+# same WHAT SUB ARGS...: lib.sh's threads_agree on pgwalk.
 same() {
-	_what=$1 _sub=$2
-	shift 2
-	for _t in 1 2 4; do
-		"$PGWALK" "$_sub" --threads=$_t "$@" >"$TMP/o$_t" 2>"$TMP/e$_t"
-		echo "exit $?" >>"$TMP/e$_t"
-	done
-	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
-	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
-	   cmp -s "$TMP/e1" "$TMP/e4"; then
-		ok 0 "$_what"
-	else
-		ok 1 "$_what"
-		for _t in 2 4; do
-			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
-			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
-		done
-	fi
+	_what=$1
+	shift
+	threads_agree "$_what" "$PGWALK" "$@"
 }
 # pids_roots JSON: "pid root" of each named process root, sorted.
 pids_roots() {

@@ -17,28 +17,9 @@ SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
 plan 57
 
-# same WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
-# one test that the three agree (stdout not empty).  pgw-roots' scan line
-# carries its time (ms=), which is no part of the answer.
+# same WHAT BIN SUB ARGS...: lib.sh's threads_agree.
 same() {
-	_what=$1 _bin=$2 _sub=$3
-	shift 3
-	for _t in 1 2 4; do
-		"$_bin" "$_sub" --threads=$_t "$@" >"$TMP/o$_t" 2>"$TMP/e$_t"
-		echo "exit $?" >>"$TMP/e$_t"
-		sed -i 's/ ms=[0-9.]*//' "$TMP/o$_t"
-	done
-	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
-	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
-	   cmp -s "$TMP/e1" "$TMP/e4"; then
-		ok 0 "$_what"
-	else
-		ok 1 "$_what"
-		for _t in 2 4; do
-			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
-			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
-		done
-	fi
+	threads_agree "$@"
 }
 # roots_in FILE: the root= addresses of pgw-roots' output, one line.
 roots_in() { sed -n 's/^root=\([^ ]*\) .*/\1/p' "$1" | tr '\n' ' '; }
