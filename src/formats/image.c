@@ -109,9 +109,12 @@ static void add_flat_facts(struct pgw_image *img,
 				   "no end record: the file stops early");
 }
 
-enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
-			       const struct pgw_image_open_opts *opts,
-			       struct pgw_err *err)
+/* pgw_image_open, the file's map borrowed from like when it is the same
+ * file (pgw_source_open). */
+static enum pgw_status image_open(struct pgw_image **img_ret, const char *path,
+				  const struct pgw_image_open_opts *opts,
+				  const struct pgw_source *like,
+				  struct pgw_err *err)
 {
 	struct pgw_image *img;
 	enum pgw_status st;
@@ -129,7 +132,7 @@ enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
 		free(img);
 		return pgw_err_set(err, PGW_E_NOMEM, "%s: out of memory", path);
 	}
-	st = pgw_source_open(&img->src, path, err);
+	st = pgw_source_open(&img->src, path, like, err);
 	if (st != PGW_OK)
 		goto fail;
 	/* Flattening is a view of the bytes, below every format, raw too
@@ -203,6 +206,13 @@ fail:
 	pgw_err_prefix(err, "%s", path);
 	pgw_image_close(img);
 	return st;
+}
+
+enum pgw_status pgw_image_open(struct pgw_image **img_ret, const char *path,
+			       const struct pgw_image_open_opts *opts,
+			       struct pgw_err *err)
+{
+	return image_open(img_ret, path, opts, NULL, err);
 }
 
 void pgw_image_close(struct pgw_image *img)
@@ -283,12 +293,15 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return zero_if_excluded(img, st, page_ret, err);
 }
 
-static bool same_file(int a, int b)
+/* The very file, at the size it had when img was opened: a worker that
+ * saw another size would read another image. */
+static bool same_file(const struct pgw_image *w, const struct pgw_image *img)
 {
 	struct stat x, y;
 
-	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
-	       x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+	return fstat(w->src.fd, &x) == 0 && fstat(img->src.fd, &y) == 0 &&
+	       x.st_dev == y.st_dev && x.st_ino == y.st_ino &&
+	       w->src.file_size == img->src.file_size;
 }
 
 enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
@@ -311,14 +324,16 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 		struct pgw_image *w;
 		/* Without /proc, by its name: then only if that is still
 		 * the very file. */
-		if (pgw_image_open(&w, proc, &o, err) != PGW_OK &&
-		    pgw_image_open(&w, img->path, &o, err) != PGW_OK)
+		/* The workers are closed before img: they borrow its map. */
+		if (image_open(&w, proc, &o, &img->src, err) != PGW_OK &&
+		    image_open(&w, img->path, &o, &img->src, err) != PGW_OK)
 			return pgw_err_prefix(err, "opening the image again "
 					      "for a scan's thread");
-		if (!same_file(w->src.fd, img->src.fd)) {
+		if (!same_file(w, img)) {
 			pgw_image_close(w);
 			return pgw_err_set(err, PGW_E_IO, "%s: the file was "
-					   "replaced while open", img->path);
+					   "replaced or resized while open",
+					   img->path);
 		}
 		img->workers[img->nworkers++] = w;
 	}

@@ -9,7 +9,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* like's map, when st is like's file at like's size; else NULL. */
+static const uint8_t *borrowable(const struct pgw_source *like,
+				 const struct stat *st, uint64_t size)
+{
+	struct stat l;
+
+	if (!like || !like->map || fstat(like->fd, &l) != 0 ||
+	    l.st_dev != st->st_dev || l.st_ino != st->st_ino ||
+	    like->file_size != size)
+		return NULL;
+	return like->map;
+}
+
 enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
+				const struct pgw_source *like,
 				struct pgw_err *err)
 {
 	struct stat st;
@@ -55,7 +69,9 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 		return pgw_err_set(err, PGW_E_UNSUPPORTED,
 				   "file too large to map");
 	}
-	void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	const uint8_t *shared = borrowable(like, &st, size);
+	void *map = shared ? (void *)shared :
+		mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
 		int e = errno;
 		close(fd);
@@ -64,9 +80,11 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 				   strerror(e));
 	}
 	/* Page tables are read sparsely; do not let the kernel read ahead. */
-	(void)madvise(map, (size_t)size, MADV_RANDOM);
+	if (!shared)
+		(void)madvise(map, (size_t)size, MADV_RANDOM);
 	src->fd = fd;
 	src->map = map;
+	src->map_borrowed = shared != NULL;
 	src->file_size = size;
 	src->size = size;
 	/* st_blocks counts 512-byte units on every Linux file system; 0 is
@@ -114,7 +132,7 @@ bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
 
 void pgw_source_close(struct pgw_source *src)
 {
-	if (src->map)
+	if (src->map && !src->map_borrowed)
 		munmap((void *)src->map, (size_t)src->file_size);
 	if (src->fd >= 0)
 		close(src->fd);

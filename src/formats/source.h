@@ -21,6 +21,8 @@ struct pgw_flat_rec {
 struct pgw_source {
 	int fd;
 	const uint8_t *map;       /* whole file, PROT_READ, MAP_PRIVATE */
+	bool map_borrowed;        /* another source's map (see
+				     pgw_source_open): not unmapped here */
 	uint64_t file_size;
 	uint64_t size;            /* logical size */
 	/* Bytes the file really holds: its size, or less when it is sparse
@@ -44,8 +46,16 @@ struct pgw_source {
 	uint64_t data_lo, data_hi, hole_lo, hole_hi;
 };
 
-/* Open and map path read-only.  Refuses directories, FIFOs, empty files. */
+/*
+ * Open and map path read-only.  Refuses directories, FIFOs, empty files.
+ * like: NULL, or an open source whose map is borrowed when path is the
+ * same file (device, inode) of the same size, which like outlives: the
+ * threads of one scan then fault each page of the file into one map,
+ * once, and the process unmaps it once (a map of its own per thread
+ * faulted and unmapped every page again for each thread that met it).
+ */
 enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
+				const struct pgw_source *like,
 				struct pgw_err *err);
 void pgw_source_close(struct pgw_source *src);
 
