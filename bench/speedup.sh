@@ -9,6 +9,10 @@
 #      the 2-thread run (the set-up, the merge and what runs on one
 #      thread); the workers' work units are the rest.  The speed-up that
 #      allows: 1 / (s + (1 - s) / N), for N = 2 and 64.
+#      And the wall ratio the CPU times predict, which counts what a
+#      second thread adds to the work too: C1 / (C2 (s + (1 - s) / 2)),
+#      C1 and C2 the median CPU times of 1 and 2 threads (the calling
+#      thread's work waits for no worker, the workers' is shared).
 #  (b) wall clock: REPS runs of 1 and 2 threads interleaved (1, 2, 1, 2,
 #      ...), so a load that comes and goes hits both alike; the median of
 #      each and their ratio, and the smallest and largest ratio of a pair.
@@ -66,24 +70,27 @@ row() {
 		_i=$((_i + 1))
 	done
 	_s=$(main_share "$@")
-	printf '| %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f–%.2f | %s | %s | %s |\n' \
+	_c1=$(median "$TMP/c1")
+	_c2=$(median "$TMP/c2")
+	printf '| %s | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f–%.2f | %s | %s | %s | %s |\n' \
 		"$_what" \
 		"$(awk -v v="$(median "$TMP/w1")" 'BEGIN { print v * 1000 }')" \
 		"$(awk -v v="$(median "$TMP/w2")" 'BEGIN { print v * 1000 }')" \
-		"$(awk -v v="$(median "$TMP/c1")" 'BEGIN { print v * 1000 }')" \
-		"$(awk -v v="$(median "$TMP/c2")" 'BEGIN { print v * 1000 }')" \
+		"$(awk -v v="$_c1" 'BEGIN { print v * 1000 }')" \
+		"$(awk -v v="$_c2" 'BEGIN { print v * 1000 }')" \
 		"$(awk -v a="$(median "$TMP/w1")" -v b="$(median "$TMP/w2")" \
 			'BEGIN { print (b > 0 ? a / b : 0) }')" \
 		"$(sort -n "$TMP/r" | head -1)" "$(sort -n "$TMP/r" | tail -1)" \
 		"${_s:-?}" \
 		"$(awk -v s="${_s:-}" 'BEGIN { if (s == "") print "?"; else printf "%.2f", 1 / (s + (1 - s) / 2) }')" \
-		"$(awk -v s="${_s:-}" 'BEGIN { if (s == "") print "?"; else printf "%.1f", 1 / (s + (1 - s) / 64) }')"
+		"$(awk -v s="${_s:-}" 'BEGIN { if (s == "") print "?"; else printf "%.1f", 1 / (s + (1 - s) / 64) }')" \
+		"$(awk -v s="${_s:-}" -v a="$_c1" -v b="$_c2" 'BEGIN { if (s == "" || b <= 0) print "?"; else printf "%.2f", a / (b * (s + (1 - s) / 2)) }')"
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $REPS pairs of runs"
 echo
-echo "| command ($MIB MiB dense raw) | wall 1 ms | wall 2 ms | CPU 1 ms | CPU 2 ms | speed-up (medians) | pairs | calling thread's share | Amdahl 2 | Amdahl 64 |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| command ($MIB MiB dense raw) | wall 1 ms | wall 2 ms | CPU 1 ms | CPU 2 ms | speed-up (medians) | pairs | calling thread's share | Amdahl 2 | Amdahl 64 | predicted 2 |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 row "roots" roots --mode=x86-64 --root=0x1000000 "$img"
 row "check --all-roots" check --all-roots --mode=x86-64 "$img"
 row "ptov --all-roots" ptov --all-roots --mode=x86-64 "$img" 0x8002000
