@@ -136,7 +136,8 @@ struct pgw_image {
 	struct pgw_facts_hint scan_hint;
 
 	/* The scans' workers: the same file opened again, one image per
-	 * thread (pgw_image_workers), closed with this one. */
+	 * thread (pgw_image_workers), reading through this one's map,
+	 * closed with this one (before it). */
 	struct pgw_image **workers;
 	unsigned nworkers;
 };

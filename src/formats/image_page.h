@@ -61,8 +61,11 @@ uint64_t pgw_image_unheld_run(struct pgw_image *img, uint64_t pfn,
  * n images of img's file for n threads to read at once (an image is
  * used by one thread at a time, its caches included): opened again
  * through img's descriptor, so a file renamed or replaced meanwhile is
- * still the one img reads, with img's open options.  Made when first
- * asked for, kept, and closed with img; *workers_ret holds n.
+ * still the one img reads, with img's open options.  Each has caches of
+ * its own but reads the file through img's map, so a page is faulted in
+ * once whichever threads meet it.  PGW_E_IO when the file was replaced
+ * or resized since img was opened.  Made when first asked for, kept,
+ * and closed with img; *workers_ret holds n.
  */
 enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 				  struct pgw_image *const **workers_ret,
