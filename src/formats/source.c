@@ -130,6 +130,25 @@ bool pgw_source_in_hole(struct pgw_source *src, uint64_t off)
 	return pgw_source_hole_bytes(src, off) != 0;
 }
 
+void pgw_source_release(const struct pgw_source *src, const uint8_t *lo,
+			const uint8_t *hi)
+{
+	long host_page = sysconf(_SC_PAGESIZE);
+
+	if (!src->map || lo >= hi || lo < src->map ||
+	    hi > src->map + src->file_size)
+		return;
+	uintptr_t mask = (uintptr_t)(host_page > 0 ? host_page : 4096) - 1;
+	uintptr_t start = (uintptr_t)lo & ~mask;
+	/* Whole host pages: the map starts on one, and the last may stick
+	 * out past the file's end within its page, which is mapped too. */
+	uintptr_t end = ((uintptr_t)hi + mask) & ~mask;
+	/* The mapping is a file's, read-only and never written: its pages
+	 * read the same when touched again (from the page cache), so this
+	 * only drops their page-table entries. */
+	(void)madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 void pgw_source_close(struct pgw_source *src)
 {
 	if (src->map && !src->map_borrowed)

@@ -58,6 +58,16 @@ enum pgw_status pgw_source_open(struct pgw_source *src, const char *path,
 				const struct pgw_source *like,
 				struct pgw_err *err);
 void pgw_source_close(struct pgw_source *src);
+/*
+ * The map's pages in [lo, hi) are not needed for now: drop their page-table
+ * entries (their bytes stay readable, from the page cache).  A scan of a
+ * large image does so chunk by chunk, on the thread that read them:
+ * otherwise one munmap at close undoes every mapped page, on the calling
+ * thread (2 GiB: 40 ms; page tables of 4 MiB).  Pointers outside the map
+ * are ignored.
+ */
+void pgw_source_release(const struct pgw_source *src, const uint8_t *lo,
+			const uint8_t *hi);
 
 /*
  * Bytes [off, off+len) of the logical stream.  Points *ptr_ret into the map
