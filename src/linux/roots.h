@@ -42,8 +42,43 @@ struct roots_ctx {
 	size_t nimage;
 };
 
-/* Walk root i's user half: out->root[i]'s user_* counts, ctx->user[i]. */
-void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i);
+/* One walk of a root's user half, wherever it ran. */
+struct roots_walk {
+	bool done;
+	uint64_t cap;               /* the entry budget it had */
+	enum pgw_status st;         /* PGW_E_LIMIT: it met cap */
+	uint64_t entries;
+	uint64_t bytes, leaves, access_leaves, tables;
+	struct roots_user user;     /* unwalked: the walk's error */
+};
+
+/* Walk the user half of the top table at `table` through img (the
+ * calling thread's or a worker's), at most cap entries. */
+void pgw_roots_walk_half(const struct roots_ctx *ctx, struct pgw_image *img,
+			 uint64_t table, uint64_t cap, struct roots_walk *w);
+/* The entry budget of the next walk when `left` are left. */
+uint64_t pgw_roots_walk_cap(uint64_t left);
+/* The hash the memo knows the user half of the table at `table` by;
+ * false when it cannot be read. */
+bool pgw_roots_half_key(const struct roots_ctx *ctx, struct pgw_image *img,
+			uint64_t table, uint64_t *key);
+/*
+ * Root i's user half, in root order (the budget and the memo are
+ * spent and filled in that order): out->root[i]'s user_* counts and
+ * ctx->user[i], from `ahead` (a walk run on a worker; NULL: none) when
+ * it stands for the walk due here, else walked now.  has_key, key: its
+ * pgw_roots_half_key.
+ */
+void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i,
+			 const struct roots_walk *ahead, bool has_key,
+			 uint64_t key);
+/* The index of the root whose top table is `table` among the scan's
+ * (the kernel root's aside), or -1; reads only the roots' tables. */
+long pgw_roots_table_index(const struct pgw_roots *roots, uint64_t table);
+/* Each root's kernel half compared in full, its PTI user copy paired and
+ * its user half walked, on the image's threads, merged in root order. */
+enum pgw_status pgw_roots_per_root(struct roots_ctx *ctx,
+				   struct pgw_err *err);
 /* The kernel image's physical extents (x86-64), from the kernel root. */
 void pgw_roots_find_image(struct roots_ctx *ctx);
 /* Name every root's kind and say why; marks shared user tables. */

@@ -38,36 +38,35 @@ const char *pgw_root_kind_key(enum pgw_root_kind kind)
 /* ---- the user-half walk ---- */
 
 struct user_walk {
-	struct pgw_root_found *r;
-	struct roots_user *u;
+	struct roots_walk *w;
 	enum pgw_level second;   /* level of the tables the top one names */
 };
 
 static int on_leaf(void *arg, const struct pgw_leaf *l)
 {
-	struct user_walk *w = arg;
+	struct roots_walk *w = ((struct user_walk *)arg)->w;
 
-	w->r->user_leaves += l->count;
-	w->r->user_bytes += l->size * l->count;
+	w->leaves += l->count;
+	w->bytes += l->size * l->count;
 	if (l->eff_flags & PGW_F_USER)
-		w->r->user_access_leaves += l->count;
+		w->access_leaves += l->count;
 	else if (l->va == l->pa && l->count == 1)
-		w->u->identity_leaves++;
+		w->user.identity_leaves++;
 	return 0;
 }
 
 static int on_hole(void *arg, const struct pgw_hole *h)
 {
-	struct user_walk *w = arg;
+	struct roots_walk *w = ((struct user_walk *)arg)->w;
 
 	switch (h->stop) {
 	case PGW_STOP_RESERVED:
 	case PGW_STOP_CYCLE:
 	case PGW_STOP_BAD_LEAF:
 	case PGW_STOP_TABLE_BEYOND_MEMORY:
-		if (!w->u->bad) {
-			w->u->bad = true;
-			w->u->bad_hole = *h;
+		if (!w->user.bad) {
+			w->user.bad = true;
+			w->user.bad_hole = *h;
 		}
 		break;
 	default:
@@ -79,24 +78,19 @@ static int on_hole(void *arg, const struct pgw_hole *h)
 static int on_table(void *arg, enum pgw_level lvl, uint64_t table_pa,
 		    uint64_t va)
 {
-	struct user_walk *w = arg;
+	struct user_walk *uw = arg;
+	struct roots_walk *w = uw->w;
 
 	(void)va;
 	if (lvl == PGW_PGD)
 		return 0;
-	w->r->user_tables++;
-	if (lvl == w->second && w->u->ntables < ROOTS_USER_TABLES_KEPT)
-		w->u->tables[w->u->ntables++] = table_pa;
+	w->tables++;
+	if (lvl == uw->second && w->user.ntables < ROOTS_USER_TABLES_KEPT)
+		w->user.tables[w->user.ntables++] = table_pa;
 	return 0;
 }
 
-/*
- * A walk may use a sixteenth of what is left (at least the walker's own
- * default), so one hostile table cannot leave every root after it
- * unwalked; honest walks read each of their tables once and stay far
- * below (the whole budget is 512 entries per page of the image).
- */
-static uint64_t walk_budget(uint64_t left)
+uint64_t pgw_roots_walk_cap(uint64_t left)
 {
 	uint64_t share = left / 16;
 
@@ -105,29 +99,53 @@ static uint64_t walk_budget(uint64_t left)
 	return share < left ? share : left;
 }
 
+void pgw_roots_walk_half(const struct roots_ctx *ctx, struct pgw_image *img,
+			 uint64_t table, uint64_t cap, struct roots_walk *w)
+{
+	struct user_walk uw = { w, pgw_next_level(ctx->mode, PGW_PGD + 1) };
+	struct pgw_space sp = { img, ctx->mode, table, ctx->enc };
+	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
+	/* The lower canonical half on x86-64; up to PAGE_OFFSET on 32-bit. */
+	struct pgw_walk_opts o = {
+		.start = 0,
+		.end = ctx->mode->va_bits > 32 ?
+			       UINT64_C(1) << (ctx->mode->va_bits - 1) :
+			       ctx->out->kernel_start,
+		.max_entries = cap,
+	};
+	struct pgw_walk_stats st = { 0 };
+	struct pgw_err err;
+
+	memset(w, 0, sizeof(*w));
+	w->cap = cap;
+	w->st = pgw_walk_range(&sp, &o, &ops, &uw, &st, NULL, &err);
+	w->entries = st.entries;
+	w->done = true;
+	if (w->st != PGW_OK && w->st != PGW_E_LIMIT)
+		snprintf(w->user.unwalked, sizeof(w->user.unwalked), "%.100s",
+			 err.msg);
+}
+
 /*
  * A root whose top table's user half is byte for byte one already walked
  * (a copy: a hostile image may hold thousands) takes that walk's
- * results.  Returns true when it did; else *key is the hash this root's
- * walk is to be remembered by, and *keep whether it is to be at all.
+ * results.  key: the hash of its user half.
  */
-static bool reuse_walk(struct roots_ctx *ctx, size_t i, uint64_t *key,
-		       bool *keep)
+static bool reuse_walk(struct roots_ctx *ctx, size_t i, uint64_t key)
 {
 	uint8_t mine[PGW_PAGE_SIZE], other[PGW_PAGE_SIZE];
 	size_t len = (size_t)ctx->kh->first * ctx->kh->esize;
 	struct pgw_err ignored;
+	bool read = false;
 
-	*keep = false;
-	if (!ctx->memo.slot || i >= UINT32_MAX ||
-	    pgw_image_read(ctx->img, ctx->out->root[i].table, mine, len,
-			   &ignored) != PGW_OK)
-		return false;
-	*key = pgw_fnv64(mine, len);
-	*keep = true;
-	for (struct pgw_table_slot *m = pgw_table_find(&ctx->memo, *key);
-	     m->value; m = pgw_table_next(&ctx->memo, *key, m)) {
+	for (struct pgw_table_slot *m = pgw_table_find(&ctx->memo, key);
+	     m->value; m = pgw_table_next(&ctx->memo, key, m)) {
 		struct pgw_root_found *src = &ctx->out->root[m->value - 1];
+		if (!read &&
+		    pgw_image_read(ctx->img, ctx->out->root[i].table, mine,
+				   len, &ignored) != PGW_OK)
+			return false;
+		read = true;
 		if (pgw_image_read(ctx->img, src->table, other, len,
 				   &ignored) != PGW_OK ||
 		    memcmp(mine, other, len) != 0)
@@ -143,23 +161,34 @@ static bool reuse_walk(struct roots_ctx *ctx, size_t i, uint64_t *key,
 	return false;
 }
 
-void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
+bool pgw_roots_half_key(const struct roots_ctx *ctx, struct pgw_image *img,
+			uint64_t table, uint64_t *key)
+{
+	uint8_t mine[PGW_PAGE_SIZE];
+	size_t len = (size_t)ctx->kh->first * ctx->kh->esize;
+	struct pgw_err ignored;
+
+	if (pgw_image_read(img, table, mine, len, &ignored) != PGW_OK)
+		return false;
+	*key = pgw_fnv64(mine, len);
+	return true;
+}
+
+/*
+ * A walk may use a sixteenth of what is left (at least the walker's own
+ * default, pgw_roots_walk_cap), so one hostile table cannot leave every
+ * root after it unwalked; honest walks read each of their tables once and
+ * stay far below (the whole budget is 512 entries per page of the image).
+ * A walk run ahead with a larger cap stands for the one with this cap
+ * when it ended below this one without meeting its own: the walker's
+ * steps up to there are the same.
+ */
+void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i,
+			 const struct roots_walk *ahead, bool has_key,
+			 uint64_t key)
 {
 	struct pgw_root_found *r = &ctx->out->root[i];
 	struct roots_user *u = &ctx->user[i];
-	struct user_walk w = { r, u, pgw_next_level(ctx->mode, PGW_PGD + 1) };
-	struct pgw_space sp = { ctx->img, ctx->mode, r->table, ctx->enc };
-	struct pgw_walk_ops ops = { on_leaf, on_hole, on_table };
-	/* The lower canonical half on x86-64; up to PAGE_OFFSET on 32-bit. */
-	struct pgw_walk_opts o = {
-		.start = 0,
-		.end = ctx->mode->va_bits > 32 ?
-			       UINT64_C(1) << (ctx->mode->va_bits - 1) :
-			       ctx->out->kernel_start,
-		.max_entries = walk_budget(ctx->budget),
-	};
-	struct pgw_walk_stats st = { 0 };
-	struct pgw_err err;
 
 	if (pgw_image_page_state(ctx->img, r->table >> PGW_PAGE_SHIFT) !=
 	    PGW_ABSENT_NONE) {
@@ -167,9 +196,8 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 			 "its table is not in the image");
 		return;
 	}
-	uint64_t key;
-	bool keep;
-	if (reuse_walk(ctx, i, &key, &keep))
+	bool keep = ctx->memo.slot && i < UINT32_MAX && has_key;
+	if (keep && reuse_walk(ctx, i, key))
 		return;
 	if (ctx->budget == 0) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
@@ -178,22 +206,32 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i)
 				    "out before every root was walked");
 		return;
 	}
-	enum pgw_status s = pgw_walk_range(&sp, &o, &ops, &w, &st, NULL, &err);
-	ctx->out->scan.entries += st.entries;
-	ctx->budget = st.entries < ctx->budget ? ctx->budget - st.entries : 0;
-	if (s == PGW_E_LIMIT) {
+	uint64_t cap = pgw_roots_walk_cap(ctx->budget);
+	struct roots_walk now;
+	const struct roots_walk *w = ahead;
+	if (!w || !w->done || w->cap < cap || w->st == PGW_E_LIMIT ||
+	    w->entries >= cap) {
+		pgw_roots_walk_half(ctx, ctx->img, r->table, cap, &now);
+		w = &now;
+	}
+	ctx->out->scan.entries += w->entries;
+	ctx->budget = w->entries < ctx->budget ? ctx->budget - w->entries : 0;
+	r->user_bytes = w->bytes;
+	r->user_leaves = w->leaves;
+	r->user_access_leaves = w->access_leaves;
+	r->user_tables = w->tables;
+	*u = w->user;
+	if (w->st == PGW_E_LIMIT) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
 			 "the walk of its user half stopped at the entry "
-			 "budget (%" PRIu64 " entries)", st.entries);
+			 "budget (%" PRIu64 " entries)", w->entries);
 		pgw_scan_incomplete(&ctx->out->scan, "the entry budget (%"
 				    PRIu64 " for a walk) stopped the walk of "
-				    "a root's user half", o.max_entries);
+				    "a root's user half", cap);
 		return;
 	}
-	u->walked = s == PGW_OK;
-	if (!u->walked)
-		snprintf(u->unwalked, sizeof(u->unwalked), "%.100s", err.msg);
-	else if (keep)
+	u->walked = w->st == PGW_OK;
+	if (u->walked && keep)
 		pgw_table_add(&ctx->memo, key, (uint32_t)(i + 1));
 }
 

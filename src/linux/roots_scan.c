@@ -3,8 +3,8 @@
  * look at each page (PAE: each 32-byte slot, since PAE top tables come
  * from a slab cache), keeping tables whose kernel half mostly equals the
  * kernel root's, plus whatever each CPU's CR3 selects; then each is
- * compared in full, paired with its PTI user copy, walked and named
- * (roots_kind.c).
+ * compared in full, paired with its PTI user copy, walked (roots_jobs.c)
+ * and named (roots_kind.c).
  */
 #include "../lib/err.h"
 #include "roots.h"
@@ -149,6 +149,11 @@ static long find_table(const struct pgw_roots *out, size_t from, size_t to,
 	return -1;
 }
 
+long pgw_roots_table_index(const struct pgw_roots *roots, uint64_t table)
+{
+	return find_table(roots, 1, roots->n, table);
+}
+
 long pgw_roots_find(const struct pgw_roots *roots, uint64_t table)
 {
 	long i = find_table(roots, 1, roots->n, table);
@@ -237,54 +242,6 @@ static enum pgw_status sort_roots(struct roots_ctx *ctx, struct pgw_err *err)
 	return PGW_OK;
 }
 
-/* Compare root i's kernel half in full and keep its differences. */
-static enum pgw_status compare_root(struct roots_ctx *ctx, size_t i,
-				    struct pgw_err *err)
-{
-	struct pgw_root_found *r = &ctx->out->root[i];
-	uint8_t top[PGW_PAGE_SIZE];
-	struct pgw_khalf_cmp cmp;
-	size_t bytes = (size_t)ctx->kh->nent * ctx->kh->esize;
-	struct pgw_err ignored;
-
-	if (pgw_image_read(ctx->img, r->table, top, bytes, &ignored) != PGW_OK)
-		return PGW_OK;   /* not in the image: said when classified */
-	pgw_khalf_compare(ctx->kh, r->table, top, &cmp);
-	r->kernel_entries = cmp.entries;
-	r->kernel_same = cmp.same;
-	r->ndiffs = cmp.ndiffs;
-	r->diff = ctx->out->ndiffs;
-	for (unsigned d = 0; d < cmp.nlisted; d++) {
-		enum pgw_status st = pgw_grow(&ctx->out->diffs,
-					      ctx->out->ndiffs,
-					      sizeof(*ctx->out->diffs), err);
-		if (st != PGW_OK)
-			return st;
-		ctx->out->diffs[ctx->out->ndiffs++] = cmp.diff[d];
-	}
-	r->ndiffs_listed = cmp.nlisted;
-	return PGW_OK;
-}
-
-/* PTI gives each mm two top tables in an 8 KiB-aligned pair; the user
- * copy (+4 KiB) is named as the kernel copy's partner. */
-static void pair_pti(struct roots_ctx *ctx, size_t i)
-{
-	struct pgw_root_found *r = &ctx->out->root[i];
-	struct pgw_pti pti;
-
-	/* A page that is a root itself (full kernel half) is no user copy;
-	 * the test costs a thousand entry reads, so skip it there. */
-	if ((r->table & (2 * PGW_PAGE_SIZE - 1)) ||
-	    find_table(ctx->out, 1, ctx->out->n,
-		       r->table | LINUX_PTI_USER_BIT) >= 0)
-		return;
-	pgw_pti_check(ctx->img, ctx->mode, &ctx->enc,
-		      r->table | LINUX_PTI_USER_BIT, &pti);
-	if (pti.is_user_root && pti.kernel_table == r->table)
-		r->pti_user = r->table | LINUX_PTI_USER_BIT;
-}
-
 static enum pgw_status map_cpus(struct roots_ctx *ctx, struct pgw_err *err)
 {
 	const struct pgw_cpu *cpus;
@@ -345,11 +302,6 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 	if ((st = add_cpu_roots(ctx, err)) != PGW_OK ||
 	    (st = sort_roots(ctx, err)) != PGW_OK)
 		return st;
-	for (size_t i = 0; i < ctx->out->n; i++) {
-		if ((st = compare_root(ctx, i, err)) != PGW_OK)
-			return st;
-		pair_pti(ctx, i);
-	}
 	pgw_roots_find_image(ctx);
 	for (ctx->memo.bits = 4;
 	     ((size_t)1 << ctx->memo.bits) < 2 * ctx->out->n;)
@@ -358,9 +310,8 @@ static enum pgw_status scan(struct roots_ctx *ctx,
 				sizeof(*ctx->memo.slot));
 	if (!ctx->memo.slot)
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
-	for (size_t i = 0; i < ctx->out->n; i++)
-		pgw_roots_walk_user(ctx, i);
-	if ((st = map_cpus(ctx, err)) != PGW_OK)
+	if ((st = pgw_roots_per_root(ctx, err)) != PGW_OK ||
+	    (st = map_cpus(ctx, err)) != PGW_OK)
 		return st;
 	return pgw_roots_classify(ctx, err);
 }

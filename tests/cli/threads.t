@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 57
+plan 67
 
 # same WHAT BIN SUB ARGS...: lib.sh's threads_agree.
 same() {
@@ -130,6 +130,40 @@ is "$(tail -1 "$TMP/e2")" "exit 4" "... exit 4 on 2 threads as on one"
 same "search --all-roots, 100 processes, --max-entries=3000: alike" \
 	"$PGWALK" search --all-roots --mode=x86-64 --max-entries=3000 \
 	--format=json --hex=2700000200000000 "$TMP/many.raw"
+
+# ---- roots: each root's comparison, PTI pairing and walk on the threads ----
+# The same 100 processes: walked ahead on the workers, merged in root
+# order.  Each process's walk examines 1792 entries (its top table's
+# lower half, 256, and one full table on each of the three levels below),
+# the kernel root's 256: a budget of B entries walks the kernel root and
+# (B - 256) / 1792 processes, the next stops at the budget and the rest
+# find it spent, all unverified; walks run ahead with the first cap are
+# walked again where the budget left is smaller.
+same "roots, 100 processes (compared, paired, walked on the workers): alike" \
+	"$PGWALK" roots --mode=x86-64 --root=0x1000000 --format=json \
+	"$TMP/many.raw"
+is "$(grep -c '"kind":"process","why":"its user half maps user pages",.*"user_bytes":16384,"user_leaves":4,"user_access_leaves":4,"user_tables":3,"kernel_entries":4,"kernel_same":4,' "$TMP/o4")" 100 \
+	"... 100 processes, 16 KiB each, on 4 threads"
+for b in 5000 50000 100000; do
+	same "... --max-entries=$b (the walks' budget spent in root order): alike" \
+		"$PGWALK" roots --mode=x86-64 --root=0x1000000 --format=json \
+		--max-entries=$b "$TMP/many.raw"
+	is "$(grep -c '"kind":"unverified"' "$TMP/o2")" \
+		$((100 - (b - 256) / 1792)) \
+		"... $((100 - (b - 256) / 1792)) processes unverified on 2 threads"
+done
+# 2048 copies of a process's top table: the workers walk one ahead, the
+# merge takes the rest from its memo.
+{ sed -n '1,/^map 0xfffffe/p' "$SPECS/roots-x86-64.spec"
+  printf '%s\n' 'root 0x400000' 'clone-kernel 0x1000000' \
+	'map 0x400000 0x3100000 16K user a' 'copy 0x400000 0x4000000 2048'; } \
+	>"$TMP/copies.spec"
+"$MKIMAGE" -r "$TMP/copies.raw" "$TMP/copies.spec" ||
+	bail "pgw-mkimage (copies) failed"
+same "roots, 2048 copies of a process table: alike" "$PGWALK" roots \
+	--mode=x86-64 --root=0x1000000 --format=json "$TMP/copies.raw"
+is "$(grep -c '"kind":"shared-tables"' "$TMP/o4")" 2049 \
+	"... every copy and the original named shared-tables on 4 threads"
 
 # The synthetic kernel in 64 MiB (a hole after its 8 MiB): VMCOREINFO
 # found in memory past a fake page, and the roots, alike.
