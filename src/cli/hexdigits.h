@@ -157,16 +157,29 @@ static inline bool hex16_value_sse2(const char *p, uint64_t *v)
 	return true;
 }
 
-/* hex0x_body in one register: the 16 bytes from the first digit on (the
- * line's, then whatever follows its newline), the lanes past the last
- * digit turned to '0', the value then shifted down past them. */
-static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
+/* The value of the first nd (1..16) lanes of c, all hex digits: the
+ * lanes past them turned to '0', the value then shifted down past
+ * them. */
+static inline uint64_t hex0x_keep_value(__m128i c, size_t nd)
 {
 	static const unsigned char keep[32] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	};
+	/* keep + 16 - nd: lane i is kept when i < nd. */
+	__m128i k = _mm_loadu_si128(
+		(const __m128i *)(const void *)(keep + 16 - nd));
+
+	c = _mm_or_si128(_mm_and_si128(k, c),
+			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
+	return hex16_reg_value(c) >> 4 * (16 - nd);
+}
+
+/* hex0x_body in one register: the 16 bytes from the first digit on (the
+ * line's, then whatever follows its newline). */
+static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
+{
 	size_t nd = hex0x_digits(s, nl);
 
 	if (!nd)
@@ -176,13 +189,27 @@ static inline bool hex0x_body_sse2(const char *s, const char *nl, uint64_t *v)
 	 * looked at. */
 	if (((hex_lanes_sse2(c) | 0xffffu << nd) & 0xffff) != 0xffff)
 		return false;
-	/* keep + 16 - nd: lane i is kept when i < nd. */
-	__m128i k = _mm_loadu_si128(
-		(const __m128i *)(const void *)(keep + 16 - nd));
-	c = _mm_or_si128(_mm_and_si128(k, c),
-			 _mm_andnot_si128(k, _mm_set1_epi8('0')));
-	*v = hex16_reg_value(c) >> 4 * (16 - nd);
+	*v = hex0x_keep_value(c, nd);
 	return true;
+}
+
+/* hex0x_line in one register: the digits' lanes say where the number
+ * ends, and the byte there must be the newline. */
+static inline size_t hex0x_line_sse2(const char *s, uint64_t *v)
+{
+	uint16_t head;
+
+	memcpy(&head, s, sizeof(head));
+	if ((head | 0x2000) != ('0' | 'x' << 8))
+		return 0;
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 2));
+	/* The lanes are 16 bits, so ~ sets bit 16: 16 digits end at the
+	 * 17th byte. */
+	unsigned nd = (unsigned)__builtin_ctz(~hex_lanes_sse2(c));
+	if (nd == 0 || s[2 + nd] != '\n')
+		return 0;
+	*v = hex0x_keep_value(c, nd);
+	return nd + 3;
 }
 
 /* v's 16 lower-case hex digits at out: one register. */
@@ -248,6 +275,38 @@ static inline bool hex0x_body(const char *s, const char *nl, uint64_t *v)
 	return hex0x_body_sse2(s, nl, v);
 #else
 	return hex0x_body_bytes(s, nl, v);
+#endif
+}
+
+/* hex0x_line a digit at a time. */
+static inline size_t hex0x_line_bytes(const char *s, uint64_t *v)
+{
+	const char *nl = s + 2;
+
+	if (s[0] != '0' || (s[1] | 0x20) != 'x')
+		return 0;
+	while (nl < s + 18 && ((*nl >= '0' && *nl <= '9') ||
+			       ((*nl | 0x20) >= 'a' && (*nl | 0x20) <= 'f')))
+		nl++;
+	return *nl == '\n' && hex0x_body_bytes(s, nl, v) ?
+		       (size_t)(nl - s) + 1 : 0;
+}
+
+/*
+ * The usual line of an address batch at s, its end found by its digits
+ * rather than by a search for the newline first (which costs a batch as
+ * much as reading the digits): "0x" (or "0X"), 1 to 16 hex digits and
+ * the newline.  The line's length with its newline, its value in *v; 0:
+ * some other line, for the general parser.  Reads 19 bytes from s, which
+ * must all be the caller's data (a byte past it that looks like a
+ * newline would end the line).
+ */
+static inline size_t hex0x_line(const char *s, uint64_t *v)
+{
+#ifdef PGW_HEX_SSE2
+	return hex0x_line_sse2(s, v);
+#else
+	return hex0x_line_bytes(s, v);
 #endif
 }
 

@@ -93,8 +93,8 @@ static size_t ref_line(const char *p, uint64_t *v)
 
 /* Both forms of hex0x_body against the reference at p (which has 16
  * bytes of room before it and 48 from it on), the line taken to its
- * first newline as the reader finds it; the forms that disagree, as
- * bits. */
+ * first newline as the reader finds it, and both of hex0x_line (which
+ * finds it); the forms that disagree, as bits. */
 static unsigned check_line(const char *p)
 {
 	uint64_t want = 0, got = 0;
@@ -103,8 +103,17 @@ static unsigned check_line(const char *p)
 	bool m;
 	unsigned bad = 0;
 
+	/* hex0x_line finds the end itself (bits 4: words, 8: SSE2). */
+	if (hex0x_line_bytes(p, &got) != n || (n && got != want))
+		bad |= 4;
+#ifdef PGW_HEX_SSE2
+	got = 0;
+	if (hex0x_line_sse2(p, &got) != n || (n && got != want))
+		bad |= 8;
+#endif
+	got = 0;
 	if (!nl)
-		return n ? 3 : 0;   /* the reader asks no form */
+		return n ? bad | 3 : bad;   /* the reader asks no hex0x_body */
 	m = hex0x_body_bytes(p, nl, &got);
 	if (m != (n != 0) || (n && got != want))
 		bad |= 1;
@@ -196,8 +205,8 @@ int main(void)
 				cases++;
 			}
 	ok(bad == 0, "%u lines of 0 to 18 digits with every byte value in "
-	   "every place, amid random bytes: both forms as the reference "
-	   "(bad forms %u)", cases, bad);
+	   "every place, amid random bytes: both forms of each reader as "
+	   "the reference (bad forms %u)", cases, bad);
 	bad = 0;
 	const char *lines[] = { "0x0\n", "0x1\n", "0xffffffffffffffff\n",
 				"0X8000000000000000\n", "0x\n", "0x1\r\n",
