@@ -208,7 +208,9 @@ static inline size_t hex0x_line_sse2(const char *s, uint64_t *v)
 	unsigned nd = (unsigned)__builtin_ctz(~hex_lanes_sse2(c));
 	if (nd == 0 || s[2 + nd] != '\n')
 		return 0;
-	*v = hex0x_keep_value(c, nd);
+	/* 16 digits (every address of a kernel's half) need no lanes
+	 * cleared. */
+	*v = nd == 16 ? hex16_reg_value(c) : hex0x_keep_value(c, nd);
 	return nd + 3;
 }
 

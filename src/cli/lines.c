@@ -31,16 +31,18 @@ static char *addr_lines(const struct line_reader *r, char *p, const char *end,
 	enum { RUN = 64, LONGEST = 19 };
 	uint64_t v[RUN];
 	size_t k = 0, n;
+	unsigned long lines = 0;
 	char *e;
 
 	while (end - p >= LONGEST && (n = hex0x_line(p, &v[k]))) {
 		p += n;
-		++*lineno;
+		lines++;
 		if (++k == RUN) {
 			r->addrs(r->arg, v, k);
 			k = 0;
 		}
 	}
+	*lineno += lines;
 	while ((e = memchr(p, '\n', (size_t)(end - p)))) {
 		if (!hex0x_body(p, e, &v[k]))
 			break;
