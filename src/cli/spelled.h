@@ -19,7 +19,7 @@ struct spelled {
 	uint64_t key;                 /* 0: empty */
 	const struct pgw_mode *mode;  /* the words name its levels */
 	uint16_t len;
-	char s[240];
+	char s[256];
 };
 
 /* The slot for key; it holds key's words when spelled_copy finds them. */
@@ -35,13 +35,29 @@ static inline bool spelled_has(const struct spelled *m, uint64_t key,
 	return m->key == key && m->mode == mode;
 }
 
-/* key's words at the end of l, when m holds them. */
+/* key's words at the end of l, when m holds them.  Where l has room
+ * for all of m->s, copied in whole chunks past their end: the first
+ * FIRST bytes (most tails) in a few fixed moves, where memcpy's call
+ * cost a batch 3 % of its instructions. */
 static inline bool spelled_copy(const struct spelled *m, uint64_t key,
 				const struct pgw_mode *mode, struct line *l)
 {
+	enum { FIRST = 96, CHUNK = 32 };
+	_Static_assert(sizeof(m->s) % CHUNK == 0 && FIRST % CHUNK == 0,
+		       "whole chunks of s");
+
 	if (!spelled_has(m, key, mode))
 		return false;
-	emit_mem(l, m->s, m->len);
+	size_t n = m->len;
+	if (sizeof(m->s) > sizeof(l->buf) - l->len) {
+		emit_mem(l, m->s, n);
+		return true;
+	}
+	char *to = l->buf + l->len;
+	memcpy(to, m->s, FIRST);
+	for (size_t i = FIRST; i < n; i += CHUNK)
+		memcpy(to + i, m->s + i, CHUNK);
+	l->len += n;
 	return true;
 }
 
