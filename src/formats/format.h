@@ -182,4 +182,13 @@ void pgw_image_add_fact(struct pgw_image *img, const char *key,
 			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Whether pfn lies in the run of frames held_span said last: what
+ * pgw_image_page_state answers first, here so that a batch's walk asks
+ * it inline and calls only for a frame outside the run. */
+static inline bool pgw_image_held_last(const struct pgw_image *img,
+				       uint64_t pfn)
+{
+	return pfn - img->held_first < img->held_count;
+}
+
 #endif /* PGW_FORMAT_H */

@@ -634,7 +634,7 @@ void pgw_image_add_fact(struct pgw_image *img, const char *key,
  * a few runs: a frame of the run found last answers at once. */
 enum pgw_absence pgw_image_page_state(struct pgw_image *img, uint64_t pfn)
 {
-	if (pfn - img->held_first < img->held_count)
+	if (pgw_image_held_last(img, pfn))
 		return PGW_ABSENT_NONE;
 	if (img->format->held_span) {
 		uint64_t first, n = img->format->held_span(img, pfn, &first);

@@ -33,25 +33,36 @@ static bool brief_empty(const struct pgw_entry_memo *memo, enum pgw_level lvl,
 }
 
 /* raw, the last level's entry for va below slot sl, as a leaf of a kind
- * the memo holds (pgw_xlat_leaf's answer). */
+ * the memo holds (pgw_xlat_leaf's answer).  *kind: the memo's slot of
+ * the last leaf answered so (NULL: none yet), tried before the memo's
+ * look-up: most leaves of a batch are of one kind, and a brief run
+ * keeps nothing new in the memo, so the slot still holds that kind. */
 static bool brief_leaf(const struct pgw_space *space,
 		       const struct pgw_xlat_cache *c, const struct slot *sl,
-		       uint64_t va, uint64_t raw, struct pgw_answer *b)
+		       uint64_t va, uint64_t raw,
+		       const struct pgw_entry_memo_slot **kind,
+		       struct pgw_answer *b)
 {
-	const struct pgw_entry_memo_slot *m =
-		pgw_entry_memo_find(&c->memo, c->last, raw);
+	const struct pgw_entry_memo_slot *m = *kind;
 
-	if (!m || m->e.kind != PGW_ENT_LEAF)
-		return false;
+	/* The same entry but for frame bits (its level is c->last too). */
+	if (!m || ((raw ^ m->raw) & ~m->bits)) {
+		m = pgw_entry_memo_find(&c->memo, c->last, raw);
+		if (!m || m->e.kind != PGW_ENT_LEAF)
+			return false;
+		*kind = m;
+	}
 	uint64_t size = UINT64_C(1) << c->last_shift;
 	uint64_t pa = pgw_entry_memo_frame(m, raw) | (va & (size - 1));
+	uint64_t pfn = pa >> PGW_PAGE_SHIFT;
 	*b = (struct pgw_answer){
 		.pa = pa,
 		.page_size = size,
 		.stop = PGW_STOP_OK,
 		.level = c->last,
-		.absence = pgw_image_page_state(space->img,
-						     pa >> PGW_PAGE_SHIFT),
+		.absence = pgw_image_held_last(space->img, pfn) ?
+				   PGW_ABSENT_NONE :
+				   pgw_image_page_state(space->img, pfn),
 		.flags = m->e.flags,
 		.eff_flags = pgw_perm_combine(space->mode, sl->eff, m->e.perm),
 		.pkey = m->e.pkey,
@@ -93,6 +104,7 @@ static bool brief_final(const struct pgw_space *space,
 /* va's answer into b, when brief. */
 static inline bool brief(const struct pgw_space *space,
 			 const struct pgw_xlat_cache *c, uint64_t va,
+			 const struct pgw_entry_memo_slot **kind,
 			 struct pgw_answer *b)
 {
 	/* The finest slot holding va, as pgw_translate_last looks. */
@@ -119,7 +131,7 @@ static inline bool brief(const struct pgw_space *space,
 		uint64_t raw = pgw_entry_at(page, entry_pa, size);
 		if (raw == 0)
 			return brief_empty(&c->memo, ls->below, b);
-		return i == 0 && brief_leaf(space, c, sl, va, raw, b);
+		return i == 0 && brief_leaf(space, c, sl, va, raw, kind, b);
 	}
 	return false;
 }
@@ -128,10 +140,11 @@ size_t pgw_translate_brief(const struct pgw_space *space,
 			   struct pgw_xlat_cache *c, const uint64_t *va,
 			   size_t n, struct pgw_answer *b)
 {
+	const struct pgw_entry_memo_slot *kind = NULL;
 	size_t i;
 
 	aim(c, space);
-	for (i = 0; i < n && brief(space, c, va[i], &b[i]); i++)
+	for (i = 0; i < n && brief(space, c, va[i], &kind, &b[i]); i++)
 		;
 	return i;
 }
