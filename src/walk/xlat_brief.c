@@ -120,15 +120,16 @@ static inline bool brief(const struct pgw_space *space,
 		 * level's), when it lies in the pages kept: the table's
 		 * first, or all of a table mapped in one piece (see
 		 * pgw_step_read). */
-		unsigned size = space->mode->entry_size;
-		uint64_t index = (va >> ls->below_shift) & ls->below_mask;
-		uint64_t entry_pa = sl->table + index * size;
-		uint64_t off = entry_pa - (sl->table &
-					   ~(uint64_t)(PGW_PAGE_SIZE - 1));
+		/* Its offset from the kept page's start: the table's in
+		 * its page and the entry's in the table. */
+		uint64_t off = (sl->table & (PGW_PAGE_SIZE - 1)) +
+			       (((va >> ls->below_shift) & ls->below_mask)
+				<< ls->entry_shift);
 		if (!page || off >= kept_span(sl))
 			return false;
-		page += off & ~(uint64_t)(PGW_PAGE_SIZE - 1);
-		uint64_t raw = pgw_entry_at(page, entry_pa, size);
+		uint64_t raw = pgw_entry_at(
+			page + (off & ~(uint64_t)(PGW_PAGE_SIZE - 1)), off,
+			1u << ls->entry_shift);
 		if (raw == 0)
 			return brief_empty(&c->memo, ls->below, b);
 		return i == 0 && brief_leaf(space, c, sl, va, raw, kind, b);

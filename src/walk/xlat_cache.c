@@ -104,6 +104,11 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 	if (c->ncached &&
 	    mode->level[unfolded[n - 2]].shift < PGW_SLOT_MIN_SHIFT)
 		c->ncached = 0;
+	/* An entry's offset is its index shifted (entry_shift): every
+	 * mode's entries are 4 or 8 bytes. */
+	if (mode->entry_size == 0 ||
+	    (mode->entry_size & (mode->entry_size - 1)) != 0)
+		c->ncached = 0;
 	c->last = n ? unfolded[n - 1] : PGW_NLEVELS;
 	if (n) {
 		c->last_shift = mode->level[c->last].shift;
@@ -126,6 +131,7 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 		ls->below = unfolded[depth + 1];
 		ls->below_shift = mode->level[ls->below].shift;
 		ls->below_mask = (1u << mode->level[ls->below].bits) - 1;
+		ls->entry_shift = (unsigned)__builtin_ctz(mode->entry_size);
 		ls->nsteps = depth + 1;
 		ls->table_pages = (unsigned)((((uint64_t)1 <<
 				   mode->level[ls->below].bits) *

@@ -43,6 +43,7 @@ struct level_slots {
 	enum pgw_level below;  /* the next level down, its index's shift
 				  and mask */
 	unsigned below_shift, below_mask;
+	unsigned entry_shift;  /* log2 of the mode's entry size */
 	unsigned nsteps;       /* steps a slot holds (the level's depth) */
 	unsigned table_pages;  /* 4 KiB pages a table of `below` spans */
 	unsigned bits;         /* log2 of the slot count */
