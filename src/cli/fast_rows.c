@@ -160,7 +160,7 @@ xlat_row(struct out *o, const struct delim *d, uint64_t va,
 		*p++ = d->sep;
 	}
 	l->len = (size_t)(p - l->buf);
-	spelled_tail(delim_tails, (uint64_t)(uint8_t)d->sep << 52, o, d, a, l,
+	spelled_tail(delim_tails, (uint8_t)d->sep, o, d, a, l,
 		     delim_tail);
 	return l;
 }
