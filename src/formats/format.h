@@ -72,6 +72,7 @@ struct pgw_fact {
 };
 
 struct pgw_segments;
+struct pgw_absent_memo;
 
 struct pgw_image {
 	const struct pgw_format *format;
@@ -127,6 +128,8 @@ struct pgw_image {
 
 	/* Bounded page cache for formats that are not zero-copy. */
 	struct pgw_page_cache *cache;
+	/* Pages found absent, and why (absent_memo.h; NULL until one is). */
+	struct pgw_absent_memo *absent;
 	/* Pages page() filled in (decompressed, or put together) so far:
 	 * what the scans are held to decode once each (-v says it). */
 	uint64_t pages_filled;

@@ -10,6 +10,7 @@
 #include "../lib/grow.h"
 #include "../lib/chunks.h"
 #include "page_cache.h"
+#include "absent_memo.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -270,6 +271,7 @@ void pgw_image_close(struct pgw_image *img)
 	if (img->format && img->format->close && img->priv)
 		img->format->close(img);
 	pgw_page_cache_free(img->cache);
+	pgw_absent_memo_free(img->absent);
 	pgw_source_close(&img->src);
 	for (size_t i = 0; i < img->nvmcoreinfo; i++) {
 		free(img->vmcoreinfo[i].key);
@@ -313,20 +315,39 @@ static enum pgw_status zero_if_excluded(const struct pgw_image *img,
 	return PGW_OK;
 }
 
+/* The format's verdict on a page it lacks, kept (the first time one is,
+ * the memo is made: images without absent pages never have one). */
+static void keep_absent(struct pgw_image *img, uint64_t pfn,
+			enum pgw_status st, const struct pgw_err *err)
+{
+	if (st != PGW_E_NODATA)
+		return;
+	if (!img->absent && !(img->absent = pgw_absent_memo_new()))
+		return;
+	pgw_absent_memo_keep(img->absent, pfn, err);
+}
+
 enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err)
 {
 	enum pgw_status st;
 
-	if (img->zero_copy)
-		return zero_if_excluded(img, img->format->page(img, pfn, NULL,
-							       page_ret, err),
-					page_ret, err);
+	if (img->zero_copy) {
+		if (img->absent &&
+		    (st = pgw_absent_memo_get(img->absent, pfn, err)) != PGW_OK)
+			return zero_if_excluded(img, st, page_ret, err);
+		st = img->format->page(img, pfn, NULL, page_ret, err);
+		keep_absent(img, pfn, st, err);
+		return zero_if_excluded(img, st, page_ret, err);
+	}
 	const uint8_t *hit = pgw_page_cache_get(img->cache, pfn);
 	if (hit) {
 		*page_ret = hit;
 		return PGW_OK;
 	}
+	if (img->absent &&
+	    (st = pgw_absent_memo_get(img->absent, pfn, err)) != PGW_OK)
+		return zero_if_excluded(img, st, page_ret, err);
 	uint8_t *slot = pgw_page_cache_slot(img->cache, pfn);
 	st = img->format->page(img, pfn, slot, page_ret, err);
 	if (st == PGW_OK && *page_ret == slot) {
@@ -335,6 +356,7 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	}
 	else
 		pgw_page_cache_unslot(img->cache);
+	keep_absent(img, pfn, st, err);
 	return zero_if_excluded(img, st, page_ret, err);
 }
 

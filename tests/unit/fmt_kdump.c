@@ -10,7 +10,26 @@
 
 struct tally {
 	uint64_t same, wrong, nodata, hole_ok, excl_ok, split_ok, has_wrong;
+	uint64_t again_differs;
 };
+
+/* pfn asked again (the image keeps what it found absent): the same
+ * verdict, word for word, and the same bytes. */
+static bool same_again(struct pgw_image *img, uint64_t pfn,
+		       enum pgw_status st, const uint8_t *p,
+		       const struct pgw_err *err)
+{
+	const uint8_t *q;
+	struct pgw_err again = { 0 };
+	enum pgw_status st2 = pgw_image_page(img, pfn, &q, &again);
+
+	if (st2 != st)
+		return false;
+	if (st == PGW_OK)
+		return memcmp(p, q, DW_PAGE) == 0;
+	return again.absence == err->absence &&
+	       strcmp(again.msg, err->msg) == 0;
+}
 
 static void check_pages(struct pgw_image *img, const struct dw_mem *m,
 			const struct dw_kdump_opts *o, struct tally *t)
@@ -23,6 +42,8 @@ static void check_pages(struct pgw_image *img, const struct dw_mem *m,
 		bool want = pfn < m->npages && dw_kdump_dumped(m, o, pfn);
 
 		t->has_wrong += !state_agrees(img, pfn, st, &err);
+		if (st == PGW_OK || st == PGW_E_NODATA)
+			t->again_differs += !same_again(img, pfn, st, p, &err);
 		if (want) {
 			if (st == PGW_OK &&
 			    memcmp(p, m->data + pfn * DW_PAGE, DW_PAGE) == 0)
@@ -94,6 +115,8 @@ static void run(const char *name, const struct dw_mem *m,
 	       "%llu)", name, (unsigned long long)t.hole_ok,
 	       (unsigned long long)t.excl_ok, (unsigned long long)t.split_ok);
 	is_u64(t.has_wrong, 0, "%s: page_state agrees with page", name);
+	is_u64(t.again_differs, 0, "%s: every page asked again says the same",
+	       name);
 	const char *want = o->layout == 32 ? "32-bit layout" : "64-bit layout";
 	ok(strstr(fact(img, "kdump_header"), want), "%s: %s detected (%s)",
 	   name, want, fact(img, "kdump_header"));

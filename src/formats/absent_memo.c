@@ -1,0 +1,67 @@
+#include "absent_memo.h"
+#include "../lib/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Four ways to a set, as a CPU's cache, so that two absent tables whose
+ * frames share a set do not push each other out by turns: a batch's
+ * absent tables are tens (the real 16K guest's kdump of 4 KiB blocks
+ * has 37), and one that loses its way is asked of the format again.
+ * Untouched sets cost no memory (calloc). */
+#define SET_BITS 5
+#define WAYS 4
+
+struct pgw_absent_memo {
+	uint64_t key[1u << SET_BITS][WAYS];    /* pfn + 1; 0: empty */
+	unsigned char hand[1u << SET_BITS];    /* the way to fill next */
+	struct pgw_err err[1u << SET_BITS][WAYS];
+};
+
+/* The verdict of from into to: its message up to its end (the bytes
+ * after it are never read). */
+static void copy_verdict(struct pgw_err *to, const struct pgw_err *from)
+{
+	size_t n = strnlen(from->msg, sizeof(from->msg) - 1);
+
+	to->status = from->status;
+	to->errnum = from->errnum;
+	to->absence = from->absence;
+	memcpy(to->msg, from->msg, n);
+	to->msg[n] = '\0';
+}
+
+struct pgw_absent_memo *pgw_absent_memo_new(void)
+{
+	return calloc(1, sizeof(struct pgw_absent_memo));
+}
+
+void pgw_absent_memo_free(struct pgw_absent_memo *memo)
+{
+	free(memo);
+}
+
+enum pgw_status pgw_absent_memo_get(const struct pgw_absent_memo *memo,
+				    uint64_t pfn, struct pgw_err *err)
+{
+	size_t set = pgw_hash_slot(pfn, SET_BITS);
+
+	for (unsigned w = 0; w < WAYS; w++) {
+		if (memo->key[set][w] == pfn + 1) {
+			copy_verdict(err, &memo->err[set][w]);
+			return PGW_E_NODATA;
+		}
+	}
+	return PGW_OK;
+}
+
+void pgw_absent_memo_keep(struct pgw_absent_memo *memo, uint64_t pfn,
+			  const struct pgw_err *err)
+{
+	size_t set = pgw_hash_slot(pfn, SET_BITS);
+	unsigned w = memo->hand[set];
+
+	memo->hand[set] = (unsigned char)((w + 1) % WAYS);
+	memo->key[set][w] = pfn + 1;
+	copy_verdict(&memo->err[set][w], err);
+}
