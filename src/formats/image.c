@@ -360,6 +360,84 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return zero_if_excluded(img, st, page_ret, err);
 }
 
+/* The pages after first that lie after it in memory, from pfn + 1 on,
+ * up to n in all; *cut_ret: the run ends at a page not in the image (a
+ * run laid out again would end there too). */
+static unsigned run_in_place(struct pgw_image *img, uint64_t pfn, unsigned n,
+			     const uint8_t *first, bool *cut_ret)
+{
+	struct pgw_err ignored;
+	const uint8_t *next;
+	unsigned got = 1;
+
+	*cut_ret = false;
+	for (; got < n; got++) {
+		if (pgw_image_page(img, pfn + got, &next, &ignored) !=
+		    PGW_OK) {
+			*cut_ret = true;
+			break;
+		}
+		if (next != first + ((size_t)got << PGW_PAGE_SHIFT))
+			break;
+	}
+	return got;
+}
+
+/* pfn's page into the cache's next slot, from where the cache holds it
+ * now (given up there) or from the format.  The slot's data, or NULL
+ * when the page is not in the image. */
+static const uint8_t *refill(struct pgw_image *img, uint64_t pfn)
+{
+	const uint8_t *held = pgw_page_cache_get(img->cache, pfn);
+	uint8_t *slot = pgw_page_cache_slot(img->cache, pfn);
+	const uint8_t *page;
+	struct pgw_err err;
+
+	/* slot() gave up what the slot held: pfn's own page, if it was
+	 * there, and its bytes are still in place. */
+	if (held && held != slot)
+		memcpy(slot, held, PGW_PAGE_SIZE);
+	pgw_page_cache_drop(img->cache, pfn);
+	if (!held) {
+		enum pgw_status st = img->format->page(img, pfn, slot, &page,
+						       &err);
+		if (st != PGW_OK) {
+			pgw_page_cache_unslot(img->cache);
+			keep_absent(img, pfn, st, &err);
+			return NULL;
+		}
+		if (page != slot)
+			memcpy(slot, page, PGW_PAGE_SIZE);
+		img->pages_filled++;
+	}
+	pgw_page_cache_commit(img->cache, pfn);
+	return slot;
+}
+
+unsigned pgw_image_page_run(struct pgw_image *img, uint64_t pfn, unsigned n,
+			    const uint8_t **page_ret, struct pgw_err *err)
+{
+	const uint8_t *first;
+	unsigned got;
+	bool cut;
+
+	if (pgw_image_page(img, pfn, &first, err) != PGW_OK)
+		return 0;
+	got = run_in_place(img, pfn, n, first, &cut);
+	*page_ret = first;
+	if (got == n || cut || img->zero_copy || !img->cache)
+		return got;
+	pgw_page_cache_align(img->cache, n);
+	const uint8_t *start = refill(img, pfn);
+	if (!start)
+		return got;
+	unsigned laid = 1;
+	while (laid < n && refill(img, pfn + laid))
+		laid++;
+	*page_ret = start;
+	return laid;
+}
+
 /* The very file, at the size it had when img was opened: a worker that
  * saw another size would read another image. */
 static bool same_file(const struct pgw_image *w, const struct pgw_image *img)

@@ -20,6 +20,19 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err);
 
 /*
+ * Up to n pages from pfn (n at most 16: a 64 KiB table), one after
+ * another in memory from *page_ret, valid as pgw_image_page's pointers
+ * are: how many (0: pfn's page cannot be read, err says why).  Fewer
+ * than n where a page of the run is not in the image, or a zero-copy
+ * image does not map them in one piece; a decompressing image lays the
+ * run out in its cache in one piece (copying what it held apart,
+ * decoding what it did not hold), so that a table of several pages is
+ * kept whole.
+ */
+unsigned pgw_image_page_run(struct pgw_image *img, uint64_t pfn, unsigned n,
+			    const uint8_t **page_ret, struct pgw_err *err);
+
+/*
  * How long pgw_image_page's pointers stay valid, for callers that keep
  * them (the paging-structure cache keeps table pages): while the count
  * *epoch is what it was when the pointer was handed out.  A zero-copy

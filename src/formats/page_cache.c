@@ -4,12 +4,16 @@
 #include <stdlib.h>
 
 #define NO_PFN UINT64_MAX
+/* A slot whose page was dropped: no longer found, but its bytes may still
+ * be read through a pointer handed out, until the slot is taken. */
+#define DROPPED (UINT64_MAX - 1)
 
 struct pgw_page_cache {
 	unsigned slots;
 	unsigned next;         /* FIFO hand */
 	uint64_t evicted;      /* pages given up so far (the epoch) */
-	uint64_t *pfn;         /* per slot; NO_PFN when empty or uncommitted */
+	uint64_t *pfn;         /* per slot; NO_PFN when empty or uncommitted,
+				  DROPPED */
 	struct pgw_table where; /* pfn -> its slot + 1 */
 	uint8_t *data;         /* slots * PGW_PAGE_SIZE */
 };
@@ -61,8 +65,9 @@ uint8_t *pgw_page_cache_slot(struct pgw_page_cache *c, uint64_t pfn)
 	(void)pfn;
 	c->next = (c->next + 1) % c->slots;
 	if (c->pfn[s] != NO_PFN) {
-		pgw_table_remove(&c->where,
-				 pgw_table_find(&c->where, c->pfn[s]));
+		if (c->pfn[s] != DROPPED)
+			pgw_table_remove(&c->where,
+					 pgw_table_find(&c->where, c->pfn[s]));
 		c->pfn[s] = NO_PFN;
 		c->evicted++;
 	}
@@ -83,6 +88,22 @@ void pgw_page_cache_unslot(struct pgw_page_cache *c)
 {
 	/* slot() emptied it already: the hand simply comes back to it. */
 	c->next = (c->next + c->slots - 1) % c->slots;
+}
+
+void pgw_page_cache_align(struct pgw_page_cache *c, unsigned n)
+{
+	if (c->next + n > c->slots)
+		c->next = 0;
+}
+
+void pgw_page_cache_drop(struct pgw_page_cache *c, uint64_t pfn)
+{
+	struct pgw_table_slot *t = pgw_table_find(&c->where, pfn);
+
+	if (!t->value)
+		return;
+	c->pfn[t->value - 1] = DROPPED;
+	pgw_table_remove(&c->where, t);
 }
 
 void pgw_page_cache_reset(struct pgw_page_cache *c)

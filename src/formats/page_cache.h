@@ -26,6 +26,18 @@ void pgw_page_cache_commit(struct pgw_page_cache *cache, uint64_t pfn);
  */
 void pgw_page_cache_unslot(struct pgw_page_cache *cache);
 
+/*
+ * A run of n slots to be handed out one after another from here on, so
+ * that the pages filled into them lie one after another in memory (a
+ * 16 or 64 KiB table kept whole): the hand goes back to the first slot
+ * when fewer than n are left before the end.  n is at most slots / 2,
+ * so a page handed out is still given up no sooner than it was.
+ */
+void pgw_page_cache_align(struct pgw_page_cache *cache, unsigned n);
+/* pfn's page no longer found (when held): its slot is given up, and the
+ * epoch moves, when the slot is taken for another. */
+void pgw_page_cache_drop(struct pgw_page_cache *cache, uint64_t pfn);
+
 /* Give every page up (the epoch moves): what is found next is decoded
  * again, as by a cache just made. */
 void pgw_page_cache_reset(struct pgw_page_cache *cache);

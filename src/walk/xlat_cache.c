@@ -157,28 +157,21 @@ void pgw_xlat_cache_retarget(struct pgw_xlat_cache *c,
 /*
  * Keep the page of sl's table in sl (NULL when the image cannot give
  * it), and of a table of several pages (16 and 64 KiB granules) as many
- * as a zero-copy image maps one after another from it: the table's
- * entries past its first page are then read in place too.  A
- * decompressing image's pages are not kept together: its first alone.
+ * as lie one after another in memory from it (pgw_image_page_run: a
+ * zero-copy image's map, a decompressing image's cache, which lays them
+ * out so): the table's entries past its first page are then read in
+ * place too.
  */
 static void keep_table(struct pgw_xlat_cache *c, struct pgw_image *img,
 		       const struct level_slots *ls, struct slot *sl)
 {
 	struct pgw_err err;
-	const uint8_t *page, *next;
-	uint64_t pfn = sl->table >> PGW_PAGE_SHIFT;
+	const uint8_t *page;
+	unsigned got = pgw_image_page_run(img, sl->table >> PGW_PAGE_SHIFT,
+					  ls->table_pages, &page, &err);
 
-	sl->page = NULL;
-	sl->pages = 1;
-	if (pgw_image_page(img, pfn, &page, &err) == PGW_OK) {
-		sl->page = page;
-		unsigned n = img->zero_copy ? ls->table_pages : 1;
-		while (sl->pages < n &&
-		       pgw_image_page(img, pfn + sl->pages, &next, &err) ==
-			       PGW_OK &&
-		       next == page + ((size_t)sl->pages << PGW_PAGE_SHIFT))
-			sl->pages++;
-	}
+	sl->page = got ? page : NULL;
+	sl->pages = (uint16_t)(got ? got : 1);
 	/* After the reads, which may give a page up. */
 	sl->epoch = *c->epoch;
 }

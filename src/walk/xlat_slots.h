@@ -30,8 +30,8 @@ struct slot {
 	uint8_t stop;          /* final: how the walk ended (enum pgw_stop) */
 	uint16_t pages;        /* cont: 4 KiB pages of the table in memory
 				  one after another from page (a 16 or 64
-				  KiB granule's table, mapped in one piece:
-				  all of them; else 1) */
+				  KiB granule's table, mapped or laid out in
+				  one piece: all of them; else 1) */
 };
 _Static_assert(sizeof(struct slot) == 32, "a slot's head is half a line");
 

@@ -254,6 +254,69 @@ static void cache_test(const struct dw_mem *m)
 	dw_free(&b);
 }
 
+/* Dumped pages of m from pfn on, one after another, up to n. */
+static unsigned dumped_from(const struct dw_mem *m,
+			    const struct dw_kdump_opts *o, uint64_t pfn,
+			    unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && pfn + k < m->npages && dw_kdump_dumped(m, o, pfn + k))
+		k++;
+	return k;
+}
+
+/*
+ * Runs of 4 pages (a 16 KiB table) from every third frame, so that each
+ * overlaps the last and its pages were decoded apart before: each comes
+ * back whole, laid out in one piece, as far as the dump holds its pages
+ * (0 when it lacks the first, which says why), byte for byte.
+ */
+static void run_test(const char *name, const struct dw_mem *m,
+		     bool filtered)
+{
+	struct dw_kdump_opts o = { .codec = DW_ZLIB,
+				   .dump_level = filtered ? 31 : 0,
+				   .exclude_zero = filtered };
+	struct dw_buf b;
+	struct pgw_image *img;
+	struct pgw_err err;
+	uint64_t runs = 0, wrong_len = 0, wrong_bytes = 0, cut = 0;
+
+	dw_write_kdump(&b, m, &o, NULL);
+	if (!ok(open_buf(&b, NULL, &img, &err) == PGW_OK, "%s runs: opens",
+		name))
+		return;
+	for (uint64_t pfn = 0; pfn + 4 <= m->npages; pfn += 3) {
+		const uint8_t *q = NULL, *single;
+		unsigned want = dumped_from(m, &o, pfn, 4);
+		unsigned got = pgw_image_page_run(img, pfn, 4, &q, &err);
+
+		runs++;
+		cut += want < 4;
+		if (got != want || (!got && err.absence == PGW_ABSENT_NONE)) {
+			wrong_len++;
+			continue;
+		}
+		for (unsigned i = 0; i < got; i++)
+			wrong_bytes += memcmp(q + (size_t)i * DW_PAGE,
+					      m->data + (pfn + i) * DW_PAGE,
+					      DW_PAGE) != 0;
+		/* A page of the run read next is a different one, from the
+		 * map or from another slot: the next run finds its pages
+		 * apart. */
+		if (got)
+			(void)pgw_image_page(img, pfn + got + 7, &single, &err);
+	}
+	is_u64(wrong_len, 0, "%s runs: %llu runs of 4 pages, each as long as "
+	       "the dump holds (%llu cut short)", name,
+	       (unsigned long long)runs, (unsigned long long)cut);
+	is_u64(wrong_bytes, 0, "%s runs: every page of a run byte for byte",
+	       name);
+	pgw_image_close(img);
+	dw_free(&b);
+}
+
 int main(void)
 {
 	struct dw_mem plain, filtered;
@@ -308,6 +371,8 @@ int main(void)
 	notes_test(&plain);
 	old_headers(&plain);
 	cache_test(&plain);
+	run_test("whole", &plain, false);
+	run_test("filtered", &filtered, true);
 	free(plain.data);
 	free(plain.kind);
 	free(filtered.data);
