@@ -41,18 +41,35 @@ void pgw_absent_memo_free(struct pgw_absent_memo *memo)
 	free(memo);
 }
 
-enum pgw_status pgw_absent_memo_get(const struct pgw_absent_memo *memo,
-				    uint64_t pfn, struct pgw_err *err)
+/* pfn's kept verdict, or NULL. */
+static const struct pgw_err *kept(const struct pgw_absent_memo *memo,
+				  uint64_t pfn)
 {
 	size_t set = pgw_hash_slot(pfn, SET_BITS);
 
-	for (unsigned w = 0; w < WAYS; w++) {
-		if (memo->key[set][w] == pfn + 1) {
-			copy_verdict(err, &memo->err[set][w]);
-			return PGW_E_NODATA;
-		}
-	}
-	return PGW_OK;
+	for (unsigned w = 0; w < WAYS; w++)
+		if (memo->key[set][w] == pfn + 1)
+			return &memo->err[set][w];
+	return NULL;
+}
+
+enum pgw_status pgw_absent_memo_get(const struct pgw_absent_memo *memo,
+				    uint64_t pfn, struct pgw_err *err)
+{
+	const struct pgw_err *e = kept(memo, pfn);
+
+	if (!e)
+		return PGW_OK;
+	copy_verdict(err, e);
+	return PGW_E_NODATA;
+}
+
+enum pgw_absence pgw_absent_memo_why(const struct pgw_absent_memo *memo,
+				     uint64_t pfn)
+{
+	const struct pgw_err *e = kept(memo, pfn);
+
+	return e ? e->absence : PGW_ABSENT_NONE;
 }
 
 void pgw_absent_memo_keep(struct pgw_absent_memo *memo, uint64_t pfn,

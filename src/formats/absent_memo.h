@@ -19,6 +19,10 @@ void pgw_absent_memo_free(struct pgw_absent_memo *memo);
 /* pfn's kept verdict into err (PGW_E_NODATA), or PGW_OK: none kept. */
 enum pgw_status pgw_absent_memo_get(const struct pgw_absent_memo *memo,
 				    uint64_t pfn, struct pgw_err *err);
+/* Why pfn is absent, as kept (no message made); PGW_ABSENT_NONE: none
+ * kept. */
+enum pgw_absence pgw_absent_memo_why(const struct pgw_absent_memo *memo,
+				     uint64_t pfn);
 /* Keep err (a PGW_E_NODATA the image said of pfn), in place of whatever
  * shared its slot. */
 void pgw_absent_memo_keep(struct pgw_absent_memo *memo, uint64_t pfn,

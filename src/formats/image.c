@@ -360,6 +360,17 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 	return zero_if_excluded(img, st, page_ret, err);
 }
 
+enum pgw_absence pgw_image_page_absent(const struct pgw_image *img,
+				       uint64_t pfn)
+{
+	enum pgw_absence why = img->absent ?
+		pgw_absent_memo_why(img->absent, pfn) : PGW_ABSENT_NONE;
+
+	/* --zero-excluded: pgw_image_page serves zeros for it. */
+	return why == PGW_ABSENT_EXCLUDED && img->opts.zero_excluded ?
+		       PGW_ABSENT_NONE : why;
+}
+
 /* The pages after first that lie after it in memory, from pfn + 1 on,
  * up to n in all; *cut_ret: the run ends at a page not in the image (a
  * run laid out again would end there too). */

@@ -20,6 +20,16 @@ enum pgw_status pgw_image_page(struct pgw_image *img, uint64_t pfn,
 			       const uint8_t **page_ret, struct pgw_err *err);
 
 /*
+ * Why pgw_image_page said pfn's page is not in the image, when it said
+ * so lately (the image keeps its last verdicts; an image never changes):
+ * a batch stopping at a table the image lacks answers without asking
+ * for the page, or for its message, again.  PGW_ABSENT_NONE: no such
+ * verdict kept (pgw_image_page says).
+ */
+enum pgw_absence pgw_image_page_absent(const struct pgw_image *img,
+				       uint64_t pfn);
+
+/*
  * Up to n pages from pfn (n at most 16: a 64 KiB table), one after
  * another in memory from *page_ret, valid as pgw_image_page's pointers
  * are: how many (0: pfn's page cannot be read, err says why).  Fewer

@@ -667,13 +667,19 @@ static enum pgw_status kdump_page(struct pgw_image *img, uint64_t pfn,
 	return PGW_OK;
 }
 
-/* The image's 4 KiB page pfn: its block's state. */
+/* The image's 4 KiB page pfn: its block's state.  The usual frame of a
+ * batch first, in a few loads: dumped (its bit in the mapped bitmap),
+ * in a block known clean (pgw_kdump_page_state's verdict then too). */
 static enum pgw_absence kdump_page_state_4k(struct pgw_image *img,
 					    uint64_t pfn)
 {
 	const struct kdump *k = img->priv;
+	uint64_t b = pfn >> (k->shift - PGW_PAGE_SHIFT);
 
-	return pgw_kdump_page_state(img, pfn >> (k->shift - PGW_PAGE_SHIFT));
+	if (b < k->max_mapnr && k->bits2 && k->clean &&
+	    (k->bits2[b / 8] >> (b & 7) & 1) && k->clean[b / RANK_BITS])
+		return PGW_ABSENT_NONE;
+	return pgw_kdump_page_state(img, b);
 }
 
 enum pgw_absence pgw_kdump_page_state(struct pgw_image *img, uint64_t pfn)

@@ -83,6 +83,32 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 				  PGW_STOP_TABLE_NOT_IN_IMAGE;
 }
 
+/*
+ * The page of the entry at entry_pa of the table at `table`, read, into
+ * *page_ret (PGW_STOP_OK), or the stop a walk meets there, *why_ret
+ * saying why: a page the image lacks is asked of it once, then known
+ * (pgw_image_page_absent), so that a batch stopping there costs no
+ * message each time.
+ */
+static inline enum pgw_stop pgw_table_page(struct pgw_image *img,
+					   uint64_t table, uint64_t entry_pa,
+					   const uint8_t **page_ret,
+					   enum pgw_absence *why_ret)
+{
+	uint64_t pfn = entry_pa >> PGW_PAGE_SHIFT;
+	struct pgw_err err;
+	enum pgw_status st = PGW_E_NODATA;
+
+	*why_ret = pgw_image_page_absent(img, pfn);
+	if (*why_ret == PGW_ABSENT_NONE) {
+		st = pgw_image_page(img, pfn, page_ret, &err);
+		if (st == PGW_OK)
+			return PGW_STOP_OK;
+		*why_ret = err.absence;
+	}
+	return pgw_table_stop(pgw_mem_top(img), table, st);
+}
+
 /* The entry at entry_pa (size bytes) of its table's page.  Tables are
  * aligned to their size (pgw_root_table, and the decoders' frame masks),
  * so an entry never straddles a page. */

@@ -125,8 +125,29 @@ static inline bool brief(const struct pgw_space *space,
 		uint64_t off = (sl->table & (PGW_PAGE_SIZE - 1)) +
 			       (((va >> ls->below_shift) & ls->below_mask)
 				<< ls->entry_shift);
-		if (!page || off >= kept_span(sl))
+		/* A page given up since: the walk keeps it anew. */
+		if (!page && sl->page)
 			return false;
+		if (!page || off >= kept_span(sl)) {
+			/* A table the image holds in part (a 16 KiB one of
+			 * 4 KiB blocks, one left out): the entry's page is
+			 * read, or the walk stops where it is not. */
+			enum pgw_absence why;
+			enum pgw_stop stop = pgw_table_page(
+				space->img, sl->table,
+				(sl->table & ~(uint64_t)(PGW_PAGE_SIZE - 1)) +
+					off,
+				&page, &why);
+			if (stop == PGW_STOP_READ_ERROR)
+				return false;
+			if (stop != PGW_STOP_OK) {
+				*b = (struct pgw_answer){ .stop = stop,
+							 .level = ls->below,
+							 .absence = why };
+				return true;
+			}
+			off &= PGW_PAGE_SIZE - 1;
+		}
 		uint64_t raw = pgw_entry_at(
 			page + (off & ~(uint64_t)(PGW_PAGE_SIZE - 1)), off,
 			1u << ls->entry_shift);

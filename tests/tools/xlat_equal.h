@@ -114,13 +114,17 @@ static inline bool xe_same_answer(const struct pgw_xlat *want,
 }
 
 /* b (from pgw_translate_brief) says what want (every step) says, and is
- * an answer brief gives: a leaf, or a stop at an empty entry (no
- * non-present details, no table missing). */
+ * an answer brief gives: a leaf, a stop at an empty entry (no
+ * non-present details), or a stop at a table the image lacks. */
 static inline bool xe_same_brief(const struct pgw_xlat *want,
 				 const struct pgw_answer *b)
 {
-	if (want->nsteps == 0 || !want->step[want->nsteps - 1].read_ok)
+	if (want->nsteps == 0)
 		return false;
+	if (!want->step[want->nsteps - 1].read_ok)
+		return (want->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
+			want->stop == PGW_STOP_TABLE_BEYOND_MEMORY) &&
+		       xe_same_answer(want, b);
 	if (b->stop != PGW_STOP_OK &&
 	    want->step[want->nsteps - 1].entry.raw != 0)
 		return false;

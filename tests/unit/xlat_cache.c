@@ -706,8 +706,9 @@ int main(void)
 	test_reopened(&a);
 	test_brief_runs(&sp64, dm);
 	ok(brief_absent > 0, "brief answers over the test: %lu leaves (%lu "
-	   "with the data not in the image) and %lu stops at empty entries, "
-	   "each as walked", brief_leaves, brief_absent, brief_stops);
+	   "with the data not in the image) and %lu stops at empty entries "
+	   "or at tables the image lacks, each as walked", brief_leaves,
+	   brief_absent, brief_stops);
 
 	/* The loader. */
 	void *fn = NULL;
