@@ -8,7 +8,9 @@
 # blocks, which libkdumpfile answers nothing from), and a kdump of each
 # guest libkdumpfile reads: tests/tools/pgw-mkdump from mem.raw (4 KiB
 # blocks, zero pages left out, aarch64 and the guest's VMCOREINFO in its
-# headers; makedumpfile built for x86-64 cannot filter an arm64 vmcore).
+# headers; makedumpfile built for x86-64 cannot filter an arm64 vmcore),
+# and for arm64-16k-a one of 16 KiB blocks too (kdump-16k: a block a
+# page, as makedumpfile writes a 16K kernel's dump).
 # The answers are compared on the whole batch first; then the
 # peer's runs and pgwalk's take turns, RUNS of each, and each row gives
 # the medians of wall and CPU time (user+system, which a loaded machine
@@ -41,12 +43,20 @@ for a in arm64-4k-a:arm64-4k-48 arm64-16k-a:arm64-16k-47; do
 		--ram-from=0x40000000 --machine=aarch64 \
 		--vmcoreinfo="$SHARED/$d/vmcoreinfo.txt" --exclude-zero \
 		"$TMP/$d.kdump" >/dev/null || rm -f "$TMP/$d.kdump"
-	for img in elf raw kdump kdump-4k; do
+	rm -f "$TMP/$d.kdump16"
+	[ "$mode" = arm64-16k-47 ] &&
+		{ "$PGW_TOOLS/pgw-mkdump" kdump --raw="$UNPACKED/$d/mem.raw" \
+			--ram-from=0x40000000 --machine=aarch64 \
+			--vmcoreinfo="$SHARED/$d/vmcoreinfo.txt" --exclude-zero \
+			--block-size=16384 "$TMP/$d.kdump16" >/dev/null ||
+		  rm -f "$TMP/$d.kdump16"; }
+	for img in elf raw kdump kdump-4k kdump-16k; do
 		case $img in
 		elf) file=$elf fmt= pflag= ;;
 		raw) file=$UNPACKED/$d/mem.raw fmt=--image-format=raw pflag=--raw ;;
 		kdump) file=$SHARED/$d/vmcore.kdump-zlib fmt= pflag= ;;
 		kdump-4k) file=$TMP/$d.kdump fmt= pflag= ;;
+		kdump-16k) file=$TMP/$d.kdump16 fmt= pflag= ;;
 		esac
 		[ -f "$file" ] || continue
 		pg="$PGWALK translate $fmt --mode=$mode --ttbr1=$table --format=tsv"

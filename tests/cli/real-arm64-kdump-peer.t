@@ -4,7 +4,11 @@
 # x86-64 host cannot filter an arm64 vmcore (it translates the kernel's
 # addresses with its own architecture's code), so each guest's kdump is
 # written here by pgw-mkdump from mem.raw: 4 KiB blocks, zero pages left
-# out (dump level 1), utsname.machine aarch64 and the guest's VMCOREINFO.
+# out (dump level 1), utsname.machine aarch64 and the guest's VMCOREINFO;
+# for the 16K guest also one of 16 KiB blocks (a block a page, as
+# makedumpfile writes a 16K kernel's dump), whose 16 KiB tables are
+# whole blocks, where those of 4 KiB blocks lose a quarter left out as
+# zeros.
 # On it pgwalk must reproduce QEMU's gva2gpa (no root given: vCPU0's
 # kernel half, vCPU1's process by pid), and addrxlat, walking the same
 # tables (TTBR1's for the kernel half, vCPU1's TTBR0 for the user half),
@@ -27,14 +31,15 @@ pkg-config --exists libaddrxlat libkdumpfile 2>/dev/null &&
 		$(pkg-config --cflags --libs libkdumpfile libaddrxlat) 2>"$TMP/cc" ||
 	skip_all "no libkdumpfile/libaddrxlat to build the peer (apt-get install libkdumpfile-dev)"
 PEER=$TMP/addrxlat_vtop
-ARM="arm64-4k-a:arm64-4k-48:48 arm64-16k-a:arm64-16k-47:47"
+ARM="arm64-4k-a:arm64-4k-48:48:4096 arm64-16k-a:arm64-16k-47:47:4096
+arm64-16k-a:arm64-16k-47:47:16384"
 for _a in $ARM; do
 	for _f in gva2gpa.txt README.txt vmcoreinfo.txt sysregs-cpu0.txt; do
 		[ -s "$SHARED/${_a%%:*}/$_f" ] || bail "${_a%%:*}/$_f is missing or empty"
 	done
 done
 unpack_shared || bail "cannot unpack the real dumps into $UNPACKED"
-plan 14
+plan 24
 
 # canonical BITS FILE: the va<TAB>pa lines whose address lies in one of
 # the two halves of a BITS-bit space: no tag, nothing in the gap between.
@@ -59,13 +64,21 @@ canonical() {
 mapped() { awk -F'\t' '$2 != "-"' "$1" | grep -c ''; }
 
 for a in $ARM; do
-	d=${a%%:*} rest=${a#*:}; mode=${rest%%:*} bits=${rest#*:}
-	D=$SHARED/$d kd=$TMP/$d.kdump
+	d=${a%%:*} rest=${a#*:}; mode=${rest%%:*} rest=${rest#*:}
+	bits=${rest%%:*} bs=${rest#*:}
+	D=$SHARED/$d kd=$TMP/$d.$bs.kdump
 	"$MKDUMP" kdump --raw="$UNPACKED/$d/mem.raw" --ram-from=0x40000000 \
 		--machine=aarch64 --vmcoreinfo="$D/vmcoreinfo.txt" \
-		--exclude-zero "$kd" >/dev/null || bail "pgw-mkdump $d failed"
+		--exclude-zero --block-size="$bs" "$kd" >/dev/null ||
+		bail "pgw-mkdump $d failed"
+	d="$d ($bs-byte blocks)"
 	run "$PGWALK" info "$kd"
 	like "machine: aarch64" "$d: a kdump of the guest's RAM, aarch64 in its header"
+	if [ "$bs" = 4096 ]; then
+		unlike "block_size" "$d: 4 KiB blocks, no block size said"
+	else
+		like "block_size: $bs bytes" "$d: its block size said"
+	fi
 
 	arm64_answers "$D" 0 kernel >"$TMP/want"
 	cut -f1 "$TMP/want" | "$PGWALK" translate -f tsv "$kd" - |

@@ -267,13 +267,15 @@ static const struct {
 };
 
 /* Compress one page; returns the size, or 0 to store it whole. */
-DW_API size_t dw_compress(enum dw_codec c, const uint8_t *in, uint8_t *out,
-			  size_t cap)
+/* len bytes of in compressed with c into out (cap bytes): the length,
+ * 0 when it does not fit or c is none. */
+DW_API size_t dw_compress_len(enum dw_codec c, const uint8_t *in, size_t len,
+			      uint8_t *out, size_t cap)
 {
 	switch (c) {
 	case DW_ZLIB: {
 		uLongf n = cap;
-		if (compress2(out, &n, in, DW_PAGE, 1) != Z_OK)
+		if (compress2(out, &n, in, len, 1) != Z_OK)
 			return 0;
 		return n;
 	}
@@ -282,7 +284,7 @@ DW_API size_t dw_compress(enum dw_codec c, const uint8_t *in, uint8_t *out,
 		static uint8_t wrk[LZO1X_1_MEM_COMPRESS];
 		lzo_uint n = cap;
 		if (lzo_init() != LZO_E_OK ||
-		    lzo1x_1_compress(in, DW_PAGE, out, &n, wrk) != LZO_E_OK)
+		    lzo1x_1_compress(in, len, out, &n, wrk) != LZO_E_OK)
 			return 0;
 		return n;
 	}
@@ -290,7 +292,7 @@ DW_API size_t dw_compress(enum dw_codec c, const uint8_t *in, uint8_t *out,
 #ifdef PGW_HAVE_SNAPPY
 	case DW_SNAPPY: {
 		size_t n = cap;
-		if (snappy_compress((const char *)in, DW_PAGE, (char *)out,
+		if (snappy_compress((const char *)in, len, (char *)out,
 				    &n) != SNAPPY_OK)
 			return 0;
 		return n;
@@ -301,13 +303,20 @@ DW_API size_t dw_compress(enum dw_codec c, const uint8_t *in, uint8_t *out,
 		static ZSTD_CCtx *cctx;
 		if (!cctx)
 			cctx = ZSTD_createCCtx();
-		size_t n = ZSTD_compressCCtx(cctx, out, cap, in, DW_PAGE, 1);
+		size_t n = ZSTD_compressCCtx(cctx, out, cap, in, len, 1);
 		return ZSTD_isError(n) ? 0 : n;
 	}
 #endif
 	default:
 		return 0;
 	}
+}
+
+/* A page compressed with c (dw_compress_len of DW_PAGE bytes). */
+DW_API size_t dw_compress(enum dw_codec c, const uint8_t *in, uint8_t *out,
+			  size_t cap)
+{
+	return dw_compress_len(c, in, DW_PAGE, out, cap);
 }
 
 struct dw_kdump_opts {
@@ -323,6 +332,10 @@ struct dw_kdump_opts {
 	const char *vmcoreinfo;    /* text at offset_vmcoreinfo, or NULL */
 	bool split;
 	uint64_t split_start, split_end;  /* pfns [start, end) in this file */
+	unsigned block_pages;      /* 4 KiB pages a block (a kdump pfn) holds:
+				      1 (0 too), or 4 as makedumpfile of a
+				      16K kernel writes; split and the
+				      pfns above count blocks */
 };
 
 /* Where things ended up, for tests that corrupt them. */
@@ -349,6 +362,29 @@ DW_API int dw_kdump_dumped(const struct dw_mem *m,
 	return 1;
 }
 
+/* Block blk (of bp pages) is dumped: RAM (its first page; RAM ranges
+ * are whole blocks), in this file's part, and not all zeros when zero
+ * pages are left out. */
+DW_API int dw_kdump_block_dumped(const struct dw_mem *m,
+				 const struct dw_kdump_opts *o, uint64_t blk,
+				 unsigned bp)
+{
+	uint64_t first = blk * bp;
+
+	if (bp == 1)
+		return dw_kdump_dumped(m, o, blk);
+	if (m->kind[first] != DW_RAM)
+		return 0;
+	if (o->split && (blk < o->split_start || blk >= o->split_end))
+		return 0;
+	if (!o->exclude_zero)
+		return 1;
+	for (unsigned i = 0; i < bp && first + i < m->npages; i++)
+		if (!dw_page_zero(m, first + i))
+			return 1;
+	return 0;
+}
+
 DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 			   const struct dw_kdump_opts *o,
 			   struct dw_kdump_info *info)
@@ -357,7 +393,9 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 	unsigned status = l64 ? 424 : 412;
 	unsigned sub_size = l64 ? 104 : 80, ls = l64 ? 8 : 4;
 	uint32_t version = o->header_version ? o->header_version : 6;
-	size_t bs = DW_PAGE;
+	unsigned bp = o->block_pages ? o->block_pages : 1;
+	size_t bs = (size_t)DW_PAGE * bp;
+	uint64_t nblk = (m->npages + bp - 1) / bp;
 	struct dw_kdump_info in;
 
 	memset(&in, 0, sizeof(in));
@@ -366,13 +404,13 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 	size_t vmci_len = o->vmcoreinfo ? strlen(o->vmcoreinfo) : 0;
 	size_t sub_bytes = sub_size + o->notes_len + vmci_len;
 	size_t sub_blocks = (sub_bytes + bs - 1) / bs;
-	size_t bitmap_len = ((m->npages + 7) / 8 + bs - 1) / bs * bs;
+	size_t bitmap_len = ((nblk + 7) / 8 + bs - 1) / bs * bs;
 	in.bitmap1 = (1 + sub_blocks) * bs;
 	in.bitmap2 = in.bitmap1 + bitmap_len;
 	in.desc_off = in.bitmap2 + bitmap_len;
 	in.bitmap_len = bitmap_len;
-	for (uint64_t pfn = 0; pfn < m->npages; pfn++)
-		in.ndumped += dw_kdump_dumped(m, o, pfn);
+	for (uint64_t pfn = 0; pfn < nblk; pfn++)
+		in.ndumped += dw_kdump_block_dumped(m, o, pfn, bp);
 	in.data_off = in.desc_off + in.ndumped * 24;
 
 	/* disk_dump_header */
@@ -389,8 +427,7 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 	in.bitmap_blocks_off = status + 12;
 	dw_le(b, status + 12, 2 * bitmap_len / bs, 4);
 	in.max_mapnr_off = status + 16;
-	dw_le(b, status + 16, m->npages > 0xffffffffu ? 0xffffffffu : m->npages,
-	      4);
+	dw_le(b, status + 16, nblk > 0xffffffffu ? 0xffffffffu : nblk, 4);
 	dw_le(b, status + 20, in.ndumped, 4);
 	dw_le(b, status + 36, 1, 4);                 /* nr_cpus */
 
@@ -413,7 +450,7 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 		dw_le(b, s + o_e64, o->split_end, 8);
 	}
 	in.max_mapnr64_off = s + o_m64;
-	dw_le(b, s + o_m64, m->npages, 8);
+	dw_le(b, s + o_m64, nblk, 8);
 	size_t pos = s + sub_size;
 	if (o->notes_len) {
 		dw_le(b, s + o_no, pos, 8);
@@ -431,32 +468,44 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 	dw_grow(b, in.data_off);
 	uint64_t idx = 0, data = in.data_off, zero_off = 0;
 	bool have_zero = false;
-	uint8_t *cbuf = malloc(2 * DW_PAGE + 1024);
-	for (uint64_t pfn = 0; pfn < m->npages; pfn++) {
-		if (m->kind[pfn] != DW_HOLE)
+	uint8_t *cbuf = malloc(2 * bs + 1024);
+	/* A block's bytes (the last one padded with zeros). */
+	uint8_t *blk = calloc(1, bs);
+	for (uint64_t pfn = 0; pfn < nblk; pfn++) {
+		if (m->kind[pfn * bp] != DW_HOLE)
 			b->p[in.bitmap1 + pfn / 8] |= (uint8_t)(1u << (pfn % 8));
-		if (!dw_kdump_dumped(m, o, pfn))
+		if (!dw_kdump_block_dumped(m, o, pfn, bp))
 			continue;
 		b->p[in.bitmap2 + pfn / 8] |= (uint8_t)(1u << (pfn % 8));
-		const uint8_t *page = m->data + pfn * DW_PAGE;
+		uint64_t in_mem = m->npages - pfn * bp < bp ?
+					  m->npages - pfn * bp : bp;
+		memset(blk, 0, bs);
+		memcpy(blk, m->data + pfn * bs, in_mem * DW_PAGE);
+		const uint8_t *page = blk;
 		size_t d = in.desc_off + idx++ * 24;
-		if (o->share_zero && dw_page_zero(m, pfn)) {
+		static const uint8_t zero[DW_PAGE];
+		bool all_zero = true;
+		for (unsigned i = 0; i < bp && all_zero; i++)
+			all_zero = memcmp(blk + (size_t)i * DW_PAGE, zero,
+					  DW_PAGE) == 0;
+		if (o->share_zero && all_zero) {
 			if (!have_zero) {
 				zero_off = data;
-				dw_put(b, data, page, DW_PAGE);
-				data += DW_PAGE;
+				dw_put(b, data, page, bs);
+				data += bs;
 				have_zero = true;
 			}
 			dw_le(b, d, zero_off, 8);
-			dw_le(b, d + 8, DW_PAGE, 4);
+			dw_le(b, d + 8, bs, 4);
 			continue;
 		}
-		size_t n = dw_compress(o->codec, page, cbuf, 2 * DW_PAGE + 1024);
-		if (n == 0 || n >= DW_PAGE) {
+		size_t n = dw_compress_len(o->codec, page, bs, cbuf,
+					   2 * bs + 1024);
+		if (n == 0 || n >= bs) {
 			dw_le(b, d, data, 8);
-			dw_le(b, d + 8, DW_PAGE, 4);
-			dw_put(b, data, page, DW_PAGE);
-			data += DW_PAGE;
+			dw_le(b, d + 8, bs, 4);
+			dw_put(b, data, page, bs);
+			data += bs;
 		} else {
 			dw_le(b, d, data, 8);
 			dw_le(b, d + 8, n, 4);
@@ -466,6 +515,7 @@ DW_API void dw_write_kdump(struct dw_buf *b, const struct dw_mem *m,
 		}
 	}
 	free(cbuf);
+	free(blk);
 	if (info)
 		*info = in;
 }

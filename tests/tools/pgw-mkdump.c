@@ -22,6 +22,9 @@
  *                    below an arm64 guest's RAM at 0x40000000
  *   --machine=NAME   kdump: utsname.machine (default x86_64; aarch64 ...)
  *   --vmcoreinfo=FILE  kdump: this VMCOREINFO text in the sub-header
+ *   --block-size=N   kdump: bytes a block (a pfn of its bitmaps) holds,
+ *                    4096 (default) or 16384, as makedumpfile writes a
+ *                    16K kernel's pages
  * Prints "cr3=0x... filtered_table_va=0x... npages=N" on stdout.
  */
 #include <getopt.h>
@@ -138,6 +141,7 @@ int main(int argc, char **argv)
 		{ "ram-from", required_argument, NULL, 'B' },
 		{ "machine", required_argument, NULL, 'M' },
 		{ "vmcoreinfo", required_argument, NULL, 'V' },
+		{ "block-size", required_argument, NULL, 'k' },
 		{ 0 }
 	};
 	uint64_t npages = 4096, seed = 1, avml_block = 16u << 20, ram_from = 0;
@@ -176,6 +180,12 @@ int main(int argc, char **argv)
 		case 'B': ram_from = strtoull(optarg, NULL, 0); break;
 		case 'M': ko.machine = optarg; break;
 		case 'V': ko.vmcoreinfo = vmci_text = read_text(optarg); break;
+		case 'k':
+			ko.block_pages = (unsigned)(strtoul(optarg, NULL, 0) /
+						    DW_PAGE);
+			if (ko.block_pages != 1 && ko.block_pages != 4)
+				usage();
+			break;
 		default: usage();
 		}
 	}
