@@ -84,18 +84,16 @@ static inline enum pgw_stop pgw_table_stop(uint64_t mem_top, uint64_t table,
 }
 
 /*
- * The page of the entry at entry_pa of the table at `table`, read, into
- * *page_ret (PGW_STOP_OK), or the stop a walk meets there, *why_ret
- * saying why: a page the image lacks is asked of it once, then known
- * (pgw_image_page_absent), so that a batch stopping there costs no
- * message each time.
+ * Page pfn of the table at `table`, read, into *page_ret (PGW_STOP_OK),
+ * or the stop a walk meets there, *why_ret saying why: a page the image
+ * lacks is asked of it once, then known (pgw_image_page_absent), so that
+ * a batch stopping there costs no message each time.
  */
 static inline enum pgw_stop pgw_table_page(struct pgw_image *img,
-					   uint64_t table, uint64_t entry_pa,
+					   uint64_t table, uint64_t pfn,
 					   const uint8_t **page_ret,
 					   enum pgw_absence *why_ret)
 {
-	uint64_t pfn = entry_pa >> PGW_PAGE_SHIFT;
 	struct pgw_err err;
 	enum pgw_status st = PGW_E_NODATA;
 

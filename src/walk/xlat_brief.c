@@ -125,19 +125,20 @@ static inline bool brief(const struct pgw_space *space,
 		uint64_t off = (sl->table & (PGW_PAGE_SIZE - 1)) +
 			       (((va >> ls->below_shift) & ls->below_mask)
 				<< ls->entry_shift);
-		/* A page given up since: the walk keeps it anew. */
-		if (!page && sl->page)
-			return false;
 		if (!page || off >= kept_span(sl)) {
-			/* A table the image holds in part (a 16 KiB one of
-			 * 4 KiB blocks, one left out): the entry's page is
-			 * read, or the walk stops where it is not. */
+			/* Past the kept pages of a table the image holds in
+			 * part (a 16 KiB one of 4 KiB blocks, one left out):
+			 * the entry's page read, or the walk's stop there.
+			 * A page given up since goes to the walk, which
+			 * keeps it anew. */
 			enum pgw_absence why;
-			enum pgw_stop stop = pgw_table_page(
-				space->img, sl->table,
-				(sl->table & ~(uint64_t)(PGW_PAGE_SIZE - 1)) +
-					off,
-				&page, &why);
+			enum pgw_stop stop = page || !sl->page ?
+				pgw_table_page(space->img, sl->table,
+					       ((sl->table & ~(uint64_t)
+						 (PGW_PAGE_SIZE - 1)) + off) >>
+						       PGW_PAGE_SHIFT,
+					       &page, &why) :
+				PGW_STOP_READ_ERROR;
 			if (stop == PGW_STOP_READ_ERROR)
 				return false;
 			if (stop != PGW_STOP_OK) {
