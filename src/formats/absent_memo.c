@@ -1,6 +1,7 @@
 #include "absent_memo.h"
 #include "../lib/hash.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,8 @@
 #define WAYS 4
 
 struct pgw_absent_memo {
-	uint64_t key[1u << SET_BITS][WAYS];    /* pfn + 1; 0: empty */
+	uint64_t pfn[1u << SET_BITS][WAYS];
+	bool used[1u << SET_BITS][WAYS];       /* (any pfn may be asked) */
 	unsigned char hand[1u << SET_BITS];    /* the way to fill next */
 	struct pgw_err err[1u << SET_BITS][WAYS];
 };
@@ -48,7 +50,7 @@ static const struct pgw_err *kept(const struct pgw_absent_memo *memo,
 	size_t set = pgw_hash_slot(pfn, SET_BITS);
 
 	for (unsigned w = 0; w < WAYS; w++)
-		if (memo->key[set][w] == pfn + 1)
+		if (memo->pfn[set][w] == pfn && memo->used[set][w])
 			return &memo->err[set][w];
 	return NULL;
 }
@@ -79,6 +81,7 @@ void pgw_absent_memo_keep(struct pgw_absent_memo *memo, uint64_t pfn,
 	unsigned w = memo->hand[set];
 
 	memo->hand[set] = (unsigned char)((w + 1) % WAYS);
-	memo->key[set][w] = pfn + 1;
+	memo->pfn[set][w] = pfn;
+	memo->used[set][w] = true;
 	copy_verdict(&memo->err[set][w], err);
 }

@@ -313,6 +313,14 @@ static void run_test(const char *name, const struct dw_mem *m,
 	       (unsigned long long)runs, (unsigned long long)cut);
 	is_u64(wrong_bytes, 0, "%s runs: every page of a run byte for byte",
 	       name);
+	/* The last frame there is, asked twice: kept absent like any. */
+	const uint8_t *q;
+	struct pgw_err e1 = { 0 }, e2 = { 0 };
+	ok(pgw_image_page(img, UINT64_MAX, &q, &e1) == PGW_E_NODATA &&
+	   pgw_image_page(img, UINT64_MAX, &q, &e2) == PGW_E_NODATA &&
+	   e1.msg[0] && strcmp(e1.msg, e2.msg) == 0,
+	   "%s: frame 2^64-1 not in the image, twice alike (%s)", name,
+	   e2.msg);
 	pgw_image_close(img);
 	dw_free(&b);
 }
