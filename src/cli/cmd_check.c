@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "addr_names.h"
+#include "budget_jobs.h"
 #include "check_out.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -199,6 +200,33 @@ static void vma_reader(struct check_run *c)
 		names_lend_vmas(c->names, c->lm);
 }
 
+/* What a root's walk came to (rc, its stats), in the run's counts;
+ * 0 or an exit status (message printed). */
+static int walked(struct check_run *c, const struct session *s,
+		  const struct pgw_space *space,
+		  const struct pgw_check_root_opts *ro, enum pgw_status rc,
+		  const struct pgw_check_stats *st, const struct pgw_err *err)
+{
+	c->entries += st->walk.entries;
+	c->entries_left -= st->walk.entries < c->entries_left ?
+			   st->walk.entries : c->entries_left;
+	c->sum.roots++;
+	c->sum.tables_not_in_image += st->tables_not_in_image;
+	if (ro->kernel_root) {
+		c->sum.have_kernel_wx = true;
+		c->sum.kernel_wx_pages = st->kernel_wx_pages;
+	}
+	if (rc == PGW_E_LIMIT) {
+		c->walk_st = PGW_E_LIMIT;
+		return 0;
+	}
+	if (rc == PGW_OK || rc == PGW_E_STOPPED)
+		return 0;
+	pgw_cli_error("%s: root 0x%llx: %s", s->path,
+		      (unsigned long long)space->root, err->msg);
+	return pgw_exit_for(rc);
+}
+
 /* One root's walk; 0 or an exit status (message printed). */
 static int check_one(struct check_run *c, const struct session *s,
 		     const struct pgw_space *space,
@@ -218,25 +246,7 @@ static int check_one(struct check_run *c, const struct session *s,
 		vma_reader(c);
 	enum pgw_status rc = pgw_check_root(c->ck, space, &budgeted,
 					    on_finding, c, &st, &err);
-
-	c->entries += st.walk.entries;
-	c->entries_left -= st.walk.entries < c->entries_left ?
-			   st.walk.entries : c->entries_left;
-	c->sum.roots++;
-	c->sum.tables_not_in_image += st.tables_not_in_image;
-	if (ro->kernel_root) {
-		c->sum.have_kernel_wx = true;
-		c->sum.kernel_wx_pages = st.kernel_wx_pages;
-	}
-	if (rc == PGW_E_LIMIT) {
-		c->walk_st = PGW_E_LIMIT;
-		return 0;
-	}
-	if (rc == PGW_OK || rc == PGW_E_STOPPED)
-		return 0;
-	pgw_cli_error("%s: root 0x%llx: %s", s->path,
-		      (unsigned long long)space->root, err.msg);
-	return pgw_exit_for(rc);
+	return walked(c, s, space, ro, rc, &st, &err);
 }
 
 /* The VMA rules of a process root: 0 or an exit status (message
@@ -292,18 +302,26 @@ static int check_vmas(struct check_run *c, const struct session *s,
  * all it maps there) is walked too: what it maps beyond that, user mode
  * reaches.  Its user half is the kernel copy's.
  */
-static int check_pti_user(struct check_run *c, const struct session *s,
-			  uint64_t user_copy,
-			  const struct pgw_check_root_opts *like)
+static struct pgw_check_root_opts
+pti_user_opts(const struct pgw_check_root_opts *like)
 {
-	struct pgw_space sp = { s->img, s->space.mode, user_copy,
-				s->space.enc };
 	struct pgw_check_root_opts ro = *like;
 
 	ro.kernel_root = false;
 	ro.user_half_only = false;
 	ro.compare_kernel_half = false;
 	ro.kernel_half_only = true;
+	return ro;
+}
+
+static int check_pti_user(struct check_run *c, const struct session *s,
+			  uint64_t user_copy,
+			  const struct pgw_check_root_opts *like)
+{
+	struct pgw_space sp = { s->img, s->space.mode, user_copy,
+				s->space.enc };
+	struct pgw_check_root_opts ro = pti_user_opts(like);
+
 	return check_one(c, s, &sp, &ro);
 }
 
@@ -391,6 +409,204 @@ static int summary(struct check_run *c, const struct session *s, bool cut,
 	return -1;
 }
 
+/* The roots --all-roots checks, their owners' tasks, and who owns
+ * which (view; NULL without a task list). */
+struct root_set {
+	const struct pgw_roots *roots;
+	const struct pgw_task *tasks;
+	const struct pgw_roots_view *view;
+};
+
+/* Root i's check: its options and space; false: not checked (a kind
+ * Linux makes by design without a process, which orphan-root says). */
+static bool root_opts(const struct session *s, const struct root_set *set,
+		      size_t i, struct pgw_check_root_opts *ro,
+		      struct pgw_space *sp)
+{
+	const struct pgw_root_found *f = &set->roots->root[i];
+	const struct pgw_roots_view *view = set->view;
+	bool kernel = f->table == set->roots->kernel_root;
+
+	if (!pgw_check_kind(f->kind))
+		return false;
+	*sp = (struct pgw_space){ s->img, s->space.mode, f->table,
+				  s->space.enc };
+	*ro = (struct pgw_check_root_opts){
+		.kernel_root = kernel, .user_half_only = !kernel,
+	};
+	if (view && view->first_owner[i] < view->first_owner[i + 1])
+		ro->owner = &set->tasks[view->owner[view->first_owner[i]]];
+	return true;
+}
+
+/* Root i's VMA rules, when it is a process's. */
+static int root_vmas(struct check_run *c, const struct session *s,
+		     const struct root_set *set, size_t i,
+		     const struct pgw_space *sp,
+		     const struct pgw_check_root_opts *ro)
+{
+	if (ro->kernel_root || set->roots->root[i].kind != PGW_RK_PROCESS)
+		return 0;
+	return check_vmas(c, s, sp, ro->owner);
+}
+
+/*
+ * The roots checked one after another before the rest go to threads: up
+ * to the kernel root's (pt-writable looks for its tables in every root
+ * after it) and at least one (no-nx comes with the first walk), so the
+ * threads' checks only read what the check holds.
+ */
+static size_t serial_roots(const struct pgw_roots *roots)
+{
+	size_t first = roots->n;
+
+	for (size_t i = 0; i < roots->n; i++) {
+		if (!pgw_check_kind(roots->root[i].kind))
+			continue;
+		if (roots->root[i].table == roots->kernel_root)
+			return i + 1;
+		if (first == roots->n)
+			first = i;
+	}
+	return first == roots->n ? roots->n : first + 1;
+}
+
+/* A walk on a thread: root's, or its PTI user copy's, and what it found
+ * for its turn. */
+struct root_job {
+	size_t root;
+	bool pti;
+	struct pgw_check_root_opts ro;
+	struct pgw_finding *found;
+	size_t nfound, room;
+	struct pgw_check_stats st;
+};
+
+struct root_jobs {
+	struct check_run *c;
+	const struct session *s;
+	const struct root_set *set;
+	struct root_job *job;
+	struct pgw_space *spaces;
+	size_t n;
+	int rc;
+};
+
+static int keep_finding(void *arg, const struct pgw_finding *f)
+{
+	struct root_job *j = arg;
+
+	if (j->nfound == j->room) {
+		size_t room = j->room ? 2 * j->room : 16;
+		struct pgw_finding *p = realloc(j->found, room * sizeof(*p));
+		if (!p)
+			return 1;   /* stopped: done again in turn */
+		j->found = p;
+		j->room = room;
+	}
+	j->found[j->nfound++] = *f;
+	return 0;
+}
+
+static enum pgw_status root_ahead(void *arg, size_t i,
+				  const struct pgw_space *space,
+				  uint64_t max_entries, uint64_t *spent_ret,
+				  struct pgw_err *err)
+{
+	struct root_jobs *a = arg;
+	struct root_job *j = &a->job[i];
+	struct pgw_check_root_opts ro = j->ro;
+
+	ro.max_entries = max_entries;
+	enum pgw_status st = pgw_check_root(a->c->ck, space, &ro,
+					    keep_finding, j, &j->st, err);
+	*spent_ret = j->st.walk.entries;
+	return st;
+}
+
+/* A walk run ahead, taken: its findings said, as check_one would. */
+static int took(struct check_run *c, const struct session *s,
+		const struct pgw_space *space, const struct root_job *j)
+{
+	struct pgw_err err = { 0 };
+	enum pgw_status rc = PGW_OK;
+
+	if (j->ro.owner && j->ro.owner->mm)
+		vma_reader(c);
+	for (size_t k = 0; k < j->nfound && rc == PGW_OK; k++)
+		if (on_finding(c, &j->found[k]))
+			rc = PGW_E_STOPPED;
+	return walked(c, s, space, &j->ro, rc, &j->st, &err);
+}
+
+static int root_turn(void *arg, size_t i, bool taken, uint64_t spent)
+{
+	struct root_jobs *a = arg;
+	struct root_job *j = &a->job[i];
+	const struct pgw_space *sp = &a->spaces[i];
+	int rc;
+
+	(void)spent;   /* the walk's stats hold it */
+	rc = taken ? took(a->c, a->s, sp, j) : check_one(a->c, a->s, sp,
+							   &j->ro);
+	if (!rc && !j->pti)
+		rc = root_vmas(a->c, a->s, a->set, j->root, sp, &j->ro);
+	free(j->found);
+	j->found = NULL;
+	a->rc = rc;
+	return rc != 0;
+}
+
+/* Roots first .. on the image's threads: each root's walk, and its PTI
+ * user copy's, a job (budget_jobs.h: the command's budget spent in
+ * order); the VMA rules in turn, in the calling thread (the VMA reader
+ * is its own).  0 or an exit status (message printed). */
+static int check_rest(struct check_run *c, const struct session *s,
+		      const struct root_set *set, size_t first)
+{
+	const struct pgw_roots *roots = set->roots;
+	size_t most = 2 * (roots->n - first);
+	struct pgw_err err = { 0 };
+	struct root_jobs a = {
+		.c = c, .s = s, .set = set,
+		.job = calloc(most + 1, sizeof(*a.job)),
+		.spaces = calloc(most + 1, sizeof(*a.spaces)),
+	};
+	enum pgw_status st = PGW_OK;
+
+	if (!a.job || !a.spaces)
+		st = pgw_cli_out_of_memory(&err);
+	for (size_t i = first; i < roots->n && st == PGW_OK; i++) {
+		struct pgw_check_root_opts ro;
+		if (!root_opts(s, set, i, &ro, &a.spaces[a.n]))
+			continue;
+		a.job[a.n++] = (struct root_job){ .root = i, .ro = ro };
+		uint64_t user_copy = roots->root[i].pti_user;
+		if (!user_copy)
+			continue;
+		a.spaces[a.n] = a.spaces[a.n - 1];
+		a.spaces[a.n].root = user_copy;
+		a.job[a.n++] = (struct root_job){
+			.root = i, .pti = true, .ro = pti_user_opts(&ro),
+		};
+	}
+	struct budget_jobs jobs = {
+		.spaces = a.spaces, .n = a.n, .left = &c->entries_left,
+		.ahead = root_ahead, .turn = root_turn, .arg = &a,
+	};
+	if (st == PGW_OK)
+		st = budget_jobs_run(&jobs, &err);
+	for (size_t i = 0; a.job && i < a.n; i++)
+		free(a.job[i].found);
+	free(a.job);
+	free(a.spaces);
+	if (st != PGW_OK) {
+		pgw_cli_error("%s: %s", s->path, err.msg);
+		return pgw_exit_for(st);
+	}
+	return a.rc;
+}
+
 static int check_all(struct check_run *c, const struct session *s)
 {
 	struct pgw_roots *roots = NULL;
@@ -429,24 +645,21 @@ static int check_all(struct check_run *c, const struct session *s)
 	}
 	if (!roots->scan.complete)
 		c->walk_st = PGW_E_LIMIT;
-	for (size_t i = 0; i < roots->n && !rc; i++) {
-		const struct pgw_root_found *f = &roots->root[i];
-		struct pgw_space sp = { s->img, s->space.mode, f->table,
-					s->space.enc };
-		bool kernel = f->table == roots->kernel_root;
-		if (!pgw_check_kind(f->kind))
+	struct root_set set = { roots, tasks, view };
+	size_t first = serial_roots(roots);
+	for (size_t i = 0; i < first && !rc; i++) {
+		struct pgw_check_root_opts ro;
+		struct pgw_space sp;
+		if (!root_opts(s, &set, i, &ro, &sp))
 			continue;
-		struct pgw_check_root_opts ro = {
-			.kernel_root = kernel, .user_half_only = !kernel,
-		};
-		if (view && view->first_owner[i] < view->first_owner[i + 1])
-			ro.owner = &tasks[view->owner[view->first_owner[i]]];
 		rc = check_one(c, s, &sp, &ro);
-		if (!rc && !kernel && f->kind == PGW_RK_PROCESS)
-			rc = check_vmas(c, s, &sp, ro.owner);
-		if (!rc && f->pti_user)
-			rc = check_pti_user(c, s, f->pti_user, &ro);
+		if (!rc)
+			rc = root_vmas(c, s, &set, i, &sp, &ro);
+		if (!rc && roots->root[i].pti_user)
+			rc = check_pti_user(c, s, roots->root[i].pti_user, &ro);
 	}
+	if (!rc)
+		rc = check_rest(c, s, &set, first);
 	if (!rc && (st = pgw_check_roots(c->ck, roots, tasks, view,
 					 on_finding, c, &err)) &&
 	    st != PGW_E_STOPPED) {

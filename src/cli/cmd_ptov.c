@@ -14,6 +14,7 @@
 #include "exit_codes.h"
 #include "lines.h"
 #include "addr_names.h"
+#include "budget_jobs.h"
 #include "output.h"
 #include "owned_roots.h"
 #include "ptov_out.h"
@@ -275,13 +276,9 @@ static enum pgw_status build_one(struct pgw_rmap *rm, struct session *s,
 }
 
 /*
- * Every root's walks on the image's threads (pgw_space_jobs_run), each
- * into a map of its own, taken into rm in order.  The budget is the
- * command's, spent in order: a walk runs with what was left when it
- * began; one that ended before the budget left when its turn comes (as
- * nearly all do) is what the walk one after another would have been, and
- * is taken; one that did not is walked again, in turn, with that budget
- * (as the walk where the budget runs out is).
+ * Every root's walks on the image's threads, each into a map of its own,
+ * taken into rm in order, the command's budget spent in order
+ * (budget_jobs.h).
  */
 struct all_walks {
 	struct pgw_rmap *rm;
@@ -291,41 +288,40 @@ struct all_walks {
 	struct root_walk *w;
 	uint32_t *owner;
 	size_t n;
-	uint64_t left;           /* the budget left, for the workers */
 	struct pgw_rmap **maps;  /* each walk's own */
 	struct pgw_walk_stats *stats;
 	enum pgw_status st;      /* the first walk that failed */
 	struct pgw_err *err;
 };
 
-static enum pgw_status walk_apart(void *arg, size_t i,
+static enum pgw_status walk_ahead(void *arg, size_t i,
 				  const struct pgw_space *space,
+				  uint64_t max_entries, uint64_t *spent_ret,
 				  struct pgw_err *err)
 {
 	struct all_walks *a = arg;
-	uint64_t left = __atomic_load_n(&a->left, __ATOMIC_RELAXED);
 	struct pgw_walk_opts wo = { .start = a->w[i].start,
-				    .end = a->w[i].end, .max_entries = left };
-
-	if (left == 0)
-		return PGW_E_LIMIT;   /* none: walked no more */
+				    .end = a->w[i].end,
+				    .max_entries = max_entries };
 	enum pgw_status st = pgw_rmap_new(&a->maps[i], err);
-	return st ? st : pgw_rmap_add(a->maps[i], space, &wo, a->owner[i],
-				      &a->stats[i], err);
+
+	if (st == PGW_OK)
+		st = pgw_rmap_add(a->maps[i], space, &wo, a->owner[i],
+				  &a->stats[i], err);
+	*spent_ret = a->stats[i].entries;
+	return st;
 }
 
-static int take_walk(void *arg, size_t i, enum pgw_status st,
-		     const struct pgw_err *werr)
+static int walk_turn(void *arg, size_t i, bool taken, uint64_t spent)
 {
 	struct all_walks *a = arg;
 	struct build *bd = a->bd;
-	uint64_t left = bd->entries_left;
+	enum pgw_status st;
 
-	(void)werr;
-	if (left && st == PGW_OK && a->stats[i].entries < left) {
+	if (taken) {
 		st = pgw_rmap_take(a->rm, a->maps[i], a->err);
-		bd->entries_left -= a->stats[i].entries;
-		bd->walked.entries += a->stats[i].entries;
+		bd->entries_left -= spent;
+		bd->walked.entries += spent;
 		bd->walked.tables += a->stats[i].tables;
 		bd->walked.leaves += a->stats[i].leaves;
 	} else {
@@ -334,7 +330,6 @@ static int take_walk(void *arg, size_t i, enum pgw_status st,
 	}
 	pgw_rmap_free(a->maps[i]);
 	a->maps[i] = NULL;
-	__atomic_store_n(&a->left, bd->entries_left, __ATOMIC_RELAXED);
 	a->st = st;
 	return st != PGW_OK;
 }
@@ -356,8 +351,7 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 	bd->nowners = bd->all.nowners;
 	size_t most = 2 * bd->nowners + 1;
 	struct all_walks a = {
-		.rm = rm, .s = s, .bd = bd, .left = bd->entries_left,
-		.err = err,
+		.rm = rm, .s = s, .bd = bd, .err = err,
 		.spaces = calloc(most, sizeof(*a.spaces)),
 		.w = calloc(most, sizeof(*a.w)),
 		.owner = calloc(most, sizeof(*a.owner)),
@@ -378,11 +372,11 @@ static enum pgw_status build_all(struct pgw_rmap *rm, struct session *s,
 				.enc = s->space.enc };
 		}
 	}
-	struct pgw_space_jobs jobs = {
-		.spaces = a.spaces, .n = a.n, .run = walk_apart,
-		.merge = take_walk, .arg = &a,
+	struct budget_jobs jobs = {
+		.spaces = a.spaces, .n = a.n, .left = &bd->entries_left,
+		.ahead = walk_ahead, .turn = walk_turn, .arg = &a,
 	};
-	if (st == PGW_OK && (st = pgw_space_jobs_run(&jobs, err)) == PGW_OK)
+	if (st == PGW_OK && (st = budget_jobs_run(&jobs, err)) == PGW_OK)
 		st = a.st;
 	for (size_t i = 0; a.maps && i < a.n; i++)
 		pgw_rmap_free(a.maps[i]);

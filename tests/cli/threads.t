@@ -15,7 +15,7 @@ MKIMAGE=$PGW_TOOLS/pgw-mkimage
 ROOTS=$PGW_TOOLS/pgw-roots
 SPECS=$(dirname "$0")/../specs
 CORPUS=$(dirname "$0")/../../fuzz/corpus
-plan 67
+plan 81
 
 # same WHAT BIN SUB ARGS...: lib.sh's threads_agree.
 same() {
@@ -164,6 +164,78 @@ same "roots, 2048 copies of a process table: alike" "$PGWALK" roots \
 	--mode=x86-64 --root=0x1000000 --format=json "$TMP/copies.raw"
 is "$(grep -c '"kind":"shared-tables"' "$TMP/o4")" 2049 \
 	"... every copy and the original named shared-tables on 4 threads"
+
+# check --all-roots: each root's rules a job on the threads, said in
+# turn.  The same 100 processes, hostile in part: every 7th from the 4th
+# maps 8 KiB user W+X at 0x600000 (wx), every 13th from the 6th its own
+# top table user-writable at 0x800000 (wx and pt-writable), every 17th
+# from the 10th points its top table's slot 1 back at itself (a cycle:
+# pt-writable over 512 GiB).  The findings, root by root in order, are
+# the ones the spec built; a budget cut mid-way gives the first of them,
+# the same on any threads.
+{
+	echo "mode x86-64"
+	echo "ram 0 256M"
+	sed -n '/^root 0x1000000/,/^map 0xfffffe/p' "$SPECS/roots-x86-64.spec"
+} >"$TMP/bad.spec"
+want="" want55=0 i=0
+while [ $i -lt 100 ]; do
+	r=$(( (0x8000000 + i * 0x80000) & ~0x1fff ))
+	printf 'root 0x%x\nclone-kernel 0x1000000\nmap 0x400000 0x%x 16K user a\n' \
+		$r $((r + 0x2000)) >>"$TMP/bad.spec"
+	n=0
+	if [ $((i % 7)) -eq 3 ]; then
+		printf 'map 0x600000 0x%x 8K rw user a\n' $((r + 0x8000)) >>"$TMP/bad.spec"
+		want="$want wx:$(printf 0x%x $r)" n=$((n + 1))
+	fi
+	if [ $((i % 13)) -eq 5 ]; then
+		printf 'map 0x800000 0x%x 4K rw user a\n' $r >>"$TMP/bad.spec"
+		want="$want wx:$(printf 0x%x $r) pt-writable:$(printf 0x%x $r)"
+		n=$((n + 2))
+	fi
+	if [ $((i % 17)) -eq 9 ]; then
+		printf 'entry 0x%x 0x%x\n' $((r + 8)) $((r | 0x67)) >>"$TMP/bad.spec"
+		want="$want pt-writable:$(printf 0x%x $r)" n=$((n + 1))
+	fi
+	[ $i -lt 55 ] && want55=$((want55 + n))
+	i=$((i + 1))
+done
+"$MKIMAGE" -r "$TMP/bad.raw" "$TMP/bad.spec" || bail "pgw-mkimage (bad) failed"
+# found FILE: "rule:root" of each finding of check's text output.
+found() {
+	sed -n 's/^[a-z]*  *\([a-z-]*\)  *0x[0-9a-f]*-0x[0-9a-f]* ([^)]*) root \(0x[0-9a-f]*\):.*/ \1:\2/p' "$1" |
+		tr -d '\n'
+}
+same "check --all-roots, 100 processes, some hostile: alike" \
+	"$PGWALK" check --all-roots --mode=x86-64 "$TMP/bad.raw"
+is "$(found "$TMP/o4")" "$want" \
+	"... on 4 threads the 36 findings the spec built, root by root in order"
+is "$(tail -1 "$TMP/e2")" "exit 1" "... exit 1 (findings) on 2 threads"
+found "$TMP/o1" >"$TMP/all"
+for b in 200000 250000 380000 300000; do
+	same "... --max-entries=$b (the budget spent among the roots): alike" \
+		"$PGWALK" check --all-roots --mode=x86-64 --max-entries=$b -v \
+		"$TMP/bad.raw"
+	# The first findings of the whole run, and the summary says why.
+	f=$(found "$TMP/o2")
+	case " $(cat "$TMP/all")" in
+	" $f"*) grep -q '^# INCOMPLETE: budget' "$TMP/o2" &&
+		[ "$(tail -1 "$TMP/e2")" = "exit 4" ]; ok $? \
+		"... on 2 threads the first $(echo "$f" | wc -w) findings, exit 4, the budget said" ;;
+	*) ok 1 "... the first findings of the whole run (got:$f)" ;;
+	esac
+done
+# 300000 entries: the scan's 190720, the kernel's walk, then 1923 for
+# each process: the kernel and processes 0-54 walked, 54 cut.
+grep -q '^pgwalk: check: 56 roots walked, ' "$TMP/e4" &&
+	[ "$(found "$TMP/o4" | wc -w)" -eq "$want55" ]
+ok $? "... 56 roots walked and the $want55 findings of processes 0-54 (4 threads)"
+same "ptov --all-roots, the hostile processes, --max-entries=300000: alike" \
+	"$PGWALK" ptov --all-roots --mode=x86-64 --max-entries=300000 \
+	"$TMP/bad.raw" 0x8280000 0x8002000
+is "$(grep -c '^0x8280000  *0x800000 .* user rw exec  *0x8280000 ' "$TMP/o2") $(grep -c '^0x8002000 ' "$TMP/o2") $(tail -1 "$TMP/e2")" \
+	"1 1 exit 4" \
+	"... process 5's top table at its 0x800000, process 0's page, exit 4 on 2 threads"
 
 # The synthetic kernel in 64 MiB (a hole after its 8 MiB): VMCOREINFO
 # found in memory past a fake page, and the roots, alike.

@@ -1,0 +1,58 @@
+/*
+ * One entry budget for walks on threads, spent in order (budget_jobs.h
+ * says how); pgw_space_jobs_run runs them.
+ */
+#include "budget_jobs.h"
+#include "exit_codes.h"
+
+#include <stdlib.h>
+
+struct run {
+	const struct budget_jobs *bj;
+	uint64_t left;           /* *bj->left as the workers may read it */
+	uint64_t *spent;         /* each job's run ahead */
+};
+
+static enum pgw_status run_ahead(void *arg, size_t i,
+				 const struct pgw_space *space,
+				 struct pgw_err *err)
+{
+	struct run *r = arg;
+	uint64_t left = __atomic_load_n(&r->left, __ATOMIC_RELAXED);
+
+	r->spent[i] = 0;
+	if (left == 0)
+		return PGW_E_LIMIT;   /* none: not run, done in turn */
+	return r->bj->ahead(r->bj->arg, i, space, left, &r->spent[i], err);
+}
+
+static int take_turn(void *arg, size_t i, enum pgw_status st,
+		     const struct pgw_err *err)
+{
+	struct run *r = arg;
+	const struct budget_jobs *bj = r->bj;
+
+	(void)err;   /* a failed run is done again, and fails in turn */
+	bool taken = st == PGW_OK && r->spent[i] < *bj->left;
+	int stop = bj->turn(bj->arg, i, taken, r->spent[i]);
+	__atomic_store_n(&r->left, *bj->left, __ATOMIC_RELAXED);
+	return stop;
+}
+
+enum pgw_status budget_jobs_run(const struct budget_jobs *bj,
+				struct pgw_err *err)
+{
+	struct run r = { .bj = bj, .left = *bj->left };
+
+	if (bj->n == 0)
+		return PGW_OK;
+	if (!(r.spent = calloc(bj->n, sizeof(*r.spent))))
+		return pgw_cli_out_of_memory(err);
+	struct pgw_space_jobs jobs = {
+		.spaces = bj->spaces, .n = bj->n, .run = run_ahead,
+		.merge = take_turn, .arg = &r,
+	};
+	enum pgw_status st = pgw_space_jobs_run(&jobs, err);
+	free(r.spent);
+	return st;
+}
