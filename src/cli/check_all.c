@@ -9,6 +9,28 @@
 #include "check_run.h"
 #include "exit_codes.h"
 
+/*
+ * The summary, with what the task list's status (tst) calls for: a list
+ * cut short by a page the image lacks is partial evidence; a kernel
+ * without kallsyms or BTF leaves the cross-view unchecked (names_why
+ * says why); a list, kallsyms or BTF the image damaged leaves it unrun,
+ * and the check incomplete: the hidden process it exists to find could
+ * be there (exit 65, as roots).  Returns -1: written.
+ */
+static int task_list_said(struct check_run *c, const struct session *s,
+			  enum pgw_status tst)
+{
+	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
+	bool unread = tst != PGW_OK && tst != PGW_E_NOTFOUND &&
+		      tst != PGW_E_LIMIT && !cut;
+
+	if (tst == PGW_E_LIMIT)
+		c->walk_st = PGW_E_LIMIT;
+	if (unread)
+		c->names_exit = pgw_exit_for(tst);
+	return check_summary_out(c, s, cut, unread);
+}
+
 /* The roots --all-roots checks, their owners' tasks, and who owns
  * which (view; NULL without a task list). */
 struct root_set {
@@ -266,20 +288,8 @@ int check_all(struct check_run *c, const struct session *s)
 		pgw_cli_error("%s: %s", s->path, err.msg);
 		rc = pgw_exit_for(st);
 	}
-	if (tst == PGW_E_LIMIT)
-		c->walk_st = PGW_E_LIMIT;
-	/* A list cut short by a page the image lacks is partial evidence;
-	 * a kernel without kallsyms or BTF leaves the cross-view unchecked
-	 * (names_why says why); a list, kallsyms or BTF the image damaged
-	 * leaves it unrun, and the check incomplete: the hidden process it
-	 * exists to find could be there (exit 65, as roots). */
-	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
-	bool unread = tst != PGW_OK && tst != PGW_E_NOTFOUND &&
-		      tst != PGW_E_LIMIT && !cut;
-	if (unread)
-		c->names_exit = pgw_exit_for(tst);
 	if (!rc)
-		rc = check_summary_out(c, s, cut, unread);   /* before the lists go */
+		rc = task_list_said(c, s, tst);   /* before the lists go */
 out:
 	pgw_roots_view_free(view);
 	pgw_linux_tasks_free(tasks);
@@ -326,15 +336,8 @@ int check_tasks(struct check_run *c, const struct session *s)
 		if (!rc)
 			rc = check_vmas(c, s, &sp, &tasks[i]);
 	}
-	if (tst == PGW_E_LIMIT)
-		c->walk_st = PGW_E_LIMIT;
-	bool cut = tst == PGW_E_NODATA || tst == PGW_E_UNMAPPED;
-	bool unread = tst != PGW_OK && tst != PGW_E_NOTFOUND &&
-		      tst != PGW_E_LIMIT && !cut;
-	if (unread)
-		c->names_exit = pgw_exit_for(tst);
 	if (!rc)
-		rc = check_summary_out(c, s, cut, unread);
+		rc = task_list_said(c, s, tst);
 	pgw_linux_tasks_free(tasks);
 	return rc;
 }
