@@ -3,12 +3,11 @@
  * draw on one entry budget, the command's, spent in order: what they
  * give, where the budget stops them and the exit status are the same on
  * one thread or many.  A worker runs job i ahead of its turn with what
- * was left when it began (never less than what is left at its turn:
- * turns only spend).  At its turn, in the calling thread, a run that
- * ended within what is left then (as nearly all do) is what running it
- * then would have given: it is taken.  Any other (the budget cut it, or
- * it failed) is done again, in turn, with the budget as it is then (as
- * the walk where the budget runs out is, one after another).
+ * was left when it began.  At its turn, in the calling thread, a run is
+ * taken by the rule of src/walk/walk_ahead.h with what is left then (as
+ * nearly all are); any other (the budget cut it, or it failed: the turn
+ * has no use for its error) is done again, in turn, with the budget as
+ * it is then.
  */
 #ifndef PGW_BUDGET_JOBS_H
 #define PGW_BUDGET_JOBS_H

@@ -7,6 +7,7 @@
 
 #include "kernel_half.h"
 #include "../lib/table.h"
+#include "../walk/walk_ahead.h"
 
 /* Second-level user tables kept per root to tell shared ones. */
 #define ROOTS_USER_TABLES_KEPT 16
@@ -44,10 +45,8 @@ struct roots_ctx {
 
 /* One walk of a root's user half, wherever it ran. */
 struct roots_walk {
-	bool done;
-	uint64_t cap;               /* the entry budget it had */
-	enum pgw_status st;         /* PGW_E_LIMIT: it met cap */
-	uint64_t entries;
+	struct pgw_walk_ahead ran;  /* its cap (0: not walked), entries */
+	enum pgw_status st;         /* PGW_E_LIMIT: it met its cap */
 	uint64_t bytes, leaves, access_leaves, tables;
 	struct roots_user user;     /* unwalked: the walk's error */
 };

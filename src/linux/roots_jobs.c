@@ -7,8 +7,8 @@
  * walked halves filled in that order: the answer is one thread's.
  *
  * A worker walks a user half ahead with the first walk's cap, the largest
- * any walk gets; the merge takes it only where it stands for the walk due
- * there, else walks again (pgw_roots_walk_user).  What the walks ahead
+ * any walk gets; the merge takes it by the rule of src/walk/walk_ahead.h,
+ * else walks again (pgw_roots_walk_user).  What the walks ahead
  * spend comes out of one shared count of the scan's entry budget, so a
  * hostile image's thousands of copies of one table (the merge takes them
  * from the memo) cost the workers no more than that budget.
@@ -35,7 +35,7 @@ struct root_job {
 	uint64_t pti_user;
 	bool has_key;
 	uint64_t key;
-	struct roots_walk walk;      /* done: walked ahead */
+	struct roots_walk walk;      /* ran.cap > 0: walked ahead */
 };
 
 struct jobs {
@@ -100,7 +100,7 @@ static void run_root(struct jobs *j, struct pgw_image *img,
 		return;
 	pgw_roots_walk_half(ctx, img, table, j->ahead_cap, &out->walk);
 	uint64_t left = __atomic_load_n(&j->ahead_left, __ATOMIC_RELAXED);
-	uint64_t spent = out->walk.entries;
+	uint64_t spent = out->walk.ran.entries;
 	while (!__atomic_compare_exchange_n(&j->ahead_left, &left,
 					    spent < left ? left - spent : 0,
 					    false, __ATOMIC_RELAXED,

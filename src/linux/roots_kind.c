@@ -117,10 +117,10 @@ void pgw_roots_walk_half(const struct roots_ctx *ctx, struct pgw_image *img,
 	struct pgw_err err;
 
 	memset(w, 0, sizeof(*w));
-	w->cap = cap;
 	w->st = pgw_walk_range(&sp, &o, &ops, &uw, &st, NULL, &err);
-	w->entries = st.entries;
-	w->done = true;
+	w->ran = (struct pgw_walk_ahead){
+		.cap = cap, .entries = st.entries, .cut = w->st == PGW_E_LIMIT,
+	};
 	if (w->st != PGW_OK && w->st != PGW_E_LIMIT)
 		snprintf(w->user.unwalked, sizeof(w->user.unwalked), "%.100s",
 			 err.msg);
@@ -179,9 +179,7 @@ bool pgw_roots_half_key(const struct roots_ctx *ctx, struct pgw_image *img,
  * default, pgw_roots_walk_cap), so one hostile table cannot leave every
  * root after it unwalked; honest walks read each of their tables once and
  * stay far below (the whole budget is 512 entries per page of the image).
- * A walk run ahead with a larger cap stands for the one with this cap
- * when it ended below this one without meeting its own: the walker's
- * steps up to there are the same.
+ * A walk run ahead is taken by the rule of src/walk/walk_ahead.h.
  */
 void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i,
 			 const struct roots_walk *ahead, bool has_key,
@@ -209,13 +207,13 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i,
 	uint64_t cap = pgw_roots_walk_cap(ctx->budget);
 	struct roots_walk now;
 	const struct roots_walk *w = ahead;
-	if (!w || !w->done || w->cap < cap || w->st == PGW_E_LIMIT ||
-	    w->entries >= cap) {
+	if (!w || !pgw_walk_ahead_fits(&w->ran, cap)) {
 		pgw_roots_walk_half(ctx, ctx->img, r->table, cap, &now);
 		w = &now;
 	}
-	ctx->out->scan.entries += w->entries;
-	ctx->budget = w->entries < ctx->budget ? ctx->budget - w->entries : 0;
+	ctx->out->scan.entries += w->ran.entries;
+	ctx->budget = w->ran.entries < ctx->budget ?
+			      ctx->budget - w->ran.entries : 0;
 	r->user_bytes = w->bytes;
 	r->user_leaves = w->leaves;
 	r->user_access_leaves = w->access_leaves;
@@ -224,7 +222,7 @@ void pgw_roots_walk_user(struct roots_ctx *ctx, size_t i,
 	if (w->st == PGW_E_LIMIT) {
 		snprintf(u->unwalked, sizeof(u->unwalked),
 			 "the walk of its user half stopped at the entry "
-			 "budget (%" PRIu64 " entries)", w->entries);
+			 "budget (%" PRIu64 " entries)", w->ran.entries);
 		pgw_scan_incomplete(&ctx->out->scan, "the entry budget (%"
 				    PRIu64 " for a walk) stopped the walk of "
 				    "a root's user half", cap);
