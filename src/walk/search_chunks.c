@@ -9,8 +9,10 @@
  */
 #include "search_chunks.h"
 #include "search_feed.h"
+#include "search_pieces.h"
 #include "../formats/image_page.h"
 #include "../lib/chunks.h"
+#include "../lib/grow.h"
 #include "search_stream.h"
 
 #include <stdlib.h>
@@ -21,28 +23,10 @@
  * as before, rather than a plan of that size. */
 #define MAX_FRAMES (UINT64_C(1) << 26)
 
-struct piece {
-	uint64_t first, end;         /* frames [first, end) */
-	bool more;                   /* the stream goes on at end */
-	struct scan_hit *hits;
-	size_t nhits, cap;
-	uint64_t bytes;
-	uint64_t not_in_image[PGW_NABSENCES];
-	bool oom;
-};
-
-/* A worker: its image, its scanner, the piece the scanner fills. */
-struct worker {
-	struct pgw_image *img;
-	struct scanner sc;
-	bool ready;
-	struct piece *piece;
-};
-
 struct job {
-	struct piece *pieces;
+	struct search_piece *pieces;
 	size_t n;
-	struct worker *w;
+	struct search_worker *w;
 	struct scanner *sc;          /* the caller's: patterns, hit, counts */
 	uint64_t *not_in_image;
 	const int *stopped;
@@ -50,20 +34,18 @@ struct job {
 
 static void keep_hit(void *arg, const struct scan_hit *h)
 {
-	struct worker *w = arg;
-	struct piece *p = w->piece;
+	struct search_worker *w = arg;
 
-	if (h->addr >= p->end << PGW_PAGE_SHIFT || p->oom)
+	if (h->addr >= w->piece->end << PGW_PAGE_SHIFT)
 		return;   /* the next piece's */
-	if (!scan_hits_push(&p->hits, &p->nhits, &p->cap, h))
-		p->oom = true;
+	search_worker_hit(w, h);
 }
 
 static void run_piece(void *arg, unsigned wi, size_t i)
 {
 	struct job *j = arg;
-	struct worker *w = &j->w[wi];
-	struct piece *p = &j->pieces[i];
+	struct search_worker *w = &j->w[wi];
+	struct search_piece *p = &j->pieces[i];
 
 	if (!w->ready) {
 		p->oom = true;
@@ -86,14 +68,9 @@ static void run_piece(void *arg, unsigned wi, size_t i)
 static int merge_piece(void *arg, size_t i)
 {
 	struct job *j = arg;
-	struct piece *p = &j->pieces[i];
+	struct search_piece *p = &j->pieces[i];
 
-	for (size_t k = 0; k < p->nhits && !*j->stopped; k++)
-		j->sc->hit(j->sc->arg, &p->hits[k]);
-	j->sc->bytes += p->bytes;
-	j->sc->oom |= p->oom;
-	for (int a = 0; a < PGW_NABSENCES; a++)
-		j->not_in_image[a] += p->not_in_image[a];
+	search_piece_take(p, j->sc, j->not_in_image, j->stopped);
 	free(p->hits);
 	p->hits = NULL;
 	return *j->stopped;
@@ -150,23 +127,19 @@ static bool streams(const struct pgw_phys_range *r0, size_t n,
 
 /* The streams in pieces of PIECE_FRAMES frames, in order. */
 static bool plan(struct pgw_image *img, const struct search_frames *f,
-		 struct piece **pieces_ret, size_t *n_ret)
+		 struct search_piece **pieces_ret, size_t *n_ret)
 {
-	struct piece *pieces = NULL;
-	size_t np = 0, cap = 0;
+	struct search_piece *pieces = NULL;
+	size_t np = 0;
+	struct pgw_err ignored;
 
 	for (size_t i = 0; i < f->nstreams; i++) {
 		uint64_t end = f->stream[i].end;
 		for (uint64_t s = f->stream[i].first; s < end;) {
-			if (np == cap) {
-				cap = cap ? 2 * cap : 64;
-				struct piece *g = realloc(pieces,
-							  cap * sizeof(*g));
-				if (!g) {
-					free(pieces);
-					return false;
-				}
-				pieces = g;
+			if (pgw_grow(&pieces, np, sizeof(*pieces), &ignored) !=
+			    PGW_OK) {
+				free(pieces);
+				return false;
 			}
 			uint64_t e = end - s > PIECE_FRAMES ? s + PIECE_FRAMES :
 							       end;
@@ -174,7 +147,7 @@ static bool plan(struct pgw_image *img, const struct search_frames *f,
 			uint64_t run = search_feed_run(img, s);
 			if (run > e - s)
 				e = run < end - s ? s + run : end;
-			pieces[np++] = (struct piece){
+			pieces[np++] = (struct search_piece){
 				.first = s, .end = e, .more = e < end,
 			};
 			s = e;
@@ -183,22 +156,6 @@ static bool plan(struct pgw_image *img, const struct search_frames *f,
 	*pieces_ret = pieces;
 	*n_ret = np;
 	return true;
-}
-
-void *search_workers_open(struct pgw_image *img, unsigned *threads,
-			  size_t n, size_t size,
-			  struct pgw_image *const **images_ret)
-{
-	struct pgw_err err;
-	void *w;
-
-	if (*threads > n)
-		*threads = (unsigned)n;
-	if (*threads < 2 ||
-	    pgw_image_workers(img, *threads, images_ret, &err) != PGW_OK ||
-	    !(w = calloc(*threads, size)))
-		return NULL;
-	return w;
 }
 
 static bool only_literals(const struct scanner *sc)
@@ -217,7 +174,6 @@ bool search_phys_threads(struct pgw_image *img,
 			 const int *stopped)
 {
 	unsigned threads = pgw_image_threads(img);
-	struct pgw_image *const *images;
 	struct job j = {
 		.sc = sc, .not_in_image = not_in_image, .stopped = stopped,
 	};
@@ -238,15 +194,9 @@ bool search_phys_threads(struct pgw_image *img,
 	free(f.stream);
 	if (!ok)
 		return false;
-	if (!(j.w = search_workers_open(img, &threads, j.n, sizeof(*j.w),
-					&images))) {
+	if (!(j.w = search_workers_open(img, &threads, j.n, sc, keep_hit))) {
 		free(j.pieces);
 		return false;
-	}
-	for (unsigned t = 0; t < threads; t++) {
-		j.w[t].img = images[t];
-		j.w[t].ready = scan_init(&j.w[t].sc, sc->pat, sc->npat,
-					 keep_hit, &j.w[t]);
 	}
 	struct pgw_chunks c = {
 		.n = j.n, .workers = threads, .run = run_piece,
@@ -254,11 +204,9 @@ bool search_phys_threads(struct pgw_image *img,
 	};
 	/* Anything but PGW_OK comes before any piece is run or merged. */
 	enum pgw_status st = pgw_chunks_run(&c, &err);
-	for (unsigned t = 0; t < threads; t++)
-		scan_free(&j.w[t].sc);
+	search_workers_close(j.w, threads, sc);
 	for (size_t i = 0; i < j.n; i++)
 		free(j.pieces[i].hits);
 	free(j.pieces);
-	free(j.w);
 	return st == PGW_OK;
 }

@@ -30,12 +30,4 @@ bool search_phys_threads(struct pgw_image *img,
 			 uint64_t not_in_image[PGW_NABSENCES],
 			 const int *stopped);
 
-/* A threaded search's workers for n pieces: *threads capped at n, the
- * image's worker images in *images_ret, and *threads zeroed structs of
- * size bytes each (the caller frees them).  NULL when fewer than two
- * would run, or on failure: the search then runs on one thread. */
-void *search_workers_open(struct pgw_image *img, unsigned *threads,
-			  size_t n, size_t size,
-			  struct pgw_image *const **images_ret);
-
 #endif

@@ -15,11 +15,13 @@
  * hits, their order and the counts are one thread's.
  */
 #include "search_stream.h"
-#include "search_chunks.h"
+#include "search_feed.h"
+#include "search_pieces.h"
 #include "scan_state.h"
 #include "yara_rules.h"
 #include "../formats/image_page.h"
 #include "../lib/chunks.h"
+#include "../lib/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,70 +29,23 @@
 #define PIECE_FRAMES 4096
 
 struct piece {
-	uint64_t first, end;         /* frames [first, end) */
+	struct search_piece s;       /* its frames; what its search found */
 	bool prime;                  /* the stream runs on from first - 1 */
-	bool more;                   /* the stream goes on at end */
-	struct scan_hit *hits;
-	size_t nhits, cap;
-	uint64_t bytes;
-	uint64_t not_in_image[PGW_NABSENCES];
-	bool oom;
-	const char *failed;
-	struct scan_state start, end_state;
-};
-
-struct worker {
-	struct pgw_image *img;
-	struct pattern **pat;        /* its own regular expressions: glibc's
-					regexec locks each one while it runs */
-	struct scanner sc;
-	bool ready;
-	struct piece *piece;
+	const char *failed;          /* libyara could not scan it: why */
+	struct scan_state start;     /* the state its search began from */
+	struct scan_state end_state; /* the state its search left */
 };
 
 struct job {
 	struct piece *pieces;
 	size_t n;
-	struct worker *w;
+	struct search_worker *w;
 	struct pgw_image *img;       /* the caller's, for its searches */
 	struct scanner *sc;          /* the caller's: patterns, hit, counts */
 	struct scan_state truth;     /* the state the merged pieces left */
 	uint64_t *not_in_image;
 	const int *stopped;
 };
-
-static void collect_hit(void *arg, const struct scan_hit *h)
-{
-	struct worker *w = arg;
-	struct piece *p = w->piece;
-
-	if (p->oom)
-		return;
-	if (!scan_hits_push(&p->hits, &p->nhits, &p->cap, h))
-		p->oom = true;
-}
-
-/* Frame pfn into sc as the one-thread search feeds it (search.c); its
- * absence counted into not_in_image. */
-static void feed(struct scanner *sc, struct pgw_image *img, uint64_t pfn,
-		 uint64_t not_in_image[PGW_NABSENCES])
-{
-	enum pgw_absence why = pgw_image_page_state(img, pfn);
-	struct pgw_err err = { 0 };
-	uint64_t pa = pfn << PGW_PAGE_SHIFT;
-
-	if (why == PGW_ABSENT_NONE) {
-		uint8_t *slot = scan_slot(sc, pa, pa);
-		if (pgw_image_read_page(img, pfn, slot, &err) == PGW_OK) {
-			scan_commit(sc);
-			return;
-		}
-		why = err.absence != PGW_ABSENT_NONE ? err.absence :
-						       PGW_ABSENT_CORRUPT;
-	}
-	not_in_image[why] += PGW_PAGE_SIZE;
-	scan_break(sc);
-}
 
 /* What feeding frame pfn does to sc before its bytes count: the chunk
  * held is searched (with the carry kept when pfn is read, whole when it
@@ -127,12 +82,13 @@ static void guess_start(struct scanner *sc, struct pgw_image *img,
 	sc->carry = 0;
 	sc->npages = 0;
 	memset(sc->resume, 0, sc->npat * sizeof(*sc->resume));
-	if (!p->prime || !readable(img, p->first, sc->buf) ||
-	    !readable(img, p->first - 1, sc->buf))
+	if (!p->prime || !readable(img, p->s.first, sc->buf) ||
+	    !readable(img, p->s.first - 1, sc->buf))
 		return;
 	memmove(sc->buf, sc->buf + PGW_PAGE_SIZE - sc->keep, sc->keep);
 	sc->carry = sc->keep;
-	sc->carry_addr = sc->carry_pa = (p->first << PGW_PAGE_SHIFT) - sc->keep;
+	sc->carry_addr = sc->carry_pa = (p->s.first << PGW_PAGE_SHIFT) -
+					sc->keep;
 	/* A regular expression's last try took nothing (search_scan.c):
 	 * it goes on at the first multiple of REGEX_MAX in the carry. */
 	for (size_t i = 0; i < sc->npat; i++)
@@ -141,16 +97,20 @@ static void guess_start(struct scanner *sc, struct pgw_image *img,
 					REGEX_MAX;
 }
 
-/* The piece's frames through sc from the state it holds, then the look
- * at the next frame; false: out of memory for the end's state. */
+/* The piece's frames through sc from the state it holds, one by one as
+ * the one-thread search feeds them (search.c), then the look at the next
+ * frame; false: out of memory for the end's state. */
 static bool search_piece(struct scanner *sc, struct pgw_image *img,
 			 struct piece *p, uint64_t not_in_image[PGW_NABSENCES],
 			 const int *stopped)
 {
-	for (uint64_t pfn = p->first; pfn < p->end && !*stopped; pfn++)
-		feed(sc, img, pfn, not_in_image);
-	if (p->more)
-		look_ahead(sc, img, p->end);
+	struct search_feed f;
+
+	search_feed_init(&f, img, sc, not_in_image);
+	for (uint64_t pfn = p->s.first; pfn < p->s.end && !*stopped; pfn++)
+		search_feed_frame(&f, pfn);
+	if (p->s.more)
+		look_ahead(sc, img, p->s.end);
 	else
 		scan_break(sc);
 	return scan_state_save(sc, &p->end_state);
@@ -160,21 +120,22 @@ static void run_piece(void *arg, unsigned wi, size_t i)
 {
 	static const int go_on = 0;
 	struct job *j = arg;
-	struct worker *w = &j->w[wi];
+	struct search_worker *w = &j->w[wi];
 	struct piece *p = &j->pieces[i];
 	uint64_t before = w->sc.bytes;
 
-	w->piece = p;
+	w->piece = &p->s;
 	if (w->ready) {
 		guess_start(&w->sc, w->img, p);
 		if (!scan_state_save(&w->sc, &p->start) ||
-		    !search_piece(&w->sc, w->img, p, p->not_in_image, &go_on))
-			p->oom = true;
+		    !search_piece(&w->sc, w->img, p, p->s.not_in_image,
+				  &go_on))
+			p->s.oom = true;
 	} else {
-		p->oom = true;
+		p->s.oom = true;
 	}
-	p->bytes = w->sc.bytes - before;
-	p->oom |= w->sc.oom;
+	p->s.bytes = w->sc.bytes - before;
+	p->s.oom |= w->sc.oom;
 	p->failed = w->sc.failed;
 	w->sc.oom = false;
 	w->sc.failed = NULL;
@@ -197,13 +158,9 @@ static void take_piece(struct job *j, struct piece *p)
 {
 	struct scanner *sc = j->sc;
 
-	for (size_t k = 0; k < p->nhits && !*j->stopped; k++)
-		sc->hit(sc->arg, &p->hits[k]);
-	sc->bytes += p->bytes;
+	search_piece_take(&p->s, sc, j->not_in_image, j->stopped);
 	if (p->failed)
 		sc->failed = p->failed;
-	for (int a = 0; a < PGW_NABSENCES; a++)
-		j->not_in_image[a] += p->not_in_image[a];
 	scan_state_free(&j->truth);
 	j->truth = p->end_state;
 	p->end_state = (struct scan_state){ 0 };
@@ -216,29 +173,28 @@ static int merge_piece(void *arg, size_t i)
 
 	/* A piece short of memory is searched again too: one scanner's
 	 * search might not have been. */
-	if (!p->oom && scan_state_same(&j->truth, &p->start))
+	if (!p->s.oom && scan_state_same(&j->truth, &p->start))
 		take_piece(j, p);
 	else
 		search_again(j, p);
-	free(p->hits);
-	p->hits = NULL;
+	free(p->s.hits);
+	p->s.hits = NULL;
 	scan_state_free(&p->start);
 	scan_state_free(&p->end_state);
 	return *j->stopped;
 }
 
-static bool add_piece(struct piece **pieces, size_t *np, size_t *cap,
-		      struct piece p)
+static bool add_piece(struct piece **pieces, size_t *np, uint64_t first,
+		      uint64_t end, bool prime, bool more)
 {
-	if (*np == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct piece *g = realloc(*pieces, c * sizeof(*g));
-		if (!g)
-			return false;
-		*pieces = g;
-		*cap = c;
-	}
-	(*pieces)[(*np)++] = p;
+	struct pgw_err ignored;
+
+	if (pgw_grow(pieces, *np, sizeof(**pieces), &ignored) != PGW_OK)
+		return false;
+	(*pieces)[(*np)++] = (struct piece){
+		.s = { .first = first, .end = end, .more = more },
+		.prime = prime,
+	};
 	return true;
 }
 
@@ -246,15 +202,14 @@ static bool add_piece(struct piece **pieces, size_t *np, size_t *cap,
  * more, each cut where one scanner begins a chunk: after a frame that
  * is not in the image, or SCAN_PAGES frames on from the last such. */
 static bool cut_stream(struct pgw_image *img, uint64_t first, uint64_t end,
-		       struct piece **pieces, size_t *np, size_t *cap)
+		       struct piece **pieces, size_t *np)
 {
 	uint64_t from = first, run = 0;
 
 	for (uint64_t pfn = first; pfn < end; pfn++) {
 		if (pfn - from >= PIECE_FRAMES && run % SCAN_PAGES == 0) {
-			if (!add_piece(pieces, np, cap, (struct piece){
-				    .first = from, .end = pfn,
-				    .prime = from > first, .more = true }))
+			if (!add_piece(pieces, np, from, pfn, from > first,
+				       true))
 				return false;
 			from = pfn;
 		}
@@ -262,19 +217,18 @@ static bool cut_stream(struct pgw_image *img, uint64_t first, uint64_t end,
 			      run + 1 : 0;
 	}
 	return end == from ||
-	       add_piece(pieces, np, cap, (struct piece){
-		       .first = from, .end = end, .prime = from > first });
+	       add_piece(pieces, np, from, end, from > first, false);
 }
 
 static bool plan(struct pgw_image *img, const struct search_frames *f,
 		 struct piece **pieces_ret, size_t *n_ret)
 {
 	struct piece *pieces = NULL;
-	size_t np = 0, cap = 0;
+	size_t np = 0;
 
 	for (size_t i = 0; i < f->nstreams; i++)
 		if (!cut_stream(img, f->stream[i].first, f->stream[i].end,
-				&pieces, &np, &cap)) {
+				&pieces, &np)) {
 			free(pieces);
 			return false;
 		}
@@ -283,45 +237,12 @@ static bool plan(struct pgw_image *img, const struct search_frames *f,
 	return true;
 }
 
-static struct pattern **own_patterns(struct pattern *const *pat, size_t n)
-{
-	struct pattern **own = calloc(n ? n : 1, sizeof(*own));
-	struct pgw_err ignored;
-	bool ok = own != NULL;
-
-	for (size_t i = 0; ok && i < n; i++) {
-		own[i] = pat[i];
-		if (pat[i]->kind != PGW_PATTERN_REGEX)
-			continue;
-		own[i] = calloc(1, sizeof(*own[i]));
-		ok = own[i] && pattern_compile(own[i], PGW_PATTERN_REGEX,
-					       pat[i]->text, &ignored);
-		if (!ok && own[i]) {
-			free(own[i]);
-			own[i] = NULL;
-		}
-	}
-	return ok ? own : NULL;
-}
-
-static void free_patterns(struct pattern **own, struct pattern *const *pat,
-			  size_t n)
-{
-	for (size_t i = 0; own && i < n; i++)
-		if (own[i] && own[i] != pat[i]) {
-			pattern_free(own[i]);
-			free(own[i]);
-		}
-	free(own);
-}
-
 bool search_stream_threads(struct pgw_image *img,
 			   const struct search_frames *frames,
 			   unsigned threads, struct scanner *sc,
 			   uint64_t not_in_image[PGW_NABSENCES],
 			   const int *stopped)
 {
-	struct pgw_image *const *images;
 	struct job j = {
 		.img = img, .sc = sc, .not_in_image = not_in_image,
 		.stopped = stopped,
@@ -334,17 +255,10 @@ bool search_stream_threads(struct pgw_image *img,
 			threads = yara_rules_threads();
 	if (threads < 2 || !plan(img, frames, &j.pieces, &j.n))
 		return false;
-	if (!(j.w = search_workers_open(img, &threads, j.n, sizeof(*j.w),
-					&images))) {
+	if (!(j.w = search_workers_open(img, &threads, j.n, sc,
+					search_worker_hit))) {
 		free(j.pieces);
 		return false;
-	}
-	for (unsigned t = 0; t < threads; t++) {
-		j.w[t].img = images[t];
-		j.w[t].pat = own_patterns(sc->pat, sc->npat);
-		j.w[t].ready = j.w[t].pat &&
-			       scan_init(&j.w[t].sc, j.w[t].pat, sc->npat,
-					 collect_hit, &j.w[t]);
 	}
 	struct pgw_chunks c = {
 		.n = j.n, .workers = threads, .run = run_piece,
@@ -354,17 +268,13 @@ bool search_stream_threads(struct pgw_image *img,
 	bool ok = scan_state_save(sc, &j.truth);
 	/* Anything but PGW_OK comes before any piece is run or merged. */
 	ok = ok && pgw_chunks_run(&c, &err) == PGW_OK;
-	for (unsigned t = 0; t < threads; t++) {
-		scan_free(&j.w[t].sc);
-		free_patterns(j.w[t].pat, sc->pat, sc->npat);
-	}
+	search_workers_close(j.w, threads, sc);
 	for (size_t i = 0; i < j.n; i++) {
-		free(j.pieces[i].hits);
+		free(j.pieces[i].s.hits);
 		scan_state_free(&j.pieces[i].start);
 		scan_state_free(&j.pieces[i].end_state);
 	}
 	scan_state_free(&j.truth);
 	free(j.pieces);
-	free(j.w);
 	return ok;
 }
