@@ -1,7 +1,11 @@
 /* pgwalk translate: virtual to physical, one record per address. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../formats/image_page.h"
+#include "../lib/chunks.h"
 #include "addr_names.h"
 #include "commands.h"
 #include "emit.h"
@@ -92,8 +96,37 @@ static const struct argp translate_argp = {
 	NULL
 };
 
+/* A batch line that is not an address, kept by a worker for the calling
+ * thread to say (its number counted from its piece's first line). */
+struct bad_said {
+	unsigned long lineno;
+	unsigned char n;
+	bool nul;
+	char text[80];
+};
+
+/* A piece of a batch on threads: whole lines of the input, and what a
+ * worker made of them. */
+struct piece {
+	char *in;               /* LINES_BUF + LINES_AFTER bytes */
+	size_t len;             /* bytes of lines: whole ones, the last
+				   without its newline only at the end of
+				   the input */
+	bool overlong;          /* after them, a line too long: its start */
+	char overlong_start[80];
+	/* The worker's: */
+	char *out;              /* the records (a memory stream's) */
+	size_t out_len;
+	int rc;
+	unsigned long lines;    /* lines in it (an overlong one counts) */
+	unsigned long nbad;     /* lines not addresses; the first ten: */
+	struct bad_said bad[10];
+};
+
 struct batch {
 	struct session *s;
+	const struct pgw_space *space;   /* s's, or a worker image's */
+	struct piece *piece;    /* on a worker: bad lines kept here */
 	struct out *out;
 	struct pgw_xlat_cache *cache;   /* NULL: every walk from the root */
 	int rc;                 /* the worst of 0, 1 and 2 so far */
@@ -123,7 +156,7 @@ static void walk_record(struct batch *b, const struct pgw_xlat *x,
 	if (x->stop == PGW_STOP_READ_ERROR ||
 	    x->stop == PGW_STOP_TABLE_NOT_IN_IMAGE ||
 	    x->stop == PGW_STOP_TABLE_BEYOND_MEMORY)
-		pgw_xlat_error(&b->s->space, x, &why);
+		pgw_xlat_error(b->space, x, &why);
 	pgw_xlat_answer(x, a);
 	xlat_print(b->out, x->va, a, x, why.msg);
 }
@@ -134,10 +167,10 @@ static void one(struct batch *b, uint64_t va, bool hint)
 
 	if (b->out->levels) {
 		struct pgw_xlat x;
-		pgw_translate(&b->s->space, b->cache, va, &x);
+		pgw_translate(b->space, b->cache, va, &x);
 		walk_record(b, &x, &a);
 	} else {
-		pgw_translate_many(&b->s->space, b->cache, &va, 1, &a);
+		pgw_translate_many(b->space, b->cache, &va, 1, &a);
 		xlat_print(b->out, va, &a, NULL, NULL);
 	}
 	b->rc = pgw_exit_worst(b->rc, status_of(a.stop));
@@ -156,7 +189,19 @@ static void bad(struct batch *b, const char *text, size_t n,
 	if (n > ECHO_MAX)
 		n = ECHO_MAX;
 	b->rc = pgw_exit_worst(b->rc, PGW_EXIT_NOANSWER);
-	stdin_bad_line(&b->bad_lines, text, n, lineno);
+	if (b->piece) {
+		struct piece *p = b->piece;
+		if (p->nbad < 10) {
+			struct bad_said *k = &p->bad[p->nbad];
+			k->lineno = lineno;
+			k->n = (unsigned char)(n < 80 ? n : 80);
+			k->nul = memchr(text, '\0', n) != NULL;
+			memcpy(k->text, text, k->n);
+		}
+		p->nbad++;
+	} else {
+		stdin_bad_line(&b->bad_lines, text, n, lineno);
+	}
 	out_record(b->out, &xlat_rec_type, &(struct xlat_rec){
 		.input = { text, n }, .reason = "not-an-address" });
 }
@@ -195,7 +240,7 @@ static void stdin_addrs(void *arg, const uint64_t *va, size_t n)
 
 	for (size_t i = 0; i < n; i += most) {
 		size_t k = n - i < most ? n - i : most;
-		pgw_translate_many(&b->s->space, b->cache, va + i, k, a);
+		pgw_translate_many(b->space, b->cache, va + i, k, a);
 		for (size_t j = 0; j < k; j++)
 			rc = pgw_exit_worst(rc, status_of(a[j].stop));
 		if (!fast_xlat(b->out, va + i, a, k))
@@ -210,6 +255,242 @@ static void overlong(void *arg, const char *start, size_t n,
 		     unsigned long lineno)
 {
 	bad(arg, start, n, lineno);
+}
+
+/*
+ * A batch on stdin on the image's threads: the input read a piece
+ * (LINES_BUF - 1 bytes at most, whole lines) at a time, a round of
+ * pieces at once; each piece parsed, translated and formatted by a
+ * worker (its own image, table cache and records), the records written
+ * and the bad lines said by the calling thread in input order, so that
+ * output, messages and exit status are those of one thread.
+ */
+
+/* Pieces a round per worker: the workers wait for one another once a
+ * round. */
+#define PIECES_PER_WORKER 8
+
+struct feed {
+	char *carry;            /* the start of the next piece, read */
+	size_t carry_len;
+	bool skipping;          /* the rest of an overlong line to drop */
+	bool eof;
+};
+
+struct threaded {
+	struct batch *b;        /* per worker */
+	struct rows *rows;      /* per worker */
+	struct piece *pieces;
+	size_t npieces;
+	unsigned long lines;    /* lines before the piece merged next */
+	unsigned long bad_lines;
+	int rc;
+};
+
+/* The next piece of stdin into p: 1, 0 at the end of the input, -1 when
+ * it cannot be read (said). */
+static int feed_piece(struct feed *fd, struct piece *p)
+{
+	enum { MOST = LINES_BUF - 1 };
+	size_t len = fd->carry_len;
+
+	p->len = 0;
+	p->overlong = false;
+	memcpy(p->in, fd->carry, len);
+	fd->carry_len = 0;
+	while (len < MOST && !fd->eof) {
+		ssize_t n = read(STDIN_FILENO, p->in + len, MOST - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pgw_cli_error("cannot read standard input: %s",
+				      strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			fd->eof = true;
+			break;
+		}
+		if (fd->skipping) {
+			char *nl = memchr(p->in + len, '\n', (size_t)n);
+			if (!nl)
+				continue;
+			/* The overlong line's newline: the next line on. */
+			size_t from = (size_t)(nl + 1 - p->in);
+			memmove(p->in + len, nl + 1, len + (size_t)n - from);
+			n = (ssize_t)(len + (size_t)n - from);
+			fd->skipping = false;
+		}
+		len += (size_t)n;
+	}
+	if (len < MOST) {                       /* the end of the input */
+		p->len = len;
+		return len > 0;
+	}
+	char *nl = memrchr(p->in, '\n', len);
+	if (!nl) {                              /* a line too long */
+		memcpy(p->overlong_start, p->in, sizeof(p->overlong_start));
+		p->overlong = true;
+		fd->skipping = true;
+		return 1;
+	}
+	p->len = (size_t)(nl + 1 - p->in);
+	fd->carry_len = len - p->len;
+	memcpy(fd->carry, nl + 1, fd->carry_len);
+	return 1;
+}
+
+static void piece_run(void *arg, unsigned w, size_t i)
+{
+	struct threaded *t = arg;
+	struct batch *b = &t->b[w];
+	struct piece *p = &t->pieces[i];
+	FILE *f;
+
+	p->out = NULL;
+	p->out_len = 0;
+	p->rc = 0;
+	p->nbad = 0;
+	if (!(f = open_memstream(&p->out, &p->out_len))) {
+		p->rc = -1;
+		return;
+	}
+	b->out->f = f;
+	b->piece = p;
+	b->rc = 0;
+	p->lines = block_lines(&(struct line_reader){
+		stdin_line, stdin_addrs, overlong, b }, p->in, p->len);
+	if (p->overlong)
+		bad(b, p->overlong_start, sizeof(p->overlong_start),
+		    ++p->lines);
+	out_rows_flush(b->out);
+	if (fclose(f) != 0)
+		p->rc = -1;
+	else
+		p->rc = b->rc;
+}
+
+static int write_all(const char *s, size_t n)
+{
+	if (fflush(stdout) != 0 || pgw_output_failed())
+		return -1;
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			pgw_output_error(w < 0 ? errno : EIO);
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int piece_merge(void *arg, size_t i)
+{
+	struct threaded *t = arg;
+	struct piece *p = &t->pieces[i];
+
+	if (p->rc < 0) {
+		free(p->out);
+		pgw_output_error(ENOMEM);
+		return 1;
+	}
+	int failed = write_all(p->out, p->out_len);
+	free(p->out);
+	p->out = NULL;
+	t->rc = pgw_exit_worst(t->rc, p->rc);
+	for (unsigned long k = 0; k < p->nbad && k < 10; k++) {
+		const struct bad_said *s = &p->bad[k];
+		if (++t->bad_lines <= 10)
+			stdin_bad_say(s->text, s->n, s->nul,
+				      t->lines + s->lineno, "an address");
+	}
+	if (p->nbad > 10)
+		t->bad_lines += p->nbad - 10;
+	t->lines += p->lines;
+	return failed;
+}
+
+/* The batch on stdin on n threads, as stdin_lines would give it to b
+ * alone: 0, PGW_EXIT_NOINPUT (said), or -1 when the threads are not to
+ * be had (nothing read: b does it alone). */
+static int stdin_threaded(struct batch *b, unsigned n)
+{
+	struct pgw_image *const *images;
+	struct pgw_err err;
+
+	if (pgw_image_workers(b->space->img, n, &images, &err) != PGW_OK)
+		return -1;
+	size_t npieces = (size_t)n * PIECES_PER_WORKER;
+	struct threaded t = {
+		.b = calloc(n, sizeof(*t.b)),
+		.rows = calloc(n, sizeof(*t.rows)),
+		.pieces = calloc(npieces, sizeof(*t.pieces)),
+	};
+	struct out *outs = calloc(n, sizeof(*outs));
+	struct pgw_space *spaces = calloc(n, sizeof(*spaces));
+	struct feed fd = { .carry = malloc(LINES_BUF) };
+	int rc = -1;
+	unsigned w;
+
+	if (!t.b || !t.rows || !t.pieces || !outs || !spaces || !fd.carry)
+		goto out;
+	for (size_t i = 0; i < npieces; i++)
+		if (!(t.pieces[i].in = malloc(LINES_BUF + LINES_AFTER)))
+			goto out;
+	for (w = 0; w < n; w++) {
+		spaces[w] = *b->space;
+		spaces[w].img = images[w];
+		outs[w] = *b->out;
+		t.rows[w] = (struct rows)ROWS_INIT(t.rows[w]);
+		t.rows[w].stdio = true;
+		outs[w].rows = &t.rows[w];
+		t.b[w] = (struct batch){ .s = b->s, .space = &spaces[w],
+					 .out = &outs[w],
+					 .cache = pgw_xlat_cache_new() };
+	}
+	out_rows_flush(b->out);
+	rc = 0;
+	for (bool more = true; more && !pgw_output_failed();) {
+		size_t k = 0;
+		int got = 1;
+		while (k < npieces && (got = feed_piece(&fd, &t.pieces[k])) > 0)
+			k++;
+		more = got > 0;
+		struct pgw_chunks c = {
+			.n = k, .workers = n, .run = piece_run,
+			.merge = piece_merge, .arg = &t,
+		};
+		if (k && pgw_chunks_run(&c, &err) != PGW_OK) {
+			/* No thread (or memory) for this round: alone. */
+			for (size_t i = 0; i < k; i++) {
+				piece_run(&t, 0, i);
+				if (piece_merge(&t, i))
+					break;
+			}
+		}
+		if (got < 0) {
+			rc = PGW_EXIT_NOINPUT;
+			break;
+		}
+	}
+	b->rc = pgw_exit_worst(b->rc, t.rc);
+	b->bad_lines += t.bad_lines;
+out:
+	for (w = 0; t.b && w < n; w++)
+		pgw_xlat_cache_free(t.b[w].cache);
+	for (size_t i = 0; t.pieces && i < npieces; i++)
+		free(t.pieces[i].in);
+	free(t.b);
+	free(t.rows);
+	free(t.pieces);
+	free(outs);
+	free(spaces);
+	free(fd.carry);
+	return rc;
 }
 
 int cmd_translate(int argc, char **argv)
@@ -254,13 +535,18 @@ int cmd_translate(int argc, char **argv)
 		names_open(&names, &s, true, a.names);
 		out.names = &names;
 	}
-	struct batch b = { .s = &s, .out = &out,
+	struct batch b = { .s = &s, .space = &s.space, .out = &out,
 			   .cache = batch ? pgw_xlat_cache_new() : NULL };
+	/* Names are looked up as they are met, by one thread. */
+	unsigned threads = out.names ? 1 : pgw_image_threads(s.space.img);
 	out_table(&out, xlat_table(&out), NULL);
 	rc = 0;
 	for (int i = 0; i < a.naddrs && !rc; i++) {
 		uint64_t va;
-		if (strcmp(a.addrs[i], "-") == 0)
+		if (strcmp(a.addrs[i], "-") == 0 && threads > 1 &&
+		    (rc = stdin_threaded(&b, threads)) >= 0)
+			;
+		else if (strcmp(a.addrs[i], "-") == 0)
 			rc = stdin_lines(&(struct line_reader){
 				stdin_line, stdin_addrs, overlong, &b });
 		else if (pgw_parse_u64(a.addrs[i], &va))

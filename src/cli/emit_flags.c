@@ -16,7 +16,7 @@ struct spelled {
 	char s[PGW_NFLAGS * 12];   /* the longest name, quoted, and a sep */
 };
 
-static struct spelled memo[NMEMO];
+static _Thread_local struct spelled memo[NMEMO];
 
 /* Spelled out once, name by name. */
 static void spell(struct line *l, uint32_t flags, char sep, char quote)

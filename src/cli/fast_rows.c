@@ -57,7 +57,7 @@ static void json_tail(struct line *l, const struct out *o, const void *ctx,
 }
 
 /* The record tails spelled so far. */
-static struct spelled json_tails[SPELLED_SLOTS];
+static _Thread_local struct spelled json_tails[SPELLED_SLOTS];
 
 /* A compact record of answer a for va, but for its closing brace. */
 static inline __attribute__((always_inline)) struct line *
@@ -140,7 +140,7 @@ static void delim_tail(struct line *l, const struct out *o, const void *ctx,
 
 /* The record tails spelled so far, of both separators (their keys say
  * which). */
-static struct spelled delim_tails[SPELLED_SLOTS];
+static _Thread_local struct spelled delim_tails[SPELLED_SLOTS];
 
 /* A row of answer a for va at the end of o's next line, through its pkey
  * cell. */

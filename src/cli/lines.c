@@ -58,20 +58,54 @@ static char *addr_lines(const struct line_reader *r, char *p, const char *end,
 	return p;
 }
 
+/* The lines of p .. end, each whole (its newline read) but for the
+ * last when there is no more input: what the lines before p counted
+ * is *lineno, which ends at the last line's number.  Where the first
+ * line not whole starts (end when at_eof). */
+static char *some_lines(const struct line_reader *r, char *p, char *end,
+			bool at_eof, unsigned long *lineno)
+{
+	char *nl;
+
+	for (;;) {
+		if (r->addrs)
+			p = addr_lines(r, p, end, lineno);
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		*nl = '\0';
+		++*lineno;
+		one(r, p, (size_t)(nl - p), *lineno);
+		p = nl + 1;
+	}
+	if (at_eof && p < end) {
+		*end = '\0';
+		one(r, p, (size_t)(end - p), ++*lineno);
+		p = end;
+	}
+	return p;
+}
+
+unsigned long block_lines(const struct line_reader *r, char *p, size_t n)
+{
+	unsigned long lineno = 0;
+
+	some_lines(r, p, p + n, true, &lineno);
+	return lineno;
+}
+
 /* A line longer than the buffer cannot be an address; it is reported by
  * its start and skipped. */
 int stdin_lines(const struct line_reader *r)
 {
-	/* Room after the data for hex0x_body's reads (15 bytes). */
-	enum { AFTER = 16, SIZE = 1 << 16 };
-	static char buf[SIZE + AFTER];
+	static char buf[LINES_BUF + LINES_AFTER];
 	size_t have = 0;
 	bool skipping = false;
 	unsigned long lineno = 0;
 
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, buf + have,
-				 SIZE - 1 - have);
+				 LINES_BUF - 1 - have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -82,24 +116,23 @@ int stdin_lines(const struct line_reader *r)
 		if (n == 0)
 			break;
 		char *p = buf, *end = buf + have + n, *nl;
-		for (;;) {
-			if (r->addrs && !skipping)
-				p = addr_lines(r, p, end, &lineno);
+		if (skipping) {
+			/* The rest of an overlong line, up to its newline. */
 			nl = memchr(p, '\n', (size_t)(end - p));
-			if (!nl)
-				break;
-			*nl = '\0';
-			lineno++;
-			if (!skipping)
-				one(r, p, (size_t)(nl - p), lineno);
-			skipping = false;
-			p = nl + 1;
+			if (nl) {
+				lineno++;
+				skipping = false;
+				p = nl + 1;
+			} else {
+				p = end;
+			}
 		}
+		if (!skipping)
+			p = some_lines(r, p, end, false, &lineno);
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
-		if (have == SIZE - 1) {
-			if (!skipping)
-				r->overlong(r->arg, buf, 80, lineno + 1);
+		if (have == LINES_BUF - 1) {
+			r->overlong(r->arg, buf, 80, lineno + 1);
 			skipping = true;
 			have = 0;
 		}
@@ -149,11 +182,17 @@ void stdin_bad_line(unsigned long *count, const char *text, size_t n,
 void stdin_bad_request(unsigned long *count, const char *text, size_t n,
 		       unsigned long lineno, const char *what)
 {
-	bool nul = memchr(text, '\0', n) != NULL;
-	struct line l;
-
 	if (++*count > 10)
 		return;
+	stdin_bad_say(text, n < 80 ? n : 80, memchr(text, '\0', n) != NULL,
+		      lineno, what);
+}
+
+void stdin_bad_say(const char *text, size_t n, bool nul,
+		   unsigned long lineno, const char *what)
+{
+	struct line l;
+
 	l.len = 0;
 	emit_str(&l, "pgwalk: stdin line ");
 	emit_u64(&l, lineno);

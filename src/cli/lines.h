@@ -13,6 +13,11 @@
 /* An input line is echoed back at most this long. */
 #define ECHO_MAX 1024
 
+/* Input is read LINES_BUF - 1 bytes at most at a time: a line that long
+ * or longer is overlong.  A buffer of lines has LINES_AFTER bytes of
+ * room after them (hex0x_body reads ahead; block_lines writes a NUL). */
+enum { LINES_BUF = 1 << 16, LINES_AFTER = 16 };
+
 struct line_reader {
 	/* A line to answer: its n bytes without the newline and trailing
 	 * CRs, NUL-terminated after them (it may hold a NUL); blank lines
@@ -35,6 +40,10 @@ struct line_reader {
  * when stdout refused a write: nobody reads the answers. */
 int stdin_lines(const struct line_reader *r);
 
+/* Every line of p[0 .. n) to r, as stdin_lines does (the last may
+ * lack its newline; the line numbers from 1): the number of lines. */
+unsigned long block_lines(const struct line_reader *r, char *p, size_t n);
+
 /* Say on stderr that arg (escaped) is not an address. */
 void addr_arg_error(const char *arg);
 /* The address arguments (ADDR..., "-" for stdin) checked before any
@@ -49,5 +58,9 @@ void stdin_bad_line(unsigned long *count, const char *text, size_t n,
 /* The same for a line that is not what is asked for (what: "ADDR LEN"). */
 void stdin_bad_request(unsigned long *count, const char *text, size_t n,
 		       unsigned long lineno, const char *what);
+/* The message alone: the line's first n (<= 80) bytes; nul: the line
+ * (its first ECHO_MAX bytes) holds a NUL. */
+void stdin_bad_say(const char *text, size_t n, bool nul,
+		   unsigned long lineno, const char *what);
 
 #endif

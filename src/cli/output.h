@@ -51,6 +51,9 @@ struct rows {
 	struct line *at;                   /* the line being filled (at
 					      first line[0]: ROWS_INIT) */
 	struct line line[ROWS_LINES];
+	bool stdio;                        /* shipped through o->f's stdio
+					      (a memory stream: translate's
+					      batch on threads), not writev */
 };
 
 #define ROWS_INIT(r) { .at = (r).line }

@@ -135,7 +135,7 @@ static void cols_build(struct cols *c, const struct rec_table *t)
 /* The columns of o's table (one table a run: kept). */
 static const struct cols *cols_of(const struct out *o)
 {
-	static struct cols c;
+	static _Thread_local struct cols c;
 
 	if (c.table != o->table)
 		cols_build(&c, o->table);

@@ -18,6 +18,11 @@ void out_rows_ship(struct out *o)
 		l->len = 0;
 	}
 	r->at = r->line;
+	if (r->stdio) {
+		for (int i = 0; i < n; i++)
+			fwrite(iov[i].iov_base, 1, iov[i].iov_len, o->f);
+		return;
+	}
 	/* Once refused, nothing more is written (the command stops at
 	 * pgw_output_failed and says why). */
 	if (fflush(o->f) != 0 || pgw_output_failed())

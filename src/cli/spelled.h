@@ -3,7 +3,8 @@
  * dozen record tails (page size, level, flags, effective permissions,
  * whether the data is in the image; or why there is no answer) a million
  * times, so each formatter spells a tail once into a small direct-mapped
- * table and copies it after that.
+ * table and copies it after that.  Each thread keeps its own tables
+ * (_Thread_local): translate's batch formats on the image's threads.
  */
 #ifndef PGW_SPELLED_H
 #define PGW_SPELLED_H

@@ -23,9 +23,9 @@ void text_access(struct line *l, uint32_t eff)
 void text_size(struct line *l, uint64_t size, int width)
 {
 	/* The last one spelled: --leaves asks for "4K" millions of times. */
-	static struct line last;
-	static uint64_t last_size = 1;
-	static int last_width = -1;
+	static _Thread_local struct line last;
+	static _Thread_local uint64_t last_size = 1;
+	static _Thread_local int last_width = -1;
 
 	if (size == last_size && width == last_width) {
 		emit_mem(l, last.buf, last.len);

@@ -274,7 +274,7 @@ static void line_tail(struct line *l, const struct out *o, const void *ctx,
 }
 
 /* The batch lines' tails spelled so far. */
-static struct spelled line_tails[SPELLED_SLOTS];
+static _Thread_local struct spelled line_tails[SPELLED_SLOTS];
 
 /* One line per address (batches): "VA -> PA SIZE LEVEL PERMS". */
 static inline __attribute__((always_inline)) void

@@ -1,0 +1,129 @@
+#!/bin/sh
+# translate's batch on stdin on the image's threads (issue 39): stdout,
+# stderr and the exit status on 2 and 4 threads byte for byte those of
+# one, in every format, with and without --levels.  The batches are long
+# enough for many pieces (64 KiB of lines each) and rounds of pieces:
+# good lines, lines that are not addresses (more than ten, so the count
+# shows, and their line numbers), NULs, CRs, comments and blank lines,
+# overlong lines (65534, 65535 and more bytes) between pieces, a last
+# line without its newline, empty input, addresses given as arguments
+# around the "-"; on a raw image, a filtered kdump (a table not in the
+# image: exit 2) and a truncated one.
+. "$(dirname "$0")/lib.sh"
+plan 47
+MK=$PGW_TOOLS/pgw-mkdump
+
+# agree WHAT INPUT ARGS...: translate --threads=T ARGS <INPUT for T = 1,
+# 2, 4 alike (stdout not empty).
+agree() {
+	_what=$1 _in=$2
+	shift 2
+	for _t in 1 2 4; do
+		"$PGWALK" translate --threads=$_t "$@" <"$_in" >"$TMP/o$_t" \
+			2>"$TMP/e$_t"
+		echo "exit $?" >>"$TMP/e$_t"
+	done
+	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
+	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
+	   cmp -s "$TMP/e1" "$TMP/e4"; then
+		ok 0 "$_what"
+	else
+		ok 1 "$_what"
+		for _t in 2 4; do
+			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
+			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
+		done
+	fi
+}
+
+run "$MK" raw "$TMP/mem.raw" --holes --vas="$TMP/vas"
+is "$rc" 0 "synthetic memory written"
+eval "$out"   # cr3= filtered_table_va= npages=
+"$MK" kdump --holes --filter --exclude-zero --codec=zlib "$TMP/kd" >/dev/null ||
+	bail "pgw-mkdump kdump --filter failed"
+size=$(wc -c <"$TMP/kd")
+head -c $((size * 2 / 3)) "$TMP/kd" >"$TMP/kd.cut"
+
+# The input: the spec's addresses over and over (some 40000 lines, 12
+# pieces), with the odd lines of every kind among them.
+awk -v n=400 'BEGIN { srand(7) }
+	{ va[NR] = $1 }
+	END {
+		for (r = 0; r < n; r++)
+			for (i = 1; i <= NR; i++) {
+				print va[i]
+				x = rand()
+				if (x < 0.002) print "garbage" r "." i
+				else if (x < 0.003) printf "0x12%c34\n", 0
+				else if (x < 0.004) print "# a comment"
+				else if (x < 0.005) print ""
+				else if (x < 0.006) printf "%s\r\n", va[i]
+				else if (x < 0.007) print "0d4096"
+			}
+	}' "$TMP/vas" >"$TMP/mixed"
+[ "$(wc -l <"$TMP/mixed")" -gt 30000 ]
+ok $? "a batch of over 30000 lines"
+# Overlong lines where pieces meet, one just short of overlong, one at
+# the end with no newline.
+long=$(head -c 65534 /dev/zero | tr '\0' y)
+{
+	yes 0x7f0000000000 | head -n 6000
+	printf '%s\n%sy\n%syy\n' "$long" "$long" "$long"
+	yes 0xffff888000000000 | head -n 3000
+	printf '%s%s%s\n' "$long" "$long" "$long"
+	yes 0x1000 | head -n 3000
+	printf '%sy' "$long"
+} >"$TMP/long"
+printf '%s\n' "$(cat "$TMP/mixed")" | head -c 100000 >"$TMP/nonl"
+: >"$TMP/empty"
+
+cr="--cr3=$cr3 --mode=x86-64"
+for img in "raw:$TMP/mem.raw" "kd:$TMP/kd" "cut:$TMP/kd.cut"; do
+	name=${img%%:*} file=${img#*:}
+	fmt=
+	[ "$name" = raw ] && fmt=--image-format=raw
+	for f in text json csv tsv; do
+		agree "$name $f: the mixed batch alike" "$TMP/mixed" \
+			$fmt $cr --format=$f "$file" -
+	done
+	agree "$name json --levels: alike" "$TMP/mixed" $fmt $cr \
+		--format=json --levels "$file" -
+	agree "$name text --levels: alike" "$TMP/mixed" $fmt $cr \
+		--levels "$file" -
+	agree "$name tsv --levels: alike" "$TMP/mixed" $fmt $cr \
+		--format=tsv --levels "$file" -
+	agree "$name: overlong lines alike" "$TMP/long" $fmt $cr \
+		--format=csv "$file" -
+	agree "$name: a last line without its newline alike" "$TMP/nonl" \
+		$fmt $cr --format=json "$file" -
+	agree "$name: arguments around the batch alike" "$TMP/mixed" \
+		$fmt $cr --format=tsv "$file" 0x1000 - 0x7f0000000000
+done
+
+# What the batch said, checked once (it is the same on every thread).
+agree "raw: the mixed batch, text" "$TMP/mixed" --image-format=raw $cr \
+	"$TMP/mem.raw" -
+grep -q '^pgwalk: stdin line [0-9]*: .garbage' "$TMP/e4"
+ok $? "... bad lines said with their line numbers"
+n=$(grep -c '^pgwalk: stdin line' "$TMP/e4")
+is "$n" 10 "... the first ten of them"
+like_file() { grep -q "$1" "$2"; ok $? "$3"; }
+like_file 'lines on stdin were not addresses' "$TMP/e4" "... and how many"
+like_file 'a NUL byte inside the line' "$TMP/e4" "... a NUL said"
+is "$(tail -1 "$TMP/e4")" "exit 1" "... exit 1"
+agree "kd: exit 2 for the table not in the image" "$TMP/mixed" $cr \
+	--format=json "$TMP/kd" -
+is "$(tail -1 "$TMP/e4")" "exit 2" "... (2 outranks the bad lines' 1)"
+grep -a -v -e garbage -e '0x12' "$TMP/mixed" >"$TMP/good"
+agree "kd: the good lines alone" "$TMP/good" $cr --format=json "$TMP/kd" -
+is "$(tail -1 "$TMP/e4")" "exit 2" "... exit 2: a table not in the image"
+grep -q '"reason":"table-not-in-image","absence":"excluded"' "$TMP/o4"
+ok $? "... said in the records"
+agree "raw: overlong lines, text" "$TMP/long" --image-format=raw $cr \
+	"$TMP/mem.raw" -
+is "$(grep -c '^pgwalk: stdin line' "$TMP/e4")" 5 \
+	"... five lines said: 65534 bytes, not an address; 65535 and more, overlong"
+# Empty input: nothing but a header, so agree's stdout test is csv's.
+agree "empty input alike (csv)" "$TMP/empty" --image-format=raw $cr \
+	--format=csv "$TMP/mem.raw" -
+is "$(tail -1 "$TMP/e4")" "exit 0" "... exit 0"
