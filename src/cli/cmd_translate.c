@@ -115,8 +115,8 @@ struct piece {
 	bool overlong;          /* after them, a line too long: its start */
 	char overlong_start[80];
 	/* The worker's: */
-	char *out;              /* the records (a memory stream's) */
-	size_t out_len;
+	char *out;              /* the records (kept for the next round) */
+	size_t out_len, out_cap;
 	int rc;
 	unsigned long lines;    /* lines in it (an overlong one counts) */
 	unsigned long nbad;     /* lines not addresses; the first ten: */
@@ -259,7 +259,7 @@ static void overlong(void *arg, const char *start, size_t n,
 
 /*
  * A batch on stdin on the image's threads: the input read a piece
- * (LINES_BUF - 1 bytes at most, whole lines) at a time, a round of
+ * (whole lines, LINES_BUF - 1 bytes at most) at a time, a round of
  * pieces at once; each piece parsed, translated and formatted by a
  * worker (its own image, table cache and records), the records written
  * and the bad lines said by the calling thread in input order, so that
@@ -270,25 +270,31 @@ static void overlong(void *arg, const char *start, size_t n,
  * round. */
 #define PIECES_PER_WORKER 8
 
+
 struct feed {
 	char *carry;            /* the start of the next piece, read */
 	size_t carry_len;
 	bool skipping;          /* the rest of an overlong line to drop */
 	bool eof;
+	int err;                /* reading failed with errno err */
 };
 
 struct threaded {
 	struct batch *b;        /* per worker */
+	FILE **f;               /* per worker: into the piece sink[w] */
+	struct piece **sink;
 	struct rows *rows;      /* per worker */
-	struct piece *pieces;
+	struct piece *pieces;   /* slots: piece i in i % npieces */
 	size_t npieces;
+	struct feed feed;
+	bool read_failed;       /* said */
 	unsigned long lines;    /* lines before the piece merged next */
 	unsigned long bad_lines;
 	int rc;
 };
 
 /* The next piece of stdin into p: 1, 0 at the end of the input, -1 when
- * it cannot be read (said). */
+ * it cannot be read (fd->err; the whole lines read before go first). */
 static int feed_piece(struct feed *fd, struct piece *p)
 {
 	enum { MOST = LINES_BUF - 1 };
@@ -296,6 +302,8 @@ static int feed_piece(struct feed *fd, struct piece *p)
 
 	p->len = 0;
 	p->overlong = false;
+	if (fd->err)
+		return -1;
 	memcpy(p->in, fd->carry, len);
 	fd->carry_len = 0;
 	while (len < MOST && !fd->eof) {
@@ -303,9 +311,12 @@ static int feed_piece(struct feed *fd, struct piece *p)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			pgw_cli_error("cannot read standard input: %s",
-				      strerror(errno));
-			return -1;
+			fd->err = errno;
+			char *nl = memrchr(p->in, '\n', len);
+			if (!nl || fd->skipping)
+				return -1;
+			p->len = (size_t)(nl + 1 - p->in);
+			return 1;
 		}
 		if (n == 0) {
 			fd->eof = true;
@@ -323,7 +334,7 @@ static int feed_piece(struct feed *fd, struct piece *p)
 		}
 		len += (size_t)n;
 	}
-	if (len < MOST) {                       /* the end of the input */
+	if (fd->eof) {                          /* the end of the input */
 		p->len = len;
 		return len > 0;
 	}
@@ -340,22 +351,40 @@ static int feed_piece(struct feed *fd, struct piece *p)
 	return 1;
 }
 
+/* A worker's stream: its records appended to its piece's (malloc'd
+ * memory kept from round to round: a memory stream's grows and is freed
+ * a piece at a time, and its page faults cost the batch more CPU time
+ * than it saves). */
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct piece *p = *(struct piece **)cookie;
+
+	if (n > p->out_cap - p->out_len) {
+		size_t cap = p->out_cap ? p->out_cap : 1 << 18;
+		while (n > cap - p->out_len)
+			cap *= 2;
+		char *m = realloc(p->out, cap);
+		if (!m)
+			return -1;
+		p->out = m;
+		p->out_cap = cap;
+	}
+	memcpy(p->out + p->out_len, buf, n);
+	p->out_len += n;
+	return (ssize_t)n;
+}
+
 static void piece_run(void *arg, unsigned w, size_t i)
 {
 	struct threaded *t = arg;
 	struct batch *b = &t->b[w];
-	struct piece *p = &t->pieces[i];
-	FILE *f;
+	struct piece *p = &t->pieces[i % t->npieces];
 
-	p->out = NULL;
 	p->out_len = 0;
 	p->rc = 0;
 	p->nbad = 0;
-	if (!(f = open_memstream(&p->out, &p->out_len))) {
-		p->rc = -1;
-		return;
-	}
-	b->out->f = f;
+	t->sink[w] = p;
+	b->out->f = t->f[w];
 	b->piece = p;
 	b->rc = 0;
 	p->lines = block_lines(&(struct line_reader){
@@ -364,10 +393,23 @@ static void piece_run(void *arg, unsigned w, size_t i)
 		bad(b, p->overlong_start, sizeof(p->overlong_start),
 		    ++p->lines);
 	out_rows_flush(b->out);
-	if (fclose(f) != 0)
+	if (fflush(t->f[w]) != 0 || ferror(t->f[w])) {
+		clearerr(t->f[w]);
 		p->rc = -1;
-	else
+	} else {
 		p->rc = b->rc;
+	}
+}
+
+static bool piece_feed(void *arg, size_t i)
+{
+	struct threaded *t = arg;
+
+	if (pgw_output_failed())
+		return false;
+	int got = feed_piece(&t->feed, &t->pieces[i % t->npieces]);
+	t->read_failed = got < 0;
+	return got > 0;
 }
 
 static int write_all(const char *s, size_t n)
@@ -391,16 +433,13 @@ static int write_all(const char *s, size_t n)
 static int piece_merge(void *arg, size_t i)
 {
 	struct threaded *t = arg;
-	struct piece *p = &t->pieces[i];
+	struct piece *p = &t->pieces[i % t->npieces];
 
 	if (p->rc < 0) {
-		free(p->out);
 		pgw_output_error(ENOMEM);
 		return 1;
 	}
 	int failed = write_all(p->out, p->out_len);
-	free(p->out);
-	p->out = NULL;
 	t->rc = pgw_exit_worst(t->rc, p->rc);
 	for (unsigned long k = 0; k < p->nbad && k < 10; k++) {
 		const struct bad_said *s = &p->bad[k];
@@ -426,18 +465,30 @@ static int stdin_threaded(struct batch *b, unsigned n)
 		return -1;
 	size_t npieces = (size_t)n * PIECES_PER_WORKER;
 	struct threaded t = {
+		.npieces = npieces,
+		.feed = { .carry = malloc(LINES_BUF) },
 		.b = calloc(n, sizeof(*t.b)),
 		.rows = calloc(n, sizeof(*t.rows)),
 		.pieces = calloc(npieces, sizeof(*t.pieces)),
+		.f = calloc(n, sizeof(*t.f)),
+		.sink = calloc(n, sizeof(*t.sink)),
 	};
 	struct out *outs = calloc(n, sizeof(*outs));
 	struct pgw_space *spaces = calloc(n, sizeof(*spaces));
-	struct feed fd = { .carry = malloc(LINES_BUF) };
 	int rc = -1;
 	unsigned w;
 
-	if (!t.b || !t.rows || !t.pieces || !outs || !spaces || !fd.carry)
+	if (!t.b || !t.rows || !t.pieces || !outs || !spaces || !t.feed.carry ||
+	    !t.f || !t.sink)
 		goto out;
+	for (w = 0; w < n; w++) {
+		if (!(t.f[w] = fopencookie(&t.sink[w], "w",
+					   (cookie_io_functions_t){
+						   .write = sink_write })))
+			goto out;
+		/* Rows arrive a few KiB at a time: straight to the piece. */
+		setvbuf(t.f[w], NULL, _IONBF, 0);
+	}
 	for (size_t i = 0; i < npieces; i++)
 		if (!(t.pieces[i].in = malloc(LINES_BUF + LINES_AFTER)))
 			goto out;
@@ -453,43 +504,42 @@ static int stdin_threaded(struct batch *b, unsigned n)
 					 .cache = pgw_xlat_cache_new() };
 	}
 	out_rows_flush(b->out);
+	struct pgw_chunks_stream c = {
+		.workers = n, .slots = npieces, .feed = piece_feed,
+		.run = piece_run, .merge = piece_merge, .arg = &t,
+	};
+	enum pgw_status st = pgw_chunks_stream_run(&c, &err);
+	if (st != PGW_OK) {   /* nothing was read */
+		pgw_cli_error("%s", err.msg);
+		rc = pgw_exit_for(st);
+		goto out;
+	}
 	rc = 0;
-	for (bool more = true; more && !pgw_output_failed();) {
-		size_t k = 0;
-		int got = 1;
-		while (k < npieces && (got = feed_piece(&fd, &t.pieces[k])) > 0)
-			k++;
-		more = got > 0;
-		struct pgw_chunks c = {
-			.n = k, .workers = n, .run = piece_run,
-			.merge = piece_merge, .arg = &t,
-		};
-		if (k && pgw_chunks_run(&c, &err) != PGW_OK) {
-			/* No thread (or memory) for this round: alone. */
-			for (size_t i = 0; i < k; i++) {
-				piece_run(&t, 0, i);
-				if (piece_merge(&t, i))
-					break;
-			}
-		}
-		if (got < 0) {
-			rc = PGW_EXIT_NOINPUT;
-			break;
-		}
+	if (t.read_failed) {
+		pgw_cli_error("cannot read standard input: %s",
+			      strerror(t.feed.err));
+		rc = PGW_EXIT_NOINPUT;
 	}
 	b->rc = pgw_exit_worst(b->rc, t.rc);
 	b->bad_lines += t.bad_lines;
 out:
 	for (w = 0; t.b && w < n; w++)
 		pgw_xlat_cache_free(t.b[w].cache);
-	for (size_t i = 0; t.pieces && i < npieces; i++)
+	for (w = 0; t.f && w < n; w++)
+		if (t.f[w])
+			fclose(t.f[w]);
+	for (size_t i = 0; t.pieces && i < npieces; i++) {
 		free(t.pieces[i].in);
+		free(t.pieces[i].out);
+	}
+	free(t.f);
+	free(t.sink);
 	free(t.b);
 	free(t.rows);
 	free(t.pieces);
 	free(outs);
 	free(spaces);
-	free(fd.carry);
+	free(t.feed.carry);
 	return rc;
 }
 

@@ -100,3 +100,108 @@ enum pgw_status pgw_chunks_run(const struct pgw_chunks *c,
 				   "could start");
 	return PGW_OK;
 }
+
+struct stream {
+	const struct pgw_chunks_stream *c;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool *done;                  /* per slot: its piece run */
+	size_t fed;                  /* pieces made so far */
+	size_t next;                 /* the next piece to claim */
+	bool end;                    /* no piece after fed */
+	bool stop;
+};
+
+struct stream_worker {
+	struct stream *s;
+	unsigned index;
+	pthread_t thread;
+};
+
+static void *stream_work(void *arg)
+{
+	struct stream_worker *w = arg;
+	struct stream *s = w->s;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->stop && !s->end && s->next >= s->fed)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->stop || s->next >= s->fed)
+			break;
+		size_t i = s->next++;
+		pthread_mutex_unlock(&s->mu);
+		s->c->run(s->c->arg, w->index, i);
+		pthread_mutex_lock(&s->mu);
+		s->done[i % s->c->slots] = true;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
+				      struct pgw_err *err)
+{
+	struct stream s = {
+		.c = c, .mu = PTHREAD_MUTEX_INITIALIZER,
+		.cv = PTHREAD_COND_INITIALIZER,
+	};
+	struct stream_worker *w = calloc(c->workers, sizeof(*w));
+	unsigned started = 0;
+	size_t merged = 0;
+	bool end = false;
+
+	s.done = calloc(c->slots, sizeof(*s.done));
+	if (!w || !s.done) {
+		free(w);
+		free(s.done);
+		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
+	}
+	for (unsigned t = 0; t < c->workers; t++) {
+		w[t].s = &s;
+		w[t].index = t;
+		if (pthread_create(&w[t].thread, NULL, stream_work, &w[t]))
+			break;
+		started++;
+	}
+	for (size_t fed = 0; started;) {
+		/* As many pieces as there are slots free, each handed out as
+		 * soon as it is made. */
+		while (!end && fed < merged + c->slots) {
+			end = !c->feed(c->arg, fed);
+			pthread_mutex_lock(&s.mu);
+			if (end)
+				s.end = true;
+			else
+				s.fed = ++fed;
+			pthread_cond_broadcast(&s.cv);
+			pthread_mutex_unlock(&s.mu);
+		}
+		if (merged == fed)
+			break;
+		bool *done = &s.done[merged % c->slots];
+		pthread_mutex_lock(&s.mu);
+		while (!*done)
+			pthread_cond_wait(&s.cv, &s.mu);
+		*done = false;
+		pthread_mutex_unlock(&s.mu);
+		if (c->merge(c->arg, merged++))
+			break;
+	}
+	pthread_mutex_lock(&s.mu);
+	s.stop = true;
+	pthread_cond_broadcast(&s.cv);
+	pthread_mutex_unlock(&s.mu);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(w[t].thread, NULL);
+	free(w);
+	free(s.done);
+	/* No thread: the calling thread alone. */
+	for (size_t i = 0; !started && c->feed(c->arg, i); i++) {
+		c->run(c->arg, 0, i);
+		if (c->merge(c->arg, i))
+			break;
+	}
+	return PGW_OK;
+}

@@ -31,4 +31,26 @@ struct pgw_chunks {
 enum pgw_status pgw_chunks_run(const struct pgw_chunks *c,
 			       struct pgw_err *err);
 
+/*
+ * The same for pieces the calling thread makes as it goes (a stream read
+ * a piece at a time): piece i is made by feed in slot i % slots, once
+ * piece i - slots is merged, while the workers run the pieces before it;
+ * the threads start once for the whole stream.
+ */
+struct pgw_chunks_stream {
+	unsigned workers;            /* threads to start (>= 1) */
+	size_t slots;                /* pieces held at once (>= 1) */
+	/* In the calling thread: make piece i; false: there is no more. */
+	bool (*feed)(void *arg, size_t i);
+	void (*run)(void *arg, unsigned w, size_t i);
+	int (*merge)(void *arg, size_t i);
+	void *arg;
+};
+
+/* Feed, run and merge every piece: PGW_OK; PGW_E_NOMEM (nothing fed);
+ * when no thread could start, the calling thread does it all, as worker
+ * 0. */
+enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
+				      struct pgw_err *err);
+
 #endif
