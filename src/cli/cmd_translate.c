@@ -414,7 +414,11 @@ static bool piece_feed(void *arg, size_t i)
 
 static int write_all(const char *s, size_t n)
 {
-	if (fflush(stdout) != 0 || pgw_output_failed())
+	if (fflush(stdout) != 0) {
+		pgw_output_error(errno);
+		return -1;
+	}
+	if (pgw_output_failed())
 		return -1;
 	while (n > 0) {
 		ssize_t w = write(STDOUT_FILENO, s, n);

@@ -47,8 +47,8 @@ static const struct argp_option options[] = {
 	  "page again", 2 },
 	{ "threads", OPT_THREADS, "N", 0,
 	  "Scan physical memory (VMCOREINFO, the kernel root, the roots, "
-	  "a search of physical memory), and walk every root for check, "
-	  "ptov and search, on N "
+	  "a search of physical memory), walk every root for check, "
+	  "ptov and search, and translate a batch on stdin, on N "
 	  "threads, each reading the image through its own descriptor; the "
 	  "answer and exit status are those of one thread (default: the "
 	  "CPUs this process may run on)", 2 },
