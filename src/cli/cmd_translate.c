@@ -115,7 +115,8 @@ struct piece {
 	bool overlong;          /* after them, a line too long: its start */
 	char overlong_start[80];
 	/* The worker's: */
-	char *out;              /* the records (kept for the next round) */
+	char *out;              /* the records (kept for the slot's next
+				   piece) */
 	size_t out_len, out_cap;
 	int rc;
 	unsigned long lines;    /* lines in it (an overlong one counts) */
@@ -258,18 +259,18 @@ static void overlong(void *arg, const char *start, size_t n,
 }
 
 /*
- * A batch on stdin on the image's threads: the input read a piece
- * (whole lines, LINES_BUF - 1 bytes at most) at a time, a round of
- * pieces at once; each piece parsed, translated and formatted by a
- * worker (its own image, table cache and records), the records written
- * and the bad lines said by the calling thread in input order, so that
- * output, messages and exit status are those of one thread.
+ * A batch on stdin on the image's threads (issue 39): the input read a
+ * piece (whole lines, LINES_BUF - 1 bytes at most) at a time by the
+ * calling thread while the workers run the pieces before it; each piece
+ * parsed, translated and formatted by a worker (its own image, table
+ * cache and records); the records written and the bad lines said by the
+ * calling thread in input order (pgw_chunks_stream_run), so that output,
+ * messages and exit status are those of one thread.
  */
 
-/* Pieces a round per worker: the workers wait for one another once a
- * round. */
+/* Pieces held at once, per worker: read ahead, run, or waiting for the
+ * merge. */
 #define PIECES_PER_WORKER 8
-
 
 struct feed {
 	char *carry;            /* the start of the next piece, read */
@@ -287,7 +288,7 @@ struct threaded {
 	struct piece *pieces;   /* slots: piece i in i % npieces */
 	size_t npieces;
 	struct feed feed;
-	bool read_failed;       /* said */
+	bool read_failed;       /* feed.err says why */
 	unsigned long lines;    /* lines before the piece merged next */
 	unsigned long bad_lines;
 	int rc;
@@ -351,10 +352,10 @@ static int feed_piece(struct feed *fd, struct piece *p)
 	return 1;
 }
 
-/* A worker's stream: its records appended to its piece's (malloc'd
- * memory kept from round to round: a memory stream's grows and is freed
- * a piece at a time, and its page faults cost the batch more CPU time
- * than it saves). */
+/* A worker's stream: its records appended to its piece's slot (malloc'd
+ * memory kept for the slot's next piece: open_memstream's grew and was
+ * freed a piece at a time, and its page faults cost a batch of a million
+ * on 2 threads 3 times the CPU time of one thread). */
 static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 {
 	struct piece *p = *(struct piece **)cookie;
@@ -470,6 +471,7 @@ static int stdin_threaded(struct batch *b, unsigned n)
 	size_t npieces = (size_t)n * PIECES_PER_WORKER;
 	struct threaded t = {
 		.npieces = npieces,
+		.bad_lines = b->bad_lines,   /* "-" given twice */
 		.feed = { .carry = malloc(LINES_BUF) },
 		.b = calloc(n, sizeof(*t.b)),
 		.rows = calloc(n, sizeof(*t.rows)),
@@ -490,8 +492,8 @@ static int stdin_threaded(struct batch *b, unsigned n)
 					   (cookie_io_functions_t){
 						   .write = sink_write })))
 			goto out;
-		/* Rows arrive a few KiB at a time: straight to the piece. */
-		setvbuf(t.f[w], NULL, _IONBF, 0);
+		/* --levels records come a few writes each. */
+		setvbuf(t.f[w], NULL, _IOFBF, 1 << 16);
 	}
 	for (size_t i = 0; i < npieces; i++)
 		if (!(t.pieces[i].in = malloc(LINES_BUF + LINES_AFTER)))
@@ -525,7 +527,7 @@ static int stdin_threaded(struct batch *b, unsigned n)
 		rc = PGW_EXIT_NOINPUT;
 	}
 	b->rc = pgw_exit_worst(b->rc, t.rc);
-	b->bad_lines += t.bad_lines;
+	b->bad_lines = t.bad_lines;
 out:
 	for (w = 0; t.b && w < n; w++)
 		pgw_xlat_cache_free(t.b[w].cache);
