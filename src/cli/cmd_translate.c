@@ -1,5 +1,6 @@
 /* pgwalk translate: virtual to physical, one record per address. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "hints.h"
 #include "lines.h"
 #include "output.h"
+#include "rows_sink.h"
 #include "session.h"
 #include "xlat_out.h"
 
@@ -105,20 +107,26 @@ struct bad_said {
 	char text[80];
 };
 
+/* Lines a thread formats a piece's records into, its own for the whole
+ * batch (so that they stay in its caches), free again once the piece is
+ * written by whichever thread writes it. */
+struct kept_sink {
+	struct rows_sink s;
+	atomic_bool busy;
+};
+
 /* A piece of a batch on threads: whole lines of the input, and what a
- * worker made of them. */
+ * thread made of them. */
 struct piece {
-	char *in;               /* LINES_BUF + LINES_AFTER bytes */
+	char *in;               /* PIECE_BYTES + LINES_AFTER bytes */
 	size_t len;             /* bytes of lines: whole ones, the last
 				   without its newline only at the end of
 				   the input */
 	bool overlong;          /* after them, a line too long: its start */
 	char overlong_start[80];
-	/* The worker's: */
-	char *out;              /* the records (kept for the slot's next
-				   piece) */
-	size_t out_len, out_cap;
-	int rc;
+	/* The thread's that ran it: */
+	struct kept_sink *out;  /* the records, in that thread's lines */
+	int rc;                 /* -1: out of memory for the records */
 	unsigned long lines;    /* lines in it (an overlong one counts) */
 	unsigned long nbad;     /* lines not addresses; the first ten: */
 	struct bad_said bad[10];
@@ -259,18 +267,23 @@ static void overlong(void *arg, const char *start, size_t n,
 }
 
 /*
- * A batch on stdin on the image's threads (issue 39): the input read a
- * piece (whole lines, LINES_BUF - 1 bytes at most) at a time by the
- * calling thread while the workers run the pieces before it; each piece
- * parsed, translated and formatted by a worker (its own image, table
- * cache and records); the records written and the bad lines said by the
- * calling thread in input order (pgw_chunks_stream_run), so that output,
- * messages and exit status are those of one thread.
+ * A batch on stdin on the image's threads (issue 39), the calling one
+ * among them: each thread reads the next piece of the input (whole
+ * lines, PIECE_BYTES at most, with read(2): a file cut short under an
+ * mmap would kill us) and parses, translates and formats it with its
+ * own image, table cache and spelled tails (kept for the whole batch)
+ * into its slot's lines (rows_sink.h); whichever thread finds the next
+ * piece in input order done writes its lines (writev, no copy) and says
+ * its bad lines (pgw_chunks_stream_run), so that output, messages and
+ * exit status are those of one thread.
  */
 
-/* Pieces held at once, per worker: read ahead, run, or waiting for the
- * merge. */
-#define PIECES_PER_WORKER 8
+/* A piece's input: a few thousand addresses a hand-off, and room for
+ * the lines of LINES_BUF - 1 bytes or more that a line may not be. */
+#define PIECE_BYTES (1 << 16)
+/* Pieces held at once per thread: its own and one done, waiting for the
+ * one before it. */
+#define SLOTS_PER_THREAD 2
 
 struct feed {
 	char *carry;            /* the start of the next piece, read */
@@ -280,11 +293,21 @@ struct feed {
 	int err;                /* reading failed with errno err */
 };
 
+/* What each thread of a batch holds for the whole of it. */
+struct thread_kit {
+	struct kept_sink *sinks;   /* as many as there are slots: one is
+				      free whenever a piece is to run */
+	size_t nsinks;
+	struct batch b;
+	struct out out;
+	struct rows rows;
+	struct pgw_space space;
+};
+
 struct threaded {
-	struct batch *b;        /* per worker */
-	FILE **f;               /* per worker: into the piece sink[w] */
-	struct piece **sink;
-	struct rows *rows;      /* per worker */
+	/* Per thread, each apart (a cache line or more: written a run of
+	 * addresses at a time). */
+	struct thread_kit **kit;
 	struct piece *pieces;   /* slots: piece i in i % npieces */
 	size_t npieces;
 	struct feed feed;
@@ -298,7 +321,7 @@ struct threaded {
  * it cannot be read (fd->err; the whole lines read before go first). */
 static int feed_piece(struct feed *fd, struct piece *p)
 {
-	enum { MOST = LINES_BUF - 1 };
+	enum { MOST = PIECE_BYTES };
 	size_t len = fd->carry_len;
 
 	p->len = 0;
@@ -352,40 +375,24 @@ static int feed_piece(struct feed *fd, struct piece *p)
 	return 1;
 }
 
-/* A worker's stream: its records appended to its piece's slot (malloc'd
- * memory kept for the slot's next piece: open_memstream's grew and was
- * freed a piece at a time, and its page faults cost a batch of a million
- * on 2 threads 3 times the CPU time of one thread). */
-static ssize_t sink_write(void *cookie, const char *buf, size_t n)
-{
-	struct piece *p = *(struct piece **)cookie;
-
-	if (n > p->out_cap - p->out_len) {
-		size_t cap = p->out_cap ? p->out_cap : 1 << 18;
-		while (n > cap - p->out_len)
-			cap *= 2;
-		char *m = realloc(p->out, cap);
-		if (!m)
-			return -1;
-		p->out = m;
-		p->out_cap = cap;
-	}
-	memcpy(p->out + p->out_len, buf, n);
-	p->out_len += n;
-	return (ssize_t)n;
-}
-
 static void piece_run(void *arg, unsigned w, size_t i)
 {
 	struct threaded *t = arg;
-	struct batch *b = &t->b[w];
+	struct batch *b = &t->kit[w]->b;
 	struct piece *p = &t->pieces[i % t->npieces];
 
-	p->out_len = 0;
-	p->rc = 0;
 	p->nbad = 0;
-	t->sink[w] = p;
-	b->out->f = t->f[w];
+	p->lines = 0;
+	p->out = NULL;
+	for (size_t k = 0; k < t->kit[w]->nsinks && !p->out; k++)
+		if (!atomic_load_explicit(&t->kit[w]->sinks[k].busy,
+					  memory_order_acquire))
+			p->out = &t->kit[w]->sinks[k];
+	if (!p->out || !rows_sink_take(&p->out->s, b->out->rows)) {
+		p->rc = -1;
+		return;
+	}
+	atomic_store_explicit(&p->out->busy, true, memory_order_relaxed);
 	b->piece = p;
 	b->rc = 0;
 	p->lines = block_lines(&(struct line_reader){
@@ -393,58 +400,35 @@ static void piece_run(void *arg, unsigned w, size_t i)
 	if (p->overlong)
 		bad(b, p->overlong_start, sizeof(p->overlong_start),
 		    ++p->lines);
-	out_rows_flush(b->out);
-	if (fflush(t->f[w]) != 0 || ferror(t->f[w])) {
-		clearerr(t->f[w]);
-		p->rc = -1;
-	} else {
-		p->rc = b->rc;
-	}
+	rows_sink_done(&p->out->s, b->out->rows);
+	p->rc = p->out->s.nomem ? -1 : b->rc;
 }
 
 static bool piece_feed(void *arg, size_t i)
 {
 	struct threaded *t = arg;
-
-	if (pgw_output_failed())
-		return false;
 	int got = feed_piece(&t->feed, &t->pieces[i % t->npieces]);
+
 	t->read_failed = got < 0;
 	return got > 0;
-}
-
-static int write_all(const char *s, size_t n)
-{
-	if (fflush(stdout) != 0) {
-		pgw_output_error(errno);
-		return -1;
-	}
-	if (pgw_output_failed())
-		return -1;
-	while (n > 0) {
-		ssize_t w = write(STDOUT_FILENO, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			pgw_output_error(w < 0 ? errno : EIO);
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static int piece_merge(void *arg, size_t i)
 {
 	struct threaded *t = arg;
 	struct piece *p = &t->pieces[i % t->npieces];
+	int e = p->rc < 0 ? ENOMEM : 0;
 
-	if (p->rc < 0) {
-		pgw_output_error(ENOMEM);
+	if (!e && !pgw_output_failed())
+		e = rows_sink_write(&p->out->s, STDOUT_FILENO);
+	/* Its lines to the thread that formats into them again. */
+	if (p->out)
+		atomic_store_explicit(&p->out->busy, false,
+				      memory_order_release);
+	if (e)
+		pgw_output_error(e);
+	if (p->rc < 0)
 		return 1;
-	}
-	int failed = write_all(p->out, p->out_len);
 	t->rc = pgw_exit_worst(t->rc, p->rc);
 	for (unsigned long k = 0; k < p->nbad && k < 10; k++) {
 		const struct bad_said *s = &p->bad[k];
@@ -455,7 +439,7 @@ static int piece_merge(void *arg, size_t i)
 	if (p->nbad > 10)
 		t->bad_lines += p->nbad - 10;
 	t->lines += p->lines;
-	return failed;
+	return pgw_output_failed();
 }
 
 /* The batch on stdin on n threads, as stdin_lines would give it to b
@@ -468,48 +452,45 @@ static int stdin_threaded(struct batch *b, unsigned n)
 
 	if (pgw_image_workers(b->space->img, n, &images, &err) != PGW_OK)
 		return -1;
-	size_t npieces = (size_t)n * PIECES_PER_WORKER;
+	size_t npieces = (size_t)n * SLOTS_PER_THREAD;
 	struct threaded t = {
 		.npieces = npieces,
 		.bad_lines = b->bad_lines,   /* "-" given twice */
-		.feed = { .carry = malloc(LINES_BUF) },
-		.b = calloc(n, sizeof(*t.b)),
-		.rows = calloc(n, sizeof(*t.rows)),
+		.feed = { .carry = malloc(PIECE_BYTES) },
+		.kit = calloc(n, sizeof(*t.kit)),
 		.pieces = calloc(npieces, sizeof(*t.pieces)),
-		.f = calloc(n, sizeof(*t.f)),
-		.sink = calloc(n, sizeof(*t.sink)),
 	};
-	struct out *outs = calloc(n, sizeof(*outs));
-	struct pgw_space *spaces = calloc(n, sizeof(*spaces));
+	struct thread_kit **kit = t.kit;
 	int rc = -1;
 	unsigned w;
 
-	if (!t.b || !t.rows || !t.pieces || !outs || !spaces || !t.feed.carry ||
-	    !t.f || !t.sink)
+	if (!kit || !t.pieces || !t.feed.carry)
 		goto out;
-	for (w = 0; w < n; w++) {
-		if (!(t.f[w] = fopencookie(&t.sink[w], "w",
-					   (cookie_io_functions_t){
-						   .write = sink_write })))
-			goto out;
-		/* --levels records come a few writes each. */
-		setvbuf(t.f[w], NULL, _IOFBF, 1 << 16);
-	}
 	for (size_t i = 0; i < npieces; i++)
-		if (!(t.pieces[i].in = malloc(LINES_BUF + LINES_AFTER)))
+		if (!(t.pieces[i].in = malloc(PIECE_BYTES + LINES_AFTER)))
 			goto out;
 	for (w = 0; w < n; w++) {
-		spaces[w] = *b->space;
-		spaces[w].img = images[w];
-		outs[w] = *b->out;
-		t.rows[w] = (struct rows)ROWS_INIT(t.rows[w]);
-		t.rows[w].stdio = true;
-		outs[w].rows = &t.rows[w];
-		t.b[w] = (struct batch){ .s = b->s, .space = &spaces[w],
-					 .out = &outs[w],
-					 .cache = pgw_xlat_cache_new() };
+		struct thread_kit *k = kit[w] = calloc(1, sizeof(*k));
+		if (!k || !(k->sinks = calloc(npieces, sizeof(*k->sinks))))
+			goto out;
+		k->nsinks = npieces;
+		k->space = *b->space;
+		k->space.img = images[w];
+		k->out = *b->out;
+		k->rows = (struct rows)ROWS_INIT(k->rows);
+		k->out.rows = &k->rows;
+		k->b = (struct batch){ .s = b->s, .space = &k->space,
+				       .out = &k->out,
+				       .cache = pgw_xlat_cache_new() };
+		if (!(k->out.f = rows_sink_stream(&k->out)))
+			goto out;
 	}
 	out_rows_flush(b->out);
+	if (fflush(stdout) != 0) {
+		pgw_output_error(errno);
+		rc = 0;
+		goto out;
+	}
 	struct pgw_chunks_stream c = {
 		.workers = n, .slots = npieces, .feed = piece_feed,
 		.run = piece_run, .merge = piece_merge, .arg = &t,
@@ -529,22 +510,23 @@ static int stdin_threaded(struct batch *b, unsigned n)
 	b->rc = pgw_exit_worst(b->rc, t.rc);
 	b->bad_lines = t.bad_lines;
 out:
-	for (w = 0; t.b && w < n; w++)
-		pgw_xlat_cache_free(t.b[w].cache);
-	for (w = 0; t.f && w < n; w++)
-		if (t.f[w])
-			fclose(t.f[w]);
+	for (w = 0; kit && w < n; w++) {
+		struct thread_kit *k = kit[w];
+		if (!k)
+			continue;
+		pgw_xlat_cache_free(k->b.cache);
+		if (k->out.f)
+			fclose(k->out.f);
+		for (size_t i = 0; k->sinks && i < k->nsinks; i++)
+			rows_sink_free(&k->sinks[i].s);
+		free(k->sinks);
+		free(k);
+	}
 	for (size_t i = 0; t.pieces && i < npieces; i++) {
 		free(t.pieces[i].in);
-		free(t.pieces[i].out);
 	}
-	free(t.f);
-	free(t.sink);
-	free(t.b);
-	free(t.rows);
+	free(kit);
 	free(t.pieces);
-	free(outs);
-	free(spaces);
 	free(t.feed.carry);
 	return rc;
 }

@@ -58,6 +58,17 @@ static char *addr_lines(const struct line_reader *r, char *p, const char *end,
 	return p;
 }
 
+/* A whole line: overlong as stdin_lines finds it (filling its buffer)
+ * when block_lines is given more than LINES_BUF bytes at once. */
+static void whole(const struct line_reader *r, char *line, size_t n,
+		  unsigned long lineno)
+{
+	if (n >= LINES_BUF - 1)
+		r->overlong(r->arg, line, 80, lineno);
+	else
+		one(r, line, n, lineno);
+}
+
 /* The lines of p .. end, each whole (its newline read) but for the
  * last when there is no more input: what the lines before p counted
  * is *lineno, which ends at the last line's number.  Where the first
@@ -75,12 +86,12 @@ static char *some_lines(const struct line_reader *r, char *p, char *end,
 			break;
 		*nl = '\0';
 		++*lineno;
-		one(r, p, (size_t)(nl - p), *lineno);
+		whole(r, p, (size_t)(nl - p), *lineno);
 		p = nl + 1;
 	}
 	if (at_eof && p < end) {
 		*end = '\0';
-		one(r, p, (size_t)(end - p), ++*lineno);
+		whole(r, p, (size_t)(end - p), ++*lineno);
 		p = end;
 	}
 	return p;

@@ -41,7 +41,9 @@ struct line_reader {
 int stdin_lines(const struct line_reader *r);
 
 /* Every line of p[0 .. n) to r, as stdin_lines does (the last may
- * lack its newline; the line numbers from 1): the number of lines. */
+ * lack its newline; the line numbers from 1; a line of LINES_BUF - 1
+ * bytes or more overlong): the number of lines.  p has LINES_AFTER bytes
+ * of room after n. */
 unsigned long block_lines(const struct line_reader *r, char *p, size_t n);
 
 /* Say on stderr that arg (escaped) is not an address. */

@@ -47,27 +47,34 @@ struct addr_names;
  * compact records 5-7 % more CPU (re-measured, 31 interleaved rounds:
  * tsv 38.5 -> 41.3 ms, json 44.4 -> 46.8; bench/HISTORY.md). */
 enum { ROWS_LINES = 16 };
+struct rows_sink;
 struct rows {
 	struct line *at;                   /* the line being filled (at
 					      first line[0]: ROWS_INIT) */
-	struct line line[ROWS_LINES];
-	bool stdio;                        /* shipped through o->f's stdio
-					      (a memory stream: translate's
-					      batch on threads), not writev */
+	struct line *line, *end;           /* the lines filled in turn: own,
+					      or a sink's */
+	struct rows_sink *sink;            /* NULL: full lines are written
+					      to o->f; else kept in it, in
+					      order (translate's batch on
+					      threads: rows_sink.h) */
+	struct line own[ROWS_LINES];
 };
 
-#define ROWS_INIT(r) { .at = (r).line }
+#define ROWS_INIT(r) { .at = (r).own, .line = (r).own, \
+		       .end = (r).own + ROWS_LINES }
 
-/* Every line gathered out to o->f, after what stdio holds (rows.c). */
+/* Every line gathered out to o->f, after what stdio holds; with a sink,
+ * the sink's next lines taken instead (rows.c). */
 void out_rows_ship(struct out *o);
 
 /* Whatever bypasses o->rows on its way to o->f flushes it first: a
- * little (a record, as most often) through stdio, more shipped. */
+ * little (a record, as most often) through stdio, more shipped.  A sink's
+ * rows are o->f's bytes too (rows_sink.h): they stay. */
 static inline void out_rows_flush(struct out *o)
 {
 	struct rows *r = o->rows;
 
-	if (!r)
+	if (!r || r->sink)
 		return;
 	if (r->at != r->line)
 		out_rows_ship(o);
@@ -84,9 +91,9 @@ static inline struct line *out_row(struct out *o)
 	struct line *l = r->at;
 
 	if (l->len > sizeof(l->buf) / 2) {
-		if (l + 1 == r->line + ROWS_LINES) {
+		if (l + 1 == r->end) {
 			out_rows_ship(o);
-			return r->line;
+			return r->at;
 		}
 		r->at = ++l;
 	}

@@ -107,9 +107,10 @@ struct stream {
 	pthread_cond_t cv;
 	bool *done;                  /* per slot: its piece run */
 	size_t fed;                  /* pieces made so far */
-	size_t next;                 /* the next piece to claim */
+	size_t merged;               /* pieces merged so far */
+	bool feeding, merging;       /* a thread is at it */
 	bool end;                    /* no piece after fed */
-	bool stop;
+	bool stop;                   /* a merge said so */
 };
 
 struct stream_worker {
@@ -118,25 +119,67 @@ struct stream_worker {
 	pthread_t thread;
 };
 
+/*
+ * Every thread, the calling one too, does what there is to do, under
+ * s->mu: merges the pieces that are next in order and run (one thread
+ * at a time), else makes the next piece (one at a time) and runs it
+ * itself, else waits.  The piece a thread made is still in its cache
+ * when it runs it, and no thread only reads or writes.
+ */
+static void stream_loop(struct stream *s, unsigned w)
+{
+	const struct pgw_chunks_stream *c = s->c;
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop) {
+		if (!s->merging && s->merged < s->fed &&
+		    s->done[s->merged % c->slots]) {
+			size_t i = s->merged;
+			s->merging = true;
+			pthread_mutex_unlock(&s->mu);
+			int stop = c->merge(c->arg, i);
+			pthread_mutex_lock(&s->mu);
+			s->done[i % c->slots] = false;
+			s->merged = i + 1;
+			s->merging = false;
+			s->stop = stop != 0;
+			pthread_cond_broadcast(&s->cv);
+			continue;
+		}
+		if (!s->feeding && !s->end && s->fed < s->merged + c->slots) {
+			size_t i = s->fed;
+			s->feeding = true;
+			pthread_mutex_unlock(&s->mu);
+			bool more = c->feed(c->arg, i);
+			pthread_mutex_lock(&s->mu);
+			s->feeding = false;
+			if (more)
+				s->fed = i + 1;
+			else
+				s->end = true;
+			pthread_cond_broadcast(&s->cv);
+			if (!more)
+				continue;
+			pthread_mutex_unlock(&s->mu);
+			c->run(c->arg, w, i);
+			pthread_mutex_lock(&s->mu);
+			s->done[i % c->slots] = true;
+			continue;   /* it may be the next to merge */
+		}
+		if (s->end && s->merged == s->fed)
+			break;
+		pthread_cond_wait(&s->cv, &s->mu);
+	}
+	/* Whoever waits for this one's piece, or for the end. */
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
 static void *stream_work(void *arg)
 {
 	struct stream_worker *w = arg;
-	struct stream *s = w->s;
 
-	pthread_mutex_lock(&s->mu);
-	for (;;) {
-		while (!s->stop && !s->end && s->next >= s->fed)
-			pthread_cond_wait(&s->cv, &s->mu);
-		if (s->stop || s->next >= s->fed)
-			break;
-		size_t i = s->next++;
-		pthread_mutex_unlock(&s->mu);
-		s->c->run(s->c->arg, w->index, i);
-		pthread_mutex_lock(&s->mu);
-		s->done[i % s->c->slots] = true;
-		pthread_cond_broadcast(&s->cv);
-	}
-	pthread_mutex_unlock(&s->mu);
+	stream_loop(w->s, w->index);
 	return NULL;
 }
 
@@ -147,10 +190,9 @@ enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
 		.c = c, .mu = PTHREAD_MUTEX_INITIALIZER,
 		.cv = PTHREAD_COND_INITIALIZER,
 	};
-	struct stream_worker *w = calloc(c->workers, sizeof(*w));
+	unsigned others = c->workers > 1 ? c->workers - 1 : 0;
+	struct stream_worker *w = calloc(others ? others : 1, sizeof(*w));
 	unsigned started = 0;
-	size_t merged = 0;
-	bool end = false;
 
 	s.done = calloc(c->slots, sizeof(*s.done));
 	if (!w || !s.done) {
@@ -158,50 +200,18 @@ enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
 		free(s.done);
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	}
-	for (unsigned t = 0; t < c->workers; t++) {
-		w[t].s = &s;
-		w[t].index = t;
-		if (pthread_create(&w[t].thread, NULL, stream_work, &w[t]))
-			break;
-		started++;
+	/* Threads that do not start leave the work to those that do. */
+	for (unsigned t = 0; t < others; t++) {
+		w[started].s = &s;
+		w[started].index = started + 1;
+		if (pthread_create(&w[started].thread, NULL, stream_work,
+				   &w[started]) == 0)
+			started++;
 	}
-	for (size_t fed = 0; started;) {
-		/* As many pieces as there are slots free, each handed out as
-		 * soon as it is made. */
-		while (!end && fed < merged + c->slots) {
-			end = !c->feed(c->arg, fed);
-			pthread_mutex_lock(&s.mu);
-			if (end)
-				s.end = true;
-			else
-				s.fed = ++fed;
-			pthread_cond_broadcast(&s.cv);
-			pthread_mutex_unlock(&s.mu);
-		}
-		if (merged == fed)
-			break;
-		bool *done = &s.done[merged % c->slots];
-		pthread_mutex_lock(&s.mu);
-		while (!*done)
-			pthread_cond_wait(&s.cv, &s.mu);
-		*done = false;
-		pthread_mutex_unlock(&s.mu);
-		if (c->merge(c->arg, merged++))
-			break;
-	}
-	pthread_mutex_lock(&s.mu);
-	s.stop = true;
-	pthread_cond_broadcast(&s.cv);
-	pthread_mutex_unlock(&s.mu);
+	stream_loop(&s, 0);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(w[t].thread, NULL);
 	free(w);
 	free(s.done);
-	/* No thread: the calling thread alone. */
-	for (size_t i = 0; !started && c->feed(c->arg, i); i++) {
-		c->run(c->arg, 0, i);
-		if (c->merge(c->arg, i))
-			break;
-	}
 	return PGW_OK;
 }

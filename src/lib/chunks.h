@@ -32,24 +32,28 @@ enum pgw_status pgw_chunks_run(const struct pgw_chunks *c,
 			       struct pgw_err *err);
 
 /*
- * The same for pieces the calling thread makes as it goes (a stream read
- * a piece at a time): piece i is made by feed in slot i % slots, once
- * piece i - slots is merged, while the workers run the pieces before it;
- * the threads start once for the whole stream.
+ * The same for pieces made as the work goes (a stream read a piece at a
+ * time), on the calling thread and workers - 1 more: each thread makes
+ * the next piece (feed, one thread at a time, in order) and runs it,
+ * and whichever thread finds the next piece in order run merges it (one
+ * thread at a time, in order), so no thread only reads or writes.  Piece
+ * i is made in slot i % slots once piece i - slots is merged.
  */
 struct pgw_chunks_stream {
-	unsigned workers;            /* threads to start (>= 1) */
+	unsigned workers;            /* threads, the calling one among them
+					(>= 1) */
 	size_t slots;                /* pieces held at once (>= 1) */
-	/* In the calling thread: make piece i; false: there is no more. */
+	/* Make piece i; false: there is no more. */
 	bool (*feed)(void *arg, size_t i);
+	/* In thread w (0: the calling one; w < workers): run piece i. */
 	void (*run)(void *arg, unsigned w, size_t i);
+	/* Merge piece i; non-zero stops (the pieces after it are dropped). */
 	int (*merge)(void *arg, size_t i);
 	void *arg;
 };
 
-/* Feed, run and merge every piece: PGW_OK; PGW_E_NOMEM (nothing fed);
- * when no thread could start, the calling thread does it all, as worker
- * 0. */
+/* Feed, run and merge every piece: PGW_OK; PGW_E_NOMEM (nothing fed).
+ * Threads that cannot start leave the work to the others. */
 enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
 				      struct pgw_err *err);
 
