@@ -477,7 +477,14 @@ static int stdin_threaded(struct batch *b, unsigned n)
 		k->space = *b->space;
 		k->space.img = images[w];
 		k->out = *b->out;
-		k->rows = (struct rows)ROWS_INIT(k->rows);
+		/* Always at a sink's lines: its own stay untouched. */
+		k->rows.at = k->rows.line = k->rows.own;
+		k->rows.end = k->rows.own + ROWS_LINES;
+		/* Compact records (< 300 bytes; --levels ones and echoes
+		 * go through out.f, a line at a time): lines filled to
+		 * all but 1 KiB, half the memory. */
+		k->rows.fill = b->out->levels ? sizeof(k->rows.own[0].buf) / 2 :
+				sizeof(k->rows.own[0].buf) - 1024;
 		k->out.rows = &k->rows;
 		k->b = (struct batch){ .s = b->s, .space = &k->space,
 				       .out = &k->out,

@@ -149,7 +149,7 @@ xlat_row(struct out *o, const struct delim *d, uint64_t va,
 	 const struct pgw_answer *a)
 {
 	struct line *l = out_row(o);
-	/* out_row leaves half a line, room for both numbers: written
+	/* out_row leaves 1 KiB or more, room for both numbers: written
 	 * through a cursor, without a check or a store of the length for
 	 * each byte. */
 	char *p = put_hex(l->buf + l->len, va);

@@ -53,6 +53,10 @@ struct rows {
 					      first line[0]: ROWS_INIT) */
 	struct line *line, *end;           /* the lines filled in turn: own,
 					      or a sink's */
+	size_t fill;                       /* a line this full is done: half
+					      of it (ROWS_INIT), or, for a
+					      sink's lines of compact records
+					      only, more */
 	struct rows_sink *sink;            /* NULL: full lines are written
 					      to o->f; else kept in it, in
 					      order (translate's batch on
@@ -61,7 +65,8 @@ struct rows {
 };
 
 #define ROWS_INIT(r) { .at = (r).own, .line = (r).own, \
-		       .end = (r).own + ROWS_LINES }
+		       .end = (r).own + ROWS_LINES, \
+		       .fill = sizeof((r).own[0].buf) / 2 }
 
 /* Every line gathered out to o->f, after what stdio holds; with a sink,
  * the sink's next lines taken instead (rows.c). */
@@ -83,14 +88,15 @@ static inline void out_rows_flush(struct out *o)
 }
 
 /* The line to build the next record at the end of: a record must fit in
- * half a line (a compact one is 100-300 bytes, a JSON --levels one under
- * 2 KiB; longer ones flush and use a line of their own). */
+ * what r->fill leaves (half a line; 1 KiB in a sink's lines, which get
+ * compact records only): a compact one is 100-300 bytes, a JSON --levels
+ * one under 2 KiB; longer ones flush and use a line of their own. */
 static inline struct line *out_row(struct out *o)
 {
 	struct rows *r = o->rows;
 	struct line *l = r->at;
 
-	if (l->len > sizeof(l->buf) / 2) {
+	if (l->len > r->fill) {
 		if (l + 1 == r->end) {
 			out_rows_ship(o);
 			return r->at;

@@ -118,7 +118,7 @@ void rows_sink_free(struct rows_sink *s)
 	*s = (struct rows_sink){ 0 };
 }
 
-/* Into o->rows: out_row leaves half a line or more. */
+/* Into o->rows, a line's room at a time. */
 static ssize_t stream_write(void *cookie, const char *buf, size_t n)
 {
 	struct out *o = cookie;

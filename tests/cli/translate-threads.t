@@ -8,9 +8,10 @@
 # overlong lines (65534, 65535 and more bytes) between pieces, a last
 # line without its newline, empty input, addresses given as arguments
 # around the "-"; on a raw image, a filtered kdump (a table not in the
-# image: exit 2) and a truncated one.
+# image: exit 2) and a truncated one; where pieces meet, a bad line, a
+# NUL and a 65535-byte line; a directory as stdin (a read error).
 . "$(dirname "$0")/lib.sh"
-plan 47
+plan 58
 MK=$PGW_TOOLS/pgw-mkdump
 
 # agree WHAT INPUT ARGS...: translate --threads=T ARGS <INPUT for T = 1,
@@ -75,6 +76,23 @@ long=$(head -c 65534 /dev/zero | tr '\0' y)
 	printf '%sy' "$long"
 } >"$TMP/long"
 printf '%s\n' "$(cat "$TMP/mixed")" | head -c 100000 >"$TMP/nonl"
+# at OFF FILE: good lines, then a comment so that byte OFF (from 0) is
+# the NUL of a bad line ("ab", NUL, "cd..."), a bad line across it, then
+# more good lines: a piece (64 KiB of lines) and the reader's buffer
+# (64 KiB - 1) end near OFF.
+at() {
+	awk -v off="$1" 'BEGIN {
+		n = int((off - 40) / 7)
+		for (i = 0; i < n; i++) print "0x1000"
+		pad = off - 7 * n - 2
+		s = "#"; while (length(s) < pad - 1) s = s "c"
+		print s
+		printf "ab%ccd-not-an-address\n", 0
+		for (i = 0; i < 4000; i++) print "0x7f0000000000"
+		s = "bad"; while (length(s) < 80) s = s "-"
+		for (i = 0; i < 3000; i++) print (i % 7 ? "0xffff888000000000" : s)
+	}' >"$2"
+}
 : >"$TMP/empty"
 
 cr="--cr3=$cr3 --mode=x86-64"
@@ -100,6 +118,33 @@ for img in "raw:$TMP/mem.raw" "kd:$TMP/kd" "cut:$TMP/kd.cut"; do
 		$fmt $cr --format=tsv "$file" 0x1000 - 0x7f0000000000
 done
 
+# Where pieces meet: NULs at and around 64 KiB, bad lines across it.
+for off in 65533 65534 65535 65536 65537; do
+	at $off "$TMP/at$off"
+done
+[ "$(head -c 65536 "$TMP/at65535" | tail -c 3 | od -An -c | tr -d ' ')" = \
+  'ab\0' ]
+ok $? "a NUL at byte 65535 (the check of the input's own making)"
+for off in 65533 65534 65535 65536 65537; do
+	agree "raw: a NUL at byte $off alike" "$TMP/at$off" \
+		--image-format=raw $cr --format=tsv "$TMP/mem.raw" -
+done
+like_file() { grep -q "$1" "$2"; ok $? "$3"; }
+like_file 'a NUL byte inside the line' "$TMP/e2" "... said on 2 threads"
+# A line of 65535 bytes and its newline: a whole piece, overlong.
+{
+	head -c 65535 /dev/zero | tr '\0' z
+	printf '\n0x1000\n'
+} >"$TMP/one64k"
+agree "raw: a 65535-byte line alone in a piece alike" "$TMP/one64k" \
+	--image-format=raw $cr --format=csv "$TMP/mem.raw" -
+grep -q '^,,,,,,,not-an-address,,z\{80\},$' "$TMP/o2"
+ok $? "... overlong: its first 80 bytes echoed"
+# A read error: a directory as stdin.
+agree "raw: a directory as stdin alike" "$TMP" --image-format=raw $cr \
+	--format=csv "$TMP/mem.raw" -
+like_file 'cannot read standard input' "$TMP/e2" "... said"
+
 # What the batch said, checked once (it is the same on every thread).
 agree "raw: the mixed batch, text" "$TMP/mixed" --image-format=raw $cr \
 	"$TMP/mem.raw" -
@@ -107,7 +152,6 @@ grep -q '^pgwalk: stdin line [0-9]*: .garbage' "$TMP/e4"
 ok $? "... bad lines said with their line numbers"
 n=$(grep -c '^pgwalk: stdin line' "$TMP/e4")
 is "$n" 10 "... the first ten of them"
-like_file() { grep -q "$1" "$2"; ok $? "$3"; }
 like_file 'lines on stdin were not addresses' "$TMP/e4" "... and how many"
 like_file 'a NUL byte inside the line' "$TMP/e4" "... a NUL said"
 is "$(tail -1 "$TMP/e4")" "exit 1" "... exit 1"
