@@ -284,6 +284,10 @@ static void overlong(void *arg, const char *start, size_t n,
 /* Pieces held at once per thread: its own and one done, waiting for the
  * one before it. */
 #define SLOTS_PER_THREAD 2
+/* Pieces the calling thread runs alone before the others start: their
+ * images, caches and lines, and giving the map's pages up on threads at
+ * close, cost about 1 ms of CPU, some 30 000 addresses' worth. */
+#define PIECES_ALONE 8
 
 struct feed {
 	char *carry;            /* the start of the next piece, read */
@@ -298,6 +302,8 @@ struct thread_kit {
 	struct kept_sink *sinks;   /* as many as there are slots: one is
 				      free whenever a piece is to run */
 	size_t nsinks;
+	bool own_cache;            /* b.cache is the kit's (else the
+				      calling thread's batch's) */
 	struct batch b;
 	struct out out;
 	struct rows rows;
@@ -305,6 +311,8 @@ struct thread_kit {
 };
 
 struct threaded {
+	struct batch *b;        /* the calling thread's, as it came */
+	unsigned nthreads;
 	/* Per thread, each apart (a cache line or more: written a run of
 	 * addresses at a time). */
 	struct thread_kit **kit;
@@ -442,56 +450,90 @@ static int piece_merge(void *arg, size_t i)
 	return pgw_output_failed();
 }
 
+/* Thread w's kit, reading img with the table cache cache (NULL: one of
+ * its own): false when out of memory. */
+static bool kit_new(struct threaded *t, unsigned w, struct pgw_image *img,
+		    struct pgw_xlat_cache *cache)
+{
+	const struct batch *b = t->b;
+	struct thread_kit *k = t->kit[w] = calloc(1, sizeof(*k));
+
+	if (!k || !(k->sinks = calloc(t->npieces, sizeof(*k->sinks))))
+		return false;
+	k->nsinks = t->npieces;
+	k->space = *b->space;
+	k->space.img = img;
+	k->out = *b->out;
+	/* Always at a sink's lines: its own stay untouched. */
+	k->rows.at = k->rows.line = k->rows.own;
+	k->rows.end = k->rows.own + ROWS_LINES;
+	/* Compact records (< 300 bytes; --levels ones and echoes go
+	 * through out.f, a line at a time): lines filled to all but 1 KiB,
+	 * half the memory. */
+	k->rows.fill = b->out->levels ? sizeof(k->rows.own[0].buf) / 2 :
+			sizeof(k->rows.own[0].buf) - 1024;
+	k->out.rows = &k->rows;
+	k->own_cache = !cache;
+	k->b = (struct batch){ .s = b->s, .space = &k->space, .out = &k->out,
+			       .cache = cache ? cache : pgw_xlat_cache_new() };
+	return (k->out.f = rows_sink_stream(&k->out)) != NULL;
+}
+
+static void kit_free(struct thread_kit *k)
+{
+	if (!k)
+		return;
+	if (k->own_cache)
+		pgw_xlat_cache_free(k->b.cache);
+	if (k->out.f)
+		fclose(k->out.f);
+	for (size_t i = 0; k->sinks && i < k->nsinks; i++)
+		rows_sink_free(&k->sinks[i].s);
+	free(k->sinks);
+	free(k);
+}
+
+/* The other threads' kits, each with an image of its own: false, they
+ * do not start (the calling thread goes on alone). */
+static bool others_start(void *arg)
+{
+	struct threaded *t = arg;
+	struct pgw_image *const *images;
+	struct pgw_err ignored;
+
+	if (pgw_image_workers(t->b->space->img, t->nthreads - 1, &images,
+			      &ignored) != PGW_OK)
+		return false;
+	for (unsigned w = 1; w < t->nthreads; w++)
+		if (!kit_new(t, w, images[w - 1], NULL))
+			return false;
+	return true;
+}
+
 /* The batch on stdin on n threads, as stdin_lines would give it to b
- * alone: 0, PGW_EXIT_NOINPUT (said), or -1 when the threads are not to
- * be had (nothing read: b does it alone). */
+ * alone: 0, PGW_EXIT_NOINPUT (said), or -1 when out of memory before
+ * anything was read (b does it alone). */
 static int stdin_threaded(struct batch *b, unsigned n)
 {
-	struct pgw_image *const *images;
-	struct pgw_err err;
-
-	if (pgw_image_workers(b->space->img, n, &images, &err) != PGW_OK)
-		return -1;
 	size_t npieces = (size_t)n * SLOTS_PER_THREAD;
 	struct threaded t = {
-		.npieces = npieces,
+		.b = b, .nthreads = n, .npieces = npieces,
 		.bad_lines = b->bad_lines,   /* "-" given twice */
 		.feed = { .carry = malloc(PIECE_BYTES) },
 		.kit = calloc(n, sizeof(*t.kit)),
 		.pieces = calloc(npieces, sizeof(*t.pieces)),
 	};
-	struct thread_kit **kit = t.kit;
+	struct pgw_err err;
 	int rc = -1;
-	unsigned w;
 
-	if (!kit || !t.pieces || !t.feed.carry)
+	if (!t.kit || !t.pieces || !t.feed.carry)
 		goto out;
 	for (size_t i = 0; i < npieces; i++)
 		if (!(t.pieces[i].in = malloc(PIECE_BYTES + LINES_AFTER)))
 			goto out;
-	for (w = 0; w < n; w++) {
-		struct thread_kit *k = kit[w] = calloc(1, sizeof(*k));
-		if (!k || !(k->sinks = calloc(npieces, sizeof(*k->sinks))))
-			goto out;
-		k->nsinks = npieces;
-		k->space = *b->space;
-		k->space.img = images[w];
-		k->out = *b->out;
-		/* Always at a sink's lines: its own stay untouched. */
-		k->rows.at = k->rows.line = k->rows.own;
-		k->rows.end = k->rows.own + ROWS_LINES;
-		/* Compact records (< 300 bytes; --levels ones and echoes
-		 * go through out.f, a line at a time): lines filled to
-		 * all but 1 KiB, half the memory. */
-		k->rows.fill = b->out->levels ? sizeof(k->rows.own[0].buf) / 2 :
-				sizeof(k->rows.own[0].buf) - 1024;
-		k->out.rows = &k->rows;
-		k->b = (struct batch){ .s = b->s, .space = &k->space,
-				       .out = &k->out,
-				       .cache = pgw_xlat_cache_new() };
-		if (!(k->out.f = rows_sink_stream(&k->out)))
-			goto out;
-	}
+	/* The calling thread: b's image and cache. */
+	if (!kit_new(&t, 0, b->space->img, b->cache))
+		goto out;
 	out_rows_flush(b->out);
 	if (fflush(stdout) != 0) {
 		pgw_output_error(errno);
@@ -499,15 +541,13 @@ static int stdin_threaded(struct batch *b, unsigned n)
 		goto out;
 	}
 	struct pgw_chunks_stream c = {
-		.workers = n, .slots = npieces, .feed = piece_feed,
-		.run = piece_run, .merge = piece_merge, .arg = &t,
+		.workers = n, .slots = npieces, .alone = PIECES_ALONE,
+		.start = others_start, .feed = piece_feed, .run = piece_run,
+		.merge = piece_merge, .arg = &t,
 	};
 	enum pgw_status st = pgw_chunks_stream_run(&c, &err);
-	if (st != PGW_OK) {   /* nothing was read */
-		pgw_cli_error("%s", err.msg);
-		rc = pgw_exit_for(st);
+	if (st != PGW_OK)   /* nothing was read */
 		goto out;
-	}
 	rc = 0;
 	if (t.read_failed) {
 		pgw_cli_error("cannot read standard input: %s",
@@ -517,22 +557,11 @@ static int stdin_threaded(struct batch *b, unsigned n)
 	b->rc = pgw_exit_worst(b->rc, t.rc);
 	b->bad_lines = t.bad_lines;
 out:
-	for (w = 0; kit && w < n; w++) {
-		struct thread_kit *k = kit[w];
-		if (!k)
-			continue;
-		pgw_xlat_cache_free(k->b.cache);
-		if (k->out.f)
-			fclose(k->out.f);
-		for (size_t i = 0; k->sinks && i < k->nsinks; i++)
-			rows_sink_free(&k->sinks[i].s);
-		free(k->sinks);
-		free(k);
-	}
-	for (size_t i = 0; t.pieces && i < npieces; i++) {
+	for (unsigned w = 0; t.kit && w < n; w++)
+		kit_free(t.kit[w]);
+	for (size_t i = 0; t.pieces && i < npieces; i++)
 		free(t.pieces[i].in);
-	}
-	free(kit);
+	free(t.kit);
 	free(t.pieces);
 	free(t.feed.carry);
 	return rc;

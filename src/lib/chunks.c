@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Pieces a worker may run ahead of the merge, per worker: enough that no
@@ -126,7 +127,7 @@ struct stream_worker {
  * itself, else waits.  The piece a thread made is still in its cache
  * when it runs it, and no thread only reads or writes.
  */
-static void stream_loop(struct stream *s, unsigned w)
+static void stream_loop(struct stream *s, unsigned w, size_t until)
 {
 	const struct pgw_chunks_stream *c = s->c;
 
@@ -148,6 +149,8 @@ static void stream_loop(struct stream *s, unsigned w)
 		}
 		if (!s->feeding && !s->end && s->fed < s->merged + c->slots) {
 			size_t i = s->fed;
+			if (i >= until)
+				break;
 			s->feeding = true;
 			pthread_mutex_unlock(&s->mu);
 			bool more = c->feed(c->arg, i);
@@ -179,7 +182,7 @@ static void *stream_work(void *arg)
 {
 	struct stream_worker *w = arg;
 
-	stream_loop(w->s, w->index);
+	stream_loop(w->s, w->index, SIZE_MAX);
 	return NULL;
 }
 
@@ -200,15 +203,21 @@ enum pgw_status pgw_chunks_stream_run(const struct pgw_chunks_stream *c,
 		free(s.done);
 		return pgw_err_set(err, PGW_E_NOMEM, "out of memory");
 	}
-	/* Threads that do not start leave the work to those that do. */
-	for (unsigned t = 0; t < others; t++) {
+	/* The first pieces alone; then, when there are more, the others
+	 * (threads that do not start leave the work to those that do). */
+	stream_loop(&s, 0, c->alone);
+	bool more = !s.stop && !s.end;
+	if (more && others && c->start && !c->start(c->arg))
+		others = 0;
+	for (unsigned t = 0; more && t < others; t++) {
 		w[started].s = &s;
 		w[started].index = started + 1;
 		if (pthread_create(&w[started].thread, NULL, stream_work,
 				   &w[started]) == 0)
 			started++;
 	}
-	stream_loop(&s, 0);
+	if (more)
+		stream_loop(&s, 0, SIZE_MAX);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(w[t].thread, NULL);
 	free(w);

@@ -43,6 +43,12 @@ struct pgw_chunks_stream {
 	unsigned workers;            /* threads, the calling one among them
 					(>= 1) */
 	size_t slots;                /* pieces held at once (>= 1) */
+	/* Pieces the calling thread makes and runs alone before the other
+	 * threads start: a stream shorter is not worth them. */
+	size_t alone;
+	/* In the calling thread, before the others start (NULL: nothing to
+	 * do): false, they do not (the calling thread goes on alone). */
+	bool (*start)(void *arg);
 	/* Make piece i; false: there is no more. */
 	bool (*feed)(void *arg, size_t i);
 	/* In thread w (0: the calling one; w < workers): run piece i. */

@@ -14,9 +14,21 @@
 plan 58
 MK=$PGW_TOOLS/pgw-mkdump
 
-# agree WHAT INPUT ARGS...: translate --threads=T ARGS <INPUT for T = 1,
-# 2, 4 alike (stdout not empty).
+# The calling thread runs the first 8 pieces (512 KiB) alone, so every
+# input but a directory and the empty one comes after 512 KiB of lines of
+# 16 bytes: 8 pieces of exactly 4096 lines, the input's first byte the
+# first of the first piece the threads share.
+yes 0x0000000001000 | head -n 32768 >"$TMP/pre"
+
+# agree WHAT INPUT ARGS...: translate --threads=T ARGS <PRE+INPUT for T =
+# 1, 2, 4 alike (stdout not empty); agree_bare: <INPUT.
 agree() {
+	_what=$1
+	cat "$TMP/pre" "$2" >"$TMP/in"
+	shift 2
+	agree_bare "$_what" "$TMP/in" "$@"
+}
+agree_bare() {
 	_what=$1 _in=$2
 	shift 2
 	for _t in 1 2 4; do
@@ -78,8 +90,7 @@ long=$(head -c 65534 /dev/zero | tr '\0' y)
 printf '%s\n' "$(cat "$TMP/mixed")" | head -c 100000 >"$TMP/nonl"
 # at OFF FILE: good lines, then a comment so that byte OFF (from 0) is
 # the NUL of a bad line ("ab", NUL, "cd..."), a bad line across it, then
-# more good lines: a piece (64 KiB of lines) and the reader's buffer
-# (64 KiB - 1) end near OFF.
+# more good lines: a piece (64 KiB of lines) ends near OFF.
 at() {
 	awk -v off="$1" 'BEGIN {
 		n = int((off - 40) / 7)
@@ -141,7 +152,7 @@ agree "raw: a 65535-byte line alone in a piece alike" "$TMP/one64k" \
 grep -q '^,,,,,,,not-an-address,,z\{80\},$' "$TMP/o2"
 ok $? "... overlong: its first 80 bytes echoed"
 # A read error: a directory as stdin.
-agree "raw: a directory as stdin alike" "$TMP" --image-format=raw $cr \
+agree_bare "raw: a directory as stdin alike" "$TMP" --image-format=raw $cr \
 	--format=csv "$TMP/mem.raw" -
 like_file 'cannot read standard input' "$TMP/e2" "... said"
 
@@ -168,6 +179,6 @@ agree "raw: overlong lines, text" "$TMP/long" --image-format=raw $cr \
 is "$(grep -c '^pgwalk: stdin line' "$TMP/e4")" 5 \
 	"... five lines said: 65534 bytes, not an address; 65535 and more, overlong"
 # Empty input: nothing but a header, so agree's stdout test is csv's.
-agree "empty input alike (csv)" "$TMP/empty" --image-format=raw $cr \
+agree_bare "empty input alike (csv)" "$TMP/empty" --image-format=raw $cr \
 	--format=csv "$TMP/mem.raw" -
 is "$(tail -1 "$TMP/e4")" "exit 0" "... exit 0"
