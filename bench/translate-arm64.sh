@@ -12,9 +12,11 @@
 # and for arm64-16k-a one of 16 KiB blocks too (kdump-16k: a block a
 # page, as makedumpfile writes a 16K kernel's dump).
 # The answers are compared on the whole batch first; then the
-# peer's runs and pgwalk's take turns, RUNS of each, and each row gives
-# the medians of wall and CPU time (user+system, which a loaded machine
-# disturbs less) and the ratios of the peer's to pgwalk's.  A benchmark:
+# peer's runs, pgwalk's (on its default threads, the CPUs it may run on:
+# the header says how many) and pgwalk --threads=1's take turns, RUNS of
+# each, and each row gives the medians of wall and CPU time (user+system,
+# which a loaded machine disturbs less), the same of one thread, and the
+# ratios of the peer's to pgwalk's default run.  A benchmark:
 # it never fails.  Environment: PGWALK, PGW_TOOLS (set by make bench),
 # BENCH_N (1000000), BENCH_RUNS (7).
 . "$(dirname "$0")/lib/measure.sh"
@@ -30,8 +32,11 @@ sh "$SHARED/unpack.sh" "$UNPACKED" >/dev/null || exit 1
 build_peer
 [ -n "$peer" ] || exit 0
 
-printf '%-28s %9s %9s %9s %9s %7s %7s  %s\n' "$n addresses" "peer ms" \
-	"peer cpu" "pgwalk ms" "cpu ms" "vs peer" "vs(cpu)" "answers"
+nthreads=$(nproc 2>/dev/null || echo "?")
+echo "pgwalk ms, cpu ms: on its default threads ($nthreads here); 1thr: --threads=1"
+printf '%-28s %9s %9s %9s %9s %9s %9s %7s %7s  %s\n' "$n addresses" \
+	"peer ms" "peer cpu" "pgwalk ms" "cpu ms" "1thr ms" "1thr cpu" \
+	"vs peer" "vs(cpu)" "answers"
 for a in arm64-4k-a:arm64-4k-48 arm64-16k-a:arm64-16k-47; do
 	d=${a%%:*} mode=${a#*:}
 	elf=$UNPACKED/$d/vmcore.elf
@@ -71,22 +76,27 @@ for a in arm64-4k-a:arm64-4k-48 arm64-16k-a:arm64-16k-47; do
 		fi
 		: >"$TMP/peer.runs"
 		: >"$TMP/pg.runs"
+		: >"$TMP/pg1.runs"
 		i=0
 		while [ "$i" -lt "$runs" ]; do
 			# shellcheck disable=SC2086
 			once /dev/null "$peer" $pflag "$file" "$table" "$mode" \
 				>>"$TMP/peer.runs" &&
-			once /dev/null $pg "$file" - >>"$TMP/pg.runs" ||
+			once /dev/null $pg "$file" - >>"$TMP/pg.runs" &&
+			once /dev/null $pg --threads=1 "$file" - \
+				>>"$TMP/pg1.runs" ||
 				{ echo "$d $img: a timed run failed"; break; }
 			i=$((i + 1))
 		done
 		pt=$(timing "$TMP/peer.runs")
 		gt=$(timing "$TMP/pg.runs")
+		g1=$(timing "$TMP/pg1.runs")
 		awk -v nm="$d $img" -v pm="$(field wall_ms "$pt")" \
 		    -v pc="$(field cpu_ms "$pt")" -v gm="$(field wall_ms "$gt")" \
-		    -v gc="$(field cpu_ms "$gt")" -v same="$same" 'BEGIN {
-			printf "%-28s %9.1f %9.1f %9.1f %9.1f %6.1fx %6.1fx  %s\n",
-			       nm, pm, pc, gm, gc, pm / gm, pc / gc, same }'
+		    -v gc="$(field cpu_ms "$gt")" -v g1m="$(field wall_ms "$g1")" \
+		    -v g1c="$(field cpu_ms "$g1")" -v same="$same" 'BEGIN {
+			printf "%-28s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %6.1fx %6.1fx  %s\n",
+			       nm, pm, pc, gm, gc, g1m, g1c, pm / gm, pc / gc, same }'
 	done
 done
 echo "(medians of $runs runs each, taken in turn; process start included;"

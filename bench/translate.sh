@@ -12,6 +12,8 @@
 # process's peak anonymous memory (RssAnon, polled in a run of its own).
 # Before timing, the answers are compared with the peer's on the whole
 # batch.
+# pgwalk runs on its default threads (the CPUs it may run on: the header
+# says how many); the "tsv 1 thread" row is --threads=1's.
 # Targets: tsv/csv >= 10x the peer, json >= 5x, text and json --levels
 # >= 1 GB/s of output, anonymous RSS < 2 MiB.  A benchmark: it never fails.
 # Environment: PGWALK, PGW_TOOLS (set by make bench), BENCH_N (1000000),
@@ -62,6 +64,7 @@ row() {
 	}'
 }
 
+echo "pgwalk on its default threads: $(nproc 2>/dev/null || echo "?") here"
 printf '%-24s %8s %17s %7s %8s %7s %7s %7s %7s\n' "$d, $n addresses" \
 	"ms(med)" "min-max" "M/s" "MB/s" "vs peer" "cpu ms" "vs(cpu)" "anonKiB"
 for img in elf raw kdump; do
@@ -118,6 +121,8 @@ for img in elf raw kdump; do
 		# shellcheck disable=SC2086  # options are words
 		row "pgwalk $f" "$pms" "$pcpu" "$_pre" $pg --format=$f "$file" -
 	done
+	row "pgwalk tsv 1 thread" "$pms" "$pcpu" "" $pg --threads=1 \
+		--format=tsv "$file" -
 done
 echo "(median, fastest and slowest of $runs runs, process start included;"
 echo " MB/s of output; vs peer: the peer's median / pgwalk's median (the"
