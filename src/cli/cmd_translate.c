@@ -284,10 +284,11 @@ static void overlong(void *arg, const char *start, size_t n,
 /* Pieces held at once per thread: its own and one done, waiting for the
  * one before it. */
 #define SLOTS_PER_THREAD 2
-/* Pieces the calling thread runs alone before the others start: their
- * images, caches and lines, and giving the map's pages up on threads at
- * close, cost about 1 ms of CPU, some 30 000 addresses' worth. */
-#define PIECES_ALONE 8
+/* Pieces the calling thread runs alone before the others start (each
+ * about 0.1 ms of one thread's time): their images, caches and lines,
+ * and giving the map's pages up on threads at close, cost about 1 ms of
+ * CPU, which a batch shorter than that does not win back. */
+#define PIECES_ALONE 4
 
 struct feed {
 	char *carry;            /* the start of the next piece, read */

@@ -14,11 +14,11 @@
 plan 58
 MK=$PGW_TOOLS/pgw-mkdump
 
-# The calling thread runs the first 8 pieces (512 KiB) alone, so every
-# input but a directory and the empty one comes after 512 KiB of lines of
-# 16 bytes: 8 pieces of exactly 4096 lines, the input's first byte the
+# The calling thread runs the first 4 pieces (256 KiB) alone, so every
+# input but a directory and the empty one comes after 256 KiB of lines of
+# 16 bytes: 4 pieces of exactly 4096 lines, the input's first byte the
 # first of the first piece the threads share.
-yes 0x0000000001000 | head -n 32768 >"$TMP/pre"
+yes 0x0000000001000 | head -n 16384 >"$TMP/pre"
 
 # agree WHAT INPUT ARGS...: translate --threads=T ARGS <PRE+INPUT for T =
 # 1, 2, 4 alike (stdout not empty); agree_bare: <INPUT.
