@@ -154,14 +154,16 @@ unpack_shared() {
 	fi
 }
 
-# threads_agree WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4;
-# one test that the three agree (stdout not empty).  pgw-roots' scan line
-# carries its time (ms=), which is no part of the answer.
+# threads_agree WHAT BIN SUB ARGS...: BIN SUB --threads=T ARGS for T = 1, 2, 4
+# (each run's stdin the file AGREE_IN names, when set); one test that the
+# three agree (stdout not empty).  pgw-roots' scan line carries its time
+# (ms=), which is no part of the answer.
 threads_agree() {
 	_what=$1 _bin=$2 _sub=$3
 	shift 3
 	for _t in 1 2 4; do
-		"$_bin" "$_sub" --threads=$_t "$@" >"$TMP/o$_t" 2>"$TMP/e$_t"
+		"$_bin" "$_sub" --threads=$_t "$@" <"${AGREE_IN:-/dev/null}" \
+			>"$TMP/o$_t" 2>"$TMP/e$_t"
 		echo "exit $?" >>"$TMP/e$_t"
 		sed -i 's/ ms=[0-9.]*//' "$TMP/o$_t"
 	done

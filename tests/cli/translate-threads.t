@@ -21,7 +21,8 @@ MK=$PGW_TOOLS/pgw-mkdump
 yes 0x0000000001000 | head -n 16384 >"$TMP/pre"
 
 # agree WHAT INPUT ARGS...: translate --threads=T ARGS <PRE+INPUT for T =
-# 1, 2, 4 alike (stdout not empty); agree_bare: <INPUT.
+# 1, 2, 4 alike (stdout not empty; lib.sh's threads_agree); agree_bare:
+# <INPUT.
 agree() {
 	_what=$1
 	cat "$TMP/pre" "$2" >"$TMP/in"
@@ -29,24 +30,11 @@ agree() {
 	agree_bare "$_what" "$TMP/in" "$@"
 }
 agree_bare() {
-	_what=$1 _in=$2
+	AGREE_IN=$2
+	_w=$1
 	shift 2
-	for _t in 1 2 4; do
-		"$PGWALK" translate --threads=$_t "$@" <"$_in" >"$TMP/o$_t" \
-			2>"$TMP/e$_t"
-		echo "exit $?" >>"$TMP/e$_t"
-	done
-	if [ -s "$TMP/o1" ] && cmp -s "$TMP/o1" "$TMP/o2" &&
-	   cmp -s "$TMP/o1" "$TMP/o4" && cmp -s "$TMP/e1" "$TMP/e2" &&
-	   cmp -s "$TMP/e1" "$TMP/e4"; then
-		ok 0 "$_what"
-	else
-		ok 1 "$_what"
-		for _t in 2 4; do
-			diff "$TMP/o1" "$TMP/o$_t" | head -5 | sed 's/^/#   /'
-			diff "$TMP/e1" "$TMP/e$_t" | head -5 | sed 's/^/#   /'
-		done
-	fi
+	threads_agree "$_w" "$PGWALK" translate "$@"
+	AGREE_IN=
 }
 
 run "$MK" raw "$TMP/mem.raw" --holes --vas="$TMP/vas"
