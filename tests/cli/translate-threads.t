@@ -11,7 +11,7 @@
 # image: exit 2) and a truncated one; where pieces meet, a bad line, a
 # NUL and a 65535-byte line; a directory as stdin (a read error).
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 60
 MK=$PGW_TOOLS/pgw-mkdump
 
 # The calling thread runs the first 4 pieces (256 KiB) alone, so every
@@ -130,6 +130,12 @@ for off in 65533 65534 65535 65536 65537; do
 done
 like_file() { grep -q "$1" "$2"; ok $? "$3"; }
 like_file 'a NUL byte inside the line' "$TMP/e2" "... said on 2 threads"
+# --levels' pieces are 8 KiB or more, up to a newline: lines as long as
+# a piece and longer, overlong ones among them.
+agree "raw json --levels: overlong lines alike" "$TMP/long" \
+	--image-format=raw $cr --format=json --levels "$TMP/mem.raw" -
+agree "raw csv --levels: a NUL at byte 65535 alike" "$TMP/at65535" \
+	--image-format=raw $cr --format=csv --levels "$TMP/mem.raw" -
 # A line of 65535 bytes and its newline: a whole piece, overlong.
 {
 	head -c 65535 /dev/zero | tr '\0' z
