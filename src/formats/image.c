@@ -491,6 +491,12 @@ enum pgw_status pgw_image_workers(struct pgw_image *img, unsigned n,
 					   "replaced or resized while open",
 					   img->path);
 		}
+		/* What img decoded, the worker need not decode again (on
+		 * a zlib kdump of 64 KiB blocks, a block inflated per
+		 * page-table page it finds there).  img is not read on
+		 * another thread while its workers open. */
+		if (w->cache && img->cache)
+			pgw_page_cache_seed(w->cache, img->cache);
 		img->workers[img->nworkers++] = w;
 	}
 	*workers_ret = img->workers;

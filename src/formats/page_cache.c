@@ -2,6 +2,7 @@
 #include "../lib/table.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NO_PFN UINT64_MAX
 /* A slot whose page was dropped: no longer found, but its bytes may still
@@ -104,6 +105,25 @@ void pgw_page_cache_drop(struct pgw_page_cache *c, uint64_t pfn)
 		return;
 	c->pfn[t->value - 1] = DROPPED;
 	pgw_table_remove(&c->where, t);
+}
+
+void pgw_page_cache_seed(struct pgw_page_cache *dst,
+			 const struct pgw_page_cache *src)
+{
+	unsigned n = dst->slots < src->slots ? dst->slots : src->slots;
+
+	/* Slot for slot, the hand where src's is: pages src keeps side by
+	 * side (a table kept whole) stay so, and are given up in src's
+	 * order. */
+	for (unsigned s = 0; s < n; s++) {
+		if (src->pfn[s] == NO_PFN || src->pfn[s] == DROPPED)
+			continue;
+		memcpy(dst->data + (size_t)s * PGW_PAGE_SIZE,
+		       src->data + (size_t)s * PGW_PAGE_SIZE, PGW_PAGE_SIZE);
+		dst->pfn[s] = src->pfn[s];
+		pgw_table_add(&dst->where, src->pfn[s], s + 1);
+	}
+	dst->next = src->next % dst->slots;
 }
 
 void pgw_page_cache_reset(struct pgw_page_cache *c)

@@ -38,6 +38,15 @@ void pgw_page_cache_align(struct pgw_page_cache *cache, unsigned n);
  * epoch moves, when the slot is taken for another. */
 void pgw_page_cache_drop(struct pgw_page_cache *cache, uint64_t pfn);
 
+/*
+ * dst (just made, nothing in it yet) holds a copy of each page src holds,
+ * as far as its slots go: a worker image starts with what its image
+ * decoded already.  Nothing is shared: either may drop, reset or refill
+ * its slots after, and the other does not see it.
+ */
+void pgw_page_cache_seed(struct pgw_page_cache *dst,
+			 const struct pgw_page_cache *src);
+
 /* Give every page up (the epoch moves): what is found next is decoded
  * again, as by a cache just made. */
 void pgw_page_cache_reset(struct pgw_page_cache *cache);
