@@ -112,6 +112,14 @@ void pgw_page_cache_seed(struct pgw_page_cache *dst,
 {
 	unsigned n = dst->slots < src->slots ? dst->slots : src->slots;
 
+	/* Whatever dst decoded while its image opened is given up (the
+	 * epoch moves): a slot overwritten below must not stay findable
+	 * under its old page.  A cache just made gives up nothing. */
+	for (unsigned s = 0; s < dst->slots; s++)
+		if (dst->pfn[s] != NO_PFN) {
+			pgw_page_cache_reset(dst);
+			break;
+		}
 	/* Slot for slot, the hand where src's is: pages src keeps side by
 	 * side (a table kept whole) stay so, and are given up in src's
 	 * order. */

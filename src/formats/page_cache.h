@@ -39,7 +39,7 @@ void pgw_page_cache_align(struct pgw_page_cache *cache, unsigned n);
 void pgw_page_cache_drop(struct pgw_page_cache *cache, uint64_t pfn);
 
 /*
- * dst (just made, nothing in it yet) holds a copy of each page src holds,
+ * dst gives up what it holds and holds a copy of each page src holds,
  * as far as its slots go: a worker image starts with what its image
  * decoded already.  Nothing is shared: either may drop, reset or refill
  * its slots after, and the other does not see it.

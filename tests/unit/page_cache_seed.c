@@ -101,6 +101,19 @@ static void caches(void)
 	ok(order && !pgw_page_cache_get(order, 304) &&
 	   holds(order, 305) && holds(order, 403) && holds(order, 500),
 	   "the seeded cache gives up src's oldest page next");
+
+	/* A cache that decoded a page before it is seeded gives it up:
+	 * its slot now holds one of src's, found under that page alone. */
+	struct pgw_page_cache *used = pgw_page_cache_new(SLOTS);
+	if (used) {
+		fill(pgw_page_cache_slot(used, 900), 900);
+		pgw_page_cache_commit(used, 900);
+		pgw_page_cache_seed(used, src);
+	}
+	ok(used && !pgw_page_cache_get(used, 900) && holds(used, 403) &&
+	   *pgw_page_cache_epoch(used) == 1,
+	   "a page the seeded cache held before is given up (epoch 1)");
+	pgw_page_cache_free(used);
 	pgw_page_cache_free(order);
 	pgw_page_cache_free(small);
 	pgw_page_cache_free(src);
